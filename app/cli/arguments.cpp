@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "arguments.h"
+
+namespace fpx::cli {
+
+Arguments::Arguments(const std::vector<std::string>& args, std::set<std::string> withValue,
+                     std::set<std::string> flags) {
+    bool optionsEnded = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& arg = args[i];
+        if (optionsEnded || arg.size() < 3 || arg.rfind("--", 0) != 0) {
+            if (arg == "--") {
+                optionsEnded = true;
+                continue;
+            }
+            positionals_.push_back(arg);
+            continue;
+        }
+        std::string name = arg.substr(2);
+        std::optional<std::string> inlineValue;
+        if (const auto eq = name.find('='); eq != std::string::npos) {
+            inlineValue = name.substr(eq + 1);
+            name = name.substr(0, eq);
+        }
+        if (withValue.count(name)) {
+            if (inlineValue) {
+                values_[name] = *inlineValue;
+            } else if (i + 1 < args.size()) {
+                values_[name] = args[++i];
+            } else {
+                error_ = "option --" + name + " needs a value";
+                return;
+            }
+        } else if (flags.count(name)) {
+            if (inlineValue) {
+                error_ = "option --" + name + " takes no value";
+                return;
+            }
+            values_[name] = "";
+        } else {
+            error_ = "unknown option --" + name;
+            return;
+        }
+    }
+}
+
+std::optional<std::string> Arguments::value(const std::string& name) const {
+    const auto it = values_.find(name);
+    if (it == values_.end())
+        return std::nullopt;
+    return it->second;
+}
+
+} // namespace fpx::cli

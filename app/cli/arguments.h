@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace fpx::cli {
+
+// Command-line arguments of one sub-command: positionals and --options. Anything that starts
+// with "--" is an option ("--name value" or "--name=value"); everything else, including
+// "-1.5e-7" and "-inf", is a positional. "--" ends the options.
+class Arguments {
+  public:
+    // `withValue`: options that take a value; `flags`: options that take none.
+    Arguments(const std::vector<std::string>& args, std::set<std::string> withValue,
+              std::set<std::string> flags);
+
+    bool ok() const { return error_.empty(); }
+    const std::string& error() const { return error_; }
+    const std::vector<std::string>& positionals() const { return positionals_; }
+    bool has(const std::string& name) const { return values_.count(name) != 0; }
+    std::optional<std::string> value(const std::string& name) const;
+
+  private:
+    std::vector<std::string> positionals_;
+    std::map<std::string, std::string> values_;
+    std::string error_;
+};
+
+} // namespace fpx::cli

@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// fpx convert: a streaming filter from values or codes to codes, as text lines or packed
+// little-endian binary arrays.
+#include "arguments.h"
+#include "commands.h"
+#include "conversion_setup.h"
+
+#include "fpx/conversion.h"
+#include "fpx/format_catalogue.h"
+#include "fpx/text_util.h"
+#include "fpx/value_parser.h"
+
+#include <array>
+#include <cstdio>
+#include <cstring>
+#include <istream>
+#include <optional>
+#include <ostream>
+#include <vector>
+
+namespace fpx::cli {
+
+namespace {
+
+constexpr std::size_t kMaxLineBytes = 1 << 20;
+constexpr std::size_t kChunkBytes = 1 << 16;
+constexpr std::size_t kMaxReportedErrors = 100;
+
+// Bytes per element in raw mode: the smallest of 1, 2, 4, 8, 10, 16 that holds the code.
+std::size_t rawElementBytes(int bits) {
+    for (std::size_t bytes : {1u, 2u, 4u, 8u, 10u, 16u})
+        if (static_cast<int>(bytes * 8) >= bits)
+            return bytes;
+    return 16;
+}
+
+// Reports errors on stderr, at most kMaxReportedErrors of them, and counts them all.
+class ErrorLog {
+  public:
+    explicit ErrorLog(std::ostream& err) : err_(err) {}
+    void report(const std::string& message) {
+        if (++count_ <= kMaxReportedErrors)
+            err_ << "fpx convert: " << message << '\n';
+    }
+    std::size_t count() const { return count_; }
+    void summarize() const {
+        if (count_ > kMaxReportedErrors)
+            err_ << "fpx convert: " << count_ << " errors in all (" << count_ - kMaxReportedErrors
+                 << " not shown)\n";
+    }
+
+  private:
+    std::ostream& err_;
+    std::size_t count_ = 0;
+};
+
+// Converts codes of one format into another, caching every result when the source has at
+// most 16 bits (and the rounding is deterministic): then each element is one table lookup.
+class CodeConverter {
+  public:
+    CodeConverter(const FormatSpec& from, const FormatSpec& to, const ConversionSetup& setup)
+        : from_(from), to_(to), setup_(setup) {
+        if (from.totalBits() <= 16 && setup.rounding.mode != RoundingMode::Stochastic)
+            cache_.resize(std::size_t{1} << from.totalBits());
+    }
+
+    Code convert(Code code, std::uint64_t index) {
+        if (!cache_.empty()) {
+            auto& slot = cache_[static_cast<std::size_t>(code)];
+            if (!slot)
+                slot = roundToFormat(decodeCode(from_, code).value, to_, setup_.rounding).code;
+            return *slot;
+        }
+        return roundToFormat(decodeCode(from_, code).value, to_, setup_.forElement(index)).code;
+    }
+
+  private:
+    const FormatSpec& from_;
+    const FormatSpec& to_;
+    const ConversionSetup& setup_;
+    std::vector<std::optional<Code>> cache_;
+};
+
+// Reads lines of at most kMaxLineBytes; longer ones are skipped and reported as such.
+class LineReader {
+  public:
+    explicit LineReader(std::istream& in) : in_(in), buffer_(kChunkBytes) {}
+
+    // False at the end of input. `tooLong` is set for a line that was cut off and skipped.
+    bool next(std::string& line, bool& tooLong) {
+        line.clear();
+        tooLong = false;
+        for (;;) {
+            if (pos_ == size_ && !refill())
+                return !line.empty() || tooLong; // a last line without '\n' still counts
+            const char* begin = buffer_.data() + pos_;
+            const char* end = buffer_.data() + size_;
+            const char* newline = static_cast<const char*>(
+                std::memchr(begin, '\n', static_cast<std::size_t>(end - begin)));
+            const char* stop = newline ? newline : end;
+            if (!tooLong) {
+                line.append(begin, stop);
+                if (line.size() > kMaxLineBytes) {
+                    tooLong = true;
+                    line.clear();
+                }
+            }
+            pos_ = static_cast<std::size_t>(stop - buffer_.data());
+            if (newline) {
+                ++pos_;
+                return true;
+            }
+        }
+    }
+
+  private:
+    bool refill() {
+        if (eof_)
+            return false;
+        in_.read(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+        size_ = static_cast<std::size_t>(in_.gcount());
+        pos_ = 0;
+        if (size_ == 0)
+            eof_ = true;
+        return size_ != 0;
+    }
+    std::istream& in_;
+    std::vector<char> buffer_;
+    std::size_t pos_ = 0;
+    std::size_t size_ = 0;
+    bool eof_ = false;
+};
+
+std::string printable(const std::string& text) {
+    std::string out;
+    for (unsigned char c : text.substr(0, 60)) {
+        if (c >= 0x20 && c < 0x7f) {
+            out += static_cast<char>(c);
+        } else {
+            char buffer[8];
+            std::snprintf(buffer, sizeof buffer, "\\x%02x", c);
+            out += buffer;
+        }
+    }
+    return text.size() > 60 ? out + "…" : out;
+}
+
+int convertText(Streams& io, const std::optional<FormatSpec>& from, const FormatSpec& to,
+                const ConversionSetup& setup) {
+    ErrorLog errors(io.err);
+    LineReader reader(io.in);
+    std::optional<CodeConverter> codes;
+    if (from)
+        codes.emplace(*from, to, setup);
+    const int toBits = to.totalBits();
+    std::string line;
+    bool tooLong = false;
+    std::uint64_t lineNumber = 0;
+    std::string out;
+    while (reader.next(line, tooLong)) {
+        ++lineNumber;
+        if (tooLong) {
+            errors.report("line " + std::to_string(lineNumber) + ": longer than " +
+                          std::to_string(kMaxLineBytes) + " bytes, skipped");
+            out += "error\n";
+            continue;
+        }
+        if (!line.empty() && line.back() == '\r')
+            line.pop_back();
+        const std::string_view trimmed = trim(line);
+        if (trimmed.empty()) {
+            out += '\n';
+            continue;
+        }
+        if (from) {
+            const auto code = parseCode(trimmed, from->totalBits());
+            if (!code) {
+                errors.report("line " + std::to_string(lineNumber) + ": '" +
+                              printable(std::string(trimmed)) + "' is not a hex code of " +
+                              std::to_string(from->totalBits()) + " bits for " + from->id);
+                out += "error\n";
+            } else {
+                out += codeToHex(codes->convert(*code, lineNumber - 1), toBits);
+                out += '\n';
+            }
+        } else {
+            const ParsedValue parsed = parseValue(trimmed);
+            if (!parsed) {
+                const std::size_t column = parsed.error.position + 1 +
+                                           static_cast<std::size_t>(trimmed.data() - line.data());
+                errors.report("line " + std::to_string(lineNumber) + ", column " +
+                              std::to_string(column) + ": " + parsed.error.message + " in '" +
+                              printable(std::string(trimmed)) + "'");
+                out += "error\n";
+            } else {
+                out += codeToHex(
+                    roundToFormat(*parsed.value, to, setup.forElement(lineNumber - 1)).code,
+                    toBits);
+                out += '\n';
+            }
+        }
+        if (out.size() >= kChunkBytes) {
+            io.out << out;
+            out.clear();
+        }
+    }
+    io.out << out;
+    io.out.flush();
+    errors.summarize();
+    return errors.count() == 0 ? kExitOk : kExitDataError;
+}
+
+int convertRaw(Streams& io, const FormatSpec& from, const FormatSpec& to,
+               const ConversionSetup& setup) {
+    ErrorLog errors(io.err);
+    CodeConverter codes(from, to, setup);
+    const std::size_t inBytes = rawElementBytes(from.totalBits());
+    const std::size_t outBytes = rawElementBytes(to.totalBits());
+    const Code fromMask = from.codeMask();
+    std::vector<char> input(kChunkBytes - kChunkBytes % inBytes);
+    std::vector<char> output;
+    output.reserve(input.size() / inBytes * outBytes);
+    std::size_t carried = 0; // bytes of an incomplete element kept from the previous read
+    std::uint64_t index = 0;
+    for (;;) {
+        io.in.read(input.data() + carried, static_cast<std::streamsize>(input.size() - carried));
+        const std::size_t available = carried + static_cast<std::size_t>(io.in.gcount());
+        if (available == carried && io.in.gcount() == 0)
+            break;
+        const std::size_t whole = available / inBytes * inBytes;
+        output.clear();
+        for (std::size_t offset = 0; offset < whole; offset += inBytes, ++index) {
+            Code code = 0;
+            for (std::size_t b = inBytes; b-- > 0;)
+                code = (code << 8) | static_cast<unsigned char>(input[offset + b]);
+            if ((code & ~fromMask) != 0) {
+                errors.report("element " + std::to_string(index) + " (byte offset " +
+                              std::to_string(index * inBytes) +
+                              "): " + codeToHex(code, static_cast<int>(inBytes * 8)) +
+                              " has bits set above the " + std::to_string(from.totalBits()) +
+                              "-bit code of " + from.id + "; only the low bits were used");
+                code &= fromMask;
+            }
+            Code result = codes.convert(code, index);
+            for (std::size_t b = 0; b < outBytes; ++b) {
+                output.push_back(static_cast<char>(static_cast<unsigned char>(result & 0xff)));
+                result >>= 8;
+            }
+        }
+        io.out.write(output.data(), static_cast<std::streamsize>(output.size()));
+        carried = available - whole;
+        for (std::size_t i = 0; i < carried; ++i)
+            input[i] = input[whole + i];
+        if (!io.in)
+            break;
+    }
+    if (carried != 0)
+        errors.report("truncated input: " + std::to_string(carried) + " trailing byte" +
+                      (carried == 1 ? "" : "s") + " after element " + std::to_string(index) +
+                      " (elements of " + from.id + " are " + std::to_string(inBytes) + " bytes)");
+    io.out.flush();
+    errors.summarize();
+    return errors.count() == 0 ? kExitOk : kExitDataError;
+}
+
+} // namespace
+
+int runConvert(const std::vector<std::string>& rawArgs, Streams& io) {
+    Arguments args(rawArgs, {"to", "from", "round", "overflow", "seed", "scale"}, {"raw"});
+    const char* usage =
+        "usage: fpx convert --to FORMAT [--from FORMAT] [--round MODE] [--overflow POLICY]\n"
+        "                   [--scale S] [--seed N] [--raw] < input > output\n";
+    if (!args.ok()) {
+        io.err << "fpx convert: " << args.error() << '\n' << usage;
+        return kExitUsage;
+    }
+    if (!args.positionals().empty()) {
+        io.err << "fpx convert: unexpected argument '" << args.positionals().front()
+               << "' (input comes from stdin)\n"
+               << usage;
+        return kExitUsage;
+    }
+    if (!args.has("to")) {
+        io.err << "fpx convert: --to FORMAT is required\n" << usage;
+        return kExitUsage;
+    }
+    const ConversionSetup setup = readConversionSetup(args);
+    if (!setup.error.empty()) {
+        io.err << "fpx convert: " << setup.error << '\n';
+        return kExitUsage;
+    }
+    FormatLookup to = findFormat(*args.value("to"));
+    if (!to) {
+        io.err << "fpx convert: --to: " << to.error << '\n';
+        return kExitUsage;
+    }
+    setup.applyScale(*to.spec);
+    std::optional<FormatSpec> from;
+    if (args.has("from")) {
+        FormatLookup lookup = findFormat(*args.value("from"));
+        if (!lookup) {
+            io.err << "fpx convert: --from: " << lookup.error << '\n';
+            return kExitUsage;
+        }
+        setup.applyScale(*lookup.spec);
+        from = std::move(lookup.spec);
+    }
+    if (args.has("raw")) {
+        if (!from) {
+            io.err << "fpx convert: --raw needs --from FORMAT (the binary layout of the input)\n";
+            return kExitUsage;
+        }
+        return convertRaw(io, *from, *to.spec, setup);
+    }
+    return convertText(io, from, *to.spec, setup);
+}
+
+} // namespace fpx::cli

@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// fpx show: one value in every selected format, with everything the explorer shows.
+#include "arguments.h"
+#include "commands.h"
+#include "conversion_setup.h"
+#include "presentation.h"
+
+#include "fpx/code_details.h"
+#include "fpx/decimal_text.h"
+#include "fpx/decode_explanation.h"
+#include "fpx/format_catalogue.h"
+#include "fpx/value_parser.h"
+
+#include <ostream>
+
+namespace fpx::cli {
+
+namespace {
+
+struct ShowInput {
+    ExactValue value;
+    std::string text;       // as typed
+    std::string fromFormat; // with --bits: the format the code belongs to
+};
+
+std::vector<std::string> flagList(const ConversionFlags& f) {
+    std::vector<std::string> names;
+    if (f.inexact)
+        names.emplace_back("inexact");
+    if (f.underflow)
+        names.emplace_back("underflow");
+    if (f.overflow)
+        names.emplace_back("overflow");
+    if (f.invalid)
+        names.emplace_back("invalid");
+    return names;
+}
+
+std::string intervalText(const RoundingInterval& r) {
+    return std::string(r.lowClosed ? "[" : "(") + toDecimal(r.low).text + ", " +
+           toDecimal(r.high).text + (r.highClosed ? "]" : ")");
+}
+
+void writeResultJson(JsonWriter& json, const FormatSpec& spec, const ConversionReport& r) {
+    const DecodedCode& d = r.details.decoded;
+    const int bits = spec.totalBits();
+    const bool isFloat = spec.kind == FormatKind::BinaryFloat;
+    const DecimalText value = toDecimal(d.value);
+    const DecimalText error = toDecimal(r.error);
+    json.beginObject();
+    json.field("format", spec.id);
+    json.field("name", spec.displayName);
+    json.field("bits", codeToHex(d.code, bits));
+    json.field("binary", binaryByField(spec, d.code));
+    json.fieldNumber("sign", d.sign ? "1" : "0");
+    if (isFloat) {
+        json.fieldNumber("exponent", codeToDecimal(d.exponentField));
+        json.fieldNumber("mantissa", codeToDecimal(d.significandField));
+        if (d.valueClass == ValueClass::Normal || d.valueClass == ValueClass::Subnormal)
+            json.fieldNumber("unbiased_exponent", std::to_string(d.unbiasedExponent));
+        else
+            json.fieldNull("unbiased_exponent");
+    } else {
+        json.fieldNull("exponent");
+        json.fieldNull("mantissa");
+        json.fieldNumber("level", std::to_string(d.level));
+        json.field("scale", toDecimal(spec.scale).text);
+    }
+    json.field("class", valueClassName(d.valueClass));
+    json.field("value", value.text);
+    json.fieldBool("value_exact", value.exact);
+    json.field("shortest", shortestRoundTrip(spec, d.code));
+    if (r.error.isNaN()) {
+        json.fieldNull("error");
+        json.fieldBool("error_exact", true);
+    } else {
+        json.field("error", error.text);
+        json.fieldBool("error_exact", error.exact);
+    }
+    json.fieldBool("exact", value.exact && (r.error.isNaN() || error.exact));
+    writeDecimalField(json, "rel_error", r.relativeError);
+    writeDecimalField(json, "ulp_error", r.ulpError);
+    writeDecimalField(json, "ulp", r.details.ulp);
+    writeDecimalField(json, "next_up",
+                      r.details.nextUp ? std::optional(r.details.nextUp->value) : std::nullopt);
+    if (r.details.nextUp)
+        json.field("next_up_bits", codeToHex(r.details.nextUp->code, bits));
+    else
+        json.fieldNull("next_up_bits");
+    writeDecimalField(json, "next_down",
+                      r.details.nextDown ? std::optional(r.details.nextDown->value) : std::nullopt);
+    if (r.details.nextDown)
+        json.field("next_down_bits", codeToHex(r.details.nextDown->code, bits));
+    else
+        json.fieldNull("next_down_bits");
+    if (r.details.interval) {
+        json.key("interval");
+        json.beginObject();
+        json.field("low", toDecimal(r.details.interval->low).text);
+        json.field("high", toDecimal(r.details.interval->high).text);
+        json.fieldBool("low_closed", r.details.interval->lowClosed);
+        json.fieldBool("high_closed", r.details.interval->highClosed);
+        json.endObject();
+    } else {
+        json.fieldNull("interval");
+    }
+    json.key("flags");
+    json.beginArray();
+    for (const auto& flag : flagList(r.conversion.flags))
+        json.string(flag);
+    json.endArray();
+    json.field("decode", explainDecode(spec, d));
+    json.endObject();
+}
+
+std::string elide(const std::string& text, bool full, std::size_t limit = 42) {
+    if (full || text.size() <= limit)
+        return text;
+    return text.substr(0, limit - 1) + "…";
+}
+
+std::string signedShort(const ExactValue& v, int digits) {
+    if (v.isNaN())
+        return "-";
+    const std::string text = toSignificantDigits(v, digits);
+    return (v.isNegative() || v.isZero() || text == "inf") ? text : "+" + text;
+}
+
+void printDetail(std::ostream& out, const FormatSpec& spec, const ShowInput& input,
+                 const ConversionReport& r, const RoundingOptions& options,
+                 const TerminalStyle& style) {
+    const DecodedCode& d = r.details.decoded;
+    const int bits = spec.totalBits();
+    auto line = [&](std::string_view label, const std::string& text) {
+        std::string padded(label);
+        padded.resize(12, ' ');
+        out << "  " << style.dim(padded) << text << '\n';
+    };
+    out << style.bold(spec.id) << " — " << spec.displayName << '\n';
+    line("input", input.text + (input.fromFormat.empty() ? "" : " (" + input.fromFormat + ")"));
+    const DecimalText exactInput = toDecimal(input.value);
+    if (exactInput.text != input.text)
+        line("exactly", exactInput.text + (exactInput.exact ? "" : "…"));
+    line("rounding", std::string(roundingModeName(options.mode)) + ", overflow " +
+                         std::string(overflowPolicyId(options.overflow)));
+    line("bits", colouredBits(spec, d.code, style) + "  " + codeToHex(d.code, bits));
+    if (spec.kind == FormatKind::BinaryFloat) {
+        if (spec.isSigned)
+            line("sign", std::string(d.sign ? "1 → negative" : "0 → positive"));
+        line("exponent", codeToBinary(d.exponentField, spec.exponentBits) + " = " +
+                             codeToDecimal(d.exponentField) + " (bias " +
+                             std::to_string(spec.bias) + ")");
+        if (spec.storedSignificandBits() > 0)
+            line("mantissa", codeToBinary(d.significandField, spec.storedSignificandBits()) +
+                                 " = " + codeToDecimal(d.significandField));
+    } else {
+        line("level", std::to_string(d.level) + " (scale " + toDecimal(spec.scale).text + ")");
+    }
+    line("decode", explainDecode(spec, d));
+    line("class", std::string(valueClassName(d.valueClass)));
+    const DecimalText value = toDecimal(d.value);
+    line("value", value.text + (value.exact ? "" : "… (does not terminate)"));
+    line("shortest", shortestRoundTrip(spec, d.code));
+    if (!r.error.isNaN()) {
+        const DecimalText error = toDecimal(r.error);
+        line("error", error.text + (error.exact ? "" : "…"));
+        line("rel error", toSignificantDigits(r.relativeError, 6));
+        if (r.details.ulp)
+            line("ulp error", toSignificantDigits(r.ulpError, 6) + " ulp");
+    }
+    if (r.details.ulp)
+        line("ulp", humanValue(*r.details.ulp, 12));
+    line("next up", r.details.nextUp ? codeToHex(r.details.nextUp->code, bits) + "  " +
+                                           toDecimal(r.details.nextUp->value).text
+                                     : "none");
+    line("next down", r.details.nextDown ? codeToHex(r.details.nextDown->code, bits) + "  " +
+                                               toDecimal(r.details.nextDown->value).text
+                                         : "none");
+    if (r.details.interval)
+        line("rounds here", intervalText(*r.details.interval));
+    const std::string flags = flagsToString(r.conversion.flags);
+    line("flags", flags.empty() ? "none (exact)" : flags);
+}
+
+} // namespace
+
+int runShow(const std::vector<std::string>& rawArgs, Streams& io) {
+    Arguments args(rawArgs, {"formats", "round", "overflow", "seed", "scale", "bits", "as"},
+                   {"json", "full", "color", "no-color"});
+    const char* usage =
+        "usage: fpx show VALUE [--formats ID,...] [--round MODE] [--overflow POLICY] [--json]\n"
+        "       fpx show --bits CODE --as FORMAT [...]\n";
+    if (!args.ok()) {
+        io.err << "fpx show: " << args.error() << '\n' << usage;
+        return kExitUsage;
+    }
+    const ConversionSetup setup = readConversionSetup(args);
+    if (!setup.error.empty()) {
+        io.err << "fpx show: " << setup.error << '\n';
+        return kExitUsage;
+    }
+
+    std::vector<FormatSpec> formats;
+    if (auto list = args.value("formats")) {
+        FormatListLookup lookup = findFormats(*list);
+        if (!lookup.error.empty()) {
+            io.err << "fpx show: --formats: " << lookup.error << '\n';
+            return kExitUsage;
+        }
+        formats = std::move(lookup.specs);
+    } else {
+        formats = builtinFormats();
+    }
+    for (FormatSpec& spec : formats)
+        setup.applyScale(spec);
+
+    ShowInput input;
+    if (args.has("bits")) {
+        if (!args.positionals().empty() || !args.has("as")) {
+            io.err << "fpx show: --bits CODE needs --as FORMAT and no VALUE\n" << usage;
+            return kExitUsage;
+        }
+        FormatLookup from = findFormat(*args.value("as"));
+        if (!from) {
+            io.err << "fpx show: --as: " << from.error << '\n';
+            return kExitUsage;
+        }
+        setup.applyScale(*from.spec);
+        const auto code = parseCode(*args.value("bits"), from.spec->totalBits());
+        if (!code) {
+            io.err << "fpx show: --bits '" << *args.value("bits")
+                   << "' is not a hex (0x…) or binary (0b…) code of " << from.spec->totalBits()
+                   << " bits for " << from.spec->id << '\n';
+            return kExitDataError;
+        }
+        input.value = decodeCode(*from.spec, *code).value;
+        input.text = codeToHex(*code, from.spec->totalBits());
+        input.fromFormat = from.spec->id;
+    } else {
+        if (args.positionals().size() != 1) {
+            io.err << "fpx show: expected one VALUE"
+                   << (args.positionals().empty() ? "" : " (quote values with spaces)") << '\n'
+                   << usage;
+            return kExitUsage;
+        }
+        input.text = args.positionals().front();
+        const ParsedValue parsed = parseValue(input.text);
+        if (!parsed) {
+            io.err << "fpx show: cannot read VALUE '" << input.text << "' at column "
+                   << parsed.error.position + 1 << ": " << parsed.error.message << '\n';
+            return kExitDataError;
+        }
+        input.value = *parsed.value;
+    }
+
+    const RoundingOptions options = setup.forElement(0);
+    std::vector<ConversionReport> reports;
+    reports.reserve(formats.size());
+    for (const FormatSpec& spec : formats)
+        reports.push_back(convertAndDescribe(input.value, spec, options));
+
+    if (args.has("json")) {
+        JsonWriter json(io.out);
+        json.beginObject();
+        json.field("input", input.text);
+        if (!input.fromFormat.empty())
+            json.field("input_format", input.fromFormat);
+        const DecimalText exactInput = toDecimal(input.value);
+        json.field("input_value", exactInput.text);
+        json.fieldBool("input_exact", exactInput.exact);
+        json.field("round", roundingModeId(options.mode));
+        json.field("overflow", overflowPolicyId(options.overflow));
+        if (options.mode == RoundingMode::Stochastic)
+            json.fieldNumber("seed", std::to_string(setup.seed));
+        json.key("results");
+        json.beginArray();
+        for (std::size_t i = 0; i < formats.size(); ++i)
+            writeResultJson(json, formats[i], reports[i]);
+        json.endArray();
+        json.endObject();
+        return kExitOk;
+    }
+
+    const TerminalStyle style{(io.outIsTerminal && !args.has("no-color")) || args.has("color")};
+    if (formats.size() == 1) {
+        printDetail(io.out, formats.front(), input, reports.front(), options, style);
+        return kExitOk;
+    }
+    const DecimalText exactInput = toDecimal(input.value);
+    io.out << style.bold("input") << "  " << input.text;
+    if (!input.fromFormat.empty())
+        io.out << " (" << input.fromFormat << ")";
+    if (exactInput.text != input.text)
+        io.out << " = " << elide(exactInput.text, args.has("full"), 60)
+               << (exactInput.exact ? "" : "…");
+    io.out << "   "
+           << style.dim(std::string("round ") + std::string(roundingModeId(options.mode)) +
+                        ", overflow " + std::string(overflowPolicyId(options.overflow)))
+           << "\n\n";
+    TextTable table(
+        {"format", "bits", "hex", "value", "error", "rel error", "ulp error", "class", "flags"});
+    const bool full = args.has("full");
+    for (std::size_t i = 0; i < formats.size(); ++i) {
+        const FormatSpec& spec = formats[i];
+        const ConversionReport& r = reports[i];
+        const DecimalText value = toDecimal(r.details.decoded.value);
+        table.addRow({style.bold(spec.id), colouredBits(spec, r.conversion.code, style),
+                      codeToHex(r.conversion.code, spec.totalBits()),
+                      elide(value.text, full) + (value.exact ? "" : "…"), signedShort(r.error, 6),
+                      signedShort(r.relativeError, 4), signedShort(r.ulpError, 4),
+                      std::string(valueClassName(r.details.decoded.valueClass)),
+                      flagsToString(r.conversion.flags)});
+    }
+    table.print(io.out, style.enabled);
+    return kExitOk;
+}
+
+} // namespace fpx::cli

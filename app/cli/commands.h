@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace fpx::cli {
+
+// Exit statuses: 0 all good, 1 some input could not be converted, 2 bad usage.
+constexpr int kExitOk = 0;
+constexpr int kExitDataError = 1;
+constexpr int kExitUsage = 2;
+
+struct Streams {
+    std::istream& in;
+    std::ostream& out;
+    std::ostream& err;
+    bool outIsTerminal = false;
+};
+
+int runFormats(const std::vector<std::string>& args, Streams& io);
+int runShow(const std::vector<std::string>& args, Streams& io);
+int runConvert(const std::vector<std::string>& args, Streams& io);
+int runTable(const std::vector<std::string>& args, Streams& io);
+
+} // namespace fpx::cli

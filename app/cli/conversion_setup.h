@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "arguments.h"
+
+#include "fpx/exact_value.h"
+#include "fpx/format_spec.h"
+#include "fpx/rounding.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fpx::cli {
+
+// The options every converting command shares: --round, --overflow, --seed, --scale.
+struct ConversionSetup {
+    RoundingOptions rounding;
+    std::uint64_t seed = 0;
+    std::optional<ExactValue> scale; // for integer and lookup formats
+    std::string error;               // non-empty when an option was invalid
+
+    // Random bits for element `index` under stochastic rounding.
+    RoundingOptions forElement(std::uint64_t index) const;
+    // Applies --scale to an integer or lookup format (no change for floats).
+    void applyScale(FormatSpec& spec) const;
+};
+
+ConversionSetup readConversionSetup(const Arguments& args);
+
+// Options with values shared by the converting commands.
+inline const char* const kConversionOptions[] = {"round", "overflow", "seed", "scale"};
+
+} // namespace fpx::cli

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// fpx: the command-line front end of the exact number-format core.
+#include "commands.h"
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+constexpr const char* kUsage = R"(fpx — every number format, exactly
+
+Usage:
+  fpx formats [--json]
+      Every built-in format: bits, bias, limits (exact), aliases.
+  fpx show VALUE [--formats ID,ID,...] [--round MODE] [--overflow POLICY]
+                 [--scale S] [--seed N] [--json] [--full] [--color|--no-color]
+  fpx show --bits CODE --as FORMAT [same options]
+      VALUE rounded into each format (default: all built-ins): bits, exact value,
+      error, class, neighbours. With one format, a step-by-step decode.
+  fpx convert --to FORMAT [--from FORMAT] [--round MODE] [--overflow POLICY]
+              [--scale S] [--seed N] [--raw]
+      Filter stdin to stdout, one result per line: values (or, with --from,
+      hex codes of FORMAT) become hex codes of --to. With --raw, packed
+      little-endian binary arrays in and out (1, 2, 4, 8, 10 or 16 bytes per
+      element; formats under 8 bits one per byte).
+  fpx table FORMAT [--json|--csv] [--scale S]
+      Every code of a format of at most 16 bits with its class and exact value.
+
+Values: 0.3952  -1.5e-7  1/3  2^-24  3*2^-4  0x1.8p-3  inf  -inf  nan  -0
+Formats: fp64 fp32 tf32 bf16 fp16 fp8_e4m3 fp8_e5m2 fp8_e4m3fnuz fp8_e5m2fnuz
+  fp8_e4m3b11fnuz fp8_e3m4 fp8_e8m0 fp6_e3m2 fp6_e2m3 fp4_e2m1 fp80 fp128
+  int8 int4 int2 uint8 uint4 nf4, their aliases (float16, bfloat16, e4m3,
+  float8_e4m3fn, ...) and custom specs: e5m10, e4m3fn, e3m3, e6m9b40, e4m3fnuz,
+  e8m0fnu, e3m2f (finite only), int6, uint3.
+Rounding (--round): rne (default), rna, rtz, rup, rdn, sr (stochastic, --seed),
+  rto (round to odd).
+Overflow (--overflow): ieee (default: inf, or NaN where there is no inf),
+  saturate (every non-NaN result finite).
+Scale (--scale): integer formats store round(x / scale), default 1/qmax;
+  nf4 stores the level nearest x / absmax, --scale sets absmax (default 1).
+
+Exit status: 0 success, 1 some input could not be converted, 2 bad usage.
+)";
+
+} // namespace
+
+int main(int argc, char** argv) {
+    std::ios::sync_with_stdio(false);
+    std::vector<std::string> args(argv + 1, argv + argc);
+    fpx::cli::Streams io{std::cin, std::cout, std::cerr, isatty(STDOUT_FILENO) == 1};
+    if (args.empty()) {
+        std::cerr << kUsage;
+        return fpx::cli::kExitUsage;
+    }
+    const std::string command = args.front();
+    args.erase(args.begin());
+    try {
+        if (command == "formats")
+            return fpx::cli::runFormats(args, io);
+        if (command == "show")
+            return fpx::cli::runShow(args, io);
+        if (command == "convert")
+            return fpx::cli::runConvert(args, io);
+        if (command == "table")
+            return fpx::cli::runTable(args, io);
+        if (command == "help" || command == "--help" || command == "-h") {
+            std::cout << kUsage;
+            return fpx::cli::kExitOk;
+        }
+        if (command == "--version" || command == "version") {
+            std::cout << "fpx " << FPX_VERSION << '\n';
+            return fpx::cli::kExitOk;
+        }
+    } catch (const std::exception& e) {
+        std::cerr << "fpx " << command << ": internal error: " << e.what() << '\n';
+        return fpx::cli::kExitDataError;
+    }
+    std::cerr << "fpx: unknown command '" << command
+              << "' (use formats, show, convert or table; fpx --help for more)\n";
+    return fpx::cli::kExitUsage;
+}

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "presentation.h"
+
+#include "fpx/decimal_text.h"
+
+namespace fpx::cli {
+
+std::optional<std::int64_t> powerOfTwoExponent(const ExactValue& v) {
+    if (!v.isFinite() || v.isZero() || v.numerator() != 1 || v.denominator() != 1)
+        return std::nullopt;
+    return v.exponent2();
+}
+
+std::string humanValue(const ExactValue& v, int digits) {
+    const std::string text = toSignificantDigits(v, digits);
+    if (const auto k = powerOfTwoExponent(v); k && (*k < -4 || *k > 16))
+        return text + " (2^" + std::to_string(*k) + ")";
+    return text;
+}
+
+void writeDecimalField(JsonWriter& json, std::string_view name,
+                       const std::optional<ExactValue>& v) {
+    if (!v || v->isNaN()) {
+        json.fieldNull(name);
+        return;
+    }
+    json.field(name, toDecimal(*v).text);
+}
+
+std::string_view fieldColour(BitFieldKind kind) {
+    switch (kind) {
+    case BitFieldKind::Sign:
+        return "34";
+    case BitFieldKind::Exponent:
+        return "32";
+    case BitFieldKind::IntegerBit:
+        return "33";
+    case BitFieldKind::Fraction:
+        return "31";
+    case BitFieldKind::Level:
+        return "36";
+    }
+    return "0";
+}
+
+std::string colouredBits(const FormatSpec& spec, Code code, const TerminalStyle& style) {
+    const std::string bits = codeToBinary(code, spec.totalBits());
+    std::string out;
+    std::size_t pos = 0;
+    for (const BitField& field : bitLayout(spec)) {
+        if (!out.empty())
+            out += ' ';
+        out += style.paint(bits.substr(pos, static_cast<std::size_t>(field.width)),
+                           fieldColour(field.kind));
+        pos += static_cast<std::size_t>(field.width);
+    }
+    return out;
+}
+
+} // namespace fpx::cli

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "fpx/code.h"
+#include "fpx/exact_value.h"
+#include "fpx/format_spec.h"
+#include "fpx/rounding.h"
+
+#include <string_view>
+
+namespace fpx {
+
+// The result of rounding an exact value into a format: the code and what happened.
+struct Conversion {
+    Code code = 0;
+    ConversionFlags flags;
+};
+
+// The single rounding step of fpx: exact input → code. Never goes through double.
+Conversion roundToFormat(const ExactValue& input, const FormatSpec& spec,
+                         const RoundingOptions& options = {});
+
+enum class ValueClass { Zero, Subnormal, Normal, Infinity, NaN };
+std::string_view valueClassName(ValueClass c); // "zero", "subnormal", "normal", "inf", "nan"
+
+// A code taken apart: its fields and the exact value it stands for.
+struct DecodedCode {
+    Code code = 0;
+    ValueClass valueClass = ValueClass::Zero;
+    ExactValue value;          // NaN for NaN codes, ±∞ for infinities
+    bool sign = false;         // sign bit (floats) / negative (integers)
+    Code exponentField = 0;    // biased exponent field (floats)
+    Code significandField = 0; // stored fraction (with the explicit bit for fp80)
+    int unbiasedExponent = 0;  // exponent the field stands for (normal and subnormal floats)
+    bool canonical = true;     // false for x87 pseudo-denormals, unnormals, pseudo-NaN/∞
+    std::int64_t level = 0;    // Integer: the signed integer; Lookup: the table index
+};
+
+// Precondition: code fits in spec.totalBits().
+DecodedCode decodeCode(const FormatSpec& spec, Code code);
+
+} // namespace fpx

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace fpx {
+
+enum class RoundingMode {
+    NearestEven,    // rne: IEEE default, ties to the even code
+    NearestAway,    // rna: ties away from zero (NVIDIA cvt.rna.tf32.f32)
+    TowardZero,     // rtz: truncate
+    TowardPositive, // rup: ceiling
+    TowardNegative, // rdn: floor
+    Stochastic,     // sr: round up with probability equal to the discarded fraction (seeded)
+    ToOdd,          // rto: truncate, then set the last bit if anything was discarded (von Neumann)
+};
+
+enum class OverflowPolicy {
+    Ieee, // IEEE 754: overflow gives ±∞ (NaN where there is no ∞), or ±max in directed modes
+    Saturate, // "satfinite": every non-NaN result is finite; ±∞ → ±max
+};
+
+// Exception flags of one conversion (SoftFloat's vocabulary, without global state).
+struct ConversionFlags {
+    bool inexact = false;
+    bool underflow = false; // tiny (after rounding, IEEE 754 default on x86) and inexact
+    bool overflow = false; // the rounded value exceeded the largest finite value (or ±∞ saturated)
+    bool invalid =
+        false; // NaN or a value the format cannot represent at all (negative into unsigned)
+
+    bool any() const { return inexact || underflow || overflow || invalid; }
+    bool operator==(const ConversionFlags&) const = default;
+};
+
+struct RoundingOptions {
+    RoundingMode mode = RoundingMode::NearestEven;
+    OverflowPolicy overflow = OverflowPolicy::Ieee;
+    // Stochastic rounding: 64 uniformly random bits for this one conversion. Round up when
+    // randomBits / 2^64 < discarded fraction. Callers derive it from a seed and the element
+    // index (stochasticBits below) so results are reproducible and independent of batching.
+    std::uint64_t randomBits = 0;
+};
+
+// Counter-based random bits for stochastic rounding: splitmix64(seed, index).
+std::uint64_t stochasticBits(std::uint64_t seed, std::uint64_t index);
+
+std::string_view roundingModeId(RoundingMode mode);   // "rne", "rna", …
+std::string_view roundingModeName(RoundingMode mode); // "nearest, ties to even", …
+std::optional<RoundingMode> parseRoundingMode(std::string_view text);
+std::string_view overflowPolicyId(OverflowPolicy policy);
+std::optional<OverflowPolicy> parseOverflowPolicy(std::string_view text);
+// "inexact,overflow" (empty when no flag is set).
+std::string flagsToString(const ConversionFlags& flags);
+
+} // namespace fpx

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "fpx/exact_value.h"
+
+#include <boost/integer/common_factor_rt.hpp>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace fpx {
+
+namespace {
+
+std::int64_t bitLength(const BigInt& x) {
+    return x == 0 ? 0 : static_cast<std::int64_t>(boost::multiprecision::msb(x)) + 1;
+}
+
+} // namespace
+
+ExactValue ExactValue::zero(bool negative) {
+    ExactValue v;
+    v.negative_ = negative;
+    return v;
+}
+
+ExactValue ExactValue::infinity(bool negative) {
+    ExactValue v;
+    v.kind_ = Kind::Infinity;
+    v.negative_ = negative;
+    return v;
+}
+
+ExactValue ExactValue::nan(bool negative) {
+    ExactValue v;
+    v.kind_ = Kind::NaN;
+    v.negative_ = negative;
+    return v;
+}
+
+ExactValue ExactValue::integer(const BigInt& value) {
+    return dyadic(value < 0, value < 0 ? BigInt(-value) : value, 0);
+}
+
+ExactValue ExactValue::dyadic(bool negative, BigInt significand, std::int64_t exponent2) {
+    ExactValue v;
+    v.negative_ = negative;
+    v.numerator_ = std::move(significand);
+    v.exponent2_ = exponent2;
+    v.normalize();
+    return v;
+}
+
+ExactValue ExactValue::fraction(bool negative, BigInt numerator, BigInt denominator,
+                                std::int64_t exponent2) {
+    if (denominator == 0)
+        throw std::invalid_argument("ExactValue::fraction: zero denominator");
+    ExactValue v;
+    v.negative_ = negative != ((numerator < 0) != (denominator < 0));
+    v.numerator_ = numerator < 0 ? BigInt(-numerator) : std::move(numerator);
+    v.denominator_ = denominator < 0 ? BigInt(-denominator) : std::move(denominator);
+    v.exponent2_ = exponent2;
+    v.normalize();
+    return v;
+}
+
+void ExactValue::normalize() {
+    if (numerator_ == 0) {
+        denominator_ = 1;
+        exponent2_ = 0;
+        return;
+    }
+    // Move every factor of two into exponent2_: numerator and denominator become odd.
+    const auto numeratorZeros = boost::multiprecision::lsb(numerator_);
+    if (numeratorZeros != 0) {
+        numerator_ >>= numeratorZeros;
+        exponent2_ += static_cast<std::int64_t>(numeratorZeros);
+    }
+    const auto denominatorZeros = boost::multiprecision::lsb(denominator_);
+    if (denominatorZeros != 0) {
+        denominator_ >>= denominatorZeros;
+        exponent2_ -= static_cast<std::int64_t>(denominatorZeros);
+    }
+    if (denominator_ != 1) {
+        BigInt divisor = boost::multiprecision::gcd(numerator_, denominator_);
+        if (divisor != 1) {
+            numerator_ /= divisor;
+            denominator_ /= divisor;
+        }
+    }
+}
+
+std::int64_t ExactValue::floorLog2() const {
+    // |x| = n/d × 2^e with bit lengths a = len(n), b = len(d):
+    //   2^(a−1) ≤ n < 2^a and 2^(b−1) ≤ d < 2^b, so log2(n/d) lies in (a−b−1, a−b+1).
+    // The floor is a−b unless n·2^(b−a) < d (compare after aligning the leading bits).
+    const std::int64_t a = bitLength(numerator_);
+    const std::int64_t b = bitLength(denominator_);
+    std::int64_t result = a - b + exponent2_;
+    const BigInt lhs = a < b ? BigInt(numerator_ << static_cast<unsigned>(b - a)) : numerator_;
+    const BigInt rhs = a > b ? BigInt(denominator_ << static_cast<unsigned>(a - b)) : denominator_;
+    if (lhs < rhs)
+        --result;
+    return result;
+}
+
+std::size_t ExactValue::storageBits() const {
+    return static_cast<std::size_t>(bitLength(numerator_) + bitLength(denominator_));
+}
+
+ExactValue ExactValue::abs() const {
+    return withSign(false);
+}
+
+ExactValue ExactValue::negated() const {
+    return withSign(!negative_);
+}
+
+ExactValue ExactValue::withSign(bool negative) const {
+    ExactValue v = *this;
+    v.negative_ = negative;
+    return v;
+}
+
+ExactValue ExactValue::timesPowerOfTwo(std::int64_t k) const {
+    ExactValue v = *this;
+    if (v.isFinite() && !v.isZero())
+        v.exponent2_ += k;
+    return v;
+}
+
+namespace {
+
+// Signed numerators of a and b over the common denominator a.d × b.d and the common
+// exponent min(a.e, b.e):  a = A / D × 2^e,  b = B / D × 2^e.
+struct Aligned {
+    BigInt a;
+    BigInt b;
+    BigInt denominator;
+    std::int64_t exponent2;
+};
+
+Aligned align(const ExactValue& a, const ExactValue& b) {
+    Aligned r;
+    r.exponent2 = std::min(a.exponent2(), b.exponent2());
+    r.a = a.numerator() * b.denominator();
+    r.b = b.numerator() * a.denominator();
+    r.a <<= static_cast<unsigned>(a.exponent2() - r.exponent2);
+    r.b <<= static_cast<unsigned>(b.exponent2() - r.exponent2);
+    if (a.isNegative())
+        r.a = -r.a;
+    if (b.isNegative())
+        r.b = -r.b;
+    r.denominator = a.denominator() * b.denominator();
+    return r;
+}
+
+} // namespace
+
+ExactValue operator+(const ExactValue& a, const ExactValue& b) {
+    if (a.isNaN() || b.isNaN())
+        return ExactValue::nan();
+    if (a.isInfinity() || b.isInfinity()) {
+        if (a.isInfinity() && b.isInfinity() && a.isNegative() != b.isNegative())
+            return ExactValue::nan();
+        return a.isInfinity() ? a : b;
+    }
+    if (a.isZero() && b.isZero())
+        return ExactValue::zero(a.isNegative() && b.isNegative());
+    if (a.isZero())
+        return b;
+    if (b.isZero())
+        return a;
+    Aligned s = align(a, b);
+    BigInt sum = s.a + s.b;
+    const bool negative = sum < 0;
+    if (negative)
+        sum = -sum;
+    return ExactValue::fraction(negative, std::move(sum), std::move(s.denominator), s.exponent2);
+}
+
+ExactValue operator-(const ExactValue& a, const ExactValue& b) {
+    return a + b.negated();
+}
+
+ExactValue operator*(const ExactValue& a, const ExactValue& b) {
+    const bool negative = a.isNegative() != b.isNegative();
+    if (a.isNaN() || b.isNaN())
+        return ExactValue::nan();
+    if (a.isInfinity() || b.isInfinity()) {
+        if (a.isZero() || b.isZero())
+            return ExactValue::nan();
+        return ExactValue::infinity(negative);
+    }
+    if (a.isZero() || b.isZero())
+        return ExactValue::zero(negative);
+    return ExactValue::fraction(negative, a.numerator() * b.numerator(),
+                                a.denominator() * b.denominator(), a.exponent2() + b.exponent2());
+}
+
+ExactValue operator/(const ExactValue& a, const ExactValue& b) {
+    const bool negative = a.isNegative() != b.isNegative();
+    if (a.isNaN() || b.isNaN())
+        return ExactValue::nan();
+    if (a.isInfinity())
+        return b.isInfinity() ? ExactValue::nan() : ExactValue::infinity(negative);
+    if (b.isInfinity())
+        return ExactValue::zero(negative);
+    if (b.isZero())
+        return a.isZero() ? ExactValue::nan() : ExactValue::infinity(negative);
+    if (a.isZero())
+        return ExactValue::zero(negative);
+    return ExactValue::fraction(negative, a.numerator() * b.denominator(),
+                                a.denominator() * b.numerator(), a.exponent2() - b.exponent2());
+}
+
+int compare(const ExactValue& a, const ExactValue& b) {
+    if (a.isNaN() || b.isNaN())
+        return (a.isNaN() && b.isNaN()) ? 0 : 1;
+    auto rank = [](const ExactValue& v) {
+        if (v.isInfinity())
+            return v.isNegative() ? -2 : 2;
+        if (v.isZero())
+            return 0;
+        return v.isNegative() ? -1 : 1;
+    };
+    const int ra = rank(a);
+    const int rb = rank(b);
+    if (ra != rb || ra == 0 || ra == 2 || ra == -2)
+        return ra < rb ? -1 : (ra > rb ? 1 : 0);
+    // Same sign, both finite and non-zero: compare magnitudes, cheaply by binade first.
+    const std::int64_t la = a.floorLog2();
+    const std::int64_t lb = b.floorLog2();
+    int magnitude = 0;
+    if (la != lb) {
+        magnitude = la < lb ? -1 : 1;
+    } else {
+        const Aligned s = align(a.abs(), b.abs());
+        magnitude = s.a < s.b ? -1 : (s.a > s.b ? 1 : 0);
+    }
+    return ra > 0 ? magnitude : -magnitude;
+}
+
+bool ExactValue::isIdenticalTo(const ExactValue& other) const {
+    if (kind_ != other.kind_ || negative_ != other.negative_)
+        return false;
+    return kind_ != Kind::Finite ||
+           (numerator_ == other.numerator_ && denominator_ == other.denominator_ &&
+            exponent2_ == other.exponent2_);
+}
+
+ExactValue midpoint(const ExactValue& a, const ExactValue& b) {
+    return (a + b).timesPowerOfTwo(-1);
+}
+
+} // namespace fpx
