@@ -21,7 +21,16 @@ struct ShowInput {
     ExactValue value;
     std::string text;       // as typed
     std::string fromFormat; // with --bits: the format the code belongs to
+    bool exact = true;      // false when the value stands in for a very long or far input
 };
+
+// The error's decimal text: exact when it terminates and the input was taken exactly,
+// otherwise 40 significant digits.
+DecimalText errorText(const ExactValue& error, bool inputExact) {
+    if (inputExact)
+        return toDecimal(error);
+    return DecimalText{toSignificantDigits(error, 40), error.isZero() || !error.isFinite()};
+}
 
 std::vector<std::string> flagList(const ConversionFlags& f) {
     std::vector<std::string> names;
@@ -41,12 +50,13 @@ std::string intervalText(const RoundingInterval& r) {
            toDecimal(r.high).text + (r.highClosed ? "]" : ")");
 }
 
-void writeResultJson(JsonWriter& json, const FormatSpec& spec, const ConversionReport& r) {
+void writeResultJson(JsonWriter& json, const FormatSpec& spec, const ConversionReport& r,
+                     bool inputExact) {
     const DecodedCode& d = r.details.decoded;
     const int bits = spec.totalBits();
     const bool isFloat = spec.kind == FormatKind::BinaryFloat;
     const DecimalText value = toDecimal(d.value);
-    const DecimalText error = toDecimal(r.error);
+    const DecimalText error = errorText(r.error, inputExact);
     json.beginObject();
     json.field("format", spec.id);
     json.field("name", spec.displayName);
@@ -128,7 +138,7 @@ std::string signedShort(const ExactValue& v, int digits) {
 
 void printDetail(std::ostream& out, const FormatSpec& spec, const ShowInput& input,
                  const ConversionReport& r, const RoundingOptions& options,
-                 const TerminalStyle& style) {
+                 const TerminalStyle& style, bool full) {
     const DecodedCode& d = r.details.decoded;
     const int bits = spec.totalBits();
     auto line = [&](std::string_view label, const std::string& text) {
@@ -139,8 +149,11 @@ void printDetail(std::ostream& out, const FormatSpec& spec, const ShowInput& inp
     out << style.bold(spec.id) << " — " << spec.displayName << '\n';
     line("input", input.text + (input.fromFormat.empty() ? "" : " (" + input.fromFormat + ")"));
     const DecimalText exactInput = toDecimal(input.value);
-    if (exactInput.text != input.text)
-        line("exactly", exactInput.text + (exactInput.exact ? "" : "…"));
+    if (!input.exact)
+        line("stands for", elide(toSignificantDigits(input.value, 40), full, 120) +
+                               "  (too long or far to hold exactly: rounds the same in every format)");
+    else if (exactInput.text != input.text)
+        line("exactly", elide(exactInput.text, full, 120) + (exactInput.exact ? "" : "…"));
     line("rounding", std::string(roundingModeName(options.mode)) + ", overflow " +
                          std::string(overflowPolicyId(options.overflow)));
     line("bits", colouredBits(spec, d.code, style) + "  " + codeToHex(d.code, bits));
@@ -159,11 +172,11 @@ void printDetail(std::ostream& out, const FormatSpec& spec, const ShowInput& inp
     line("decode", explainDecode(spec, d));
     line("class", std::string(valueClassName(d.valueClass)));
     const DecimalText value = toDecimal(d.value);
-    line("value", value.text + (value.exact ? "" : "… (does not terminate)"));
+    line("value", elide(value.text, full, 120) + (value.exact ? "" : "… (does not terminate)"));
     line("shortest", shortestRoundTrip(spec, d.code));
     if (!r.error.isNaN()) {
-        const DecimalText error = toDecimal(r.error);
-        line("error", error.text + (error.exact ? "" : "…"));
+        const DecimalText error = errorText(r.error, input.exact);
+        line("error", elide(error.text, full, 120) + (error.exact ? "" : "…"));
         line("rel error", toSignificantDigits(r.relativeError, 6));
         if (r.details.ulp)
             line("ulp error", toSignificantDigits(r.ulpError, 6) + " ulp");
@@ -251,6 +264,7 @@ int runShow(const std::vector<std::string>& rawArgs, Streams& io) {
             return kExitDataError;
         }
         input.value = *parsed.value;
+        input.exact = parsed.exact;
     }
 
     const RoundingOptions options = setup.forElement(0);
@@ -267,7 +281,7 @@ int runShow(const std::vector<std::string>& rawArgs, Streams& io) {
             json.field("input_format", input.fromFormat);
         const DecimalText exactInput = toDecimal(input.value);
         json.field("input_value", exactInput.text);
-        json.fieldBool("input_exact", exactInput.exact);
+        json.fieldBool("input_exact", exactInput.exact && input.exact);
         json.field("round", roundingModeId(options.mode));
         json.field("overflow", overflowPolicyId(options.overflow));
         if (options.mode == RoundingMode::Stochastic)
@@ -275,7 +289,7 @@ int runShow(const std::vector<std::string>& rawArgs, Streams& io) {
         json.key("results");
         json.beginArray();
         for (std::size_t i = 0; i < formats.size(); ++i)
-            writeResultJson(json, formats[i], reports[i]);
+            writeResultJson(json, formats[i], reports[i], input.exact);
         json.endArray();
         json.endObject();
         return kExitOk;
@@ -283,7 +297,8 @@ int runShow(const std::vector<std::string>& rawArgs, Streams& io) {
 
     const TerminalStyle style{(io.outIsTerminal && !args.has("no-color")) || args.has("color")};
     if (formats.size() == 1) {
-        printDetail(io.out, formats.front(), input, reports.front(), options, style);
+        printDetail(io.out, formats.front(), input, reports.front(), options, style,
+                    args.has("full"));
         return kExitOk;
     }
     const DecimalText exactInput = toDecimal(input.value);
@@ -298,18 +313,17 @@ int runShow(const std::vector<std::string>& rawArgs, Streams& io) {
                         ", overflow " + std::string(overflowPolicyId(options.overflow)))
            << "\n\n";
     TextTable table(
-        {"format", "bits", "hex", "value", "error", "rel error", "ulp error", "class", "flags"});
+        {"format", "hex", "value", "error", "rel error", "ulp error", "class", "flags", "bits"});
     const bool full = args.has("full");
     for (std::size_t i = 0; i < formats.size(); ++i) {
         const FormatSpec& spec = formats[i];
         const ConversionReport& r = reports[i];
         const DecimalText value = toDecimal(r.details.decoded.value);
-        table.addRow({style.bold(spec.id), colouredBits(spec, r.conversion.code, style),
-                      codeToHex(r.conversion.code, spec.totalBits()),
+        table.addRow({style.bold(spec.id), codeToHex(r.conversion.code, spec.totalBits()),
                       elide(value.text, full) + (value.exact ? "" : "…"), signedShort(r.error, 6),
                       signedShort(r.relativeError, 4), signedShort(r.ulpError, 4),
                       std::string(valueClassName(r.details.decoded.valueClass)),
-                      flagsToString(r.conversion.flags)});
+                      flagsToString(r.conversion.flags), colouredBits(spec, r.conversion.code, style)});
     }
     table.print(io.out, style.enabled);
     return kExitOk;

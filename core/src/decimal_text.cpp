@@ -25,7 +25,7 @@ std::string layout(bool negative, std::string digits, std::int64_t fractionDigit
     std::string out = negative ? "-" : "";
     if (digits == "0")
         return out + "0";
-    if (leadingExponent >= -7 && leadingExponent < 40) {
+    if (leadingExponent >= -6 && leadingExponent < 40) {
         if (fractionDigits <= 0) {
             out += digits;
             out.append(static_cast<std::size_t>(-fractionDigits), '0');

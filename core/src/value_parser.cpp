@@ -10,33 +10,44 @@ namespace fpx {
 
 namespace {
 
-constexpr std::size_t kMaxDigits = 100000;
-constexpr std::int64_t kMaxExponent = 100000;
-constexpr std::int64_t kMaxBinaryMagnitude = 1000000;
-constexpr std::size_t kMaxStorageBits = 4000000;
+// Significant digits kept exactly. Beyond them only a sticky "something non-zero follows"
+// digit is kept: every rounding boundary of every format (at most ~23100 significant digits,
+// for custom formats with bias ±32768) lies on the grid of the 40000th digit, so the rounded
+// result is the same as for the full input in every mode.
+constexpr std::size_t kKeptDigits = 40000;
+// Beyond 10^±20000 a value overflows, or rounds like any tiny value, in every format (the
+// widest custom range is about 2^±65600 ≈ 10^±19750): it is replaced by 10^±20001.
+constexpr std::int64_t kMaxDecimalExponent = 20000;
+constexpr std::int64_t kMaxBinaryExponent = 66500;
+// Powers and products may not build numbers larger than this (about 10^±75000).
+constexpr std::size_t kMaxStorageBits = 250000;
 
 struct Failure {
     ParseError error;
+};
+
+// A parsed number and whether it is exactly the text (false after sticky truncation of a
+// very long decimal or the replacement of an out-of-range one).
+struct Operand {
+    ExactValue value;
+    bool exact = true;
 };
 
 class Parser {
   public:
     explicit Parser(std::string_view text) : text_(text) {}
 
-    ExactValue parseAll() {
+    Operand parseAll() {
         skipBlanks();
         if (pos_ == text_.size())
             throw fail("empty value: expected a number such as 0.3952, 1/3, 2^-24 or 0x1.8p-3");
         if (auto special = parseSpecial())
-            return finish(*special);
-        ExactValue value = parseExpression();
-        return finish(value);
+            return finish(Operand{*special, true});
+        return finish(parseExpression());
     }
 
   private:
-    Failure fail(std::string message) const {
-        return Failure{ParseError{pos_, std::move(message)}};
-    }
+    Failure fail(std::string message) const { return Failure{ParseError{pos_, std::move(message)}}; }
     Failure failAt(std::size_t position, std::string message) const {
         return Failure{ParseError{position, std::move(message)}};
     }
@@ -49,11 +60,13 @@ class Parser {
         return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
     }
     static bool isDigit(char c) { return c >= '0' && c <= '9'; }
-    static int hexDigit(char c) {
+    static int digitValue(char c, int base) {
+        int d = -1;
         if (isDigit(c))
-            return c - '0';
-        c = lower(c);
-        return (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
+            d = c - '0';
+        else if (base == 16 && lower(c) >= 'a' && lower(c) <= 'f')
+            d = lower(c) - 'a' + 10;
+        return d;
     }
 
     void skipBlanks() {
@@ -88,11 +101,11 @@ class Parser {
         return std::nullopt;
     }
 
-    ExactValue finish(const ExactValue& value) {
+    Operand finish(const Operand& operand) {
         skipBlanks();
         if (!atEnd())
             throw fail(describeUnexpected());
-        return value;
+        return operand;
     }
 
     std::string describeUnexpected() const {
@@ -116,8 +129,15 @@ class Parser {
         return std::nullopt;
     }
 
-    ExactValue parseExpression() {
-        ExactValue value = parseUnary();
+    void requireExact(const Operand& operand, std::size_t position) const {
+        if (!operand.exact)
+            throw failAt(position, "a number that long or that far out of range cannot be "
+                                   "combined with * / or ^ (use it on its own)");
+    }
+
+    Operand parseExpression() {
+        const std::size_t firstPos = pos_;
+        Operand result = parseUnary();
         for (;;) {
             skipBlanks();
             const std::size_t opPos = pos_;
@@ -132,28 +152,32 @@ class Parser {
                 op = '*';
                 pos_ += 2;
             } else {
-                return value;
+                return result;
             }
+            requireExact(result, firstPos);
             skipBlanks();
             const std::size_t operandPos = pos_;
-            const ExactValue operand = parseUnary();
-            if (op == '/' && operand.isZero())
+            const Operand operand = parseUnary();
+            requireExact(operand, operandPos);
+            if (op == '/' && operand.value.isZero())
                 throw failAt(operandPos, "division by zero");
-            value = op == '*' ? value * operand : value / operand;
-            checkSize(value, opPos);
+            result.value = op == '*' ? result.value * operand.value : result.value / operand.value;
+            checkSize(result.value, opPos);
         }
     }
 
-    ExactValue parseUnary() {
+    Operand parseUnary() {
         const bool negative = parseSign().value_or(false);
         skipBlanks();
-        ExactValue value = parsePower();
-        return negative ? value.negated() : value;
+        Operand operand = parsePower();
+        if (negative)
+            operand.value = operand.value.negated();
+        return operand;
     }
 
-    ExactValue parsePower() {
+    Operand parsePower() {
         const std::size_t basePos = pos_;
-        ExactValue base = parseNumber();
+        Operand base = parseNumber();
         skipBlanks();
         if (peek() == '^')
             ++pos_;
@@ -161,16 +185,17 @@ class Parser {
             pos_ += 2;
         else
             return base;
+        requireExact(base, basePos);
         skipBlanks();
         const std::size_t exponentPos = pos_;
         const bool negative = parseSign().value_or(false);
         if (!isDigit(peek()))
             throw fail("expected an integer exponent after '^'");
         const std::int64_t magnitude = parseExponentDigits();
-        if (magnitude > kMaxExponent)
-            throw failAt(exponentPos,
-                         "exponent too large (at most " + std::to_string(kMaxExponent) + ")");
-        return power(base, negative ? -magnitude : magnitude, basePos);
+        if (magnitude > kMaxBinaryExponent)
+            throw failAt(exponentPos, "exponent too large (at most " +
+                                          std::to_string(kMaxBinaryExponent) + ")");
+        return Operand{power(base.value, negative ? -magnitude : magnitude, basePos), true};
     }
 
     ExactValue power(const ExactValue& base, std::int64_t exponent, std::size_t position) {
@@ -187,7 +212,7 @@ class Parser {
             static_cast<double>(base.storageBits()) * static_cast<double>(magnitude);
         const double binary =
             std::abs(static_cast<double>(base.exponent2())) * static_cast<double>(magnitude);
-        if (bits > kMaxStorageBits || binary > kMaxBinaryMagnitude)
+        if (bits > kMaxStorageBits || binary > kMaxBinaryExponent)
             throw failAt(position, "power too large to compute exactly");
         const auto e = static_cast<unsigned>(magnitude);
         const BigInt num = boost::multiprecision::pow(base.numerator(), e);
@@ -198,12 +223,13 @@ class Parser {
         return exponent < 0 ? ExactValue::integer(1) / result : result;
     }
 
+    // Decimal digits of an exponent, saturating far beyond any accepted range.
     std::int64_t parseExponentDigits() {
         std::int64_t value = 0;
         bool any = false;
         while (isDigit(peek()) || (any && peek() == '_' && isDigit(peek(1)))) {
             if (peek() != '_') {
-                if (value <= kMaxExponent * 10)
+                if (value < 1'000'000'000)
                     value = value * 10 + (peek() - '0');
                 any = true;
             }
@@ -212,17 +238,23 @@ class Parser {
         return value;
     }
 
-    ExactValue parseNumber() {
+    Operand parseNumber() {
         if (peek() == '0' && lower(peek(1)) == 'x')
             return parseHex();
         return parseDecimal();
     }
 
-    // Reads a run of digits (with '_' separators between digits) into `digits`, 18 at a time
-    // through a machine word so that long inputs stay linear in the number of big-integer
-    // multiplications.
-    std::size_t readDigits(int base, BigInt& digits, std::size_t& significant) {
-        std::size_t count = 0;
+    // A run of digits ('_' allowed between digits). The first kKeptDigits significant ones
+    // accumulate in `digits`, 18 at a time through a machine word; later ones are counted
+    // in `dropped` and remembered in `sticky` when non-zero.
+    struct DigitRun {
+        std::size_t total = 0;   // digits read
+        std::size_t kept = 0;    // digits appended to the accumulator (leading zeros included)
+        std::size_t dropped = 0; // significant digits beyond kKeptDigits
+    };
+
+    DigitRun readDigits(int base, BigInt& digits, std::size_t& significant, bool& sticky) {
+        DigitRun run;
         std::uint64_t chunk = 0;
         std::uint64_t chunkScale = 1;
         auto flush = [&] {
@@ -233,43 +265,54 @@ class Parser {
         };
         for (;;) {
             const char c = peek();
-            if (c == '_' && count > 0) {
-                const int next = base == 16 ? hexDigit(peek(1)) : (isDigit(peek(1)) ? 0 : -1);
-                if (next < 0)
+            if (c == '_' && run.total > 0) {
+                if (digitValue(peek(1), base) < 0)
                     throw failAt(pos_, "a digit separator '_' must stand between digits");
                 ++pos_;
                 continue;
             }
-            const int d = base == 16 ? hexDigit(c) : (isDigit(c) ? c - '0' : -1);
+            const int d = digitValue(c, base);
             if (d < 0) {
                 flush();
-                return count;
+                return run;
             }
-            if (significant > 0 || d != 0) {
-                if (++significant > kMaxDigits)
-                    throw failAt(pos_,
-                                 "too many digits (at most " + std::to_string(kMaxDigits) + ")");
+            ++run.total;
+            ++pos_;
+            if (significant >= kKeptDigits) {
+                ++run.dropped;
+                sticky = sticky || d != 0;
+                continue;
             }
+            if (significant > 0 || d != 0)
+                ++significant;
+            ++run.kept;
             chunk = chunk * static_cast<std::uint64_t>(base) + static_cast<std::uint64_t>(d);
             chunkScale *= static_cast<std::uint64_t>(base);
             if (chunkScale >= (std::uint64_t{1} << 59))
                 flush();
-            ++count;
-            ++pos_;
         }
     }
 
-    ExactValue parseDecimal() {
+    // `digits` × base^exponent, with the sticky digit appended when digits were dropped.
+    static void appendSticky(BigInt& digits, std::size_t& significant, std::int64_t& exponent,
+                             int base) {
+        digits = digits * base + 1;
+        ++significant;
+        --exponent;
+    }
+
+    Operand parseDecimal() {
         const std::size_t start = pos_;
         BigInt digits = 0;
         std::size_t significant = 0;
-        const std::size_t integerDigits = readDigits(10, digits, significant);
-        std::size_t fractionDigits = 0;
+        bool sticky = false;
+        const DigitRun integer = readDigits(10, digits, significant, sticky);
+        DigitRun fraction;
         if (peek() == '.') {
             ++pos_;
-            fractionDigits = readDigits(10, digits, significant);
+            fraction = readDigits(10, digits, significant, sticky);
         }
-        if (integerDigits + fractionDigits == 0) {
+        if (integer.total + fraction.total == 0) {
             pos_ = start;
             if (atEnd())
                 throw fail("expected a number");
@@ -277,46 +320,49 @@ class Parser {
         }
         std::int64_t exponent = 0;
         if (lower(peek()) == 'e') {
-            const std::size_t exponentPos = pos_;
             ++pos_;
             const bool negative = parseSign().value_or(false);
             if (!isDigit(peek()))
                 throw fail("expected digits in the exponent after 'e'");
             const std::int64_t magnitude = parseExponentDigits();
-            if (digits != 0 && magnitude > kMaxExponent + static_cast<std::int64_t>(kMaxDigits))
-                throw failAt(exponentPos, "exponent out of range");
             exponent = negative ? -magnitude : magnitude;
         }
-        if (digits == 0)
-            return ExactValue::zero();
-        exponent -= static_cast<std::int64_t>(fractionDigits);
-        // Decimal exponent of the leading digit, bounded so 10^k stays cheap to compute.
+        if (digits == 0 && !sticky)
+            return Operand{ExactValue::zero(), true};
+        // value = digits × 10^exponent
+        exponent += static_cast<std::int64_t>(integer.dropped) - static_cast<std::int64_t>(fraction.kept);
+        const bool exact = !sticky;
+        if (sticky)
+            appendSticky(digits, significant, exponent, 10);
         const std::int64_t leading = exponent + static_cast<std::int64_t>(significant) - 1;
-        if (leading > kMaxExponent || leading < -kMaxExponent)
-            throw failAt(start, "value out of range: decimal exponent beyond ±" +
-                                    std::to_string(kMaxExponent));
-        // digits × 10^k = digits × 5^k × 2^k
-        if (exponent >= 0) {
-            const BigInt five =
-                boost::multiprecision::pow(BigInt(5), static_cast<unsigned>(exponent));
-            return ExactValue::dyadic(false, digits * five, exponent);
+        if (leading > kMaxDecimalExponent || leading < -kMaxDecimalExponent) {
+            const std::int64_t replacement = leading > 0 ? kMaxDecimalExponent + 1 : -(kMaxDecimalExponent + 1);
+            return Operand{decimal(BigInt(1), replacement), false};
         }
-        const BigInt five = boost::multiprecision::pow(BigInt(5), static_cast<unsigned>(-exponent));
-        return ExactValue::fraction(false, digits, five, exponent);
+        return Operand{decimal(digits, exponent), exact};
     }
 
-    ExactValue parseHex() {
+    // digits × 10^k = digits × 5^k × 2^k
+    static ExactValue decimal(const BigInt& digits, std::int64_t k) {
+        const BigInt five = boost::multiprecision::pow(BigInt(5), static_cast<unsigned>(k < 0 ? -k : k));
+        if (k >= 0)
+            return ExactValue::dyadic(false, digits * five, k);
+        return ExactValue::fraction(false, digits, five, k);
+    }
+
+    Operand parseHex() {
         const std::size_t start = pos_;
         pos_ += 2;
         BigInt digits = 0;
         std::size_t significant = 0;
-        const std::size_t integerDigits = readDigits(16, digits, significant);
-        std::size_t fractionDigits = 0;
+        bool sticky = false;
+        const DigitRun integer = readDigits(16, digits, significant, sticky);
+        DigitRun fraction;
         if (peek() == '.') {
             ++pos_;
-            fractionDigits = readDigits(16, digits, significant);
+            fraction = readDigits(16, digits, significant, sticky);
         }
-        if (integerDigits + fractionDigits == 0)
+        if (integer.total + fraction.total == 0)
             throw failAt(start, "expected hex digits after '0x'");
         std::int64_t exponent = 0;
         if (lower(peek()) == 'p') {
@@ -325,22 +371,29 @@ class Parser {
             if (!isDigit(peek()))
                 throw fail("expected a decimal binary exponent after 'p'");
             const std::int64_t magnitude = parseExponentDigits();
-            if (magnitude > kMaxBinaryMagnitude)
-                throw failAt(start, "binary exponent out of range (at most ±" +
-                                        std::to_string(kMaxBinaryMagnitude) + ")");
             exponent = negative ? -magnitude : magnitude;
         }
+        if (digits == 0 && !sticky)
+            return Operand{ExactValue::zero(), true};
         // 0x h.hhh p e  =  hhhh × 2^(e − 4·fraction digits)
-        return ExactValue::dyadic(false, digits,
-                                  exponent - 4 * static_cast<std::int64_t>(fractionDigits));
+        std::int64_t hexExponent = static_cast<std::int64_t>(integer.dropped) - static_cast<std::int64_t>(fraction.kept);
+        const bool exact = !sticky;
+        if (sticky)
+            appendSticky(digits, significant, hexExponent, 16);
+        exponent += 4 * hexExponent;
+        const ExactValue value = ExactValue::dyadic(false, digits, exponent);
+        const std::int64_t leading = value.floorLog2();
+        if (leading > kMaxBinaryExponent || leading < -kMaxBinaryExponent)
+            return Operand{ExactValue::dyadic(false, 1, leading > 0 ? kMaxBinaryExponent + 1 : -(kMaxBinaryExponent + 1)), false};
+        return Operand{value, exact};
     }
 
     void checkSize(const ExactValue& value, std::size_t position) const {
         if (!value.isFinite() || value.isZero())
             return;
         const std::int64_t e = value.exponent2();
-        if (value.storageBits() > kMaxStorageBits || e > kMaxBinaryMagnitude ||
-            e < -kMaxBinaryMagnitude)
+        if (value.storageBits() > kMaxStorageBits || e > kMaxBinaryExponent ||
+            e < -kMaxBinaryExponent)
             throw failAt(position, "value too large to compute exactly");
     }
 
@@ -353,7 +406,8 @@ class Parser {
 ParsedValue parseValue(std::string_view text) {
     try {
         Parser parser(text);
-        return ParsedValue{parser.parseAll(), {}};
+        const Operand operand = parser.parseAll();
+        return ParsedValue{operand.value, {}, operand.exact};
     } catch (const Failure& failure) {
         return ParsedValue{std::nullopt, failure.error};
     }

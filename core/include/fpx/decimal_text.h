@@ -16,7 +16,7 @@ struct DecimalText {
 };
 
 // Layout: plain ("0.395263671875", "65504") while the leading digit's decimal exponent is in
-// [−7, 40), scientific otherwise ("5.9604644775390625e-8"); "inf", "-inf", "nan"; "-0".
+// [−6, 40), scientific otherwise ("5.9604644775390625e-8"); "inf", "-inf", "nan"; "-0".
 
 // The exact decimal expansion when it terminates (every binary format's value does), however
 // long; otherwise rounded to nearest-even at `significantDigits` digits and marked inexact.

@@ -18,6 +18,11 @@ struct ParseError {
 struct ParsedValue {
     std::optional<ExactValue> value;
     ParseError error;
+    // False when the value stands in for the text: a decimal longer than 40000 significant
+    // digits (kept to 40000 plus a sticky digit) or beyond 10^±20000 (replaced by 10^±20001).
+    // Either way it rounds exactly like the text in every format and mode; only errors
+    // computed against it are approximate.
+    bool exact = true;
     explicit operator bool() const { return value.has_value(); }
 };
 
@@ -27,9 +32,8 @@ struct ParsedValue {
 //   special      inf  -inf  infinity  nan  -nan  -0
 //   power        2^-24   10^-3   2**10
 //   product and quotient of those, left to right: 1/3   3*2^-4   -22/7   1.5/0x10
-// Limits (each a clear error, never a hang): at most 100000 significant digits, decimal
-// and power exponents at most 100000 in magnitude, and no intermediate value beyond
-// 2^±1000000.
+// Any length and any exponent is accepted (see ParsedValue::exact). Powers and products are
+// refused, with a clear error, when their exact result would need more than 250000 bits.
 ParsedValue parseValue(std::string_view text);
 
 } // namespace fpx

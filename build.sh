@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# One entry point for a fresh Debian 12 machine: installs what is missing, builds, then
+#   ./build.sh run [fpx arguments]   launches fpx (default: fpx show 0.3952)
+#   ./build.sh test                  runs the whole default test suite
+#   ./build.sh exhaustive            runs the long exhaustive checks (hours)
+#   ./build.sh build                 only builds
+set -euo pipefail
+cd "$(dirname "$0")"
+
+PACKAGES=(cmake ninja-build g++ libboost-dev qt6-base-dev qt6-base-dev-tools)
+BUILD_DIR=${FPX_BUILD_DIR:-build}
+
+install_missing() {
+    local missing=()
+    for package in "${PACKAGES[@]}"; do
+        if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+            missing+=("$package")
+        fi
+    done
+    if [ ${#missing[@]} -eq 0 ]; then
+        return
+    fi
+    echo "build.sh: installing ${missing[*]}"
+    local sudo=""
+    if [ "$(id -u)" -ne 0 ]; then
+        sudo="sudo"
+    fi
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+build() {
+    cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    cmake --build "$BUILD_DIR" --parallel
+}
+
+command=${1:-run}
+shift || true
+case "$command" in
+run)
+    install_missing
+    build
+    if [ $# -eq 0 ]; then
+        set -- show 0.3952
+    fi
+    exec "$BUILD_DIR/bin/fpx" "$@"
+    ;;
+test)
+    install_missing
+    build
+    exec ctest --test-dir "$BUILD_DIR" --output-on-failure --label-exclude exhaustive \
+        --parallel "$(nproc)" "$@"
+    ;;
+exhaustive)
+    install_missing
+    build
+    exec ctest --test-dir "$BUILD_DIR" --output-on-failure --label-regex exhaustive "$@"
+    ;;
+build)
+    install_missing
+    build
+    ;;
+*)
+    echo "usage: ./build.sh run [fpx arguments] | test | exhaustive | build" >&2
+    exit 2
+    ;;
+esac
