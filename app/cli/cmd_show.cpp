@@ -150,8 +150,9 @@ void printDetail(std::ostream& out, const FormatSpec& spec, const ShowInput& inp
     line("input", input.text + (input.fromFormat.empty() ? "" : " (" + input.fromFormat + ")"));
     const DecimalText exactInput = toDecimal(input.value);
     if (!input.exact)
-        line("stands for", elide(toSignificantDigits(input.value, 40), full, 120) +
-                               "  (too long or far to hold exactly: rounds the same in every format)");
+        line("stands for",
+             elide(toSignificantDigits(input.value, 40), full, 120) +
+                 "  (too long or far to hold exactly: rounds the same in every format)");
     else if (exactInput.text != input.text)
         line("exactly", elide(exactInput.text, full, 120) + (exactInput.exact ? "" : "…"));
     line("rounding", std::string(roundingModeName(options.mode)) + ", overflow " +
@@ -323,7 +324,8 @@ int runShow(const std::vector<std::string>& rawArgs, Streams& io) {
                       elide(value.text, full) + (value.exact ? "" : "…"), signedShort(r.error, 6),
                       signedShort(r.relativeError, 4), signedShort(r.ulpError, 4),
                       std::string(valueClassName(r.details.decoded.valueClass)),
-                      flagsToString(r.conversion.flags), colouredBits(spec, r.conversion.code, style)});
+                      flagsToString(r.conversion.flags),
+                      colouredBits(spec, r.conversion.code, style)});
     }
     table.print(io.out, style.enabled);
     return kExitOk;

@@ -288,8 +288,8 @@ FormatLookup parseFloatSpec(std::string_view key, std::string_view original) {
     const int defaultBias =
         specials == SpecialEncoding::NanAtNegativeZero ? (1 << (*e - 1)) : (1 << (*e - 1)) - 1;
     const int b = bias.value_or(defaultBias);
-    if (b < -65536 || b > 65536)
-        return fail("format '" + name + "': bias must be between -65536 and 65536");
+    if (b < -32768 || b > 32768)
+        return fail("format '" + name + "': bias must be between -32768 and 32768");
 
     // Canonical id: the short form, with the bias spelled out when it is not the default or
     // when the short form is a built-in's alias (e4m3 is OCP E4M3, e4m3b7 the IEEE-style one).

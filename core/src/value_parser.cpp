@@ -47,7 +47,9 @@ class Parser {
     }
 
   private:
-    Failure fail(std::string message) const { return Failure{ParseError{pos_, std::move(message)}}; }
+    Failure fail(std::string message) const {
+        return Failure{ParseError{pos_, std::move(message)}};
+    }
     Failure failAt(std::size_t position, std::string message) const {
         return Failure{ParseError{position, std::move(message)}};
     }
@@ -135,7 +137,28 @@ class Parser {
                                    "combined with * / or ^ (use it on its own)");
     }
 
+    // sum := product (('+' | '-') product)*
     Operand parseExpression() {
+        const std::size_t firstPos = pos_;
+        Operand result = parseProduct();
+        for (;;) {
+            skipBlanks();
+            const std::size_t opPos = pos_;
+            const std::optional<bool> minus = parseSign();
+            if (!minus)
+                return result;
+            requireExact(result, firstPos);
+            skipBlanks();
+            const std::size_t operandPos = pos_;
+            const Operand operand = parseProduct();
+            requireExact(operand, operandPos);
+            result.value = *minus ? result.value - operand.value : result.value + operand.value;
+            checkSize(result.value, opPos);
+        }
+    }
+
+    // product := unary (('*' | '/' | '×') unary)*
+    Operand parseProduct() {
         const std::size_t firstPos = pos_;
         Operand result = parseUnary();
         for (;;) {
@@ -175,9 +198,10 @@ class Parser {
         return operand;
     }
 
+    // power := primary (('^' | '**') sign? integer)?     primary := number | '(' sum ')'
     Operand parsePower() {
         const std::size_t basePos = pos_;
-        Operand base = parseNumber();
+        Operand base = parsePrimary();
         skipBlanks();
         if (peek() == '^')
             ++pos_;
@@ -193,8 +217,8 @@ class Parser {
             throw fail("expected an integer exponent after '^'");
         const std::int64_t magnitude = parseExponentDigits();
         if (magnitude > kMaxBinaryExponent)
-            throw failAt(exponentPos, "exponent too large (at most " +
-                                          std::to_string(kMaxBinaryExponent) + ")");
+            throw failAt(exponentPos,
+                         "exponent too large (at most " + std::to_string(kMaxBinaryExponent) + ")");
         return Operand{power(base.value, negative ? -magnitude : magnitude, basePos), true};
     }
 
@@ -236,6 +260,24 @@ class Parser {
             ++pos_;
         }
         return value;
+    }
+
+    Operand parsePrimary() {
+        if (peek() != '(')
+            return parseNumber();
+        const std::size_t open = pos_;
+        if (++depth_ > kMaxNesting)
+            throw fail("parentheses nested too deeply");
+        ++pos_;
+        skipBlanks();
+        Operand inner = parseExpression();
+        skipBlanks();
+        if (peek() != ')')
+            throw atEnd() ? failAt(open, "unclosed '('")
+                          : fail(describeUnexpected() + ", expected ')'");
+        ++pos_;
+        --depth_;
+        return inner;
     }
 
     Operand parseNumber() {
@@ -330,13 +372,15 @@ class Parser {
         if (digits == 0 && !sticky)
             return Operand{ExactValue::zero(), true};
         // value = digits × 10^exponent
-        exponent += static_cast<std::int64_t>(integer.dropped) - static_cast<std::int64_t>(fraction.kept);
+        exponent +=
+            static_cast<std::int64_t>(integer.dropped) - static_cast<std::int64_t>(fraction.kept);
         const bool exact = !sticky;
         if (sticky)
             appendSticky(digits, significant, exponent, 10);
         const std::int64_t leading = exponent + static_cast<std::int64_t>(significant) - 1;
         if (leading > kMaxDecimalExponent || leading < -kMaxDecimalExponent) {
-            const std::int64_t replacement = leading > 0 ? kMaxDecimalExponent + 1 : -(kMaxDecimalExponent + 1);
+            const std::int64_t replacement =
+                leading > 0 ? kMaxDecimalExponent + 1 : -(kMaxDecimalExponent + 1);
             return Operand{decimal(BigInt(1), replacement), false};
         }
         return Operand{decimal(digits, exponent), exact};
@@ -344,7 +388,8 @@ class Parser {
 
     // digits × 10^k = digits × 5^k × 2^k
     static ExactValue decimal(const BigInt& digits, std::int64_t k) {
-        const BigInt five = boost::multiprecision::pow(BigInt(5), static_cast<unsigned>(k < 0 ? -k : k));
+        const BigInt five =
+            boost::multiprecision::pow(BigInt(5), static_cast<unsigned>(k < 0 ? -k : k));
         if (k >= 0)
             return ExactValue::dyadic(false, digits * five, k);
         return ExactValue::fraction(false, digits, five, k);
@@ -376,7 +421,8 @@ class Parser {
         if (digits == 0 && !sticky)
             return Operand{ExactValue::zero(), true};
         // 0x h.hhh p e  =  hhhh × 2^(e − 4·fraction digits)
-        std::int64_t hexExponent = static_cast<std::int64_t>(integer.dropped) - static_cast<std::int64_t>(fraction.kept);
+        std::int64_t hexExponent =
+            static_cast<std::int64_t>(integer.dropped) - static_cast<std::int64_t>(fraction.kept);
         const bool exact = !sticky;
         if (sticky)
             appendSticky(digits, significant, hexExponent, 16);
@@ -384,7 +430,10 @@ class Parser {
         const ExactValue value = ExactValue::dyadic(false, digits, exponent);
         const std::int64_t leading = value.floorLog2();
         if (leading > kMaxBinaryExponent || leading < -kMaxBinaryExponent)
-            return Operand{ExactValue::dyadic(false, 1, leading > 0 ? kMaxBinaryExponent + 1 : -(kMaxBinaryExponent + 1)), false};
+            return Operand{ExactValue::dyadic(false, 1,
+                                              leading > 0 ? kMaxBinaryExponent + 1
+                                                          : -(kMaxBinaryExponent + 1)),
+                           false};
         return Operand{value, exact};
     }
 
@@ -397,8 +446,10 @@ class Parser {
             throw failAt(position, "value too large to compute exactly");
     }
 
+    static constexpr int kMaxNesting = 200;
     std::string_view text_;
     std::size_t pos_ = 0;
+    int depth_ = 0;
 };
 
 } // namespace

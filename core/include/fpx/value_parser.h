@@ -31,7 +31,7 @@ struct ParsedValue {
 //   hex float    0x1.8p-3   -0x1p-149   0xff (an integer)
 //   special      inf  -inf  infinity  nan  -nan  -0
 //   power        2^-24   10^-3   2**10
-//   product and quotient of those, left to right: 1/3   3*2^-4   -22/7   1.5/0x10
+//   arithmetic   1/3   3*2^-4   -22/7   (2-2^-52)*2^1023   1+2^-11   (+ − × ÷, parentheses)
 // Any length and any exponent is accepted (see ParsedValue::exact). Powers and products are
 // refused, with a clear error, when their exact result would need more than 250000 bits.
 ParsedValue parseValue(std::string_view text);
