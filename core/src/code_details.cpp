@@ -126,6 +126,12 @@ std::optional<RoundingInterval> roundingInterval(const FormatSpec& spec, const C
     std::optional<ExactValue> down = d.nextDown ? std::optional(d.nextDown->value) : std::nullopt;
     std::optional<ExactValue> up = d.nextUp ? std::optional(d.nextUp->value) : std::nullopt;
     if (v.isFinite()) {
+        // Past the largest finite value the boundary is half a quantum further (overflow is
+        // decided after rounding with an unbounded exponent), unless everything saturates here.
+        if (up && up->isInfinity())
+            up.reset();
+        if (down && down->isInfinity())
+            down.reset();
         if (!up && !roundsHere(ExactValue::infinity(false)))
             up = virtualBeyond(spec, v.isZero() ? deriveLimits(spec).max : v);
         if (!down && spec.isSigned && !roundsHere(ExactValue::infinity(true)))

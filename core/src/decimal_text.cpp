@@ -13,10 +13,11 @@ BigInt powerOfTen(std::int64_t k) {
     return pow(BigInt(10), static_cast<unsigned>(k));
 }
 
-// digits × 10^−fractionDigits, laid out plain or scientific; `digits` has no sign.
-std::string layout(bool negative, std::string digits, std::int64_t fractionDigits) {
-    // Drop trailing zeros: they carry no information in an exact or rounded expansion.
-    while (digits.size() > 1 && digits.back() == '0' && fractionDigits > 0) {
+// digits × 10^−fractionDigits, laid out plain or scientific; `digits` has no sign. Trailing
+// zeros are dropped from exact values; a rounded value keeps them (they are significant).
+std::string layout(bool negative, std::string digits, std::int64_t fractionDigits,
+                   bool keepTrailingZeros = false) {
+    while (!keepTrailingZeros && digits.size() > 1 && digits.back() == '0' && fractionDigits > 0) {
         digits.pop_back();
         --fractionDigits;
     }
@@ -40,7 +41,7 @@ std::string layout(bool negative, std::string digits, std::int64_t fractionDigit
         return out;
     }
     // Scientific: d.ddd e±X
-    while (digits.size() > 1 && digits.back() == '0')
+    while (!keepTrailingZeros && digits.size() > 1 && digits.back() == '0')
         digits.pop_back();
     out += digits.substr(0, 1);
     if (digits.size() > 1)
@@ -142,7 +143,7 @@ DecimalText toDecimal(const ExactValue& value, int significantDigits) {
     if (!fives) {
         auto [digits, fraction] =
             significantDigitsOf(value, significantDigits, DigitRounding::NearestEven);
-        return DecimalText{layout(value.isNegative(), digits, fraction), false};
+        return DecimalText{layout(value.isNegative(), digits, fraction, true), false};
     }
     // n / 5^j × 2^e  =  D / 10^k:
     //   e ≥ 0:  n·2^e·2^j / 10^j

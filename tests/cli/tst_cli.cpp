@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The real fpx binary, run through QProcess: text and JSON output, raw streams, and bad
+// input of every kind (messages, exit statuses, no crash).
+#include "fpx/conversion.h"
+#include "fpx/format_catalogue.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRandomGenerator>
+#include <QTest>
+
+#include <cstring>
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run runFpx(const QStringList& args, const QByteArray& input = {}) {
+    QProcess process;
+    process.start(QStringLiteral(FPX_CLI_PATH), args);
+    if (!process.waitForStarted())
+        qFatal("cannot start fpx");
+    // Feed stdin while draining stdout so large streams cannot deadlock.
+    qint64 written = 0;
+    QByteArray out;
+    while (written < input.size()) {
+        const qint64 n = process.write(input.constData() + written,
+                                       std::min<qint64>(1 << 16, input.size() - written));
+        if (n < 0)
+            break;
+        written += n;
+        process.waitForBytesWritten(-1);
+        out += process.readAllStandardOutput();
+    }
+    process.closeWriteChannel();
+    process.waitForFinished(300000);
+    out += process.readAllStandardOutput();
+    Run run;
+    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    run.out = out;
+    run.err = process.readAllStandardError();
+    return run;
+}
+
+QJsonObject json(const Run& run) {
+    QJsonParseError error;
+    const QJsonDocument document = QJsonDocument::fromJson(run.out, &error);
+    if (error.error != QJsonParseError::NoError)
+        qWarning("invalid JSON: %s", qPrintable(error.errorString()));
+    return document.object();
+}
+
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void showJsonTeachingExample();
+    void showJsonFields();
+    void showNonTerminatingIsMarked();
+    void showFromBits();
+    void showText();
+    void showDetail();
+    void formatsJson();
+    void tableJsonAndCsv();
+    void convertText();
+    void convertCodes();
+    void convertRawMatchesCore_data();
+    void convertRawMatchesCore();
+    void convertRawTruncated();
+    void convertRawHighBits();
+    void convertStochasticIsReproducible();
+    void convertStreamsManyLines();
+    void usageErrors_data();
+    void usageErrors();
+    void hostileStdin();
+    void overlongLine();
+};
+
+void TestCli::showJsonTeachingExample() {
+    const Run run =
+        runFpx({"show", "0.3952", "--formats", "fp16,bf16,fp8_e4m3,fp8_e5m2,fp4_e2m1", "--json"});
+    QCOMPARE(run.exitCode, 0);
+    const QJsonObject root = json(run);
+    QCOMPARE(root["input"].toString(), QString("0.3952"));
+    const QJsonArray results = root["results"].toArray();
+    QCOMPARE(results.size(), 5);
+    const QStringList bits = {"0x3653", "0x3eca", "0x2d", "0x36", "0x1"};
+    const QStringList values = {"0.395263671875", "0.39453125", "0.40625", "0.375", "0.5"};
+    for (int i = 0; i < 5; ++i) {
+        QCOMPARE(results[i].toObject()["bits"].toString(), bits[i]);
+        QCOMPARE(results[i].toObject()["value"].toString(), values[i]);
+    }
+}
+
+void TestCli::showJsonFields() {
+    const Run run = runFpx({"show", "0.3952", "--formats", "fp16", "--json"});
+    const QJsonObject r = json(run)["results"].toArray()[0].toObject();
+    QCOMPARE(r["format"].toString(), QString("fp16"));
+    QCOMPARE(r["binary"].toString(), QString("0 01101 1001010011"));
+    QCOMPARE(r["sign"].toInt(), 0);
+    QCOMPARE(r["exponent"].toInt(), 13);
+    QCOMPARE(r["mantissa"].toInt(), 595);
+    QCOMPARE(r["class"].toString(), QString("normal"));
+    QCOMPARE(r["error"].toString(), QString("0.000063671875"));
+    QCOMPARE(r["exact"].toBool(), true);
+    QCOMPARE(r["ulp_error"].toString(), QString("0.2608"));
+    QCOMPARE(r["next_up"].toString(), QString("0.3955078125"));
+    QCOMPARE(r["next_down"].toString(), QString("0.39501953125"));
+    QCOMPARE(r["flags"].toArray(), QJsonArray({"inexact"}));
+    QVERIFY(r["rel_error"].toString().startsWith("0.000161113"));
+    QCOMPARE(r["shortest"].toString(), QString("0.3953"));
+}
+
+void TestCli::showNonTerminatingIsMarked() {
+    const QJsonObject third =
+        json(runFpx({"show", "1/3", "--formats", "fp32", "--json"}))["results"]
+            .toArray()[0]
+            .toObject();
+    QCOMPARE(third["value"].toString(), QString("0.3333333432674407958984375"));
+    QCOMPARE(third["exact"].toBool(), false);
+    QCOMPARE(third["error"].toString(), QString("9.934107462565104166666666666666666666667e-9"));
+    const QJsonObject int8 = json(runFpx({"show", "0.5", "--formats", "int8", "--json"}))["results"]
+                                 .toArray()[0]
+                                 .toObject();
+    QCOMPARE(int8["bits"].toString(), QString("0x40")); // round(0.5 × 127) = round(63.5) = 64
+    QCOMPARE(int8["value_exact"].toBool(), false);
+    QCOMPARE(int8["exact"].toBool(), false);
+    QCOMPARE(int8["value"].toString(), QString("0.5039370078740157480314960629921259842520"));
+}
+
+void TestCli::showFromBits() {
+    const Run run = runFpx(
+        {"show", "--bits", "0x3653", "--as", "fp16", "--formats", "fp16,fp32,bf16", "--json"});
+    QCOMPARE(run.exitCode, 0);
+    const QJsonArray results = json(run)["results"].toArray();
+    QCOMPARE(results[0].toObject()["error"].toString(), QString("0"));
+    QCOMPARE(results[1].toObject()["bits"].toString(), QString("0x3eca6000"));
+    QCOMPARE(results[2].toObject()["bits"].toString(), QString("0x3eca"));
+    QCOMPARE(json(run)["input_format"].toString(), QString("fp16"));
+    const Run bad = runFpx({"show", "--bits", "0x13653", "--as", "fp16"});
+    QCOMPARE(bad.exitCode, 1);
+    QVERIFY(bad.err.contains("16 bits"));
+}
+
+void TestCli::showText() {
+    const Run run = runFpx({"show", "0.3952", "--formats", "fp16,bf16"});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY(!run.out.contains('\x1b')); // not a terminal: no colour
+    const QList<QByteArray> lines = run.out.split('\n');
+    QVERIFY(lines.size() >= 4);
+    QVERIFY(lines[2].startsWith("format"));
+    // Columns line up: "hex" starts at the same column as each row's code.
+    const int hexColumn = lines[2].indexOf("hex");
+    QCOMPARE(lines[3].indexOf("0x3653"), hexColumn);
+    QCOMPARE(lines[4].indexOf("0x3eca"), hexColumn);
+    const Run coloured = runFpx({"show", "0.3952", "--formats", "fp16", "--color"});
+    QVERIFY(coloured.out.contains("\x1b[34m0\x1b[0m")); // the sign bit in blue
+}
+
+void TestCli::showDetail() {
+    const Run run = runFpx({"show", "464", "--formats", "e4m3"});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY(run.out.contains("0x7e"));
+    QVERIFY(run.out.contains("2^(15 - 7) × (1 + 6/2^3) = 448"));
+    QVERIFY(run.out.contains("[432, 464]"));
+    const Run saturated = runFpx({"show", "1e9", "--formats", "e4m3", "--overflow", "saturate"});
+    QVERIFY(saturated.out.contains("0x7e"));
+    QVERIFY(saturated.out.contains("overflow"));
+}
+
+void TestCli::formatsJson() {
+    const Run run = runFpx({"formats", "--json"});
+    QCOMPARE(run.exitCode, 0);
+    const QJsonArray formats = json(run)["formats"].toArray();
+    QCOMPARE(formats.size(), static_cast<qsizetype>(fpx::builtinFormats().size()));
+    QHash<QString, QJsonObject> byId;
+    for (const auto& f : formats)
+        byId[f.toObject()["id"].toString()] = f.toObject();
+    QCOMPARE(byId["fp8_e4m3"]["max"].toString(), QString("448"));
+    QCOMPARE(byId["fp8_e4m3"]["min_subnormal"].toString(), QString("0.001953125"));
+    QCOMPARE(byId["fp8_e4m3"]["has_inf"].toBool(), false);
+    QCOMPARE(byId["fp16"]["max"].toString(), QString("65504"));
+    QCOMPARE(byId["fp16"]["epsilon"].toString(), QString("0.0009765625"));
+    QCOMPARE(byId["fp16"]["mantissa_bits"].toInt(), 10);
+    QCOMPARE(byId["fp80"]["mantissa_bits"].toInt(), 64);
+    QCOMPARE(byId["fp80"]["explicit_integer_bit"].toBool(), true);
+    QCOMPARE(byId["fp8_e8m0"]["min_subnormal"].isNull(), true);
+    QCOMPARE(byId["fp8_e8m0"]["min_normal"].toString().startsWith(
+                 "5.877471754111437539843682686111228389093"),
+             true);
+    QCOMPARE(byId["int8"]["min"].toString(), QString("-128"));
+    QCOMPARE(byId["int8"]["max"].toString(), QString("127"));
+    QCOMPARE(byId["uint4"]["max"].toString(), QString("15"));
+    QCOMPARE(byId["fp32"]["max"].toString(), QString("340282346638528859811704183484516925440"));
+    QVERIFY(byId["fp16"]["aliases"].toArray().contains(QJsonValue("half")));
+    // A big number stays exact in JSON as text.
+    const QString fp128Max = byId["fp128"]["max"].toString();
+    QVERIFY(
+        fp128Max.startsWith("1.18973149535723176508575932662800701619646905264169404552969888421"));
+    QVERIFY(fp128Max.endsWith("e4932"));
+    QCOMPARE(fp128Max.size(), 4933 + 1 + 5); // all 4933 digits, a point and "e4932"
+}
+
+void TestCli::tableJsonAndCsv() {
+    const Run run = runFpx({"table", "fp8_e4m3", "--json"});
+    QCOMPARE(run.exitCode, 0);
+    const QJsonArray codes = json(run)["codes"].toArray();
+    QCOMPARE(codes.size(), 256);
+    QCOMPARE(codes[0x7f].toObject()["class"].toString(), QString("nan"));
+    QCOMPARE(codes[0x7e].toObject()["value"].toString(), QString("448"));
+    QCOMPARE(codes[0x80].toObject()["value"].toString(), QString("-0"));
+    QCOMPARE(codes[0x01].toObject()["class"].toString(), QString("subnormal"));
+    const Run csv = runFpx({"table", "fp4_e2m1", "--csv"});
+    const QList<QByteArray> lines = csv.out.trimmed().split('\n');
+    QCOMPARE(lines.size(), 17);
+    QCOMPARE(lines[0], QByteArray("bits,binary,class,value,exact"));
+    QCOMPARE(lines[8], QByteArray("0x7,0 11 1,normal,6,true"));
+    QCOMPARE(runFpx({"table", "fp32"}).exitCode, 2);
+}
+
+void TestCli::convertText() {
+    const Run run =
+        runFpx({"convert", "--to", "fp8_e4m3"}, "0.3952\n464\n465\n\n-inf\nbogus\n  1/3  \r\n2^-9");
+    QCOMPARE(run.exitCode, 1);
+    QCOMPARE(run.out, QByteArray("0x2d\n0x7e\n0x7f\n\n0xff\nerror\n0x2b\n0x01\n"));
+    QVERIFY(run.err.contains("line 6, column 1"));
+    QVERIFY(run.err.contains("bogus"));
+    const Run saturating =
+        runFpx({"convert", "--to", "e4m3", "--overflow", "saturate", "--round", "rtz"},
+               "465\n-1e10\n0.3952\n");
+    QCOMPARE(saturating.exitCode, 0);
+    QCOMPARE(saturating.out, QByteArray("0x7e\n0xfe\n0x2c\n"));
+    const Run scaled =
+        runFpx({"convert", "--to", "int8", "--scale", "0.01"}, "0.5\n-2\n0.005\n0.015\n");
+    QCOMPARE(scaled.out, QByteArray("0x32\n0x80\n0x00\n0x02\n"));
+}
+
+void TestCli::convertCodes() {
+    const Run run =
+        runFpx({"convert", "--from", "fp16", "--to", "fp32"}, "0x3653\n3c00\n7c00\nzz\n0x10000\n");
+    QCOMPARE(run.exitCode, 1);
+    QCOMPARE(run.out, QByteArray("0x3eca6000\n0x3f800000\n0x7f800000\nerror\nerror\n"));
+    QVERIFY(run.err.contains("line 4"));
+    QVERIFY(run.err.contains("line 5"));
+}
+
+void TestCli::convertRawMatchesCore_data() {
+    QTest::addColumn<QString>("from");
+    QTest::addColumn<QString>("to");
+    QTest::addColumn<QString>("round");
+    QTest::newRow("fp32 to e4m3") << "fp32"
+                                  << "fp8_e4m3"
+                                  << "rne";
+    QTest::newRow("fp32 to bf16 rtz") << "fp32"
+                                      << "bf16"
+                                      << "rtz";
+    QTest::newRow("fp32 to fp4") << "fp32"
+                                 << "fp4_e2m1"
+                                 << "rne";
+    QTest::newRow("fp16 to e5m2") << "fp16"
+                                  << "fp8_e5m2"
+                                  << "rup";
+    QTest::newRow("fp64 to fp80") << "fp64"
+                                  << "fp80"
+                                  << "rne";
+    QTest::newRow("fp32 to tf32 rna") << "fp32"
+                                      << "tf32"
+                                      << "rna";
+    QTest::newRow("e4m3 to fp128") << "fp8_e4m3"
+                                   << "fp128"
+                                   << "rne";
+}
+
+void TestCli::convertRawMatchesCore() {
+    QFETCH(QString, from);
+    QFETCH(QString, to);
+    QFETCH(QString, round);
+    const fpx::FormatSpec fromSpec = *fpx::findFormat(from.toStdString()).spec;
+    const fpx::FormatSpec toSpec = *fpx::findFormat(to.toStdString()).spec;
+    auto bytesFor = [](int bits) {
+        return bits <= 8    ? 1
+               : bits <= 16 ? 2
+               : bits <= 32 ? 4
+               : bits <= 64 ? 8
+               : bits <= 80 ? 10
+                            : 16;
+    };
+    const int inBytes = bytesFor(fromSpec.totalBits());
+    const int outBytes = bytesFor(toSpec.totalBits());
+    const int count = 20000;
+    QByteArray input;
+    QRandomGenerator random(42);
+    std::vector<fpx::Code> codes;
+    for (int i = 0; i < count; ++i) {
+        fpx::Code code =
+            (fpx::Code(random.generate64()) << 64 | random.generate64()) & fromSpec.codeMask();
+        codes.push_back(code);
+        for (int b = 0; b < inBytes; ++b)
+            input.append(static_cast<char>(static_cast<unsigned char>(code >> (8 * b))));
+    }
+    const Run run =
+        runFpx({"convert", "--raw", "--from", from, "--to", to, "--round", round}, input);
+    QCOMPARE(run.exitCode, 0);
+    QCOMPARE(run.out.size(), count * outBytes);
+    fpx::RoundingOptions options;
+    options.mode = *fpx::parseRoundingMode(round.toStdString());
+    for (int i = 0; i < count; ++i) {
+        fpx::Code got = 0;
+        for (int b = outBytes - 1; b >= 0; --b)
+            got = (got << 8) | static_cast<unsigned char>(run.out[i * outBytes + b]);
+        const fpx::Code expected =
+            fpx::roundToFormat(fpx::decodeCode(fromSpec, codes[static_cast<std::size_t>(i)]).value,
+                               toSpec, options)
+                .code;
+        if (got != expected)
+            QFAIL(qPrintable(
+                QString("element %1: got %2, expected %3")
+                    .arg(i)
+                    .arg(QString::fromStdString(fpx::codeToHex(got, toSpec.totalBits())))
+                    .arg(QString::fromStdString(fpx::codeToHex(expected, toSpec.totalBits())))));
+    }
+}
+
+void TestCli::convertRawTruncated() {
+    const Run run = runFpx({"convert", "--raw", "--from", "fp32", "--to", "fp16"},
+                           QByteArray("\x00\x00\x80\x3f\x00\x00", 6));
+    QCOMPARE(run.exitCode, 1);
+    QCOMPARE(run.out, QByteArray("\x00\x3c", 2));
+    QVERIFY(run.err.contains("truncated input: 2 trailing bytes after element 1"));
+    QCOMPARE(runFpx({"convert", "--raw", "--to", "fp16"}, "x").exitCode, 2); // --raw needs --from
+}
+
+void TestCli::convertRawHighBits() {
+    const Run run = runFpx({"convert", "--raw", "--from", "fp4_e2m1", "--to", "fp32"},
+                           QByteArray("\x07\xf7", 2));
+    QCOMPARE(run.exitCode, 1);
+    QCOMPARE(run.out, QByteArray("\x00\x00\xc0\x40\x00\x00\xc0\x40", 8)); // 6.0 twice
+    QVERIFY(run.err.contains("element 1"));
+}
+
+void TestCli::convertStochasticIsReproducible() {
+    QByteArray input;
+    for (int i = 0; i < 200; ++i)
+        input += "0.3952\n";
+    const Run a = runFpx({"convert", "--to", "fp8_e4m3", "--round", "sr", "--seed", "7"}, input);
+    const Run b = runFpx({"convert", "--to", "fp8_e4m3", "--round", "sr", "--seed", "7"}, input);
+    const Run c = runFpx({"convert", "--to", "fp8_e4m3", "--round", "sr", "--seed", "8"}, input);
+    QCOMPARE(a.exitCode, 0);
+    QCOMPARE(a.out, b.out);
+    QVERIFY(a.out != c.out);
+    // 0.3952 lies between 0.375 (0x2c) and 0.40625 (0x2d): up with probability 0.6608.
+    const int up = static_cast<int>(a.out.count("0x2d"));
+    QCOMPARE(up + static_cast<int>(a.out.count("0x2c")), 200);
+    QVERIFY2(up > 105 && up < 160, qPrintable(QString::number(up)));
+}
+
+void TestCli::convertStreamsManyLines() {
+    QByteArray input;
+    for (int i = 0; i < 100000; ++i)
+        input += QByteArray::number(i) + ".5\n";
+    const Run run = runFpx({"convert", "--to", "fp32"}, input);
+    QCOMPARE(run.exitCode, 0);
+    QCOMPARE(run.out.count('\n'), 100000);
+    QVERIFY(run.out.startsWith("0x3f000000\n0x3fc00000\n"));
+}
+
+void TestCli::usageErrors_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("no arguments") << QStringList{} << 2 << "Usage";
+    QTest::newRow("unknown command")
+        << QStringList{"frobnicate"} << 2 << "unknown command 'frobnicate'";
+    QTest::newRow("unknown option")
+        << QStringList{"show", "1", "--bogus"} << 2 << "unknown option --bogus";
+    QTest::newRow("missing value")
+        << QStringList{"show", "1", "--formats"} << 2 << "--formats needs a value";
+    QTest::newRow("unknown format")
+        << QStringList{"show", "1", "--formats", "fp16,fp7"} << 2 << "unknown format 'fp7'";
+    QTest::newRow("bad round") << QStringList{"show", "1", "--round", "sideways"} << 2
+                               << "unknown rounding mode 'sideways'";
+    QTest::newRow("bad overflow") << QStringList{"show", "1", "--overflow", "wrap"} << 2
+                                  << "unknown policy 'wrap'";
+    QTest::newRow("bad value") << QStringList{"show", "1.2.3"} << 1 << "column 4";
+    QTest::newRow("two values") << QStringList{"show", "1", "2"} << 2 << "expected one VALUE";
+    QTest::newRow("bad scale") << QStringList{"convert", "--to", "int8", "--scale", "-1"} << 2
+                               << "--scale must be a finite positive number";
+    QTest::newRow("bad seed") << QStringList{"convert", "--to",   "fp16", "--round",
+                                             "sr",      "--seed", "x"}
+                              << 2 << "--seed";
+    QTest::newRow("convert without --to")
+        << QStringList{"convert"} << 2 << "--to FORMAT is required";
+    QTest::newRow("bad custom spec")
+        << QStringList{"convert", "--to", "e4m200"} << 2 << "mantissa bits";
+    QTest::newRow("table too wide") << QStringList{"table", "fp32"} << 2 << "at most 16 bits";
+    QTest::newRow("flag with value")
+        << QStringList{"formats", "--json=yes"} << 2 << "takes no value";
+}
+
+void TestCli::usageErrors() {
+    QFETCH(QStringList, args);
+    QFETCH(int, exitCode);
+    QFETCH(QString, message);
+    const Run run = runFpx(args);
+    QCOMPARE(run.exitCode, exitCode);
+    QVERIFY2(QString::fromUtf8(run.err).contains(message), run.err.constData());
+}
+
+void TestCli::hostileStdin() {
+    QByteArray garbage;
+    QRandomGenerator random(1234);
+    for (int i = 0; i < 300000; ++i)
+        garbage.append(static_cast<char>(random.bounded(256)));
+    const qsizetype lines = garbage.count('\n') + (garbage.endsWith('\n') ? 0 : 1);
+    const Run text = runFpx({"convert", "--to", "fp16"}, garbage);
+    QCOMPARE(text.exitCode, 1);
+    QCOMPARE(text.out.count('\n'), lines);
+    QVERIFY(text.err.contains("errors in all"));
+    const Run codes = runFpx({"convert", "--from", "bf16", "--to", "fp8_e5m2"}, garbage);
+    QCOMPARE(codes.exitCode, 1);
+    const Run raw = runFpx({"convert", "--raw", "--from", "fp80", "--to", "fp8_e4m3"}, garbage);
+    QCOMPARE(raw.exitCode, garbage.size() % 10 == 0 ? 0 : 1);
+    QCOMPARE(raw.out.size(), garbage.size() / 10);
+}
+
+void TestCli::overlongLine() {
+    QByteArray input = "1.5\n" + QByteArray(3 << 20, '1') + "\n2.5\n";
+    const Run run = runFpx({"convert", "--to", "fp16"}, input);
+    QCOMPARE(run.exitCode, 1);
+    QCOMPARE(run.out, QByteArray("0x3e00\nerror\n0x4100\n"));
+    QVERIFY(run.err.contains("line 2: longer than"));
+}
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"
