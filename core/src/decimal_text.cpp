@@ -16,7 +16,8 @@ BigInt powerOfTen(std::int64_t k) {
 // digits × 10^−fractionDigits, laid out plain or scientific; `digits` has no sign. Trailing
 // zeros are dropped from exact values; a rounded value keeps them (they are significant).
 std::string layout(bool negative, std::string digits, std::int64_t fractionDigits,
-                   bool keepTrailingZeros = false) {
+                   bool keepTrailingZeros = false, std::int64_t plainFrom = -6,
+                   std::int64_t plainBelow = 40) {
     while (!keepTrailingZeros && digits.size() > 1 && digits.back() == '0' && fractionDigits > 0) {
         digits.pop_back();
         --fractionDigits;
@@ -26,7 +27,7 @@ std::string layout(bool negative, std::string digits, std::int64_t fractionDigit
     std::string out = negative ? "-" : "";
     if (digits == "0")
         return out + "0";
-    if (leadingExponent >= -6 && leadingExponent < 40) {
+    if (leadingExponent >= plainFrom && leadingExponent < plainBelow) {
         if (fractionDigits <= 0) {
             out += digits;
             out.append(static_cast<std::size_t>(-fractionDigits), '0');
@@ -168,7 +169,9 @@ std::string toSignificantDigits(const ExactValue& value, int significantDigits) 
         return *s;
     auto [digits, fraction] =
         significantDigitsOf(value, significantDigits, DigitRounding::NearestEven);
-    return layout(value.isNegative(), digits, fraction);
+    // Short forms stay plain only where no zero has to be padded in: 0.0001234, 65504,
+    // but 3.40282e38 and 5.96046e-8.
+    return layout(value.isNegative(), digits, fraction, false, -4, significantDigits);
 }
 
 bool ExactValue::hasTerminatingDecimal() const {
