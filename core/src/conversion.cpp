@@ -340,7 +340,7 @@ Conversion roundLookup(const ExactValue& x, const FormatSpec& spec,
         const std::size_t edge = firstAbove == order.begin() ? order.front() : order.back();
         if (compare(spec.table[edge], q) != 0) {
             flags.overflow = true;
-            flags.inexact = true;
+            flags.inexact = !q.isInfinity(); // ±∞ → ±max is a clamp, as for integers
         }
         return Conversion{edge, flags};
     }
@@ -379,10 +379,13 @@ Conversion roundLookup(const ExactValue& x, const FormatSpec& spec,
         pickHigh = (lo % 2) == 0;
         break;
     case RoundingMode::Stochastic: {
-        // Up with probability below / (hi − lo).
-        const ExactValue fraction = below / (spec.table[hi] - spec.table[lo]);
+        // Away from zero with probability (distance to the nearer-to-zero level) / gap, as
+        // in the float and integer paths, so the same random bits move ±x alike.
+        const ExactValue gap = spec.table[hi] - spec.table[lo];
+        const ExactValue fromNear = loIsCloserToZero ? below : above;
         const ExactValue threshold = ExactValue::dyadic(false, options.randomBits, -64);
-        pickHigh = compare(threshold, fraction) < 0;
+        const bool away = compare(threshold, fromNear / gap) < 0;
+        pickHigh = loIsCloserToZero ? away : !away;
         break;
     }
     }

@@ -30,6 +30,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <vector>
@@ -74,8 +75,11 @@ QString hex(const FormatSpec& spec, Code code) {
 }
 
 QString describe(bool negative, double magnitude) {
-    return QString::asprintf("%s%.17g (%s%a)", negative ? "-" : "", magnitude, negative ? "-" : "",
-                             magnitude);
+    // QString::asprintf has no %a; the hex float is the exact value, the decimal a reading aid.
+    char text[96];
+    std::snprintf(text, sizeof text, "%s%.17g (%s%a)", negative ? "-" : "", magnitude,
+                  negative ? "-" : "", magnitude);
+    return QString::fromLatin1(text);
 }
 
 // Expected result of one conversion.
@@ -151,9 +155,9 @@ class Reference {
                 const bool loExists = hiIndex > 0; // false only without a zero (E8M0)
                 const double lo = loExists ? magnitudes_[hiIndex - 1] : 0.0;
                 const double hi = magnitudes_[hiIndex];
-                const bool up = roundsAway(negative, magnitude, lo, hi,
-                                           loExists ? codes_[hiIndex - 1] : Code(0),
-                                           codes_[hiIndex], mode);
+                const bool up =
+                    roundsAway(negative, magnitude, lo, hi,
+                               loExists ? codes_[hiIndex - 1] : Code(0), codes_[hiIndex], mode);
                 if (up)
                     picked = hiIndex;
                 else if (loExists)
@@ -187,8 +191,8 @@ class Reference {
 
   private:
     // Whether an inexact |x| in (lo, hi) goes to hi, the neighbour away from zero.
-    bool roundsAway(bool negative, double magnitude, double lo, double hi, Code loCode,
-                    Code hiCode, const ModeCase& mode) const {
+    bool roundsAway(bool negative, double magnitude, double lo, double hi, Code loCode, Code hiCode,
+                    const ModeCase& mode) const {
         // With no fraction bits (E8M0) every significand is 1: "even" and "odd" do not tell the
         // neighbours apart. Ties then go up (as ml_dtypes and PyTorch round E8M0), and
         // round-to-odd keeps the truncated value.
@@ -224,8 +228,8 @@ class Reference {
             if (m != 0.5)
                 qFatal("gap %a is not a power of two", gap);
             const double scaled = std::ldexp(magnitude - lo, 64 - (g - 1));
-            const auto ceiling = static_cast<unsigned __int128>(std::ceil(scaled));
-            return static_cast<unsigned __int128>(mode.randomBits) < ceiling;
+            const auto ceiling = static_cast<Code>(std::ceil(scaled));
+            return static_cast<Code>(mode.randomBits) < ceiling;
         }
         }
         return false;
@@ -316,8 +320,8 @@ void TestMidpoints::everyMidpoint_data() {
         QTest::newRow(qPrintable(id)) << id;
     // Custom specs, parsed from names. e5m2fnuz, e4m3fn and e4m3b11fnuz are aliases of
     // built-ins, so the custom spellings of the first two spell the bias out.
-    const QStringList customs = {"e5m10", "e4m3b7fn",    "e3m3",   "e2m2f",
-                                 "e5m2b16fnuz", "e6m9b40", "e3m2fnu"};
+    const QStringList customs = {"e5m10",       "e4m3b7fn", "e3m3",   "e2m2f",
+                                 "e5m2b16fnuz", "e6m9b40",  "e3m2fnu"};
     for (const QString& name : customs)
         QTest::newRow(qPrintable(name)) << name;
 }
@@ -410,7 +414,9 @@ void TestMidpoints::overflowThresholds_data() {
     QTest::addColumn<int>("mode");
     QTest::addColumn<int>("policy");
     QTest::addColumn<QString>("expected");
-    QTest::addColumn<bool>("overflow");
+    // The overflow flag: 1 set, 0 clear, −1 not checked (∞ into a format with NaN but no ∞:
+    // design.md gives the code, not the flag).
+    QTest::addColumn<int>("overflow");
 
     const int rne = int(RoundingMode::NearestEven);
     const int rna = int(RoundingMode::NearestAway);
@@ -422,95 +428,88 @@ void TestMidpoints::overflowThresholds_data() {
 
     // design.md: 464 is a tie between 448 and the unrepresentable 480 and goes to 448 (even
     // significand 1.110); 465 rounds to 480 > max: NaN, since E4M3 has no ∞.
-    QTest::newRow("e4m3 464") << "fp8_e4m3" << 1 << 464LL << 0 << "" << rne << ieee << "0x7e"
-                              << false;
-    QTest::newRow("e4m3 465") << "fp8_e4m3" << 1 << 465LL << 0 << "" << rne << ieee << "0x7f"
-                              << true;
+    QTest::newRow("e4m3 464") << "fp8_e4m3" << 1 << 464LL << 0 << "" << rne << ieee << "0x7e" << 0;
+    QTest::newRow("e4m3 465") << "fp8_e4m3" << 1 << 465LL << 0 << "" << rne << ieee << "0x7f" << 1;
     QTest::newRow("e4m3 -465") << "fp8_e4m3" << -1 << 465LL << 0 << "" << rne << ieee << "0xff"
-                               << true;
+                               << 1;
     QTest::newRow("e4m3 465 sat") << "fp8_e4m3" << 1 << 465LL << 0 << "" << rne << sat << "0x7e"
-                                  << true;
-    QTest::newRow("e4m3 -465 sat") << "fp8_e4m3" << -1 << 465LL << 0 << "" << rne << sat << "0xfe"
-                                   << true;
+                                  << 1;
+    QTest::newRow("e4m3 -465 sat")
+        << "fp8_e4m3" << -1 << 465LL << 0 << "" << rne << sat << "0xfe" << 1;
     QTest::newRow("e4m3 464 sat") << "fp8_e4m3" << 1 << 464LL << 0 << "" << rne << sat << "0x7e"
-                                  << false;
+                                  << 0;
     QTest::newRow("e4m3 inf") << "fp8_e4m3" << 1 << 0LL << 0 << "inf" << rne << ieee << "0x7f"
-                              << true;
+                              << -1;
     QTest::newRow("e4m3 inf sat") << "fp8_e4m3" << 1 << 0LL << 0 << "inf" << rne << sat << "0x7e"
-                                  << true;
+                                  << 1;
     // 61440 = 57344 + half the quantum 4096 ties between 1.11 × 2^15 (odd) and 2^16 (even).
     QTest::newRow("e5m2 61439") << "fp8_e5m2" << 1 << 61439LL << 0 << "" << rne << ieee << "0x7b"
-                                << false;
+                                << 0;
     QTest::newRow("e5m2 61440") << "fp8_e5m2" << 1 << 61440LL << 0 << "" << rne << ieee << "0x7c"
-                                << true;
-    QTest::newRow("e5m2 -61440") << "fp8_e5m2" << -1 << 61440LL << 0 << "" << rne << ieee
-                                 << "0xfc" << true;
-    QTest::newRow("e5m2 61440 sat") << "fp8_e5m2" << 1 << 61440LL << 0 << "" << rne << sat
-                                    << "0x7b" << true;
+                                << 1;
+    QTest::newRow("e5m2 -61440") << "fp8_e5m2" << -1 << 61440LL << 0 << "" << rne << ieee << "0xfc"
+                                 << 1;
+    QTest::newRow("e5m2 61440 sat")
+        << "fp8_e5m2" << 1 << 61440LL << 0 << "" << rne << sat << "0x7b" << 1;
     QTest::newRow("e5m2 inf sat") << "fp8_e5m2" << 1 << 0LL << 0 << "inf" << rne << sat << "0x7b"
-                                  << true;
+                                  << 1;
     QTest::newRow("e5m2 -inf") << "fp8_e5m2" << -1 << 0LL << 0 << "inf" << rne << ieee << "0xfc"
-                               << false;
+                               << 0;
     // fp16: 65520 = 65504 + 16 ties between 65504 (odd) and 65536 (even).
     QTest::newRow("fp16 65519") << "fp16" << 1 << 65519LL << 0 << "" << rne << ieee << "0x7bff"
-                                << false;
+                                << 0;
     QTest::newRow("fp16 65520") << "fp16" << 1 << 65520LL << 0 << "" << rne << ieee << "0x7c00"
-                                << true;
-    QTest::newRow("fp16 65520 sat") << "fp16" << 1 << 65520LL << 0 << "" << rne << sat << "0x7bff"
-                                    << true;
-    QTest::newRow("fp16 65519 sat") << "fp16" << 1 << 65519LL << 0 << "" << rne << sat << "0x7bff"
-                                    << false;
-    QTest::newRow("fp16 65519 rna") << "fp16" << 1 << 65519LL << 0 << "" << rna << ieee << "0x7bff"
-                                    << false;
-    QTest::newRow("fp16 65520 rna") << "fp16" << 1 << 65520LL << 0 << "" << rna << ieee << "0x7c00"
-                                    << true;
-    QTest::newRow("fp16 65520 rtz") << "fp16" << 1 << 65520LL << 0 << "" << rtz << ieee << "0x7bff"
-                                    << false;
-    QTest::newRow("fp16 65505 rup") << "fp16" << 1 << 65505LL << 0 << "" << rup << ieee << "0x7c00"
-                                    << true;
-    QTest::newRow("fp16 -65505 rup") << "fp16" << -1 << 65505LL << 0 << "" << rup << ieee
-                                     << "0xfbff" << false;
-    QTest::newRow("fp16 -65505 rdn") << "fp16" << -1 << 65505LL << 0 << "" << rdn << ieee
-                                     << "0xfc00" << true;
+                                << 1;
+    QTest::newRow("fp16 65520 sat")
+        << "fp16" << 1 << 65520LL << 0 << "" << rne << sat << "0x7bff" << 1;
+    QTest::newRow("fp16 65519 sat")
+        << "fp16" << 1 << 65519LL << 0 << "" << rne << sat << "0x7bff" << 0;
+    QTest::newRow("fp16 65519 rna")
+        << "fp16" << 1 << 65519LL << 0 << "" << rna << ieee << "0x7bff" << 0;
+    QTest::newRow("fp16 65520 rna")
+        << "fp16" << 1 << 65520LL << 0 << "" << rna << ieee << "0x7c00" << 1;
+    QTest::newRow("fp16 65520 rtz")
+        << "fp16" << 1 << 65520LL << 0 << "" << rtz << ieee << "0x7bff" << 0;
+    QTest::newRow("fp16 65505 rup")
+        << "fp16" << 1 << 65505LL << 0 << "" << rup << ieee << "0x7c00" << 1;
+    QTest::newRow("fp16 -65505 rup")
+        << "fp16" << -1 << 65505LL << 0 << "" << rup << ieee << "0xfbff" << 0;
+    QTest::newRow("fp16 -65505 rdn")
+        << "fp16" << -1 << 65505LL << 0 << "" << rdn << ieee << "0xfc00" << 1;
     QTest::newRow("fp16 1e6 rtz") << "fp16" << 1 << 1000000LL << 0 << "" << rtz << ieee << "0x7bff"
-                                  << true;
-    QTest::newRow("fp16 -inf sat") << "fp16" << -1 << 0LL << 0 << "inf" << rne << sat << "0xfbff"
-                                   << true;
+                                  << 1;
+    QTest::newRow("fp16 -inf sat")
+        << "fp16" << -1 << 0LL << 0 << "inf" << rne << sat << "0xfbff" << 1;
     // fnuz: 248 ties between 240 (1.111 × 2^7, odd) and 256: overflow, and the one NaN 0x80.
     QTest::newRow("e4m3fnuz 247") << "fp8_e4m3fnuz" << 1 << 247LL << 0 << "" << rne << ieee
-                                  << "0x7f" << false;
+                                  << "0x7f" << 0;
     QTest::newRow("e4m3fnuz 248") << "fp8_e4m3fnuz" << 1 << 248LL << 0 << "" << rne << ieee
-                                  << "0x80" << true;
-    QTest::newRow("e4m3fnuz -248") << "fp8_e4m3fnuz" << -1 << 248LL << 0 << "" << rne << ieee
-                                   << "0x80" << true;
-    QTest::newRow("e4m3fnuz -248 sat") << "fp8_e4m3fnuz" << -1 << 248LL << 0 << "" << rne << sat
-                                       << "0xff" << true;
+                                  << "0x80" << 1;
+    QTest::newRow("e4m3fnuz -248")
+        << "fp8_e4m3fnuz" << -1 << 248LL << 0 << "" << rne << ieee << "0x80" << 1;
+    QTest::newRow("e4m3fnuz -248 sat")
+        << "fp8_e4m3fnuz" << -1 << 248LL << 0 << "" << rne << sat << "0xff" << 1;
     // E8M0: 1.5 × 2^127 ties between 2^127 and 2^128 and goes up: NaN, or max when saturating.
-    QTest::newRow("e8m0 1.5*2^127") << "fp8_e8m0" << 1 << 3LL << 126 << "" << rne << ieee << "0xff"
-                                    << true;
-    QTest::newRow("e8m0 1.5*2^127 sat") << "fp8_e8m0" << 1 << 3LL << 126 << "" << rne << sat
-                                        << "0xfe" << true;
-    QTest::newRow("e8m0 1.5") << "fp8_e8m0" << 1 << 3LL << -1 << "" << rne << ieee << "0x80"
-                              << false;
+    QTest::newRow("e8m0 1.5*2^127")
+        << "fp8_e8m0" << 1 << 3LL << 126 << "" << rne << ieee << "0xff" << 1;
+    QTest::newRow("e8m0 1.5*2^127 sat")
+        << "fp8_e8m0" << 1 << 3LL << 126 << "" << rne << sat << "0xfe" << 1;
+    QTest::newRow("e8m0 1.5") << "fp8_e8m0" << 1 << 3LL << -1 << "" << rne << ieee << "0x80" << 0;
     // Formats with neither ∞ nor NaN always saturate (design.md).
-    QTest::newRow("e3m2 30") << "fp6_e3m2" << 1 << 30LL << 0 << "" << rne << ieee << "0x1f"
-                             << true;
+    QTest::newRow("e3m2 30") << "fp6_e3m2" << 1 << 30LL << 0 << "" << rne << ieee << "0x1f" << 1;
     QTest::newRow("e3m2 -1000") << "fp6_e3m2" << -1 << 1000LL << 0 << "" << rne << ieee << "0x3f"
-                                << true;
-    QTest::newRow("e3m2 inf") << "fp6_e3m2" << 1 << 0LL << 0 << "inf" << rne << ieee << "0x1f"
-                              << true;
-    QTest::newRow("e2m3 7.75") << "fp6_e2m3" << 1 << 31LL << -2 << "" << rne << ieee << "0x1f"
-                               << true;
-    QTest::newRow("e2m1 5") << "fp4_e2m1" << 1 << 5LL << 0 << "" << rne << ieee << "0x6" << false;
-    QTest::newRow("e2m1 7") << "fp4_e2m1" << 1 << 7LL << 0 << "" << rne << ieee << "0x7" << true;
-    QTest::newRow("e2m1 -7") << "fp4_e2m1" << -1 << 7LL << 0 << "" << rne << ieee << "0xf"
-                             << true;
-    // The 0.3952 example of design.md, through its exact decimal value, is in tst_crosscheck;
-    // this one is its binary neighbour test: bf16 has the same overflow threshold shape.
-    QTest::newRow("bf16 max+half ulp") << "bf16" << 1 << 0x1FFLL << 119 << "" << rne << ieee
-                                       << "0x7f80" << true;
-    QTest::newRow("bf16 max+half ulp-") << "bf16" << 1 << 0x3FDLL << 118 << "" << rne << ieee
-                                        << "0x7f7f" << false;
+                                << 1;
+    QTest::newRow("e3m2 inf") << "fp6_e3m2" << 1 << 0LL << 0 << "inf" << rne << ieee << "0x1f" << 1;
+    QTest::newRow("e2m3 7.75") << "fp6_e2m3" << 1 << 31LL << -2 << "" << rne << ieee << "0x1f" << 1;
+    QTest::newRow("e2m1 5") << "fp4_e2m1" << 1 << 5LL << 0 << "" << rne << ieee << "0x6" << 0;
+    QTest::newRow("e2m1 7") << "fp4_e2m1" << 1 << 7LL << 0 << "" << rne << ieee << "0x7" << 1;
+    QTest::newRow("e2m1 -7") << "fp4_e2m1" << -1 << 7LL << 0 << "" << rne << ieee << "0xf" << 1;
+    // bf16: max + half an ulp ties between max (odd) and 2^128 (even): ∞; a quarter ulp
+    // less stays at max.
+    QTest::newRow("bf16 max+half ulp")
+        << "bf16" << 1 << 0x1FFLL << 119 << "" << rne << ieee << "0x7f80" << 1;
+    QTest::newRow("bf16 max+half ulp-")
+        << "bf16" << 1 << 0x3FDLL << 118 << "" << rne << ieee << "0x7f7f" << 0;
 }
 
 void TestMidpoints::overflowThresholds() {
@@ -522,7 +521,7 @@ void TestMidpoints::overflowThresholds() {
     QFETCH(int, mode);
     QFETCH(int, policy);
     QFETCH(QString, expected);
-    QFETCH(bool, overflow);
+    QFETCH(int, overflow);
     const FormatSpec spec = lookUp(format);
     const ExactValue input = special == "inf"
                                  ? ExactValue::infinity(sign < 0)
@@ -532,7 +531,8 @@ void TestMidpoints::overflowThresholds() {
     options.overflow = OverflowPolicy(policy);
     const Conversion got = roundToFormat(input, spec, options);
     QCOMPARE(hex(spec, got.code), expected);
-    QCOMPARE(got.flags.overflow, overflow);
+    if (overflow >= 0)
+        QCOMPARE(got.flags.overflow, overflow == 1);
 }
 
 void TestMidpoints::stochasticFrequencies_data() {
@@ -546,23 +546,24 @@ void TestMidpoints::stochasticFrequencies_data() {
     QTest::addColumn<double>("probability");
 
     // e4m3: 1 = 0x38, 1.125 = 0x39; 1 + p/8 rounds away with probability p.
-    QTest::newRow("e4m3 1+1/32") << "fp8_e4m3" << 1 << 33LL << 32LL << 0 << "0x38" << "0x39"
-                                 << 0.25;
-    QTest::newRow("e4m3 1+1/16") << "fp8_e4m3" << 1 << 17LL << 16LL << 0 << "0x38" << "0x39"
-                                 << 0.5;
-    QTest::newRow("e4m3 -(1+3/32)") << "fp8_e4m3" << -1 << 35LL << 32LL << 0 << "0xb8" << "0xb9"
-                                    << 0.75;
+    QTest::newRow("e4m3 1+1/32") << "fp8_e4m3" << 1 << 33LL << 32LL << 0 << "0x38"
+                                 << "0x39" << 0.25;
+    QTest::newRow("e4m3 1+1/16") << "fp8_e4m3" << 1 << 17LL << 16LL << 0 << "0x38"
+                                 << "0x39" << 0.5;
+    QTest::newRow("e4m3 -(1+3/32)") << "fp8_e4m3" << -1 << 35LL << 32LL << 0 << "0xb8"
+                                    << "0xb9" << 0.75;
     // Not dyadic: 1 + 1/24 is a third of the way from 1 to 1.125.
-    QTest::newRow("e4m3 1+1/24") << "fp8_e4m3" << 1 << 25LL << 24LL << 0 << "0x38" << "0x39"
-                                 << 1.0 / 3.0;
+    QTest::newRow("e4m3 1+1/24") << "fp8_e4m3" << 1 << 25LL << 24LL << 0 << "0x38"
+                                 << "0x39" << 1.0 / 3.0;
     // Subnormal: 2^−9 × (1 + 0.1): between 0x01 and 0x02 with probability 0.1.
-    QTest::newRow("e4m3 subnormal") << "fp8_e4m3" << 1 << 11LL << 10LL << -9 << "0x01" << "0x02"
-                                    << 0.1;
+    QTest::newRow("e4m3 subnormal") << "fp8_e4m3" << 1 << 11LL << 10LL << -9 << "0x01"
+                                    << "0x02" << 0.1;
     // bf16: 1 = 0x3f80, 1 + 2^−7 = 0x3f81; 1 + 2^−9 rounds away with probability 1/4.
-    QTest::newRow("bf16 1+2^-9") << "bf16" << 1 << 513LL << 512LL << 0 << "0x3f80" << "0x3f81"
-                                 << 0.25;
+    QTest::newRow("bf16 1+2^-9") << "bf16" << 1 << 513LL << 512LL << 0 << "0x3f80"
+                                 << "0x3f81" << 0.25;
     // fp4: 4 and 6; 4.4 rounds away with probability 0.2.
-    QTest::newRow("e2m1 4.4") << "fp4_e2m1" << 1 << 22LL << 5LL << 0 << "0x6" << "0x7" << 0.2;
+    QTest::newRow("e2m1 4.4") << "fp4_e2m1" << 1 << 22LL << 5LL << 0 << "0x6"
+                              << "0x7" << 0.2;
 }
 
 void TestMidpoints::stochasticFrequencies() {
