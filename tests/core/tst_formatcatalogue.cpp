@@ -7,6 +7,8 @@
 #include "fpx/format_limits.h"
 #include "fpx/value_parser.h"
 
+#include "../support/test_support.h"
+
 #include <QTest>
 
 using namespace fpx;
@@ -14,10 +16,7 @@ using namespace fpx;
 namespace {
 
 ExactValue value(const QString& text) {
-    const ParsedValue parsed = parseValue(text.toStdString());
-    if (!parsed.value)
-        qFatal("bad test value %s", qPrintable(text));
-    return *parsed.value;
+    return fpx::test::exactValue(text);
 }
 
 QString exact(const ExactValue& v) {
@@ -199,22 +198,7 @@ void TestFormatCatalogue::integerLimits() {
 
 void TestFormatCatalogue::nf4Levels() {
     // design.md lists the levels as decimals; each is the float32 nearest to its text.
-    const char* levels[16] = {"-1.0",
-                              "-0.6961928009986877",
-                              "-0.5250730514526367",
-                              "-0.39491748809814453",
-                              "-0.28444138169288635",
-                              "-0.18477343022823334",
-                              "-0.09105003625154495",
-                              "0.0",
-                              "0.07958029955625534",
-                              "0.16093020141124725",
-                              "0.24611230194568634",
-                              "0.33791524171829224",
-                              "0.44070982933044434",
-                              "0.5626170039176941",
-                              "0.7229568362236023",
-                              "1.0"};
+    const auto& levels = fpx::test::kNf4Decimals;
     const FormatSpec nf4 = *findFormat("nf4").spec;
     QCOMPARE(nf4.totalBits(), 4);
     for (int code = 0; code < 16; ++code) {

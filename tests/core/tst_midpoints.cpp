@@ -24,7 +24,9 @@
 #include "fpx/format_spec.h"
 #include "fpx/rounding.h"
 
+#include "../support/test_support.h"
 #include <QElapsedTimer>
+
 #include <QTest>
 
 #include <algorithm>
@@ -36,43 +38,9 @@
 #include <vector>
 
 using namespace fpx;
+using namespace fpx::test;
 
 namespace {
-
-struct ModeCase {
-    RoundingMode mode;
-    std::uint64_t randomBits; // only read by Stochastic
-    const char* name;
-};
-
-// Stochastic rounding is checked at both ends of the random range, where it must act as a
-// directed rounding (0: away from zero whenever inexact; 2^64−1: toward zero unless the
-// discarded fraction exceeds 1 − 2^−64), and in the middle, where an exact midpoint must not
-// round away (2^63 / 2^64 < 1/2 is false).
-const ModeCase kModes[] = {
-    {RoundingMode::NearestEven, 0, "rne"},
-    {RoundingMode::NearestAway, 0, "rna"},
-    {RoundingMode::TowardZero, 0, "rtz"},
-    {RoundingMode::TowardPositive, 0, "rup"},
-    {RoundingMode::TowardNegative, 0, "rdn"},
-    {RoundingMode::ToOdd, 0, "rto"},
-    {RoundingMode::Stochastic, 0, "sr(0)"},
-    {RoundingMode::Stochastic, ~std::uint64_t(0), "sr(2^64-1)"},
-    {RoundingMode::Stochastic, std::uint64_t(1) << 63, "sr(2^63)"},
-};
-
-const OverflowPolicy kPolicies[] = {OverflowPolicy::Ieee, OverflowPolicy::Saturate};
-
-FormatSpec lookUp(const QString& name) {
-    const FormatLookup lookup = findFormat(name.toStdString());
-    if (!lookup)
-        qFatal("format %s: %s", qPrintable(name), lookup.error.c_str());
-    return *lookup.spec;
-}
-
-QString hex(const FormatSpec& spec, Code code) {
-    return QString::fromStdString(codeToHex(code, spec.totalBits()));
-}
 
 QString describe(bool negative, double magnitude) {
     // QString::asprintf has no %a; the hex float is the exact value, the decimal a reading aid.

@@ -12,6 +12,8 @@
 #include "fpx/format_spec.h"
 #include "fpx/rounding.h"
 
+#include "../support/test_support.h"
+
 #include <QTest>
 
 #include <algorithm>
@@ -23,37 +25,9 @@
 #include <vector>
 
 using namespace fpx;
+using namespace fpx::test;
 
 namespace {
-
-struct ModeCase {
-    RoundingMode mode;
-    std::uint64_t randomBits; // only read by Stochastic
-    const char* name;
-};
-const ModeCase kModes[] = {
-    {RoundingMode::NearestEven, 0, "rne"},
-    {RoundingMode::NearestAway, 0, "rna"},
-    {RoundingMode::TowardZero, 0, "rtz"},
-    {RoundingMode::TowardPositive, 0, "rup"},
-    {RoundingMode::TowardNegative, 0, "rdn"},
-    {RoundingMode::ToOdd, 0, "rto"},
-    {RoundingMode::Stochastic, 0, "sr(0)"},
-    {RoundingMode::Stochastic, ~std::uint64_t(0), "sr(2^64-1)"},
-    {RoundingMode::Stochastic, std::uint64_t(1) << 63, "sr(2^63)"},
-};
-const OverflowPolicy kPolicies[] = {OverflowPolicy::Ieee, OverflowPolicy::Saturate};
-
-FormatSpec lookUp(const QString& name) {
-    const FormatLookup lookup = findFormat(name.toStdString());
-    if (!lookup)
-        qFatal("format %s: %s", qPrintable(name), lookup.error.c_str());
-    return *lookup.spec;
-}
-
-QString hex(const FormatSpec& spec, Code code) {
-    return QString::fromStdString(codeToHex(code, spec.totalBits()));
-}
 
 QString valueText(const ExactValue& v) {
     if (v.isNaN())
@@ -66,26 +40,6 @@ QString valueText(const ExactValue& v) {
         .arg(QString::fromStdString(v.denominator().str()))
         .arg(v.exponent2());
 }
-
-// The NF4 levels of design.md, as decimal text.
-const char* const kNf4Decimals[16] = {
-    "-1.0",
-    "-0.6961928009986877",
-    "-0.5250730514526367",
-    "-0.39491748809814453",
-    "-0.28444138169288635",
-    "-0.18477343022823334",
-    "-0.09105003625154495",
-    "0.0",
-    "0.07958029955625534",
-    "0.16093020141124725",
-    "0.24611230194568634",
-    "0.33791524171829224",
-    "0.44070982933044434",
-    "0.5626170039176941",
-    "0.7229568362236023",
-    "1.0",
-};
 
 // The float32 nearest a decimal (glibc's strtof rounds correctly), as an exact value.
 ExactValue nearestFloat32(const char* decimal) {

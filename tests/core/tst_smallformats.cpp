@@ -16,7 +16,9 @@
 #include "fpx/format_spec.h"
 #include "fpx/rounding.h"
 
+#include "../support/test_support.h"
 #include <QElapsedTimer>
+
 #include <QTest>
 
 #include <algorithm>
@@ -27,6 +29,7 @@
 #include <vector>
 
 using namespace fpx;
+using namespace fpx::test;
 
 namespace {
 
@@ -54,31 +57,6 @@ const QStringList kBuiltins = {"fp16",
 // aliasesResolve checks instead.
 const QStringList kCustoms = {"e5m10",   "e4m3b7fn", "e3m3", "e2m2f", "e5m2b16fnuz",
                               "e6m9b40", "e3m2fnu",  "int6", "uint3"};
-
-struct ModeCase {
-    RoundingMode mode;
-    std::uint64_t randomBits;
-};
-// A value the format holds must come back unchanged in every mode, whatever the random bits.
-const ModeCase kModes[] = {
-    {RoundingMode::NearestEven, 0},       {RoundingMode::NearestAway, 0},
-    {RoundingMode::TowardZero, 0},        {RoundingMode::TowardPositive, 0},
-    {RoundingMode::TowardNegative, 0},    {RoundingMode::ToOdd, 0},
-    {RoundingMode::Stochastic, 0},        {RoundingMode::Stochastic, ~std::uint64_t(0)},
-    {RoundingMode::Stochastic, 1u << 31},
-};
-const OverflowPolicy kPolicies[] = {OverflowPolicy::Ieee, OverflowPolicy::Saturate};
-
-FormatSpec lookUp(const QString& name) {
-    const FormatLookup lookup = findFormat(name.toStdString());
-    if (!lookup)
-        qFatal("format %s: %s", qPrintable(name), lookup.error.c_str());
-    return *lookup.spec;
-}
-
-QString hex(const FormatSpec& spec, Code code) {
-    return QString::fromStdString(codeToHex(code, spec.totalBits()));
-}
 
 Code codeCount(const FormatSpec& spec) {
     return Code(1) << spec.totalBits();

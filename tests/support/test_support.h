@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Small helpers shared by the Qt Test executables: format lookup, hex text, the rounding
+// cases every test sweeps, and design.md's NF4 levels (typed once, independent of the core).
+#pragma once
+
+#include "fpx/code.h"
+#include "fpx/format_catalogue.h"
+#include "fpx/rounding.h"
+#include "fpx/value_parser.h"
+
+#include <QString>
+#include <QtGlobal>
+
+#include <cstdint>
+
+namespace fpx::test {
+
+inline FormatSpec lookUp(const QString& name) {
+    const FormatLookup lookup = findFormat(name.toStdString());
+    if (!lookup)
+        qFatal("format %s: %s", qPrintable(name), lookup.error.c_str());
+    return *lookup.spec;
+}
+
+inline QString hex(const FormatSpec& spec, Code code) {
+    return QString::fromStdString(codeToHex(code, spec.totalBits()));
+}
+
+inline ExactValue exactValue(const QString& text) {
+    const ParsedValue parsed = parseValue(text.toStdString());
+    if (!parsed.value)
+        qFatal("bad test value %s: %s", qPrintable(text), parsed.error.message.c_str());
+    return *parsed.value;
+}
+
+struct ModeCase {
+    RoundingMode mode;
+    std::uint64_t randomBits; // only read by Stochastic
+    const char* name;
+};
+
+// Every rounding mode; stochastic rounding at both ends of the random range, where it must act
+// as a directed rounding (0: away from zero whenever inexact; 2^64−1: toward zero unless the
+// discarded fraction exceeds 1 − 2^−64), and in the middle, where an exact midpoint must not
+// round away (2^63 / 2^64 < 1/2 is false).
+inline constexpr ModeCase kModes[] = {
+    {RoundingMode::NearestEven, 0, "rne"},
+    {RoundingMode::NearestAway, 0, "rna"},
+    {RoundingMode::TowardZero, 0, "rtz"},
+    {RoundingMode::TowardPositive, 0, "rup"},
+    {RoundingMode::TowardNegative, 0, "rdn"},
+    {RoundingMode::ToOdd, 0, "rto"},
+    {RoundingMode::Stochastic, 0, "sr(0)"},
+    {RoundingMode::Stochastic, ~std::uint64_t(0), "sr(2^64-1)"},
+    {RoundingMode::Stochastic, std::uint64_t(1) << 63, "sr(2^63)"},
+};
+
+inline constexpr OverflowPolicy kPolicies[] = {OverflowPolicy::Ieee, OverflowPolicy::Saturate};
+
+// The NF4 levels exactly as design.md lists them (QLoRA / bitsandbytes), codes 0–15.
+inline constexpr const char* kNf4Decimals[16] = {
+    "-1.0",
+    "-0.6961928009986877",
+    "-0.5250730514526367",
+    "-0.39491748809814453",
+    "-0.28444138169288635",
+    "-0.18477343022823334",
+    "-0.09105003625154495",
+    "0.0",
+    "0.07958029955625534",
+    "0.16093020141124725",
+    "0.24611230194568634",
+    "0.33791524171829224",
+    "0.44070982933044434",
+    "0.5626170039176941",
+    "0.7229568362236023",
+    "1.0",
+};
+
+} // namespace fpx::test
