@@ -222,9 +222,9 @@ FormatLookup parseIntegerSpec(std::string_view key, std::string_view original) {
     const auto bits = readNumber(key, pos);
     if (!bits || pos != key.size())
         return fail("unknown format '" + std::string(original) + "': " + kSpecHelp);
-    if (*bits < (isSigned ? 2 : 1) || *bits > 64)
+    if (*bits < (isSigned ? 2 : 1) || *bits > (isSigned ? 64 : 63))
         return fail("format '" + std::string(original) + "': integer width must be " +
-                    (isSigned ? "2" : "1") + " to 64 bits");
+                    (isSigned ? "2 to 64" : "1 to 63") + " bits");
     FormatSpec s =
         integerFormat(std::string(key),
                       std::string(isSigned ? "INT" : "UINT") + std::to_string(*bits) + " (custom)",

@@ -29,7 +29,7 @@ struct FormatLookup {
 //       fnuz   no ∞, no −0; 100…0 is NaN; default bias 2^(E−1)
 //       fnu    unsigned, the all-ones code is NaN; with M = 0 every code is a power of two (E8M0)
 //       f      finite only: no ∞, no NaN (OCP FP6/FP4 style)
-//   int<N>, uint<N>                    integer quantization, N ≤ 64, default scale 1/qmax
+//   int<N>, uint<N>                    integer quantization, N ≤ 64 (uint ≤ 63), scale 1/qmax
 FormatLookup findFormat(std::string_view name);
 
 // Parses a comma-separated list of names; on error names the entry that failed.
