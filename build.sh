@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # One entry point for a fresh Debian 12 machine: installs what is missing, builds, then
-#   ./build.sh run [fpx arguments]   launches fpx (default: fpx show 0.3952)
+#   ./build.sh run [arguments]       launches the explorer (fpx-explorer ARGUMENTS)
 #   ./build.sh test                  runs the whole default test suite
 #   ./build.sh exhaustive            runs the long exhaustive checks (hours)
 #   ./build.sh build                 only builds
 set -euo pipefail
 cd "$(dirname "$0")"
 
-PACKAGES=(cmake ninja-build g++ libboost-dev qt6-base-dev qt6-base-dev-tools)
+PACKAGES=(cmake ninja-build g++ libboost-dev qt6-base-dev qt6-base-dev-tools qt6-svg-dev)
 BUILD_DIR=${FPX_BUILD_DIR:-build}
 
 install_missing() {
@@ -41,10 +41,7 @@ case "$command" in
 run)
     install_missing
     build
-    if [ $# -eq 0 ]; then
-        set -- show 0.3952
-    fi
-    exec "$BUILD_DIR/bin/fpx" "$@"
+    exec "$BUILD_DIR/bin/fpx-explorer" "$@"
     ;;
 test)
     install_missing
@@ -62,7 +59,7 @@ build)
     build
     ;;
 *)
-    echo "usage: ./build.sh run [fpx arguments] | test | exhaustive | build" >&2
+    echo "usage: ./build.sh run [fpx-explorer arguments] | test | exhaustive | build" >&2
     exit 2
     ;;
 esac

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// fpx-explorer: the desktop front end of the exact number-format core.
+#include "main_window.h"
+#include "models/explorer_controller.h"
+
+#include "fpx/format_catalogue.h"
+#include "fpx/rounding.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QSettings>
+#include <QTimer>
+
+#include <cstdio>
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QApplication::setApplicationName("fpx-explorer");
+    QApplication::setOrganizationName("fpx");
+    QApplication::setApplicationVersion(FPX_VERSION);
+    QApplication::setWindowIcon(QIcon(":/fpx.svg"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        "Every number format, exactly: a value seen in FP64 … FP4, INT8 and NF4 at once.");
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption value("value", "Start with VALUE in the value field.", "VALUE");
+    const QCommandLineOption formats(
+        "formats", "Show these formats, comma-separated (ids, aliases or specs like e4m3b11fnuz).",
+        "LIST");
+    const QCommandLineOption round("round", "Rounding mode: rne, rna, rtz, rup, rdn, sr or rto.",
+                                   "MODE");
+    const QCommandLineOption overflow("overflow", "Overflow policy: ieee or saturate.", "POLICY");
+    const QCommandLineOption select("select", "Select the row of FORMAT (its detail panel shows).",
+                                    "FORMAT");
+    const QCommandLineOption screenshot(
+        "screenshot", "Render the window to FILE (PNG) and exit; works offscreen.", "FILE");
+    const QCommandLineOption size("size", "Window size for --screenshot, WIDTHxHEIGHT.", "SIZE",
+                                  "1600x900");
+    const QCommandLineOption noSettings("no-settings",
+                                        "Neither read nor write the remembered state.");
+    parser.addOptions({value, formats, round, overflow, select, screenshot, size, noSettings});
+    parser.process(app);
+
+    auto fail = [](const QString& message) {
+        std::fprintf(stderr, "fpx-explorer: %s\n", qPrintable(message));
+        return 2;
+    };
+    const bool persistent = !parser.isSet(noSettings) && !parser.isSet(screenshot);
+    QSettings settings;
+    fpx::gui::MainWindow window(persistent ? &settings : nullptr);
+    fpx::gui::ExplorerController* controller = window.controller();
+    if (parser.isSet(formats)) {
+        const fpx::FormatListLookup lookup = fpx::findFormats(parser.value(formats).toStdString());
+        if (!lookup.error.empty())
+            return fail("--formats: " + QString::fromStdString(lookup.error));
+        controller->setFormats(lookup.specs);
+    }
+    if (parser.isSet(round)) {
+        const auto mode = fpx::parseRoundingMode(parser.value(round).toStdString());
+        if (!mode)
+            return fail("--round: unknown rounding mode '" + parser.value(round) + "'");
+        controller->setRoundingMode(*mode);
+    }
+    if (parser.isSet(overflow)) {
+        const auto policy = fpx::parseOverflowPolicy(parser.value(overflow).toStdString());
+        if (!policy)
+            return fail("--overflow: unknown policy '" + parser.value(overflow) + "'");
+        controller->setOverflowPolicy(*policy);
+    }
+    if (parser.isSet(value)) {
+        controller->setInputText(parser.value(value));
+        if (!controller->inputError().isEmpty() && parser.isSet(screenshot))
+            return fail("--value: " + controller->inputError());
+    }
+    if (parser.isSet(select)) {
+        const auto rows = controller->rows();
+        const fpx::FormatLookup wanted = fpx::findFormat(parser.value(select).toStdString());
+        for (std::size_t i = 0; wanted && i < rows.size(); ++i)
+            if (rows[i].spec.id == wanted.spec->id)
+                window.selectRow(static_cast<int>(i));
+    }
+
+    if (parser.isSet(screenshot)) {
+        const QStringList wh = parser.value(size).split('x');
+        const int width = wh.value(0).toInt();
+        const int height = wh.value(1).toInt();
+        if (width < 200 || height < 200)
+            return fail("--size: expected WIDTHxHEIGHT, e.g. 1600x900");
+        window.resize(width, height);
+        window.show();
+        QApplication::processEvents();
+        const QPixmap shot = window.grab();
+        if (!shot.save(parser.value(screenshot), "PNG"))
+            return fail("cannot write " + parser.value(screenshot));
+        return 0;
+    }
+    window.show();
+    return QApplication::exec();
+}

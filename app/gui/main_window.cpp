@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "main_window.h"
+
+#include "explorer_settings.h"
+#include "models/format_table_model.h"
+#include "widgets/bit_cells_delegate.h"
+#include "widgets/bit_diagram.h"
+#include "widgets/detail_panel.h"
+#include "widgets/format_manager_dialog.h"
+#include "widgets/same_bits_dialog.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QKeySequence>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace fpx::gui {
+
+namespace {
+
+struct ModeItem {
+    RoundingMode mode;
+    const char* label;
+    const char* tip;
+};
+
+constexpr ModeItem kModeItems[] = {
+    {RoundingMode::NearestEven, "Nearest, ties to even (rne)",
+     "IEEE 754's default: the nearest value; a tie goes to the code whose last bit is 0."},
+    {RoundingMode::NearestAway, "Nearest, ties away (rna)",
+     "The nearest value; a tie goes away from zero. NVIDIA's cvt.rna.tf32.f32 rounds TF32 this "
+     "way."},
+    {RoundingMode::TowardZero, "Toward zero (rtz)",
+     "Truncate: drop the extra bits. Never increases the magnitude."},
+    {RoundingMode::TowardPositive, "Toward +∞ (rup)", "Ceiling: the smallest value ≥ the input."},
+    {RoundingMode::TowardNegative, "Toward −∞ (rdn)", "Floor: the largest value ≤ the input."},
+    {RoundingMode::Stochastic, "Stochastic (sr)",
+     "Round up with probability equal to the discarded fraction: unbiased on average, used in "
+     "low-precision training."},
+    {RoundingMode::ToOdd, "To odd (rto)",
+     "Truncate, then set the last bit if anything was dropped: makes a later second rounding "
+     "correct."},
+};
+
+} // namespace
+
+MainWindow::MainWindow(QSettings* settings, QWidget* parent)
+    : QMainWindow(parent), settings_(settings), controller_(new ExplorerController(this)) {
+    setWindowTitle(tr("fpx explorer"));
+    setWindowIcon(QIcon(QStringLiteral(":/fpx.svg")));
+    model_ = new FormatTableModel(controller_, this);
+
+    auto* central = new QWidget(this);
+    auto* layout = new QVBoxLayout(central);
+
+    // Input bar: value, rounding mode, overflow policy; the error message below the field.
+    auto* inputBar = new QHBoxLayout;
+    auto* valueLabel = new QLabel(tr("&Value"), central);
+    valueEdit_ = new QLineEdit(central);
+    valueEdit_->setObjectName("valueEdit");
+    valueEdit_->setClearButtonEnabled(true);
+    valueEdit_->setPlaceholderText(tr("0.3952, 1/3, 2^-24, 0x1.8p-3, inf, -0 …"));
+    valueEdit_->setToolTip(
+        tr("Any value, taken exactly: decimals of any length, fractions (1/3), powers "
+           "(2^-24), hex floats (0x1.8p-3), arithmetic with parentheses, inf, nan, -0. "
+           "It is rounded once into every format — never through double."));
+    QFont big = valueEdit_->font();
+    big.setPointSizeF(big.pointSizeF() * 1.3);
+    valueEdit_->setFont(big);
+    valueLabel->setBuddy(valueEdit_);
+    roundCombo_ = new QComboBox(central);
+    roundCombo_->setObjectName("roundingMode");
+    for (const ModeItem& item : kModeItems) {
+        roundCombo_->addItem(tr(item.label), static_cast<int>(item.mode));
+        roundCombo_->setItemData(roundCombo_->count() - 1, tr(item.tip), Qt::ToolTipRole);
+    }
+    roundCombo_->setToolTip(tr("Rounding mode: which neighbouring value an input between two "
+                               "representable values becomes."));
+    overflowCombo_ = new QComboBox(central);
+    overflowCombo_->setObjectName("overflowPolicy");
+    overflowCombo_->addItem(tr("Overflow: IEEE (∞ or NaN)"),
+                            static_cast<int>(OverflowPolicy::Ieee));
+    overflowCombo_->addItem(tr("Overflow: saturate"), static_cast<int>(OverflowPolicy::Saturate));
+    overflowCombo_->setToolTip(
+        tr("What a value beyond the largest finite one becomes. IEEE: ±∞ (NaN in formats "
+           "without ∞, ±max when rounding toward zero). Saturate (\"satfinite\"): ±max, "
+           "∞ included. Decided after rounding: in FP8 E4M3, 464 still rounds to 448."));
+    inputBar->addWidget(valueLabel);
+    inputBar->addWidget(valueEdit_, 1);
+    inputBar->addWidget(roundCombo_);
+    inputBar->addWidget(overflowCombo_);
+    layout->addLayout(inputBar);
+    errorLabel_ = new QLabel(central);
+    errorLabel_->setObjectName("inputError");
+    errorLabel_->setStyleSheet("color: #d0402f;");
+    errorLabel_->setVisible(false);
+    layout->addWidget(errorLabel_);
+
+    // Table and detail panel.
+    splitter_ = new QSplitter(Qt::Vertical, central);
+    table_ = new QTableView(splitter_);
+    table_->setObjectName("formatTable");
+    table_->setModel(model_);
+    bitsDelegate_ = new BitCellsDelegate(table_);
+    table_->setItemDelegateForColumn(FormatTableModel::Bits, bitsDelegate_);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    table_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
+    table_->verticalHeader()->setVisible(false);
+    table_->horizontalHeader()->setStretchLastSection(false);
+    table_->setAlternatingRowColors(true);
+    table_->setMouseTracking(true);
+    table_->setWordWrap(false);
+    detail_ = new DetailPanel(splitter_);
+    detail_->setObjectName("detailPanel");
+    splitter_->addWidget(table_);
+    splitter_->addWidget(detail_);
+    splitter_->setStretchFactor(0, 3);
+    splitter_->setStretchFactor(1, 2);
+    layout->addWidget(splitter_, 1);
+    setCentralWidget(central);
+
+    timing_ = new QLabel(this);
+    statusBar()->addPermanentWidget(timing_);
+
+    buildActions();
+
+    connect(valueEdit_, &QLineEdit::textEdited, controller_, &ExplorerController::setInputText);
+    connect(controller_, &ExplorerController::inputTextChanged, this, [this](const QString& text) {
+        if (valueEdit_->text() != text)
+            valueEdit_->setText(text);
+    });
+    connect(controller_, &ExplorerController::inputErrorChanged, this, &MainWindow::showInputError);
+    connect(roundCombo_, &QComboBox::currentIndexChanged, this, [this](int i) {
+        controller_->setRoundingMode(static_cast<RoundingMode>(roundCombo_->itemData(i).toInt()));
+    });
+    connect(overflowCombo_, &QComboBox::currentIndexChanged, this, [this](int i) {
+        controller_->setOverflowPolicy(
+            static_cast<OverflowPolicy>(overflowCombo_->itemData(i).toInt()));
+    });
+    connect(controller_, &ExplorerController::rowsChanged, this, [this] {
+        refreshDetail();
+        timing_->setText(
+            tr("%n formats updated in %1 µs", nullptr, static_cast<int>(controller_->rows().size()))
+                .arg(controller_->lastUpdateMicroseconds()));
+    });
+    connect(controller_, &ExplorerController::formatsChanged, this, &MainWindow::refreshLayout);
+    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &MainWindow::refreshDetail);
+    connect(detail_, &DetailPanel::stepRequested, this,
+            [this](int direction) { controller_->stepRow(selectedRow(), direction); });
+
+    // Restore what the last run left.
+    ExplorerSettings restored;
+    if (settings_)
+        restored = ExplorerSettings::load(*settings_);
+    if (!restored.formats.empty())
+        controller_->setFormats(restored.formats);
+    roundCombo_->setCurrentIndex(roundCombo_->findData(static_cast<int>(restored.roundingMode)));
+    overflowCombo_->setCurrentIndex(
+        overflowCombo_->findData(static_cast<int>(restored.overflowPolicy)));
+    controller_->setInputText(restored.value);
+    valueEdit_->setText(restored.value);
+    refreshLayout();
+    selectRow(0);
+    resize(1600, 900);
+    if (!restored.windowGeometry.isEmpty())
+        restoreGeometry(restored.windowGeometry);
+    if (!restored.windowState.isEmpty())
+        restoreState(restored.windowState);
+    if (!restored.splitterState.isEmpty())
+        splitter_->restoreState(restored.splitterState);
+    valueEdit_->setFocus();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildActions() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* exportPng = file->addAction(tr("Export bit diagram as &PNG…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export bit diagram"),
+                                                          "fpx-bits.png", tr("PNG images (*.png)"));
+        if (!path.isEmpty() && !exportBitDiagram(path))
+            QMessageBox::warning(this, tr("Export"), tr("Could not write %1.").arg(path));
+    });
+    exportPng->setToolTip(
+        tr("The bits of the selected formats (all, if none is selected), aligned, for slides."));
+    QAction* exportSvg = file->addAction(tr("Export bit diagram as &SVG…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export bit diagram"),
+                                                          "fpx-bits.svg", tr("SVG images (*.svg)"));
+        if (!path.isEmpty() && !exportBitDiagram(path))
+            QMessageBox::warning(this, tr("Export"), tr("Could not write %1.").arg(path));
+    });
+    exportSvg->setToolTip(tr("A scalable vector version of the bit diagram."));
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    auto cell = [this](FormatTableModel::Column column) {
+        const int row = selectedRow();
+        return row < 0 ? QString() : model_->fullText(row, column);
+    };
+    QAction* copyValue = edit->addAction(tr("Copy &value"), this,
+                                         [this, cell] { copyText(cell(FormatTableModel::Value)); });
+    copyValue->setShortcut(QKeySequence::Copy);
+    copyValue->setToolTip(tr("The exact stored value of the selected format, every digit."));
+    edit->addAction(tr("Copy &bits"), this,
+                    [this, cell] { copyText(cell(FormatTableModel::Bits)); })
+        ->setShortcut(QKeySequence(tr("Ctrl+Shift+B")));
+    edit->addAction(tr("Copy &hex"), this, [this, cell] { copyText(cell(FormatTableModel::Hex)); })
+        ->setShortcut(QKeySequence(tr("Ctrl+Shift+H")));
+    edit->addAction(tr("Copy &row"), this,
+                    [this] {
+                        const int row = selectedRow();
+                        if (row < 0)
+                            return;
+                        QStringList cells;
+                        for (int c = 0; c < FormatTableModel::ColumnCount; ++c)
+                            cells << model_->fullText(row,
+                                                      static_cast<FormatTableModel::Column>(c));
+                        copyText(cells.join('\t'));
+                    })
+        ->setShortcut(QKeySequence(tr("Ctrl+Shift+C")));
+    edit->addSeparator();
+    edit->addAction(tr("Copy table as &text"), this, [this] { copyText(model_->tableAsText()); });
+    edit->addAction(tr("Copy table as &CSV"), this, [this] { copyText(model_->tableAsCsv()); });
+    edit->addAction(tr("Copy table as &JSON"), this, [this] { copyText(model_->tableAsJson()); });
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QAction* formats = view->addAction(tr("&Formats…"), this, &MainWindow::openFormatManager);
+    formats->setShortcut(QKeySequence(tr("Ctrl+F")));
+    formats->setToolTip(tr("Show, hide and reorder formats; add custom eXmY formats; set scales."));
+    QAction* sameBits =
+        view->addAction(tr("&Same bits in every format…"), this, &MainWindow::openSameBits);
+    sameBits->setShortcut(QKeySequence(tr("Ctrl+B")));
+    sameBits->setToolTip(tr("One 8- or 16-bit code read in every format of that width: 0x80 is −0 "
+                            "in one, NaN in another."));
+    view->addSeparator();
+    QAction* next = view->addAction(tr("&Next value"), this,
+                                    [this] { controller_->stepRow(selectedRow(), +1); });
+    next->setShortcut(QKeySequence(tr("Ctrl+Up")));
+    next->setToolTip(tr("Step the selected format to its next larger representable value."));
+    QAction* previous = view->addAction(tr("&Previous value"), this,
+                                        [this] { controller_->stepRow(selectedRow(), -1); });
+    previous->setShortcut(QKeySequence(tr("Ctrl+Down")));
+    previous->setToolTip(tr("Step the selected format to its next smaller representable value."));
+    QAction* focusValue = view->addAction(tr("Edit &value"), this, [this] {
+        valueEdit_->setFocus();
+        valueEdit_->selectAll();
+    });
+    focusValue->setShortcut(QKeySequence(tr("Ctrl+L")));
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About fpx"), this, [this] {
+        QMessageBox::about(
+            this, tr("About fpx"),
+            tr("<b>fpx explorer</b><p>Every number format, exactly: one rounding from the exact "
+               "input, never through double.</p><p>GPL-3.0-or-later.</p>"));
+    });
+    for (QMenu* menu : {file, edit, view, help})
+        menu->setToolTipsVisible(true);
+}
+
+int MainWindow::selectedRow() const {
+    const QModelIndex current = table_->selectionModel()->currentIndex();
+    return current.isValid() ? current.row() : -1;
+}
+
+void MainWindow::selectRow(int row) {
+    if (row < 0 || row >= model_->rowCount())
+        return;
+    table_->selectionModel()->setCurrentIndex(
+        model_->index(row, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+}
+
+std::vector<const ExplorerRow*> MainWindow::diagramRows() const {
+    std::vector<const ExplorerRow*> rows;
+    const QModelIndexList selected = table_->selectionModel()->selectedRows();
+    if (selected.size() > 1) {
+        std::vector<int> indices;
+        for (const QModelIndex& index : selected)
+            indices.push_back(index.row());
+        std::sort(indices.begin(), indices.end());
+        for (int r : indices)
+            rows.push_back(&model_->row(r));
+    } else {
+        for (int r = 0; r < model_->rowCount(); ++r)
+            rows.push_back(&model_->row(r));
+    }
+    return rows;
+}
+
+bool MainWindow::exportBitDiagram(const QString& path) const {
+    const BitDiagram diagram(diagramRows(), controller_->inputText(), palette());
+    if (path.endsWith(".svg", Qt::CaseInsensitive))
+        return diagram.saveSvg(path);
+    return diagram.savePng(path);
+}
+
+void MainWindow::refreshDetail() {
+    const int row = selectedRow();
+    detail_->showRow(row >= 0 && row < model_->rowCount() ? &model_->row(row) : nullptr,
+                     controller_->roundingOptions());
+}
+
+void MainWindow::refreshLayout() {
+    // Big cells for the small formats (a projector), narrow ones so that FP64's 64 bits
+    // stay on screen beside the numbers.
+    const BitCellLayout widest = BitCellLayout::forFormats(controller_->formats(), 1);
+    const int cells = widest.leftCells + widest.rightCells;
+    const int digit = fontMetrics().horizontalAdvance('0');
+    const int cellWidth = cells <= 20   ? digit + 12
+                          : cells <= 36 ? digit + 7
+                                        : std::max(10, digit + 2);
+    bitsDelegate_->setLayout(BitCellLayout::forFormats(controller_->formats(), cellWidth));
+    table_->resizeColumnsToContents();
+    table_->setColumnWidth(FormatTableModel::Bits, bitsDelegate_->layout().totalWidth());
+    table_->horizontalHeader()->setSectionResizeMode(FormatTableModel::Value, QHeaderView::Stretch);
+    table_->resizeRowsToContents();
+    if (selectedRow() < 0)
+        selectRow(0);
+    refreshDetail();
+}
+
+void MainWindow::showInputError(const QString& message, int position) {
+    errorLabel_->setVisible(!message.isEmpty());
+    errorLabel_->setText(message.isEmpty() ? QString() : QStringLiteral("⚠ ") + message);
+    valueEdit_->setStyleSheet(
+        message.isEmpty() ? QString() : QStringLiteral("QLineEdit { border: 2px solid #d0402f; }"));
+    valueEdit_->setToolTip(message.isEmpty() ? valueEdit_->toolTip() : message);
+    Q_UNUSED(position);
+}
+
+void MainWindow::copyText(const QString& text) {
+    if (text.isEmpty())
+        return;
+    QApplication::clipboard()->setText(text);
+    statusBar()->showMessage(tr("Copied %n characters", nullptr, static_cast<int>(text.size())),
+                             3000);
+}
+
+void MainWindow::openFormatManager() {
+    FormatManagerDialog dialog(controller_->formats(), this);
+    if (dialog.exec() == QDialog::Accepted)
+        controller_->setFormats(dialog.formats());
+}
+
+void MainWindow::openSameBits() {
+    SameBitsDialog dialog(this);
+    dialog.exec();
+}
+
+void MainWindow::saveSettings() {
+    if (!settings_)
+        return;
+    ExplorerSettings s;
+    s.value = controller_->inputText();
+    s.roundingMode = controller_->roundingMode();
+    s.overflowPolicy = controller_->overflowPolicy();
+    s.formats = controller_->formats();
+    s.windowGeometry = saveGeometry();
+    s.windowState = saveState();
+    s.splitterState = splitter_->saveState();
+    s.save(*settings_);
+    settings_->sync();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    saveSettings();
+    event->accept();
+}
+
+} // namespace fpx::gui

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "models/explorer_controller.h"
+
+#include <QMainWindow>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSettings;
+class QSplitter;
+class QTableView;
+
+namespace fpx::gui {
+
+class BitCellsDelegate;
+class DetailPanel;
+class FormatTableModel;
+
+// The explorer window: the value field with rounding and overflow selectors, one row per
+// format with clickable bits, and the detail panel of the selected row.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+
+  public:
+    // `settings` may be null (no persistence, as in tests and screenshots).
+    explicit MainWindow(QSettings* settings = nullptr, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    ExplorerController* controller() const { return controller_; }
+    FormatTableModel* model() const { return model_; }
+    QTableView* table() const { return table_; }
+    QLineEdit* valueEdit() const { return valueEdit_; }
+    DetailPanel* detailPanel() const { return detail_; }
+    BitCellsDelegate* bitsDelegate() const { return bitsDelegate_; }
+
+    int selectedRow() const;
+    void selectRow(int row);
+    // Rows of the selection, or all rows when nothing is selected.
+    std::vector<const ExplorerRow*> diagramRows() const;
+    bool exportBitDiagram(const QString& path) const; // .png or .svg by suffix
+    void saveSettings();
+
+  protected:
+    void closeEvent(QCloseEvent* event) override;
+
+  private:
+    void buildActions();
+    void refreshDetail();
+    void refreshLayout();
+    void showInputError(const QString& message, int position);
+    void copyText(const QString& text);
+    void openFormatManager();
+    void openSameBits();
+
+    QSettings* settings_;
+    ExplorerController* controller_;
+    FormatTableModel* model_;
+    QLineEdit* valueEdit_;
+    QLabel* errorLabel_;
+    QComboBox* roundCombo_;
+    QComboBox* overflowCombo_;
+    QTableView* table_;
+    BitCellsDelegate* bitsDelegate_;
+    DetailPanel* detail_;
+    QSplitter* splitter_;
+    QLabel* timing_;
+};
+
+} // namespace fpx::gui

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "fpx/code_details.h"
+#include "fpx/format_spec.h"
+#include "fpx/rounding.h"
+
+#include <QObject>
+#include <QString>
+
+#include <optional>
+#include <vector>
+
+namespace fpx::gui {
+
+// One format shown by the explorer and what the current input became in it.
+struct ExplorerRow {
+    FormatSpec spec;
+    ConversionReport report;
+};
+
+// The explorer's state without any widget: the input, the rounding options and the formats,
+// and for every format the report of rounding the input into it. Widgets and models only
+// talk to this object; it is the one GUI piece that calls the core.
+class ExplorerController : public QObject {
+    Q_OBJECT
+
+  public:
+    explicit ExplorerController(QObject* parent = nullptr);
+
+    // Parses `text`; on success every row is recomputed, on failure the rows keep the last
+    // good value and inputErrorChanged reports what is wrong and where.
+    void setInputText(const QString& text);
+    QString inputText() const { return inputText_; }
+    QString inputError() const { return inputError_; }
+    int inputErrorPosition() const { return inputErrorPosition_; }
+    const ExactValue& inputValue() const { return inputValue_; }
+    bool inputIsExact() const { return inputExact_; }
+
+    // Makes the value of `code` in row `row` the input; that row then shows `code` itself
+    // (even a NaN payload or a non-canonical x87 code) and every other row re-rounds from it.
+    void setInputFromCode(int row, Code code);
+    // Steps row `row` to its next (+1) or previous (−1) representable value.
+    bool stepRow(int row, int direction);
+
+    void setRoundingMode(RoundingMode mode);
+    void setOverflowPolicy(OverflowPolicy policy);
+    RoundingMode roundingMode() const { return options_.mode; }
+    OverflowPolicy overflowPolicy() const { return options_.overflow; }
+    const RoundingOptions& roundingOptions() const { return options_; }
+
+    void setFormats(std::vector<FormatSpec> formats);
+    const std::vector<ExplorerRow>& rows() const { return rows_; }
+    std::vector<FormatSpec> formats() const;
+    // Sets the scale (integer formats) or absmax (NF4) of one row.
+    void setRowScale(int row, const ExactValue& scale);
+
+    // Time the last recomputation of all rows took, in microseconds.
+    qint64 lastUpdateMicroseconds() const { return lastUpdateMicroseconds_; }
+
+    // Text for the input field that stands for `value` exactly: the decimal expansion when it
+    // is short, a hex float otherwise.
+    static QString exactInputText(const ExactValue& value);
+
+  signals:
+    void rowsChanged();    // every row's report may have changed
+    void formatsChanged(); // rows were added, removed or reordered
+    void inputTextChanged(const QString& text);
+    void inputErrorChanged(const QString& message, int position);
+    void optionsChanged();
+
+  private:
+    void recompute(bool notify = true);
+
+    QString inputText_ = QStringLiteral("0.3952");
+    QString inputError_;
+    int inputErrorPosition_ = -1;
+    ExactValue inputValue_;
+    bool inputExact_ = true;
+    RoundingOptions options_;
+    std::vector<ExplorerRow> rows_;
+    // The row whose code was set directly, shown as is.
+    std::optional<std::pair<int, Code>> pinnedCode_;
+    qint64 lastUpdateMicroseconds_ = 0;
+};
+
+// The default set and order of formats: fp64, fp32, tf32, bf16, fp16, fp8_e4m3, fp8_e5m2,
+// fp6_e3m2, fp6_e2m3, fp4_e2m1, int8, int4, nf4.
+std::vector<FormatSpec> defaultExplorerFormats();
+
+} // namespace fpx::gui
