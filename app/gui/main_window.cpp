@@ -61,7 +61,6 @@ constexpr ModeItem kModeItems[] = {
 MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     : QMainWindow(parent), settings_(settings), controller_(new ExplorerController(this)) {
     setWindowTitle(tr("fpx explorer"));
-    setWindowIcon(QIcon(QStringLiteral(":/fpx.svg")));
     model_ = new FormatTableModel(controller_, this);
 
     auto* central = new QWidget(this);

@@ -138,8 +138,10 @@ QVariant FormatTableModel::data(const QModelIndex& index, int role) const {
             return fullText(index.row(), Bits);
         case Value: {
             const DecimalText value = toDecimal(rep.details.decoded.value);
-            return elided(QString::fromStdString(value.text), kShortValueChars) +
-                   (value.exact ? "" : "…");
+            const QString text = QString::fromStdString(value.text);
+            if (text.size() > kShortValueChars || value.exact)
+                return elided(text, kShortValueChars);
+            return text + QChar(0x2026); // rounded: the expansion goes on
         }
         case Error:
             return shortNumber(rep.error, 4);

@@ -111,7 +111,9 @@ FormatManagerDialog::FormatManagerDialog(const std::vector<FormatSpec>& enabled,
     form->addRow(specStatus_);
     form->addRow(tr("&Exponent bits"), exponentBits_);
     form->addRow(tr("&Mantissa bits"), mantissaBits_);
-    form->addRow(tr("&Bias"), biasRow);
+    auto* biasLabel = new QLabel(tr("&Bias"), custom);
+    biasLabel->setBuddy(bias_);
+    form->addRow(biasLabel, biasRow);
     form->addRow(tr("&Inf / NaN / zero"), specials_);
     add_ = new QPushButton(tr("&Add format"), custom);
     add_->setObjectName("addFormat");

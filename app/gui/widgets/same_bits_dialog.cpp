@@ -64,9 +64,12 @@ void SameBitsDialog::refresh() {
                                        QString::fromStdString(codeToBinary(*code, bits))));
     status_->setStyleSheet({});
     const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-    for (const FormatSpec& spec : builtinFormats()) {
+    for (FormatSpec spec : builtinFormats()) {
         if (spec.totalBits() != bits)
             continue;
+        // Integers read as their level (0x80 is −128 in INT8), not scaled to ±1.
+        if (spec.kind == FormatKind::Integer)
+            spec.scale = ExactValue::integer(1);
         const DecodedCode d = decodeCode(spec, *code);
         const int row = table_->rowCount();
         table_->insertRow(row);
