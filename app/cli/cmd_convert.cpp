@@ -185,7 +185,13 @@ int convertText(Streams& io, const std::optional<FormatSpec>& from, const Format
             }
         } else {
             const ParsedValue parsed = parseValue(trimmed);
-            if (!parsed) {
+            if (parsed && !parsed.exact && !acceptsStandInInput(to)) {
+                errors.report("line " + std::to_string(lineNumber) +
+                              ": a value longer than 40000 digits or beyond 10^±20000 cannot be "
+                              "rounded exactly into the scaled format " +
+                              to.id);
+                out += "error\n";
+            } else if (!parsed) {
                 const std::size_t column = parsed.error.position + 1 +
                                            static_cast<std::size_t>(trimmed.data() - line.data());
                 errors.report("line " + std::to_string(lineNumber) + ", column " +

@@ -152,7 +152,7 @@ void printDetail(std::ostream& out, const FormatSpec& spec, const ShowInput& inp
     if (!input.exact)
         line("stands for",
              elide(toSignificantDigits(input.value, 40), full, 120) +
-                 "  (too long or far to hold exactly: rounds the same in every format)");
+                 "  (too long or far to hold exactly: rounds the same into every binary float)");
     else if (exactInput.text != input.text)
         line("exactly", elide(exactInput.text, full, 120) + (exactInput.exact ? "" : "…"));
     line("rounding", std::string(roundingModeName(options.mode)) + ", overflow " +
@@ -228,6 +228,7 @@ int runShow(const std::vector<std::string>& rawArgs, Streams& io) {
     for (FormatSpec& spec : formats)
         setup.applyScale(spec);
 
+    int status = kExitOk;
     ShowInput input;
     if (args.has("bits")) {
         if (!args.positionals().empty() || !args.has("as")) {
@@ -268,6 +269,24 @@ int runShow(const std::vector<std::string>& rawArgs, Streams& io) {
         input.exact = parsed.exact;
     }
 
+    // Scaled formats cannot take a stand-in for a very long or far-out input exactly.
+    if (!input.exact) {
+        std::vector<FormatSpec> kept;
+        for (FormatSpec& spec : formats) {
+            if (acceptsStandInInput(spec)) {
+                kept.push_back(std::move(spec));
+                continue;
+            }
+            io.err << "fpx show: " << spec.id
+                   << " skipped: a value longer than 40000 digits or beyond 10^±20000 cannot be "
+                      "rounded exactly into a scaled format\n";
+            if (args.has("formats"))
+                status = kExitDataError;
+        }
+        formats = std::move(kept);
+        if (formats.empty())
+            return kExitDataError;
+    }
     const RoundingOptions options = setup.forElement(0);
     std::vector<ConversionReport> reports;
     reports.reserve(formats.size());
@@ -293,14 +312,14 @@ int runShow(const std::vector<std::string>& rawArgs, Streams& io) {
             writeResultJson(json, formats[i], reports[i], input.exact);
         json.endArray();
         json.endObject();
-        return kExitOk;
+        return status;
     }
 
     const TerminalStyle style{(io.outIsTerminal && !args.has("no-color")) || args.has("color")};
     if (formats.size() == 1) {
         printDetail(io.out, formats.front(), input, reports.front(), options, style,
                     args.has("full"));
-        return kExitOk;
+        return status;
     }
     const DecimalText exactInput = toDecimal(input.value);
     io.out << style.bold("input") << "  " << input.text;
@@ -328,7 +347,7 @@ int runShow(const std::vector<std::string>& rawArgs, Streams& io) {
                       colouredBits(spec, r.conversion.code, style)});
     }
     table.print(io.out, style.enabled);
-    return kExitOk;
+    return status;
 }
 
 } // namespace fpx::cli

@@ -54,6 +54,10 @@ ConversionSetup readConversionSetup(const Arguments& args) {
                           std::to_string(parsed.error.position + 1) + ": " + parsed.error.message;
             return setup;
         }
+        if (!parsed.exact) {
+            setup.error = "--scale must be exact: at most 40000 digits, within 10^±20000";
+            return setup;
+        }
         if (!parsed.value->isFinite() || parsed.value->isZero() || parsed.value->isNegative()) {
             setup.error = "--scale must be a finite positive number, got '" + *scale + "'";
             return setup;

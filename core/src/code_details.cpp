@@ -132,10 +132,18 @@ std::optional<RoundingInterval> roundingInterval(const FormatSpec& spec, const C
             up.reset();
         if (down && down->isInfinity())
             down.reset();
-        if (!up && !roundsHere(ExactValue::infinity(false)))
-            up = virtualBeyond(spec, v.isZero() ? deriveLimits(spec).max : v);
-        if (!down && spec.isSigned && !roundsHere(ExactValue::infinity(true)))
-            down = virtualBeyond(spec, v);
+        // A finite value far past the extreme tells whether overflow lands here (saturation,
+        // or a mode that rounds toward zero): then the interval runs on to ±∞.
+        if (!up) {
+            const ExactValue beyond = virtualBeyond(spec, v.isZero() ? deriveLimits(spec).max : v);
+            if (!roundsHere(beyond.timesPowerOfTwo(2)))
+                up = beyond;
+        }
+        if (!down && spec.isSigned) {
+            const ExactValue beyond = virtualBeyond(spec, v);
+            if (!roundsHere(beyond.timesPowerOfTwo(2)))
+                down = beyond;
+        }
     }
     const ExactValue minusInf = ExactValue::infinity(true);
     const ExactValue plusInf = ExactValue::infinity(false);
@@ -180,12 +188,19 @@ std::optional<RoundingInterval> roundingInterval(const FormatSpec& spec, const C
                 high = v;
             break;
         case RoundingMode::ToOdd:
-            if ((d.decoded.code & 1) == 0 && !v.isZero())
+            // Only an exact input gives an even code: anything inexact sets the last bit. With
+            // no fraction bits (E8M0) every significand is odd and the mode truncates.
+            if (spec.kind == FormatKind::BinaryFloat && spec.fractionBits == 0)
+                low = v;
+            else if ((d.decoded.code & 1) == 0)
                 low = high = v;
             break;
         case RoundingMode::Stochastic:
             break;
         }
+        // Without a zero (E8M0) the smallest value also takes everything below it.
+        if (!d.nextDown && !spec.hasZero() && roundsHere(tinyStep(spec)))
+            low = ExactValue::zero();
         // Signed zeros split the interval at 0: +0 takes [0, …], −0 takes […, −0].
         if (v.isZero() && spec.hasNegativeZero()) {
             if (v.isNegative())

@@ -152,6 +152,7 @@ class Parser {
             const std::size_t operandPos = pos_;
             const Operand operand = parseProduct();
             requireExact(operand, operandPos);
+            chargeWork(result.value, operand.value, opPos);
             result.value = *minus ? result.value - operand.value : result.value + operand.value;
             checkSize(result.value, opPos);
         }
@@ -184,6 +185,7 @@ class Parser {
             requireExact(operand, operandPos);
             if (op == '/' && operand.value.isZero())
                 throw failAt(operandPos, "division by zero");
+            chargeWork(result.value, operand.value, opPos);
             result.value = op == '*' ? result.value * operand.value : result.value / operand.value;
             checkSize(result.value, opPos);
         }
@@ -437,6 +439,19 @@ class Parser {
         return Operand{value, exact};
     }
 
+    // Exact arithmetic costs about bits(a)·bits(b) for the products, plus (bits)^2 for the gcd
+    // that keeps a fraction reduced when a denominator is not 1; a line may hold thousands of
+    // operations, so their total is budgeted.
+    void chargeWork(const ExactValue& a, const ExactValue& b, std::size_t position) {
+        const double bitsA = static_cast<double>(a.storageBits()) + 64.0;
+        const double bitsB = static_cast<double>(b.storageBits()) + 64.0;
+        work_ += bitsA * bitsB;
+        if (!a.isDyadic() || !b.isDyadic())
+            work_ += (bitsA + bitsB) * (bitsA + bitsB);
+        if (work_ > kWorkBudget)
+            throw failAt(position, "expression too costly to compute exactly (simplify it)");
+    }
+
     void checkSize(const ExactValue& value, std::size_t position) const {
         if (!value.isFinite() || value.isZero())
             return;
@@ -447,6 +462,9 @@ class Parser {
     }
 
     static constexpr int kMaxNesting = 200;
+    // About half a second of big-integer work on a 2-core machine of 2025.
+    static constexpr double kWorkBudget = 1.5e11;
+    double work_ = 0;
     std::string_view text_;
     std::size_t pos_ = 0;
     int depth_ = 0;

@@ -81,6 +81,7 @@ class TestCli : public QObject {
     void usageErrors_data();
     void usageErrors();
     void hostileStdin();
+    void standInInputsAndScaledFormats();
     void overlongLine();
 };
 
@@ -429,6 +430,24 @@ void TestCli::hostileStdin() {
     const Run raw = runFpx({"convert", "--raw", "--from", "fp80", "--to", "fp8_e4m3"}, garbage);
     QCOMPARE(raw.exitCode, garbage.size() % 10 == 0 ? 0 : 1);
     QCOMPARE(raw.out.size(), garbage.size() / 10);
+}
+
+void TestCli::standInInputsAndScaledFormats() {
+    // 0.1666…67 (40008 sixes) is above 1/6, so with scale 1/3 it rounds to level 1; a truncated
+    // stand-in could not tell, so scaled formats refuse it and binary floats take it.
+    const QByteArray longValue = "0.1" + QByteArray(40008, '6') + "7\n";
+    const Run scaled = runFpx({"convert", "--to", "int8", "--scale", "1/3"}, longValue);
+    QCOMPARE(scaled.exitCode, 1);
+    QCOMPARE(scaled.out, QByteArray("error\n"));
+    QVERIFY(scaled.err.contains("scaled format int8"));
+    const Run binary = runFpx({"convert", "--to", "fp32"}, longValue);
+    QCOMPARE(binary.exitCode, 0);
+    QCOMPARE(binary.out, QByteArray("0x3e2aaaab\n"));
+    QCOMPARE(runFpx({"convert", "--to", "int8", "--scale", "1e-30000"}, "1\n").exitCode, 2);
+    const Run show = runFpx({"show", "1e-999999", "--formats", "fp16,int8", "--json"});
+    QCOMPARE(show.exitCode, 1);
+    QCOMPARE(json(show)["results"].toArray().size(), 1);
+    QCOMPARE(json(show)["input_exact"].toBool(), false);
 }
 
 void TestCli::overlongLine() {

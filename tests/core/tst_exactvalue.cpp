@@ -328,6 +328,47 @@ void TestExactValue::roundingIntervals_data() {
                              << "rne"
                              << "ieee"
                              << "(5, inf]";
+    // Toward zero every finite overflow lands on max; ∞ itself stays ∞.
+    QTest::newRow("fp16 max rtz") << "fp16"
+                                  << "0x7bff"
+                                  << "rtz"
+                                  << "ieee"
+                                  << "[65504, inf)";
+    QTest::newRow("e4m3 max rdn") << "fp8_e4m3"
+                                  << "0x7e"
+                                  << "rdn"
+                                  << "ieee"
+                                  << "[448, inf)";
+    QTest::newRow("fp16 -max rup") << "fp16"
+                                   << "0xfbff"
+                                   << "rup"
+                                   << "ieee"
+                                   << "(-inf, -65504]";
+    // Round-to-odd: only an exact input gives an even code, zero included.
+    QTest::newRow("fp16 zero rto") << "fp16"
+                                   << "0x0000"
+                                   << "rto"
+                                   << "ieee"
+                                   << "[0, 0]";
+    QTest::newRow("int8 zero rto") << "int8"
+                                   << "0x00"
+                                   << "rto"
+                                   << "ieee"
+                                   << "[0, 0]";
+    QTest::newRow("e8m0 rto truncates") << "fp8_e8m0"
+                                        << "0x81"
+                                        << "rto"
+                                        << "ieee"
+                                        << "[4, 8)";
+    // E8M0 has no zero: its smallest value takes everything below it.
+    QTest::newRow("e8m0 smallest rdn") << "fp8_e8m0"
+                                       << "0x00"
+                                       << "rdn"
+                                       << "ieee"
+                                       << "(0, "
+                                          "1."
+                                          "17549435082228750796873653722224567781866555677208752150"
+                                          "87517062784172594547271728515625e-38)";
     QTest::newRow("int8 level 1") << "int8"
                                   << "0x01"
                                   << "rne"

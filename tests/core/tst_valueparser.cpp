@@ -191,6 +191,12 @@ void TestValueParser::hostileInputIsRefusedQuickly_data() {
     QTest::newRow("power tower") << QByteArray("99999^99999") << false;
     QTest::newRow("many operators") << QByteArray(20000, '/') << false;
     QTest::newRow("many products") << (QByteArray("3") + QByteArray("*3").repeated(20000)) << true;
+    QTest::newRow("costly products")
+        << (QByteArray("3^30000/7^30000") + QByteArray("*1").repeated(1000)) << false;
+    QByteArray harmonic = "1";
+    for (int n = 3; n < 40000; n += 2)
+        harmonic += "+1/" + QByteArray::number(n);
+    QTest::newRow("costly sum") << harmonic << false;
     QTest::newRow("product blow-up")
         << QByteArray("1e90000*1e90000*1e90000*1e90000*1e90000*1e90000*1e90000*1e90000*1e90000*"
                       "1e90000*1e90000*1e90000")

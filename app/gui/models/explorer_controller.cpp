@@ -20,7 +20,7 @@ std::vector<FormatSpec> defaultExplorerFormats() {
 ExplorerController::ExplorerController(QObject* parent) : QObject(parent) {
     rows_.reserve(16);
     for (FormatSpec& spec : defaultExplorerFormats())
-        rows_.push_back({std::move(spec), {}});
+        rows_.push_back({std::move(spec), {}, {}});
     setInputText(inputText_);
 }
 
@@ -121,7 +121,7 @@ void ExplorerController::setOverflowPolicy(OverflowPolicy policy) {
 void ExplorerController::setFormats(std::vector<FormatSpec> formats) {
     rows_.clear();
     for (FormatSpec& spec : formats)
-        rows_.push_back({std::move(spec), {}});
+        rows_.push_back({std::move(spec), {}, {}});
     pinnedCode_.reset();
     // Reports first, so that views laid out on formatsChanged measure real contents.
     recompute(false);
@@ -149,6 +149,12 @@ void ExplorerController::recompute(bool notify) {
     timer.start();
     for (std::size_t i = 0; i < rows_.size(); ++i) {
         ExplorerRow& row = rows_[i];
+        row.problem.clear();
+        if (!inputExact_ && !acceptsStandInInput(row.spec)) {
+            row.problem = tr("input too long or far out to round exactly into a scaled format");
+            row.report = convertAndDescribe(ExactValue::nan(), row.spec, options_);
+            continue;
+        }
         row.report = convertAndDescribe(inputValue_, row.spec, options_);
         if (pinnedCode_ && pinnedCode_->first == static_cast<int>(i) &&
             pinnedCode_->second != row.report.conversion.code) {

@@ -17,6 +17,7 @@ namespace fpx::gui {
 struct ExplorerRow {
     FormatSpec spec;
     ConversionReport report;
+    QString problem; // why this row shows no result (a stand-in input into a scaled format)
 };
 
 // The explorer's state without any widget: the input, the rounding options and the formats,

@@ -100,6 +100,8 @@ QString FormatTableModel::fullText(int r, Column column) const {
     case Hex:
         return QString::fromStdString(codeToHex(rep.conversion.code, bits));
     case Value:
+        if (!x.problem.isEmpty())
+            return x.problem;
         return QString::fromStdString(toDecimal(rep.details.decoded.value).text);
     case Error:
         return rep.error.isNaN() ? QString() : QString::fromStdString(toDecimal(rep.error).text);
@@ -137,6 +139,8 @@ QVariant FormatTableModel::data(const QModelIndex& index, int role) const {
         case Bits:
             return fullText(index.row(), Bits);
         case Value: {
+            if (!x.problem.isEmpty())
+                return x.problem;
             const DecimalText value = toDecimal(rep.details.decoded.value);
             const QString text = QString::fromStdString(value.text);
             if (text.size() > kShortValueChars || value.exact)

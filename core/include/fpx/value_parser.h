@@ -20,8 +20,8 @@ struct ParsedValue {
     ParseError error;
     // False when the value stands in for the text: a decimal longer than 40000 significant
     // digits (kept to 40000 plus a sticky digit) or beyond 10^±20000 (replaced by 10^±20001).
-    // Either way it rounds exactly like the text in every format and mode; only errors
-    // computed against it are approximate.
+    // Either way it rounds exactly like the text into every binary float format, in every
+    // mode (see acceptsStandInInput); errors computed against it are approximate.
     bool exact = true;
     explicit operator bool() const { return value.has_value(); }
 };
