@@ -8,7 +8,11 @@ Arguments::Arguments(const std::vector<std::string>& args, std::set<std::string>
     bool optionsEnded = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& arg = args[i];
-        if (optionsEnded || arg.size() < 3 || arg.rfind("--", 0) != 0) {
+        // "-o" style short options: a dash and one letter ("-1" and "-inf" stay values).
+        const bool shortOption =
+            !optionsEnded && arg.size() == 2 && arg[0] == '-' &&
+            ((arg[1] >= 'a' && arg[1] <= 'z') || (arg[1] >= 'A' && arg[1] <= 'Z'));
+        if (!shortOption && (optionsEnded || arg.size() < 3 || arg.rfind("--", 0) != 0)) {
             if (arg == "--") {
                 optionsEnded = true;
                 continue;
@@ -16,7 +20,7 @@ Arguments::Arguments(const std::vector<std::string>& args, std::set<std::string>
             positionals_.push_back(arg);
             continue;
         }
-        std::string name = arg.substr(2);
+        std::string name = arg.substr(shortOption ? 1 : 2);
         std::optional<std::string> inlineValue;
         if (const auto eq = name.find('='); eq != std::string::npos) {
             inlineValue = name.substr(eq + 1);
@@ -38,7 +42,7 @@ Arguments::Arguments(const std::vector<std::string>& args, std::set<std::string>
             }
             values_[name] = "";
         } else {
-            error_ = "unknown option --" + name;
+            error_ = std::string("unknown option ") + (shortOption ? "-" : "--") + name;
             return;
         }
     }

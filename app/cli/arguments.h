@@ -11,7 +11,8 @@ namespace fpx::cli {
 
 // Command-line arguments of one sub-command: positionals and --options. Anything that starts
 // with "--" is an option ("--name value" or "--name=value"); everything else, including
-// "-1.5e-7" and "-inf", is a positional. "--" ends the options.
+// "-1.5e-7" and "-inf", is a positional; "-x" (a dash and one letter) is the option "x".
+// "--" ends the options.
 class Arguments {
   public:
     // `withValue`: options that take a value; `flags`: options that take none.

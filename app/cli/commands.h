@@ -23,5 +23,6 @@ int runFormats(const std::vector<std::string>& args, Streams& io);
 int runShow(const std::vector<std::string>& args, Streams& io);
 int runConvert(const std::vector<std::string>& args, Streams& io);
 int runTable(const std::vector<std::string>& args, Streams& io);
+int runPlot(const std::vector<std::string>& args, Streams& io);
 
 } // namespace fpx::cli

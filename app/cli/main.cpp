@@ -28,6 +28,10 @@ Usage:
       element; formats under 8 bits one per byte).
   fpx table FORMAT [--json|--csv] [--scale S]
       Every code of a format of at most 16 bits with its class and exact value.
+  fpx plot error|ulp|range|values|memory [--formats ID,...] [--range A:B] [--log]
+           [--symlog] [--round MODE] -o FILE.{png,pdf,svg,csv}
+      The explorer's plots, rendered headless (rounding error, ULP spacing, range,
+      representable values, memory per parameter count).
 
 Values: 0.3952  -1.5e-7  1/3  2^-24  3*2^-4  0x1.8p-3  inf  -inf  nan  -0
 Formats: fp64 fp32 tf32 bf16 fp16 fp8_e4m3 fp8_e5m2 fp8_e4m3fnuz fp8_e5m2fnuz
@@ -66,6 +70,8 @@ int main(int argc, char** argv) {
             return fpx::cli::runConvert(args, io);
         if (command == "table")
             return fpx::cli::runTable(args, io);
+        if (command == "plot")
+            return fpx::cli::runPlot(args, io);
         if (command == "help" || command == "--help" || command == "-h") {
             std::cout << kUsage;
             return fpx::cli::kExitOk;
@@ -79,6 +85,6 @@ int main(int argc, char** argv) {
         return fpx::cli::kExitDataError;
     }
     std::cerr << "fpx: unknown command '" << command
-              << "' (use formats, show, convert or table; fpx --help for more)\n";
+              << "' (use formats, show, convert, table or plot; fpx --help for more)\n";
     return fpx::cli::kExitUsage;
 }

@@ -2,12 +2,14 @@
 // fpx-explorer: the desktop front end of the exact number-format core.
 #include "main_window.h"
 #include "models/explorer_controller.h"
+#include "widgets/plots_panel.h"
 
 #include "fpx/format_catalogue.h"
 #include "fpx/rounding.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QEventLoop>
 #include <QSettings>
 #include <QTimer>
 
@@ -34,13 +36,16 @@ int main(int argc, char** argv) {
     const QCommandLineOption overflow("overflow", "Overflow policy: ieee or saturate.", "POLICY");
     const QCommandLineOption select("select", "Select the row of FORMAT (its detail panel shows).",
                                     "FORMAT");
+    const QCommandLineOption plot(
+        "plot", "Show the Plots tab with KIND: error, ulp, range, values or memory.", "KIND");
     const QCommandLineOption screenshot(
         "screenshot", "Render the window to FILE (PNG) and exit; works offscreen.", "FILE");
     const QCommandLineOption size("size", "Window size for --screenshot, WIDTHxHEIGHT.", "SIZE",
                                   "1600x900");
     const QCommandLineOption noSettings("no-settings",
                                         "Neither read nor write the remembered state.");
-    parser.addOptions({value, formats, round, overflow, select, screenshot, size, noSettings});
+    parser.addOptions(
+        {value, formats, round, overflow, select, plot, screenshot, size, noSettings});
     parser.process(app);
 
     auto fail = [](const QString& message) {
@@ -82,7 +87,24 @@ int main(int argc, char** argv) {
                 window.selectRow(static_cast<int>(i));
     }
 
+    if (parser.isSet(plot)) {
+        const auto kind = fpx::plots::parsePlotKind(parser.value(plot));
+        if (!kind)
+            return fail("--plot: unknown plot '" + parser.value(plot) +
+                        "' (use error, ulp, range, values or memory)");
+        window.showLowerTab(1);
+        window.plotsPanel()->setKind(*kind);
+    }
+
     if (parser.isSet(screenshot)) {
+        // Plots are computed off the GUI thread: wait for the last one before grabbing.
+        if (window.plotsPanel()->isComputing()) {
+            QEventLoop loop;
+            QObject::connect(window.plotsPanel(), &fpx::gui::PlotsPanel::plotReady, &loop,
+                             &QEventLoop::quit);
+            QTimer::singleShot(60000, &loop, &QEventLoop::quit);
+            loop.exec();
+        }
         const QStringList wh = parser.value(size).split('x');
         const int width = wh.value(0).toInt();
         const int height = wh.value(1).toInt();

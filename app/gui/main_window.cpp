@@ -7,6 +7,7 @@
 #include "widgets/bit_diagram.h"
 #include "widgets/detail_panel.h"
 #include "widgets/format_manager_dialog.h"
+#include "widgets/plots_panel.h"
 #include "widgets/same_bits_dialog.h"
 
 #include <QAction>
@@ -25,6 +26,7 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -124,10 +126,18 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     table_->setAlternatingRowColors(true);
     table_->setMouseTracking(true);
     table_->setWordWrap(false);
-    detail_ = new DetailPanel(splitter_);
+    lowerTabs_ = new QTabWidget(splitter_);
+    detail_ = new DetailPanel(lowerTabs_);
     detail_->setObjectName("detailPanel");
+    plots_ = new PlotsPanel(controller_, lowerTabs_);
+    plots_->setObjectName("plotsPanel");
+    lowerTabs_->addTab(detail_, tr("&Details"));
+    lowerTabs_->addTab(plots_, tr("&Plots"));
+    lowerTabs_->setTabToolTip(0, tr("How the selected format's code decodes, step by step."));
+    lowerTabs_->setTabToolTip(1, tr("Rounding error, ULP spacing, range, representable values and "
+                                    "memory of the shown formats."));
     splitter_->addWidget(table_);
-    splitter_->addWidget(detail_);
+    splitter_->addWidget(lowerTabs_);
     splitter_->setStretchFactor(0, 3);
     splitter_->setStretchFactor(1, 2);
     layout->addWidget(splitter_, 1);
@@ -309,6 +319,10 @@ bool MainWindow::exportBitDiagram(const QString& path) const {
     if (path.endsWith(".svg", Qt::CaseInsensitive))
         return diagram.saveSvg(path);
     return diagram.savePng(path);
+}
+
+void MainWindow::showLowerTab(int index) {
+    lowerTabs_->setCurrentIndex(index);
 }
 
 void MainWindow::refreshDetail() {

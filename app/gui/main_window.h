@@ -11,12 +11,14 @@ class QLineEdit;
 class QSettings;
 class QSplitter;
 class QTableView;
+class QTabWidget;
 
 namespace fpx::gui {
 
 class BitCellsDelegate;
 class DetailPanel;
 class FormatTableModel;
+class PlotsPanel;
 
 // The explorer window: the value field with rounding and overflow selectors, one row per
 // format with clickable bits, and the detail panel of the selected row.
@@ -34,6 +36,9 @@ class MainWindow : public QMainWindow {
     QLineEdit* valueEdit() const { return valueEdit_; }
     DetailPanel* detailPanel() const { return detail_; }
     BitCellsDelegate* bitsDelegate() const { return bitsDelegate_; }
+    PlotsPanel* plotsPanel() const { return plots_; }
+    // Shows the Details (0) or Plots (1) tab under the table.
+    void showLowerTab(int index);
 
     int selectedRow() const;
     void selectRow(int row);
@@ -64,6 +69,8 @@ class MainWindow : public QMainWindow {
     QTableView* table_;
     BitCellsDelegate* bitsDelegate_;
     DetailPanel* detail_;
+    PlotsPanel* plots_;
+    QTabWidget* lowerTabs_;
     QSplitter* splitter_;
     QLabel* timing_;
 };

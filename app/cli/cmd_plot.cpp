@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// fpx plot: the explorer's plots rendered headless to PNG, PDF, SVG or CSV.
+#include "arguments.h"
+#include "commands.h"
+#include "conversion_setup.h"
+
+#include "plot_builder.h"
+#include "plot_request.h"
+
+#include "fpx/format_catalogue.h"
+#include "fpx/value_parser.h"
+
+#include <qcustomplot.h>
+
+#include <QApplication>
+
+#include <cstdlib>
+#include <memory>
+#include <ostream>
+
+namespace fpx::cli {
+
+namespace {
+
+const char* defaultFormats(plots::PlotKind kind) {
+    switch (kind) {
+    case plots::PlotKind::Error:
+        return "fp16,bf16,fp8_e4m3,fp8_e5m2";
+    case plots::PlotKind::Ulp:
+        return "fp32,tf32,bf16,fp16,fp8_e4m3,fp8_e5m2,fp4_e2m1";
+    case plots::PlotKind::Range:
+        return "fp64,fp32,tf32,bf16,fp16,fp8_e4m3,fp8_e5m2,fp6_e3m2,fp6_e2m3,fp4_e2m1";
+    case plots::PlotKind::Values:
+        return "fp4_e2m1,nf4,int4";
+    case plots::PlotKind::Memory:
+        return "fp32,bf16,fp8_e4m3,fp6_e3m2,fp4_e2m1,int8,int4,nf4";
+    }
+    return "fp16";
+}
+
+bool parseRange(const std::string& text, double& from, double& to) {
+    const auto colon = text.find(':');
+    if (colon == std::string::npos)
+        return false;
+    const ParsedValue a = parseValue(text.substr(0, colon));
+    const ParsedValue b = parseValue(text.substr(colon + 1));
+    if (!a || !b || !a.value->isFinite() || !b.value->isFinite())
+        return false;
+    from = std::strtod(text.substr(0, colon).c_str(), nullptr);
+    to = std::strtod(text.substr(colon + 1).c_str(), nullptr);
+    // Expressions such as 2^-24 are not strtod's: fall back on the exact parser's double.
+    if (from == 0 && !a.value->isZero())
+        from = std::ldexp(1.0, static_cast<int>(a.value->floorLog2())) *
+               (a.value->isNegative() ? -1 : 1);
+    if (to == 0 && !b.value->isZero())
+        to = std::ldexp(1.0, static_cast<int>(b.value->floorLog2())) *
+             (b.value->isNegative() ? -1 : 1);
+    return from < to;
+}
+
+} // namespace
+
+int runPlot(const std::vector<std::string>& rawArgs, Streams& io) {
+    Arguments args(rawArgs,
+                   {"formats", "range", "round", "overflow", "seed", "scale", "o", "output"},
+                   {"log", "symlog"});
+    const char* usage =
+        "usage: fpx plot error|ulp|range|values|memory [--formats ID,...] [--range A:B] [--log]\n"
+        "                [--symlog] [--round MODE] [--overflow POLICY] -o FILE.{png,pdf,svg,csv}\n";
+    if (!args.ok()) {
+        io.err << "fpx plot: " << args.error() << '\n' << usage;
+        return kExitUsage;
+    }
+    if (args.positionals().size() != 1) {
+        io.err << "fpx plot: expected one plot kind\n" << usage;
+        return kExitUsage;
+    }
+    const auto kind = plots::parsePlotKind(QString::fromStdString(args.positionals().front()));
+    if (!kind) {
+        io.err << "fpx plot: unknown plot '" << args.positionals().front()
+               << "' (use error, ulp, range, values or memory)\n";
+        return kExitUsage;
+    }
+    const auto output = args.value("o") ? args.value("o") : args.value("output");
+    if (!output) {
+        io.err << "fpx plot: -o FILE is required (.png, .pdf, .svg or .csv)\n" << usage;
+        return kExitUsage;
+    }
+    const ConversionSetup setup = readConversionSetup(args);
+    if (!setup.error.empty()) {
+        io.err << "fpx plot: " << setup.error << '\n';
+        return kExitUsage;
+    }
+    FormatListLookup formats = findFormats(args.value("formats").value_or(defaultFormats(*kind)));
+    if (!formats.error.empty()) {
+        io.err << "fpx plot: --formats: " << formats.error << '\n';
+        return kExitUsage;
+    }
+    plots::PlotRequest request;
+    request.kind = *kind;
+    request.options = setup.rounding;
+    request.logarithmic = args.has("log");
+    request.symmetricLog = args.has("symlog");
+    for (FormatSpec& spec : formats.specs)
+        setup.applyScale(spec);
+    request.formats = std::move(formats.specs);
+    if (auto range = args.value("range")) {
+        if (!parseRange(*range, request.from, request.to)) {
+            io.err << "fpx plot: --range '" << *range << "': expected A:B with finite A < B\n";
+            return kExitUsage;
+        }
+    }
+    if (request.logarithmic && request.from <= 0) {
+        io.err << "fpx plot: --log needs a positive range (--range A:B with 0 < A)\n";
+        return kExitUsage;
+    }
+
+    // Render offscreen unless a display is at hand.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
+        qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    int argc = 1;
+    char name[] = "fpx";
+    char* argv[] = {name, nullptr};
+    QApplication app(argc, argv);
+    QCustomPlot plot;
+    plot.resize(1100, 650);
+    const plots::PlotData data = plots::computePlotData(request);
+    plots::buildPlot(plot, data);
+    QString error;
+    if (!plots::exportPlot(plot, data, QString::fromStdString(*output), &error)) {
+        io.err << "fpx plot: " << error.toStdString() << '\n';
+        return kExitUsage;
+    }
+    return kExitOk;
+}
+
+} // namespace fpx::cli
