@@ -185,7 +185,7 @@ int convertText(Streams& io, const std::optional<FormatSpec>& from, const Format
             }
         } else {
             const ParsedValue parsed = parseValue(trimmed);
-            if (parsed && !parsed.exact && !acceptsStandInInput(to)) {
+            if (parsed && !parsed.exact && !acceptsStandInInput(to, *parsed.value)) {
                 errors.report("line " + std::to_string(lineNumber) +
                               ": a value longer than 40000 digits or beyond 10^±20000 cannot be "
                               "rounded exactly into the scaled format " +

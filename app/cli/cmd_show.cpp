@@ -273,7 +273,7 @@ int runShow(const std::vector<std::string>& rawArgs, Streams& io) {
     if (!input.exact) {
         std::vector<FormatSpec> kept;
         for (FormatSpec& spec : formats) {
-            if (acceptsStandInInput(spec)) {
+            if (acceptsStandInInput(spec, input.value)) {
                 kept.push_back(std::move(spec));
                 continue;
             }

@@ -97,6 +97,14 @@ int main(int argc, char** argv) {
     }
 
     if (parser.isSet(screenshot)) {
+        const QStringList wh = parser.value(size).split('x');
+        const int width = wh.value(0).toInt();
+        const int height = wh.value(1).toInt();
+        if (width < 200 || height < 200)
+            return fail("--size: expected WIDTHxHEIGHT, e.g. 1600x900");
+        window.resize(width, height);
+        window.show();
+        QApplication::processEvents();
         // Plots are computed off the GUI thread: wait for the last one before grabbing.
         if (window.plotsPanel()->isComputing()) {
             QEventLoop loop;
@@ -105,13 +113,6 @@ int main(int argc, char** argv) {
             QTimer::singleShot(60000, &loop, &QEventLoop::quit);
             loop.exec();
         }
-        const QStringList wh = parser.value(size).split('x');
-        const int width = wh.value(0).toInt();
-        const int height = wh.value(1).toInt();
-        if (width < 200 || height < 200)
-            return fail("--size: expected WIDTHxHEIGHT, e.g. 1600x900");
-        window.resize(width, height);
-        window.show();
         QApplication::processEvents();
         const QPixmap shot = window.grab();
         if (!shot.save(parser.value(screenshot), "PNG"))

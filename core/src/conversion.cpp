@@ -397,6 +397,16 @@ Conversion roundLookup(const ExactValue& x, const FormatSpec& spec,
 
 } // namespace
 
+bool acceptsStandInInput(const FormatSpec& spec, const ExactValue& standIn) {
+    if (spec.kind == FormatKind::BinaryFloat || !standIn.isFinite() || standIn.isZero())
+        return true;
+    const std::int64_t log2 = (standIn / spec.scale).floorLog2();
+    // Levels lie within 2^bits (integers) or 2 (NF4's table); anything 4× beyond clamps, and
+    // anything below 2^−80 of a level rounds like every other tiny value.
+    const std::int64_t top = spec.kind == FormatKind::Integer ? spec.integerBits + 1 : 2;
+    return log2 > top || log2 < -80;
+}
+
 Conversion roundToFormat(const ExactValue& input, const FormatSpec& spec,
                          const RoundingOptions& options) {
     switch (spec.kind) {

@@ -9,6 +9,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRandomGenerator>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <cstring>
@@ -83,6 +84,7 @@ class TestCli : public QObject {
     void hostileStdin();
     void standInInputsAndScaledFormats();
     void overlongLine();
+    void plotFiles();
 };
 
 void TestCli::showJsonTeachingExample() {
@@ -444,10 +446,15 @@ void TestCli::standInInputsAndScaledFormats() {
     QCOMPARE(binary.exitCode, 0);
     QCOMPARE(binary.out, QByteArray("0x3e2aaaab\n"));
     QCOMPARE(runFpx({"convert", "--to", "int8", "--scale", "1e-30000"}, "1\n").exitCode, 2);
-    const Run show = runFpx({"show", "1e-999999", "--formats", "fp16,int8", "--json"});
+    const Run show = runFpx({"show", QString::fromLatin1(longValue.trimmed()), "--formats",
+                             "fp16,int8", "--scale", "1/3", "--json"});
     QCOMPARE(show.exitCode, 1);
     QCOMPARE(json(show)["results"].toArray().size(), 1);
     QCOMPARE(json(show)["input_exact"].toBool(), false);
+    // Far beyond the levels (or far below them) a stand-in clamps (or vanishes) like the text.
+    const Run far = runFpx({"convert", "--to", "int8"}, "1e99999\n-1e99999\n1e-99999\n");
+    QCOMPARE(far.exitCode, 0);
+    QCOMPARE(far.out, QByteArray("0x7f\n0x80\n0x00\n"));
 }
 
 void TestCli::overlongLine() {
@@ -456,6 +463,47 @@ void TestCli::overlongLine() {
     QCOMPARE(run.exitCode, 1);
     QCOMPARE(run.out, QByteArray("0x3e00\nerror\n0x4100\n"));
     QVERIFY(run.err.contains("line 2: longer than"));
+}
+
+void TestCli::plotFiles() {
+    QTemporaryDir dir;
+    for (const char* kind : {"error", "ulp", "range", "values", "memory"}) {
+        for (const char* suffix : {"png", "pdf", "svg", "csv"}) {
+            const QString path = dir.filePath(QString("%1.%2").arg(kind, suffix));
+            const Run run = runFpx({"plot", kind, "-o", path});
+            QVERIFY2(run.exitCode == 0, run.err.constData());
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QByteArray head = file.read(8);
+            if (QString(suffix) == "png")
+                QVERIFY(head.startsWith("\x89PNG"));
+            else if (QString(suffix) == "pdf")
+                QVERIFY(head.startsWith("%PDF"));
+            else if (QString(suffix) == "svg")
+                QVERIFY(head.startsWith("<?xml"));
+            else
+                QVERIFY(head.startsWith("format,"));
+        }
+    }
+    // The CSV of the range plot holds the formats' limits in log2.
+    const Run csv =
+        runFpx({"plot", "range", "--formats", "fp16,bf16", "-o", dir.filePath("r.csv")});
+    QCOMPARE(csv.exitCode, 0);
+    QFile range(dir.filePath("r.csv"));
+    QVERIFY(range.open(QIODevice::ReadOnly));
+    const QByteArray text = range.readAll();
+    QVERIFY2(text.contains("fp16,-24,-14,15.99"), text.constData());
+    QVERIFY(text.contains("bf16,-133,-126,127.99"));
+    const Run log = runFpx({"plot", "error", "--formats", "fp32", "--range", "1:1000", "--log",
+                            "-o", dir.filePath("e.png")});
+    QCOMPARE(log.exitCode, 0);
+    QCOMPARE(runFpx({"plot", "histogram", "-o", dir.filePath("x.png")}).exitCode, 2);
+    QCOMPARE(runFpx({"plot", "error", "-o", dir.filePath("x.bmp")}).exitCode, 2);
+    QCOMPARE(runFpx({"plot", "error", "--range", "5:1", "-o", dir.filePath("x.png")}).exitCode, 2);
+    QCOMPARE(
+        runFpx({"plot", "error", "--range", "-1:1", "--log", "-o", dir.filePath("x.png")}).exitCode,
+        2);
+    QCOMPARE(runFpx({"plot", "error"}).exitCode, 2);
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -7,12 +7,16 @@
 #include "widgets/bit_cells_delegate.h"
 #include "widgets/detail_panel.h"
 #include "widgets/format_manager_dialog.h"
+#include "widgets/plots_panel.h"
 #include "widgets/same_bits_dialog.h"
+
+#include <qcustomplot.h>
 
 #include "fpx/format_catalogue.h"
 
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -28,6 +32,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QWheelEvent>
 
 using namespace fpx;
 using namespace fpx::gui;
@@ -96,6 +101,8 @@ class TestExplorer : public QObject {
     void sameBitsEveryFormat();
     void updateTime();
     void screenshotFlag();
+    void plotsOfEveryKind();
+    void plotInteractions();
 
   private:
     QTemporaryDir dir_;
@@ -409,6 +416,100 @@ void TestExplorer::screenshotFlag() {
     QVERIFY(bad.waitForFinished(60000));
     QCOMPARE(bad.exitCode(), 2);
     QVERIFY(bad.readAllStandardError().contains("unknown format 'fp7'"));
+}
+
+void TestExplorer::plotsOfEveryKind() {
+    MainWindow window;
+    window.controller()->setFormats(specs("fp16,bf16,fp8_e4m3,fp4_e2m1,nf4,int4"));
+    window.show();
+    window.showLowerTab(1);
+    PlotsPanel* panel = window.plotsPanel();
+    QSignalSpy ready(panel, &PlotsPanel::plotReady);
+    for (plots::PlotKind kind :
+         {plots::PlotKind::Error, plots::PlotKind::Ulp, plots::PlotKind::Range,
+          plots::PlotKind::Values, plots::PlotKind::Memory}) {
+        ready.clear();
+        panel->setKind(kind);
+        QVERIFY(ready.wait(30000) || !panel->isComputing());
+        QCOMPARE(panel->data().request.kind, kind);
+        QCustomPlot* plot = panel->plot();
+        switch (kind) {
+        case plots::PlotKind::Error:
+            // Each format: an absolute and a relative curve.
+            QCOMPARE(plot->graphCount(), 2 * 6);
+            break;
+        case plots::PlotKind::Ulp:
+            QCOMPARE(plot->graphCount(), 6);
+            break;
+        case plots::PlotKind::Range:
+            QVERIFY(plot->itemCount() >= 6);
+            break;
+        case plots::PlotKind::Values:
+            // Only formats of at most 8 bits: fp8_e4m3, fp4, nf4, int4.
+            QCOMPARE(plot->graphCount(), 4);
+            QCOMPARE(plot->graph(1)->dataCount(), 15); // FP4: ±0 are one point
+            break;
+        case plots::PlotKind::Memory:
+            QVERIFY(plot->graphCount() >= 6);
+            break;
+        }
+        for (const char* suffix : {"png", "pdf", "svg", "csv"}) {
+            const QString path = dir_.filePath(plots::plotKindId(kind) + "." + suffix);
+            QString error;
+            QVERIFY2(panel->exportTo(path, &error), qPrintable(error));
+            QVERIFY(QFileInfo(path).size() > 100);
+        }
+    }
+    QString error;
+    QVERIFY(!panel->exportTo(dir_.filePath("plot.bmp"), &error));
+    QVERIFY(error.contains("unknown file type"));
+}
+
+void TestExplorer::plotInteractions() {
+    MainWindow window;
+    window.controller()->setFormats(specs("fp16,fp8_e4m3"));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.showLowerTab(1);
+    PlotsPanel* panel = window.plotsPanel();
+    QSignalSpy ready(panel, &PlotsPanel::plotReady);
+    panel->setKind(plots::PlotKind::Error);
+    QVERIFY(ready.wait(30000) || !panel->isComputing());
+    QCustomPlot* plot = panel->plot();
+    // The marker follows the explorer's value.
+    typeValue(window, "3.5");
+    QCPAbstractItem* marker = nullptr;
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (plot->item(i)->objectName() == "valueMarker")
+            marker = plot->item(i);
+    QVERIFY(marker);
+    QCOMPARE(static_cast<QCPItemStraightLine*>(marker)->point1->coords().x(), 3.5);
+    // A click on a legend entry hides its series, a second shows it again.
+    plot->replot();
+    auto* entry = qobject_cast<QCPPlottableLegendItem*>(plot->legend->item(1));
+    QVERIFY(entry);
+    QVERIFY(entry->plottable()->visible());
+    QTest::mouseClick(plot, Qt::LeftButton, {}, entry->outerRect().center());
+    QVERIFY(!entry->plottable()->visible());
+    QTest::mouseClick(plot, Qt::LeftButton, {}, entry->outerRect().center());
+    QVERIFY(entry->plottable()->visible());
+    // Wheel zoom changes the x range; Reset view restores it.
+    const QCPRange before = plot->xAxis->range();
+    QWheelEvent wheel(QPointF(plot->axisRect()->center()),
+                      plot->mapToGlobal(plot->axisRect()->center()).toPointF(), QPoint(),
+                      QPoint(0, 240), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(plot, &wheel);
+    QVERIFY(plot->xAxis->range().size() < before.size());
+    auto* reset = panel->findChild<QPushButton*>();
+    QVERIFY(reset);
+    for (QPushButton* button : panel->findChildren<QPushButton*>())
+        if (button->text().contains("Reset"))
+            QTest::mouseClick(button, Qt::LeftButton);
+    QCOMPARE(plot->xAxis->range().size(), before.size());
+    // The hover read-out names the exact stored value in each format.
+    const QString readout = panel->readoutAt(0.3952);
+    QVERIFY2(readout.contains("fp16: 0.395263671875"), qPrintable(readout));
+    QVERIFY(readout.contains("fp8_e4m3: 0.40625"));
 }
 
 QTEST_MAIN(TestExplorer)

@@ -150,7 +150,7 @@ void ExplorerController::recompute(bool notify) {
     for (std::size_t i = 0; i < rows_.size(); ++i) {
         ExplorerRow& row = rows_[i];
         row.problem.clear();
-        if (!inputExact_ && !acceptsStandInInput(row.spec)) {
+        if (!inputExact_ && !acceptsStandInInput(row.spec, inputValue_)) {
             row.problem = tr("input too long or far out to round exactly into a scaled format");
             row.report = convertAndDescribe(ExactValue::nan(), row.spec, options_);
             continue;

@@ -154,7 +154,18 @@ void PlotsPanel::setKind(plots::PlotKind kind) {
     recompute();
 }
 
+void PlotsPanel::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (stale_)
+        recompute();
+}
+
 void PlotsPanel::recompute() {
+    if (!isVisible()) {
+        stale_ = true;
+        return;
+    }
+    stale_ = false;
     request_.formats = controller_->formats();
     request_.options = controller_->roundingOptions();
     request_.logarithmic = logBox_->isChecked();

@@ -44,6 +44,10 @@ class PlotsPanel : public QWidget {
   public slots:
     void recompute();
 
+  protected:
+    // Plots are computed only while visible: hidden, a change just marks them stale.
+    void showEvent(QShowEvent* event) override;
+
   private:
     void applyResult();
     void updateMarker();
@@ -55,6 +59,7 @@ class PlotsPanel : public QWidget {
     plots::PlotData data_;
     QFutureWatcher<plots::PlotData> watcher_;
     bool pending_ = false;
+    bool stale_ = true;
     QCustomPlot* plot_;
     QComboBox* kindBox_;
     QLineEdit* fromEdit_;

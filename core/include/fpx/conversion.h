@@ -23,10 +23,9 @@ Conversion roundToFormat(const ExactValue& input, const FormatSpec& spec,
 // A stand-in for a very long or far-out input (ParsedValue::exact == false) rounds exactly
 // like the text it stands for into binary floats, whose rounding boundaries are short dyadic
 // numbers. Scaled formats (integers, NF4) have boundaries such as (k + ½) / 127 that no
-// truncation respects, so front ends refuse stand-ins there.
-inline bool acceptsStandInInput(const FormatSpec& spec) {
-    return spec.kind == FormatKind::BinaryFloat;
-}
+// truncation respects; there a stand-in is exact only when x / scale lies far beyond the
+// levels (it clamps) or far below the smallest one (it rounds like any tiny value).
+bool acceptsStandInInput(const FormatSpec& spec, const ExactValue& standIn);
 
 enum class ValueClass { Zero, Subnormal, Normal, Infinity, NaN };
 std::string_view valueClassName(ValueClass c); // "zero", "subnormal", "normal", "inf", "nan"
