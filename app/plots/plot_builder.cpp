@@ -265,6 +265,49 @@ void buildValues(QCustomPlot& plot, const PlotData& data) {
     }
     const double span = std::max(hi - lo, 1e-9);
     x->setRange(lo - span * 0.04, hi + span * 0.04);
+
+    // The 16×16 code map of the first 8-bit format: row = high nibble, column = low nibble,
+    // coloured by class.
+    for (const FormatSeries& s : data.series) {
+        if (s.codeClasses.size() != 256)
+            continue;
+        auto* rect = new QCPAxisRect(&plot);
+        rect->setObjectName("codeMap");
+        plot.plotLayout()->addElement(plot.plotLayout()->rowCount(), 0, rect);
+        rect->setMinimumSize(0, 260);
+        QCPAxis* cx = rect->axis(QCPAxis::atBottom);
+        QCPAxis* cy = rect->axis(QCPAxis::atLeft);
+        cx->setLabel(QObject::tr("codes of %1: low nibble (0–f)").arg(s.id));
+        cy->setLabel(QObject::tr("high nibble"));
+        cy->setRangeReversed(true);
+        auto* map = new QCPColorMap(cx, cy);
+        map->setName(s.id + QObject::tr(" codes"));
+        map->data()->setSize(16, 16);
+        map->data()->setRange(QCPRange(0, 15), QCPRange(0, 15));
+        for (int code = 0; code < 256; ++code)
+            map->data()->setCell(code & 15, code >> 4, s.codeClasses[static_cast<std::size_t>(code)]);
+        // Classes: 0 zero, 1 subnormal, 2 normal, 3 inf, 4 NaN.
+        QCPColorGradient gradient;
+        gradient.setLevelCount(5);
+        gradient.setColorStops({{0.0, QColor(0x9a, 0xa0, 0xa6)}, {0.25, QColor(0x9c, 0xc8, 0xf0)},
+                                {0.5, QColor(0x3d, 0x7e, 0xe8)}, {0.75, QColor(0xe8, 0x9a, 0x2e)},
+                                {1.0, QColor(0xde, 0x4b, 0x42)}});
+        gradient.setColorInterpolation(QCPColorGradient::ciRGB);
+        map->setGradient(gradient);
+        map->setDataRange(QCPRange(0, 4));
+        map->setInterpolate(false);
+        map->removeFromLegend();
+        QSharedPointer<QCPAxisTickerText> nibbles(new QCPAxisTickerText);
+        for (int n = 0; n < 16; ++n)
+            nibbles->addTick(n, QString::number(n, 16));
+        cx->setTicker(nibbles);
+        cy->setTicker(nibbles);
+        cx->setRange(-0.5, 15.5);
+        cy->setRange(-0.5, 15.5);
+        auto* legend = new QCPTextElement(&plot, QObject::tr("grey zero · light blue subnormal · blue normal · orange inf · red NaN"));
+        plot.plotLayout()->addElement(plot.plotLayout()->rowCount(), 0, legend);
+        break;
+    }
 }
 
 void buildMemory(QCustomPlot& plot, const PlotData& data) {

@@ -152,8 +152,10 @@ ErrorCurve roundingErrorCurve(const FormatSpec& spec, const RoundingOptions& opt
         const Code hiCode = roundToFormat(ex, spec, up).code;
         const ExactValue lo = decodeCode(spec, loCode).value;
         const ExactValue hi = decodeCode(spec, hiCode).value;
+        if (!lo.isFinite() || !hi.isFinite())
+            continue; // past the largest finite value: overflow, no rounding error to draw
         ExactValue gap;
-        if (lo.isFinite() && hi.isFinite() && compare(lo, hi) != 0) {
+        if (compare(lo, hi) != 0) {
             gap = hi - lo;
         } else if (const auto ulp = unitInLastPlace(spec, loCode)) {
             gap = *ulp;

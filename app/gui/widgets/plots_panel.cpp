@@ -241,6 +241,27 @@ void PlotsPanel::onMouseMove(QMouseEvent* event) {
     QCPAxisRect* rect = plot_->axisRectAt(event->position());
     if (!rect)
         return;
+    if (rect->objectName() == "codeMap") {
+        // The code under the cursor in the 16×16 map, with its value.
+        const int column = static_cast<int>(std::lround(rect->axis(QCPAxis::atBottom)->pixelToCoord(event->position().x())));
+        const int row = static_cast<int>(std::lround(rect->axis(QCPAxis::atLeft)->pixelToCoord(event->position().y())));
+        if (column < 0 || column > 15 || row < 0 || row > 15)
+            return;
+        for (const FormatSpec& spec : request_.formats) {
+            if (spec.totalBits() != 8)
+                continue;
+            const Code code = static_cast<Code>(row * 16 + column);
+            const DecodedCode d = decodeCode(spec, code);
+            QToolTip::showText(event->globalPosition().toPoint(),
+                               QStringLiteral("%1 %2: %3 (%4)").arg(QString::fromStdString(spec.id),
+                                                                    QString::fromStdString(codeToHex(code, 8)),
+                                                                    QString::fromStdString(toDecimal(d.value).text),
+                                                                    QString::fromStdString(std::string(valueClassName(d.valueClass)))),
+                               plot_);
+            return;
+        }
+        return;
+    }
     const double x = rect->axis(QCPAxis::atBottom)->pixelToCoord(event->position().x());
     QToolTip::showText(event->globalPosition().toPoint(), readoutAt(x), plot_);
 }
