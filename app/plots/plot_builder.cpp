@@ -285,12 +285,15 @@ void buildValues(QCustomPlot& plot, const PlotData& data) {
         map->data()->setSize(16, 16);
         map->data()->setRange(QCPRange(0, 15), QCPRange(0, 15));
         for (int code = 0; code < 256; ++code)
-            map->data()->setCell(code & 15, code >> 4, s.codeClasses[static_cast<std::size_t>(code)]);
+            map->data()->setCell(code & 15, code >> 4,
+                                 s.codeClasses[static_cast<std::size_t>(code)]);
         // Classes: 0 zero, 1 subnormal, 2 normal, 3 inf, 4 NaN.
         QCPColorGradient gradient;
         gradient.setLevelCount(5);
-        gradient.setColorStops({{0.0, QColor(0x9a, 0xa0, 0xa6)}, {0.25, QColor(0x9c, 0xc8, 0xf0)},
-                                {0.5, QColor(0x3d, 0x7e, 0xe8)}, {0.75, QColor(0xe8, 0x9a, 0x2e)},
+        gradient.setColorStops({{0.0, QColor(0x9a, 0xa0, 0xa6)},
+                                {0.25, QColor(0x9c, 0xc8, 0xf0)},
+                                {0.5, QColor(0x3d, 0x7e, 0xe8)},
+                                {0.75, QColor(0xe8, 0x9a, 0x2e)},
                                 {1.0, QColor(0xde, 0x4b, 0x42)}});
         gradient.setColorInterpolation(QCPColorGradient::ciRGB);
         map->setGradient(gradient);
@@ -304,7 +307,9 @@ void buildValues(QCustomPlot& plot, const PlotData& data) {
         cy->setTicker(nibbles);
         cx->setRange(-0.5, 15.5);
         cy->setRange(-0.5, 15.5);
-        auto* legend = new QCPTextElement(&plot, QObject::tr("grey zero · light blue subnormal · blue normal · orange inf · red NaN"));
+        auto* legend = new QCPTextElement(
+            &plot,
+            QObject::tr("grey zero · light blue subnormal · blue normal · orange inf · red NaN"));
         plot.plotLayout()->addElement(plot.plotLayout()->rowCount(), 0, legend);
         break;
     }

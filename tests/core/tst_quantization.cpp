@@ -29,17 +29,6 @@ using namespace fpx::test;
 
 namespace {
 
-QString valueText(const ExactValue& v) {
-    if (v.isNaN())
-        return "nan";
-    if (v.isInfinity())
-        return v.isNegative() ? "-inf" : "inf";
-    return QString("%1%2/%3*2^%4")
-        .arg(v.isNegative() ? "-" : "")
-        .arg(QString::fromStdString(v.numerator().str()))
-        .arg(QString::fromStdString(v.denominator().str()))
-        .arg(v.exponent2());
-}
 
 // The float32 nearest a decimal (glibc's strtof rounds correctly), as an exact value.
 ExactValue nearestFloat32(const char* decimal) {

@@ -216,17 +216,6 @@ QString className(ValueClass c) {
     return QString::fromLatin1(name.data(), qsizetype(name.size()));
 }
 
-QString valueText(const ExactValue& v) {
-    if (v.isNaN())
-        return "nan";
-    if (v.isInfinity())
-        return v.isNegative() ? "-inf" : "inf";
-    return QString("%1%2/%3*2^%4")
-        .arg(v.isNegative() ? "-" : "")
-        .arg(QString::fromStdString(v.numerator().str()))
-        .arg(QString::fromStdString(v.denominator().str()))
-        .arg(v.exponent2());
-}
 
 } // namespace
 

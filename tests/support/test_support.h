@@ -33,6 +33,19 @@ inline ExactValue exactValue(const QString& text) {
     return *parsed.value;
 }
 
+// An exact value as text for failure messages: n/d*2^k (or nan, ±inf).
+inline QString valueText(const ExactValue& v) {
+    if (v.isNaN())
+        return "nan";
+    if (v.isInfinity())
+        return v.isNegative() ? "-inf" : "inf";
+    return QString("%1%2/%3*2^%4")
+        .arg(v.isNegative() ? "-" : "")
+        .arg(QString::fromStdString(v.numerator().str()))
+        .arg(QString::fromStdString(v.denominator().str()))
+        .arg(v.exponent2());
+}
+
 struct ModeCase {
     RoundingMode mode;
     std::uint64_t randomBits; // only read by Stochastic

@@ -243,8 +243,10 @@ void PlotsPanel::onMouseMove(QMouseEvent* event) {
         return;
     if (rect->objectName() == "codeMap") {
         // The code under the cursor in the 16×16 map, with its value.
-        const int column = static_cast<int>(std::lround(rect->axis(QCPAxis::atBottom)->pixelToCoord(event->position().x())));
-        const int row = static_cast<int>(std::lround(rect->axis(QCPAxis::atLeft)->pixelToCoord(event->position().y())));
+        const int column = static_cast<int>(
+            std::lround(rect->axis(QCPAxis::atBottom)->pixelToCoord(event->position().x())));
+        const int row = static_cast<int>(
+            std::lround(rect->axis(QCPAxis::atLeft)->pixelToCoord(event->position().y())));
         if (column < 0 || column > 15 || row < 0 || row > 15)
             return;
         for (const FormatSpec& spec : request_.formats) {
@@ -252,12 +254,14 @@ void PlotsPanel::onMouseMove(QMouseEvent* event) {
                 continue;
             const Code code = static_cast<Code>(row * 16 + column);
             const DecodedCode d = decodeCode(spec, code);
-            QToolTip::showText(event->globalPosition().toPoint(),
-                               QStringLiteral("%1 %2: %3 (%4)").arg(QString::fromStdString(spec.id),
-                                                                    QString::fromStdString(codeToHex(code, 8)),
-                                                                    QString::fromStdString(toDecimal(d.value).text),
-                                                                    QString::fromStdString(std::string(valueClassName(d.valueClass)))),
-                               plot_);
+            QToolTip::showText(
+                event->globalPosition().toPoint(),
+                QStringLiteral("%1 %2: %3 (%4)")
+                    .arg(QString::fromStdString(spec.id),
+                         QString::fromStdString(codeToHex(code, 8)),
+                         QString::fromStdString(toDecimal(d.value).text),
+                         QString::fromStdString(std::string(valueClassName(d.valueClass)))),
+                plot_);
             return;
         }
         return;
