@@ -7,6 +7,7 @@
 
 #include "fpx/conversion.h"
 #include "fpx/format_catalogue.h"
+#include "fpx/fp32_kernel.h"
 #include "fpx/text_util.h"
 #include "fpx/value_parser.h"
 
@@ -56,15 +57,20 @@ class ErrorLog {
 
 // Converts codes of one format into another, caching every result when the source has at
 // most 16 bits (and the rounding is deterministic): then each element is one table lookup.
+// FP32 sources go through the integer fast path, proven against the exact core.
 class CodeConverter {
   public:
     CodeConverter(const FormatSpec& from, const FormatSpec& to, const ConversionSetup& setup)
         : from_(from), to_(to), setup_(setup) {
         if (from.totalBits() <= 16 && setup.rounding.mode != RoundingMode::Stochastic)
             cache_.resize(std::size_t{1} << from.totalBits());
+        if (from.id == "fp32")
+            kernel_ = Fp32Kernel::create(to, setup.rounding);
     }
 
     Code convert(Code code, std::uint64_t index) {
+        if (kernel_)
+            return kernel_->convert(static_cast<std::uint32_t>(code));
         if (!cache_.empty()) {
             auto& slot = cache_[static_cast<std::size_t>(code)];
             if (!slot)
@@ -79,6 +85,7 @@ class CodeConverter {
     const FormatSpec& to_;
     const ConversionSetup& setup_;
     std::vector<std::optional<Code>> cache_;
+    std::optional<Fp32Kernel> kernel_;
 };
 
 // Reads lines of at most kMaxLineBytes; longer ones are skipped and reported as such.
