@@ -24,5 +24,6 @@ int runShow(const std::vector<std::string>& args, Streams& io);
 int runConvert(const std::vector<std::string>& args, Streams& io);
 int runTable(const std::vector<std::string>& args, Streams& io);
 int runPlot(const std::vector<std::string>& args, Streams& io);
+int runBench(const std::vector<std::string>& args, Streams& io);
 
 } // namespace fpx::cli

@@ -128,4 +128,19 @@ void Fp32Kernel::convert(const std::uint32_t* in, Code* out, std::size_t count) 
         out[i] = convert(in[i]);
 }
 
+void Fp32Kernel::convert(const std::uint32_t* in, std::uint8_t* out, std::size_t count) const {
+    for (std::size_t i = 0; i < count; ++i)
+        out[i] = static_cast<std::uint8_t>(convert(in[i]));
+}
+
+void Fp32Kernel::convert(const std::uint32_t* in, std::uint16_t* out, std::size_t count) const {
+    for (std::size_t i = 0; i < count; ++i)
+        out[i] = static_cast<std::uint16_t>(convert(in[i]));
+}
+
+void Fp32Kernel::convert(const std::uint32_t* in, std::uint32_t* out, std::size_t count) const {
+    for (std::size_t i = 0; i < count; ++i)
+        out[i] = static_cast<std::uint32_t>(convert(in[i]));
+}
+
 } // namespace fpx

@@ -85,6 +85,7 @@ class TestCli : public QObject {
     void standInInputsAndScaledFormats();
     void overlongLine();
     void plotFiles();
+    void benchOutputs();
 };
 
 void TestCli::showJsonTeachingExample() {
@@ -504,6 +505,32 @@ void TestCli::plotFiles() {
         runFpx({"plot", "error", "--range", "-1:1", "--log", "-o", dir.filePath("x.png")}).exitCode,
         2);
     QCOMPARE(runFpx({"plot", "error"}).exitCode, 2);
+}
+
+void TestCli::benchOutputs() {
+    QTemporaryDir dir;
+    const QString jsonPath = dir.filePath("bench.json");
+    const QString csvPath = dir.filePath("bench.csv");
+    const Run run = runFpx({"bench", "--formats", "fp16,e4m3", "--sizes", "1k", "--budget", "0.01",
+                            "--json", jsonPath, "--csv", csvPath});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QVERIFY(run.out.contains("fp32->fp16"));
+    QFile file(jsonPath);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+    QCOMPARE(root["backend"].toString(), QString("cpu"));
+    const QJsonArray results = root["results"].toArray();
+    QCOMPARE(results.size(), 3); // memcpy, fp16, e4m3
+    for (const auto& r : results) {
+        QVERIFY(r.toObject()["verified"].toBool());
+        QVERIFY(r.toObject()["elements_per_second"].toDouble() > 0);
+    }
+    QFile csv(csvPath);
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    QCOMPARE(csv.readAll().count('\n'), 4);
+    QCOMPARE(runFpx({"bench", "--backend", "cuda"}).exitCode, 2);
+    QCOMPARE(runFpx({"bench", "--sizes", "0"}).exitCode, 2);
+    QCOMPARE(runFpx({"bench", "--threads", "0"}).exitCode, 2);
 }
 
 QTEST_GUILESS_MAIN(TestCli)

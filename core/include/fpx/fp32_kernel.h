@@ -26,6 +26,10 @@ class Fp32Kernel {
 
     Code convert(std::uint32_t fp32Bits) const;
     void convert(const std::uint32_t* in, Code* out, std::size_t count) const;
+    // Packed output, as stored: 1, 2 or 4 bytes per element (the target must fit).
+    void convert(const std::uint32_t* in, std::uint8_t* out, std::size_t count) const;
+    void convert(const std::uint32_t* in, std::uint16_t* out, std::size_t count) const;
+    void convert(const std::uint32_t* in, std::uint32_t* out, std::size_t count) const;
 
   private:
     Fp32Kernel(const FormatSpec& target, const RoundingOptions& options);
