@@ -6,6 +6,7 @@
 #include "fpx/format_catalogue.h"
 
 #include <bit>
+#include <type_traits>
 
 namespace fpx {
 
@@ -36,13 +37,32 @@ Code Fp32Kernel::exact(std::uint32_t fp32Bits) const {
     return roundToFormat(decodeCode(fp32, fp32Bits).value, *target_, options_).code;
 }
 
-Code Fp32Kernel::convert(std::uint32_t x) const {
+namespace {
+
+// The kernel's numbers, copied out of the object so the hot loop keeps them in registers.
+struct KernelParams {
+    int fractionBits;
+    std::int64_t minExponent;
+    std::int64_t maxExponent;
+    std::uint64_t maxSignificand;
+    std::int64_t bias;
+    int storedBits;
+    bool explicitIntegerBit;
+    bool exponentZeroIsSubnormal;
+    std::uint64_t signBit;
+};
+
+// One element; `fallback` is set for the rare cases the exact core decides. The mode is a
+// template parameter so that each bulk loop has no per-element switch.
+template <RoundingMode Mode>
+inline std::uint64_t roundFast(std::uint32_t x, const KernelParams& p, bool& fallback) {
     const bool negative = (x >> 31) != 0;
     const std::uint32_t magnitude = x & 0x7fffffffu;
     // NaN, ±∞, ±0 and negative values into unsigned formats: the exact core decides.
-    if (magnitude >= 0x7f800000u || magnitude == 0 || (negative && signBit_ == 0))
-        return exact(x);
-
+    if (magnitude >= 0x7f800000u || magnitude == 0 || (negative && p.signBit == 0)) {
+        fallback = true;
+        return 0;
+    }
     // Step 1: the input as significand × 2^exponent.
     //   fp32  [s][eeeeeeee][mmmmmmmmmmmmmmmmmmmmmmm]
     //   normal: (2^23 + m) × 2^(e − 150)   subnormal: m × 2^(1 − 150)
@@ -51,96 +71,133 @@ Code Fp32Kernel::convert(std::uint32_t x) const {
         biased != 0 ? ((magnitude & 0x7fffffu) | 0x800000u) : (magnitude & 0x7fffffu);
     const std::int64_t exponent = (biased != 0 ? static_cast<std::int64_t>(biased) : 1) - 150;
     const std::int64_t log2 = (63 - std::countl_zero(significand)) + exponent;
-    if (log2 > maxExponent_ + 1)
-        return exact(x); // overflows in every mode: rare
-
+    if (log2 > p.maxExponent + 1) { // overflows in every mode: rare
+        fallback = true;
+        return 0;
+    }
     // Step 2: drop the bits below the target's last place (gradual underflow keeps the
     // subnormal quantum):
     //   significand = [ kept | dropped (shift bits) ]      half = 1 << (shift − 1)
-    const std::int64_t binade = log2 > minExponent_ ? log2 : minExponent_;
-    const std::int64_t shift = (binade - fractionBits_) - exponent;
+    const std::int64_t binade = log2 > p.minExponent ? log2 : p.minExponent;
+    const std::int64_t shift = (binade - p.fractionBits) - exponent;
+    if (shift >= 64) { // far below the smallest subnormal
+        fallback = true;
+        return 0;
+    }
     std::uint64_t kept = 0;
     std::uint64_t dropped = 0;
     std::uint64_t half = 0;
     if (shift <= 0) {
         kept = significand << -shift; // the target is wider here: exact
-    } else if (shift < 64) {
+    } else {
         kept = significand >> shift;
         dropped = significand & ((std::uint64_t{1} << shift) - 1);
         half = std::uint64_t{1} << (shift - 1);
-    } else {
-        return exact(x); // far below the smallest subnormal: rounds to 0 or the smallest value
     }
-
     // Step 3: round.
     bool up = false;
     if (dropped != 0) {
-        switch (options_.mode) {
-        case RoundingMode::NearestEven:
+        if constexpr (Mode == RoundingMode::NearestEven)
             // With no fraction bits (E8M0) every significand is 1: ties go up.
-            up = dropped > half || (dropped == half && (fractionBits_ == 0 || (kept & 1) != 0));
-            break;
-        case RoundingMode::NearestAway:
+            up = dropped > half || (dropped == half && (p.fractionBits == 0 || (kept & 1) != 0));
+        else if constexpr (Mode == RoundingMode::NearestAway)
             up = dropped >= half;
-            break;
-        case RoundingMode::TowardZero:
-            break;
-        case RoundingMode::TowardPositive:
+        else if constexpr (Mode == RoundingMode::TowardPositive)
             up = !negative;
-            break;
-        case RoundingMode::TowardNegative:
+        else if constexpr (Mode == RoundingMode::TowardNegative)
             up = negative;
-            break;
-        case RoundingMode::ToOdd:
+        else if constexpr (Mode == RoundingMode::ToOdd)
             up = (kept & 1) == 0;
-            break;
-        case RoundingMode::Stochastic:
-            return exact(x);
-        }
     }
     std::uint64_t result = kept + (up ? 1 : 0);
     std::int64_t resultExponent = binade;
-    if (result == (std::uint64_t{2} << fractionBits_)) { // carry: 1.111 + 0.001 = 10.000
+    if (result == (std::uint64_t{2} << p.fractionBits)) { // carry: 1.111 + 0.001 = 10.000
         result >>= 1;
         resultExponent += 1;
     }
-    if (resultExponent > maxExponent_ ||
-        (resultExponent == maxExponent_ && result > maxSignificand_))
-        return exact(x); // overflow: policy and mode decide, rare
-    if (result == 0)
-        return exact(x); // underflow to zero (or E8M0's smallest value): the exact core's rules
-
-    // Step 4: encode.
-    const std::uint64_t hidden = std::uint64_t{1} << fractionBits_;
-    Code fields = 0;
-    if (!exponentZeroIsSubnormal_ || result >= hidden) {
-        const Code field = static_cast<Code>(resultExponent + bias_);
-        fields = (field << storedBits_) |
-                 static_cast<Code>(explicitIntegerBit_ ? result : result - hidden);
-    } else {
-        fields = static_cast<Code>(result);
+    // Overflow (policy and mode decide) and underflow to zero (or E8M0's smallest value):
+    // the exact core's rules.
+    if (resultExponent > p.maxExponent ||
+        (resultExponent == p.maxExponent && result > p.maxSignificand) || result == 0) {
+        fallback = true;
+        return 0;
     }
-    return (negative ? signBit_ : Code(0)) | fields;
+    // Step 4: encode.
+    const std::uint64_t hidden = std::uint64_t{1} << p.fractionBits;
+    std::uint64_t fields = result; // subnormal: exponent field 0
+    if (!p.exponentZeroIsSubnormal || result >= hidden) {
+        const auto field = static_cast<std::uint64_t>(resultExponent + p.bias);
+        fields = (field << p.storedBits) | (p.explicitIntegerBit ? result : result - hidden);
+    }
+    return (negative ? p.signBit : 0) | fields;
+}
+
+} // namespace
+
+template <typename Out>
+void Fp32Kernel::convertAll(const std::uint32_t* in, Out* out, std::size_t count) const {
+    const KernelParams p{fractionBits_,
+                         minExponent_,
+                         maxExponent_,
+                         maxSignificand_,
+                         bias_,
+                         storedBits_,
+                         explicitIntegerBit_,
+                         exponentZeroIsSubnormal_,
+                         static_cast<std::uint64_t>(signBit_)};
+    auto loop = [&](auto mode) {
+        for (std::size_t i = 0; i < count; ++i) {
+            bool fallback = false;
+            const std::uint64_t code = roundFast<decltype(mode)::value>(in[i], p, fallback);
+            out[i] = static_cast<Out>(fallback ? exact(in[i]) : code);
+        }
+    };
+    switch (options_.mode) {
+    case RoundingMode::NearestEven:
+        loop(std::integral_constant<RoundingMode, RoundingMode::NearestEven>{});
+        break;
+    case RoundingMode::NearestAway:
+        loop(std::integral_constant<RoundingMode, RoundingMode::NearestAway>{});
+        break;
+    case RoundingMode::TowardZero:
+        loop(std::integral_constant<RoundingMode, RoundingMode::TowardZero>{});
+        break;
+    case RoundingMode::TowardPositive:
+        loop(std::integral_constant<RoundingMode, RoundingMode::TowardPositive>{});
+        break;
+    case RoundingMode::TowardNegative:
+        loop(std::integral_constant<RoundingMode, RoundingMode::TowardNegative>{});
+        break;
+    case RoundingMode::ToOdd:
+        loop(std::integral_constant<RoundingMode, RoundingMode::ToOdd>{});
+        break;
+    case RoundingMode::Stochastic: // refused by create()
+        for (std::size_t i = 0; i < count; ++i)
+            out[i] = static_cast<Out>(exact(in[i]));
+        break;
+    }
+}
+
+Code Fp32Kernel::convert(std::uint32_t x) const {
+    Code code = 0;
+    convertAll(&x, &code, 1);
+    return code;
 }
 
 void Fp32Kernel::convert(const std::uint32_t* in, Code* out, std::size_t count) const {
-    for (std::size_t i = 0; i < count; ++i)
-        out[i] = convert(in[i]);
+    convertAll(in, out, count);
 }
 
 void Fp32Kernel::convert(const std::uint32_t* in, std::uint8_t* out, std::size_t count) const {
-    for (std::size_t i = 0; i < count; ++i)
-        out[i] = static_cast<std::uint8_t>(convert(in[i]));
+    convertAll(in, out, count);
 }
 
 void Fp32Kernel::convert(const std::uint32_t* in, std::uint16_t* out, std::size_t count) const {
-    for (std::size_t i = 0; i < count; ++i)
-        out[i] = static_cast<std::uint16_t>(convert(in[i]));
+    convertAll(in, out, count);
 }
 
 void Fp32Kernel::convert(const std::uint32_t* in, std::uint32_t* out, std::size_t count) const {
-    for (std::size_t i = 0; i < count; ++i)
-        out[i] = static_cast<std::uint32_t>(convert(in[i]));
+    convertAll(in, out, count);
 }
 
 } // namespace fpx

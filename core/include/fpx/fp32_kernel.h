@@ -34,6 +34,8 @@ class Fp32Kernel {
   private:
     Fp32Kernel(const FormatSpec& target, const RoundingOptions& options);
     Code exact(std::uint32_t fp32Bits) const;
+    template <typename Out>
+    void convertAll(const std::uint32_t* in, Out* out, std::size_t count) const;
 
     const FormatSpec* target_;
     RoundingOptions options_;
