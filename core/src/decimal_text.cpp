@@ -184,13 +184,12 @@ std::string shortestRoundTrip(const FormatSpec& spec, Code code) {
     if (auto s = special(v))
         return *s;
     const RoundingOptions nearest;
+    // digits × 10^−fraction, with the value's sign; true when it rounds back to `code`.
     auto readsBack = [&](const std::string& digits, std::int64_t fraction, ExactValue& candidate) {
         candidate =
-            ExactValue::fraction(v.isNegative(), BigInt(digits), 1) / ExactValue::integer(1);
-        if (fraction >= 0)
-            candidate = candidate / ExactValue::integer(powerOfTen(fraction));
-        else
-            candidate = candidate * ExactValue::integer(powerOfTen(-fraction));
+            fraction >= 0
+                ? ExactValue::fraction(v.isNegative(), BigInt(digits), powerOfTen(fraction))
+                : ExactValue::fraction(v.isNegative(), BigInt(digits) * powerOfTen(-fraction), 1);
         return roundToFormat(candidate, spec, nearest).code == code;
     };
     for (int digits = 1; digits <= 60; ++digits) {
