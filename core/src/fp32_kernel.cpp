@@ -50,6 +50,8 @@ struct KernelParams {
     bool explicitIntegerBit;
     bool exponentZeroIsSubnormal;
     std::uint64_t signBit;
+    bool hasZero;
+    std::uint64_t negativeZero; // the code a negative underflow gives: −0, or +0 (fnuz)
 };
 
 // One element; `fallback` is set for the rare cases the exact core decides. The mode is a
@@ -115,12 +117,19 @@ inline std::uint64_t roundFast(std::uint32_t x, const KernelParams& p, bool& fal
         result >>= 1;
         resultExponent += 1;
     }
-    // Overflow (policy and mode decide) and underflow to zero (or E8M0's smallest value):
-    // the exact core's rules.
+    // Overflow: the policy and the mode decide, in the exact core (rare).
     if (resultExponent > p.maxExponent ||
-        (resultExponent == p.maxExponent && result > p.maxSignificand) || result == 0) {
+        (resultExponent == p.maxExponent && result > p.maxSignificand)) {
         fallback = true;
         return 0;
+    }
+    // Underflow to zero keeps the sign where the format has −0; E8M0 has no zero at all.
+    if (result == 0) {
+        if (!p.hasZero) {
+            fallback = true;
+            return 0;
+        }
+        return negative ? p.negativeZero : 0;
     }
     // Step 4: encode.
     const std::uint64_t hidden = std::uint64_t{1} << p.fractionBits;
@@ -144,12 +153,60 @@ void Fp32Kernel::convertAll(const std::uint32_t* in, Out* out, std::size_t count
                          storedBits_,
                          explicitIntegerBit_,
                          exponentZeroIsSubnormal_,
-                         static_cast<std::uint64_t>(signBit_)};
+                         static_cast<std::uint64_t>(signBit_),
+                         target_->hasZero(),
+                         target_->hasNegativeZero() ? static_cast<std::uint64_t>(signBit_) : 0};
+    // The common case in a handful of integer operations: the input and the result are both
+    // normal and finite. Rounding is an addition on the FP32 bits that may carry into the
+    // exponent (1.111|1 + 1 → 10.000), then a shift, then a change of bias:
+    //
+    //   fp32  [s][eeeeeeee][mmmmmmm|ddddddddddddddd]     drop = 23 − F bits d
+    //   +  increment (nearest even: 0111…1 + last kept bit; toward ∓∞: 1111…1 or 0)
+    //   >> drop  →  [eeeeeeee][mmmmmmm]  −  (127 − bias) << F  →  target [e…][m…]
+    //
+    // Anything else — subnormal results, overflow, NaN, ±∞, zero, round-to-odd, F = 0 —
+    // goes through roundFast and, for the rare cases, the exact core.
+    const int drop = 23 - p.fractionBits;
+    const bool bitTrick = p.exponentZeroIsSubnormal && !p.explicitIntegerBit &&
+                          p.fractionBits >= 1 && p.fractionBits <= 22 && p.minExponent >= -126 &&
+                          options_.mode != RoundingMode::ToOdd;
+    const std::uint32_t minNormal =
+        bitTrick ? static_cast<std::uint32_t>(p.minExponent + 127) << 23 : 0;
+    const std::uint64_t maxMagnitude =
+        (static_cast<std::uint64_t>(p.maxExponent + p.bias) << p.fractionBits) |
+        (p.maxSignificand - (std::uint64_t{1} << p.fractionBits));
+    const std::int64_t rebias = (p.bias - 127) * (std::int64_t{1} << p.fractionBits);
+    const std::uint32_t half = bitTrick ? std::uint32_t{1} << (drop - 1) : 0;
+    const std::uint32_t all = bitTrick ? (std::uint32_t{1} << drop) - 1 : 0;
     auto loop = [&](auto mode) {
+        constexpr RoundingMode kMode = decltype(mode)::value;
         for (std::size_t i = 0; i < count; ++i) {
+            const std::uint32_t x = in[i];
+            const std::uint32_t magnitude = x & 0x7fffffffu;
+            const bool negative = (x >> 31) != 0;
+            if (bitTrick && magnitude >= minNormal && magnitude < 0x7f800000u &&
+                (!negative || p.signBit != 0)) {
+                std::uint32_t increment = 0;
+                if constexpr (kMode == RoundingMode::NearestEven)
+                    increment = (half - 1) + ((magnitude >> drop) & 1);
+                else if constexpr (kMode == RoundingMode::NearestAway)
+                    increment = half;
+                else if constexpr (kMode == RoundingMode::TowardPositive)
+                    increment = negative ? 0 : all;
+                else if constexpr (kMode == RoundingMode::TowardNegative)
+                    increment = negative ? all : 0;
+                const auto rounded = static_cast<std::int64_t>(
+                    (static_cast<std::uint64_t>(magnitude) + increment) >> drop);
+                const std::int64_t code = rounded + rebias;
+                if (code <= static_cast<std::int64_t>(maxMagnitude)) {
+                    out[i] = static_cast<Out>((negative ? p.signBit : 0) |
+                                              static_cast<std::uint64_t>(code));
+                    continue;
+                }
+            }
             bool fallback = false;
-            const std::uint64_t code = roundFast<decltype(mode)::value>(in[i], p, fallback);
-            out[i] = static_cast<Out>(fallback ? exact(in[i]) : code);
+            const std::uint64_t code = roundFast<kMode>(x, p, fallback);
+            out[i] = static_cast<Out>(fallback ? exact(x) : code);
         }
     };
     switch (options_.mode) {
