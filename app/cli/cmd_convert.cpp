@@ -12,6 +12,7 @@
 #include "fpx/value_parser.h"
 
 #include <array>
+#include <bit>
 #include <cstdio>
 #include <cstring>
 #include <istream>
@@ -67,6 +68,8 @@ class CodeConverter {
         if (from.id == "fp32")
             kernel_ = Fp32Kernel::create(to, setup.rounding);
     }
+
+    const Fp32Kernel* kernel() const { return kernel_ ? &*kernel_ : nullptr; }
 
     Code convert(Code code, std::uint64_t index) {
         if (kernel_)
@@ -234,6 +237,8 @@ int convertRaw(Streams& io, const FormatSpec& from, const FormatSpec& to,
     std::vector<char> output;
     output.reserve(input.size() / inBytes * outBytes);
     std::size_t carried = 0; // bytes of an incomplete element kept from the previous read
+    std::vector<std::uint32_t> words;
+    std::vector<Code> results;
     std::uint64_t index = 0;
     for (;;) {
         io.in.read(input.data() + carried, static_cast<std::streamsize>(input.size() - carried));
@@ -242,7 +247,22 @@ int convertRaw(Streams& io, const FormatSpec& from, const FormatSpec& to,
             break;
         const std::size_t whole = available / inBytes * inBytes;
         output.clear();
-        for (std::size_t offset = 0; offset < whole; offset += inBytes, ++index) {
+        if (const Fp32Kernel* kernel = codes.kernel()) {
+            // FP32 input: the whole block through the bulk kernel (4-byte elements, no masking).
+            const std::size_t n = whole / 4;
+            words.resize(n);
+            results.resize(n);
+            static_assert(std::endian::native == std::endian::little,
+                          "raw FP32 words are read in place");
+            std::memcpy(words.data(), input.data(), whole); // little-endian, as the file
+            kernel->convert(words.data(), results.data(), n);
+            for (Code result : results)
+                for (std::size_t b = 0; b < outBytes; ++b, result >>= 8)
+                    output.push_back(static_cast<char>(static_cast<unsigned char>(result & 0xff)));
+            index += n;
+        }
+        for (std::size_t offset = codes.kernel() ? whole : 0; offset < whole;
+             offset += inBytes, ++index) {
             Code code = 0;
             for (std::size_t b = inBytes; b-- > 0;)
                 code = (code << 8) | static_cast<unsigned char>(input[offset + b]);
