@@ -29,7 +29,6 @@ using namespace fpx::test;
 
 namespace {
 
-
 // The float32 nearest a decimal (glibc's strtof rounds correctly), as an exact value.
 ExactValue nearestFloat32(const char* decimal) {
     const float f = std::strtof(decimal, nullptr);

@@ -216,7 +216,6 @@ QString className(ValueClass c) {
     return QString::fromLatin1(name.data(), qsizetype(name.size()));
 }
 
-
 } // namespace
 
 class TestSmallFormats : public QObject {
