@@ -188,6 +188,20 @@ ExactValue ratio(qlonglong numerator, qlonglong denominator) {
 
 } // namespace
 
+namespace {
+
+// Columns format / scale numerator / denominator, and one row per format at its default scale
+// (numerator 0 stands for "the default").
+void addDefaultScaleRows() {
+    QTest::addColumn<QString>("format");
+    QTest::addColumn<qlonglong>("numerator");
+    QTest::addColumn<qlonglong>("denominator");
+    for (const char* name : {"int8", "int4", "int2", "uint8", "uint4", "int6", "uint3", "nf4"})
+        QTest::newRow(name) << name << 0LL << 1LL;
+}
+
+} // namespace
+
 class TestQuantization : public QObject {
     Q_OBJECT
 
@@ -229,11 +243,7 @@ void TestQuantization::defaultScales() {
 }
 
 void TestQuantization::decodeValues_data() {
-    QTest::addColumn<QString>("format");
-    QTest::addColumn<qlonglong>("numerator");
-    QTest::addColumn<qlonglong>("denominator");
-    for (const char* name : {"int8", "int4", "int2", "uint8", "uint4", "int6", "uint3", "nf4"})
-        QTest::newRow(name) << name << 0LL << 1LL;
+    addDefaultScaleRows();
     QTest::newRow("int8 scale 0.1") << "int8" << 1LL << 10LL;
     QTest::newRow("uint4 scale 3") << "uint4" << 3LL << 1LL;
     QTest::newRow("nf4 absmax 2.5") << "nf4" << 5LL << 2LL;
@@ -256,11 +266,7 @@ void TestQuantization::decodeValues() {
 }
 
 void TestQuantization::everyLevelAndTie_data() {
-    QTest::addColumn<QString>("format");
-    QTest::addColumn<qlonglong>("numerator");
-    QTest::addColumn<qlonglong>("denominator");
-    for (const char* name : {"int8", "int4", "int2", "uint8", "uint4", "int6", "uint3", "nf4"})
-        QTest::newRow(name) << name << 0LL << 1LL;
+    addDefaultScaleRows();
     // Custom scales: a non-dyadic one, an integer one, a power of two.
     QTest::newRow("int8 scale 0.1") << "int8" << 1LL << 10LL;
     QTest::newRow("int4 scale 3") << "int4" << 3LL << 1LL;

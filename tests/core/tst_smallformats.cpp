@@ -172,6 +172,16 @@ SortedCodes sortedCodes(const FormatSpec& spec) {
     return out;
 }
 
+// Indices of the lowest and highest finite values in a sorted list (±∞ sit at the ends).
+std::pair<std::size_t, std::size_t> finiteExtremes(const SortedCodes& sorted) {
+    std::size_t first = 0, last = sorted.values.size() - 1;
+    while (sorted.values[first].isInfinity())
+        ++first;
+    while (sorted.values[last].isInfinity())
+        --last;
+    return {first, last};
+}
+
 void addFormatRows() {
     QTest::addColumn<QString>("format");
     for (const QString& name : kBuiltins)
@@ -326,11 +336,7 @@ void TestSmallFormats::limits() {
 
     // Extremes, from the sorted list of finite values.
     const SortedCodes sorted = sortedCodes(spec);
-    std::size_t first = 0, last = sorted.values.size() - 1;
-    while (sorted.values[first].isInfinity())
-        ++first;
-    while (sorted.values[last].isInfinity())
-        --last;
+    const auto [first, last] = finiteExtremes(sorted);
     QVERIFY2(sameValue(limits.max, sorted.values[last]), qPrintable(valueText(limits.max)));
     QCOMPARE(hex(spec, limits.maxCode), hex(spec, sorted.codes[last]));
     QVERIFY2(limits.lowest == sorted.values[first], qPrintable(valueText(limits.lowest)));
@@ -373,11 +379,7 @@ void TestSmallFormats::roundTrip() {
     const FormatSpec spec = lookUp(format);
     const SortedCodes sorted = sortedCodes(spec);
     // ±max: where saturation sends ±∞.
-    std::size_t first = 0, last = sorted.values.size() - 1;
-    while (sorted.values[first].isInfinity())
-        ++first;
-    while (sorted.values[last].isInfinity())
-        --last;
+    const auto [first, last] = finiteExtremes(sorted);
 
     QElapsedTimer timer;
     timer.start();
