@@ -2,7 +2,7 @@
 // fpx bench: conversion throughput on this machine, beside its own copy bandwidth.
 #include "arguments.h"
 #include "commands.h"
-#include "json_writer.h"
+#include "fpx/json_writer.h"
 #include "text_table.h"
 
 #include "fpx/bench/cpu_conversion_bench.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "json_writer.h"
+#include "fpx/json_writer.h"
 #include "text_table.h"
 
 #include "fpx/bit_layout.h"

@@ -8,15 +8,6 @@
 
 namespace fpx {
 
-std::uint64_t stochasticBits(std::uint64_t seed, std::uint64_t index) {
-    // splitmix64 (Steele, Lea, Flood 2014) on seed + index·golden ratio: a counter-based
-    // generator, so element i gets the same bits however the input is split into batches.
-    std::uint64_t z = seed + (index + 1) * 0x9e3779b97f4a7c15ULL;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 namespace {
 
 struct ModeNames {

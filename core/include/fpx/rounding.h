@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "fpx/host_device.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -44,8 +46,15 @@ struct RoundingOptions {
     std::uint64_t randomBits = 0;
 };
 
-// Counter-based random bits for stochastic rounding: splitmix64(seed, index).
-std::uint64_t stochasticBits(std::uint64_t seed, std::uint64_t index);
+// Counter-based random bits for stochastic rounding: splitmix64 (Steele, Lea, Flood 2014) on
+// seed + index·golden ratio, so element i gets the same bits however the input is split into
+// batches, on the CPU and on a GPU alike.
+FPX_HOST_DEVICE constexpr std::uint64_t stochasticBits(std::uint64_t seed, std::uint64_t index) {
+    std::uint64_t z = seed + (index + 1) * 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
 
 std::string_view roundingModeId(RoundingMode mode);   // "rne", "rna", …
 std::string_view roundingModeName(RoundingMode mode); // "nearest, ties to even", …

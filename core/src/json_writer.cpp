@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "json_writer.h"
+#include "fpx/json_writer.h"
 
 #include <cstdio>
 
-namespace fpx::cli {
+namespace fpx {
 
 void JsonWriter::newline() {
     out_ << '\n';
@@ -130,4 +130,4 @@ std::string JsonWriter::escape(std::string_view text) {
     return out;
 }
 
-} // namespace fpx::cli
+} // namespace fpx

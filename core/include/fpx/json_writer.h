@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-namespace fpx::cli {
+namespace fpx {
 
 // A small streaming JSON writer: objects, arrays, strings (always valid UTF-8 out, whatever
 // bytes come in), raw numbers and literals. Indents two spaces per level.
@@ -57,4 +57,4 @@ class JsonWriter {
     bool afterKey_ = false;
 };
 
-} // namespace fpx::cli
+} // namespace fpx

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "fpx/bench/backend.h"
+
+#include <dlfcn.h>
+
+#include <array>
+#include <cstdlib>
+#include <filesystem>
+#include <system_error>
+
+namespace fpx::bench {
+
+namespace {
+
+// A backend that lives in a plugin: forwards every call, and unloads the plugin only after
+// the backend object (whose code is in it) is gone.
+class PluginBackend final : public Backend {
+  public:
+    PluginBackend(void* handle, Backend* inner) : handle_(handle), inner_(inner) {}
+    ~PluginBackend() override {
+        inner_.reset();
+        dlclose(handle_);
+    }
+    PluginBackend(const PluginBackend&) = delete;
+    PluginBackend& operator=(const PluginBackend&) = delete;
+
+    std::string id() const override { return inner_->id(); }
+    std::string displayName() const override { return inner_->displayName(); }
+    std::string unavailableReason() const override { return inner_->unavailableReason(); }
+    std::vector<DeviceInfo> devices() const override { return inner_->devices(); }
+    Support support(int device, const FormatSpec& format, Direction direction) const override {
+        return inner_->support(device, format, direction);
+    }
+    void run(const BenchRequest& request, const ResultSink& sink, const ProgressSink& progress,
+             const std::atomic<bool>* cancel) override {
+        inner_->run(request, sink, progress, cancel);
+    }
+
+  private:
+    void* handle_;
+    std::unique_ptr<Backend> inner_;
+};
+
+std::filesystem::path pluginDirectory() {
+    if (const char* dir = std::getenv("FPX_BACKEND_DIR"); dir && *dir)
+        return dir;
+    std::error_code error;
+    const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", error);
+    if (error)
+        return {};
+    return exe.parent_path().parent_path() / "lib";
+}
+
+} // namespace
+
+LoadedBackends loadBackends() {
+    LoadedBackends loaded;
+    loaded.backends.push_back(createCpuBackend());
+    const std::filesystem::path dir = pluginDirectory();
+    for (const char* id : {"cuda", "opencl"}) {
+        const std::filesystem::path file = dir / (std::string("libfpx_backend_") + id + ".so");
+        std::error_code error;
+        if (dir.empty() || !std::filesystem::exists(file, error)) {
+            loaded.problems.push_back(std::string(id) + ": not built (no " + file.string() + ")");
+            continue;
+        }
+        // RTLD_LOCAL: the plugin's own copy of the core stays private to it.
+        void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!handle) {
+            const char* why = dlerror();
+            loaded.problems.push_back(std::string(id) + ": " + (why ? why : "cannot load"));
+            continue;
+        }
+        using Version = int (*)();
+        using Create = Backend* (*)();
+        auto version = reinterpret_cast<Version>(dlsym(handle, "fpx_backend_abi_version"));
+        auto create = reinterpret_cast<Create>(dlsym(handle, "fpx_create_backend"));
+        if (!version || !create || version() != kBackendAbiVersion) {
+            loaded.problems.push_back(std::string(id) + ": " + file.string() +
+                                      " is not a plugin of this fpx version");
+            dlclose(handle);
+            continue;
+        }
+        Backend* backend = nullptr;
+        try {
+            backend = create();
+        } catch (const std::exception& e) {
+            loaded.problems.push_back(std::string(id) + ": " + e.what());
+        }
+        if (!backend) {
+            dlclose(handle);
+            continue;
+        }
+        loaded.backends.push_back(std::make_unique<PluginBackend>(handle, backend));
+    }
+    return loaded;
+}
+
+} // namespace fpx::bench

@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The CPU backend: copy bandwidth, bulk conversions through every path this CPU has, and
+// FMA/dot-product throughput, on one thread and on all of them.
+#include "cpu_arithmetic.h"
+#include "fpx/bench/backend.h"
+#include "fpx/bulk_conversion.h"
+#include "fpx/format_catalogue.h"
+#include "thread_team.h"
+
+#include "../kernels/x86_hardware.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+namespace fpx::bench {
+
+namespace {
+
+std::string cpuModel() {
+    std::ifstream info("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(info, line))
+        if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos)
+            return line.substr(line.find(':') + 2);
+    return "unknown CPU";
+}
+
+std::uint64_t readCacheSize(const std::string& file) {
+    std::ifstream in(file);
+    std::string text;
+    if (!(in >> text) || text.empty())
+        return 0;
+    std::uint64_t value = std::strtoull(text.c_str(), nullptr, 10);
+    if (text.back() == 'K')
+        value <<= 10;
+    else if (text.back() == 'M')
+        value <<= 20;
+    return value;
+}
+
+std::uint64_t lastLevelCacheBytes() {
+    std::uint64_t largest = 0;
+    for (int index = 0; index < 8; ++index)
+        largest = std::max(largest, readCacheSize("/sys/devices/system/cpu/cpu0/cache/index" +
+                                                  std::to_string(index) + "/size"));
+#ifdef _SC_LEVEL3_CACHE_SIZE
+    if (largest == 0) {
+        const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+        largest = l3 > 0 ? static_cast<std::uint64_t>(l3) : 0;
+    }
+#endif
+    return largest ? largest : (32u << 20);
+}
+
+std::uint64_t physicalMemoryBytes() {
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long pageSize = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && pageSize > 0
+               ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(pageSize)
+               : 0;
+}
+
+std::string cpuFeatures() {
+    std::string features;
+    auto add = [&](bool present, const char* name) {
+        if (present)
+            features += (features.empty() ? "" : " ") + std::string(name);
+    };
+    add(kernels::hasAvx2(), "avx2");
+    add(kernels::hasF16c(), "f16c");
+    add(kernels::hasAvx512(), "avx512f/bw/vl/dq");
+    add(kernels::hasAvx512Bf16(), "avx512_bf16");
+    add(kernels::hasAvx512Fp16(), "avx512_fp16");
+    return features.empty() ? "no vector extensions detected" : features;
+}
+
+// "in cache": 32 Ki elements (128 KiB of FP32 in, L2-resident on one core). "far beyond":
+// input of at least twice the last-level cache, a power of two, at most 1/8 of memory.
+std::vector<std::size_t> defaultSizes() {
+    const std::uint64_t llc = lastLevelCacheBytes();
+    std::uint64_t far = std::max<std::uint64_t>(std::bit_ceil(2 * llc / 4), 16u << 20);
+    if (const std::uint64_t memory = physicalMemoryBytes(); memory > 0)
+        while (far > (16u << 20) && far * 4 * 3 > memory / 2)
+            far /= 2;
+    return {32u << 10, static_cast<std::size_t>(far)};
+}
+
+std::string sizeLabel(std::size_t elements) {
+    if (elements % (1u << 20) == 0)
+        return std::to_string(elements >> 20) + "M";
+    if (elements % (1u << 10) == 0)
+        return std::to_string(elements >> 10) + "k";
+    return std::to_string(elements);
+}
+
+// A first mismatch, as hex, for the note of an unverified path.
+std::string hexWord(std::uint64_t value) {
+    std::ostringstream out;
+    out << "0x" << std::hex << value;
+    return out.str();
+}
+
+std::uint64_t readPacked(const std::vector<std::uint8_t>& bytes, std::size_t index, int width) {
+    std::uint64_t value = 0;
+    std::memcpy(&value, bytes.data() + index * static_cast<std::size_t>(width),
+                static_cast<std::size_t>(width));
+    return value;
+}
+
+class CpuBackend final : public Backend {
+  public:
+    std::string id() const override { return "cpu"; }
+    std::string displayName() const override { return "CPU"; }
+    std::string unavailableReason() const override { return {}; }
+
+    std::vector<DeviceInfo> devices() const override {
+        DeviceInfo d;
+        d.backend = "cpu";
+        d.index = 0;
+        d.name = cpuModel();
+        d.driver = "";
+        d.computeUnits = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        d.details = cpuFeatures();
+        d.memoryBytes = physicalMemoryBytes();
+        d.lastLevelCacheBytes = lastLevelCacheBytes();
+        return {d};
+    }
+
+    Support support(int, const FormatSpec& format, Direction direction) const override {
+        if (direction == Direction::Encode) {
+            const auto encoder = BulkEncoder::create(format, {}, HardwareUse::Any);
+            if (!encoder)
+                return Support::Unsupported;
+            return encoder->path().hardware ? Support::Native : Support::Emulated;
+        }
+        const auto decoder = BulkDecoder::create(format, HardwareUse::Any);
+        if (!decoder)
+            return Support::Unsupported;
+        return decoder->path().hardware ? Support::Native : Support::Emulated;
+    }
+
+    void run(const BenchRequest& request, const ResultSink& sink, const ProgressSink& progress,
+             const std::atomic<bool>* cancel) override;
+};
+
+struct RunContext {
+    const BenchRequest& request;
+    const ResultSink& sink;
+    const ProgressSink& progress;
+    const std::atomic<bool>* cancel;
+    std::string device;
+    std::size_t total = 1; // measurements planned
+    std::size_t done = 0;
+
+    bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
+    void report(const std::string& what, double fraction = 0) const {
+        if (progress)
+            progress(std::min(1.0, (static_cast<double>(done) + fraction) /
+                                       static_cast<double>(std::max<std::size_t>(total, 1))),
+                     what);
+    }
+};
+
+BenchResult baseResult(const RunContext& ctx, Operation operation, std::size_t elements,
+                       int threads) {
+    BenchResult r;
+    r.backend = "cpu";
+    r.device = ctx.device;
+    r.operation = operation;
+    r.elements = elements;
+    r.threads = threads;
+    return r;
+}
+
+// Times `body` (one pass over all elements by every thread of the team) by the request's plan.
+Statistics timeOnTeam(RunContext& ctx, ThreadTeam& team,
+                      const std::function<void(std::size_t, std::size_t)>& work,
+                      std::size_t count, const std::string& what) {
+    ctx.report(what);
+    const int threads = team.size();
+    const auto pass = [&] {
+        team.run([&](int t) {
+            const std::size_t chunk = (count + static_cast<std::size_t>(threads) - 1) /
+                                      static_cast<std::size_t>(threads);
+            // Chunks aligned to 64 elements: no two threads write one cache line.
+            const std::size_t aligned = (chunk + 63) & ~std::size_t{63};
+            const std::size_t begin = std::min(count, aligned * static_cast<std::size_t>(t));
+            const std::size_t end = std::min(count, begin + aligned);
+            if (begin < end)
+                work(begin, end);
+        });
+    };
+    Statistics s = measure(pass, ctx.request.plan, ctx.cancel,
+                           [&](double fraction) { ctx.report(what, fraction); });
+    ++ctx.done;
+    return s;
+}
+
+void finishThroughput(BenchResult& r, double bytesPerElement) {
+    r.elementsPerSecond = r.time.median > 0 ? static_cast<double>(r.elements) / r.time.median : 0;
+    r.bytesPerSecond = r.elementsPerSecond * bytesPerElement;
+}
+
+} // namespace
+
+void CpuBackend::run(const BenchRequest& request, const ResultSink& sink,
+                     const ProgressSink& progress, const std::atomic<bool>* cancel) {
+    RunContext ctx{request, sink, progress, cancel, cpuModel()};
+    const int hardwareThreads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<int> threadCounts = request.threads;
+    if (threadCounts.empty())
+        threadCounts = hardwareThreads > 1 ? std::vector<int>{1, hardwareThreads}
+                                           : std::vector<int>{1};
+    for (int& t : threadCounts)
+        t = std::clamp(t, 1, 1024);
+    const std::vector<std::size_t> sizes =
+        request.sizes.empty() ? defaultSizes() : request.sizes;
+
+    // What will be measured, for the progress bar.
+    std::size_t pathsPerSize = 0;
+    if (request.conversions)
+        for (const FormatSpec& format : request.formats)
+            for (Direction direction : request.directions)
+                pathsPerSize += direction == Direction::Encode
+                                    ? BulkEncoder::allPaths(format, request.rounding).size() + 2
+                                    : BulkDecoder::allPaths(format).size();
+    const std::vector<ArithmeticKernel> arithmetic =
+        request.arithmetic ? cpuArithmeticKernels() : std::vector<ArithmeticKernel>{};
+    ctx.total = threadCounts.size() *
+                ((request.conversions ? sizes.size() * (pathsPerSize + 1) : 0) + arithmetic.size());
+
+    const std::uint64_t seed = 0x5eed0f00d;
+    constexpr std::size_t kVerifySample = 1u << 16;
+
+    for (int threads : threadCounts) {
+        ThreadTeam team(threads);
+        if (request.conversions)
+            for (std::size_t size : sizes) {
+                if (ctx.cancelled())
+                    return;
+                ctx.report("generating " + sizeLabel(size) + " random inputs");
+                std::vector<std::uint32_t> input(size);
+                {
+                    const std::vector<float> values =
+                        randomInputs(size, request.distribution, seed + size);
+                    std::memcpy(input.data(), values.data(), size * sizeof(float));
+                }
+                std::vector<std::uint32_t> output(size);
+                const std::size_t sample = std::min(size, kVerifySample);
+                const std::string where = sizeLabel(size) + ", " + std::to_string(threads) +
+                                          (threads == 1 ? " thread" : " threads");
+
+                // The ceiling: memcpy of the FP32 array, read + written.
+                BenchResult copy = baseResult(ctx, Operation::Copy, size, threads);
+                copy.format = "fp32";
+                copy.path = "memcpy";
+                copy.verified = true;
+                copy.time = timeOnTeam(
+                    ctx, team,
+                    [&](std::size_t b, std::size_t e) {
+                        std::memcpy(output.data() + b, input.data() + b, (e - b) * 4);
+                    },
+                    size, "memcpy, " + where);
+                if (ctx.cancelled())
+                    return;
+                finishThroughput(copy, 8);
+                copy.ceiling = copy.bytesPerSecond;
+                copy.ceilingName = "memcpy, " + where;
+                sink(copy);
+                const double ceiling = copy.bytesPerSecond;
+
+                for (const FormatSpec& format : request.formats)
+                    for (Direction direction : request.directions) {
+                        const int width = packedBytes(format);
+                        std::vector<std::uint8_t> codes(size * static_cast<std::size_t>(width));
+                        std::vector<std::uint8_t> expected(sample * static_cast<std::size_t>(width));
+                        std::vector<std::uint32_t> expectedFp32(sample);
+                        std::vector<std::uint8_t> randomCodes;
+                        if (direction == Direction::Encode) {
+                            encodeWithExactCore(format, request.rounding, input.data(),
+                                                expected.data(), sample, seed, 0);
+                        } else {
+                            // Decode inputs: uniformly random codes (every class, NaNs too).
+                            randomCodes.resize(codes.size());
+                            for (std::size_t i = 0; i < size; ++i) {
+                                std::uint64_t code = stochasticBits(seed, i) &
+                                                     static_cast<std::uint64_t>(format.codeMask());
+                                std::memcpy(randomCodes.data() + i * static_cast<std::size_t>(width),
+                                            &code, static_cast<std::size_t>(width));
+                            }
+                            decodeWithExactCore(format, {}, randomCodes.data(),
+                                                expectedFp32.data(), sample);
+                        }
+
+                        auto record = [&](BenchResult r, double perElement) {
+                            finishThroughput(r, perElement);
+                            r.ceiling = ceiling;
+                            r.ceilingName = "memcpy, " + where;
+                            sink(r);
+                        };
+
+                        if (direction == Direction::Encode) {
+                            std::vector<BulkEncoder> paths =
+                                BulkEncoder::allPaths(format, request.rounding, seed);
+                            for (const BulkEncoder& path : paths) {
+                                if (ctx.cancelled())
+                                    return;
+                                BenchResult r = baseResult(ctx, Operation::Convert, size, threads);
+                                r.format = format.id;
+                                r.direction = direction;
+                                r.path = path.path().name;
+                                r.hardware = path.path().hardware;
+                                r.note = path.path().note;
+                                path.encode(input.data(), codes.data(), sample, 0);
+                                r.checked = sample;
+                                std::size_t firstBad = sample;
+                                for (std::size_t i = 0; i < sample; ++i)
+                                    if (readPacked(codes, i, width) != readPacked(expected, i, width)) {
+                                        ++r.mismatches;
+                                        firstBad = std::min(firstBad, i);
+                                    }
+                                r.verified = r.mismatches == 0;
+                                if (!r.verified)
+                                    r.note += (r.note.empty() ? "" : "; ") +
+                                              std::to_string(r.mismatches) + " of " +
+                                              std::to_string(sample) +
+                                              " differ from the exact core, first: " +
+                                              hexWord(input[firstBad]) + " gave " +
+                                              hexWord(readPacked(codes, firstBad, width)) +
+                                              ", expected " + hexWord(readPacked(expected, firstBad, width));
+                                r.time = timeOnTeam(
+                                    ctx, team,
+                                    [&](std::size_t b, std::size_t e) {
+                                        path.encode(input.data() + b,
+                                                    codes.data() + b * static_cast<std::size_t>(width),
+                                                    e - b, b);
+                                    },
+                                    size, "fp32→" + format.id + " " + r.path + ", " + where);
+                                if (ctx.cancelled())
+                                    return;
+                                record(r, 4.0 + width);
+                            }
+                            // The bare instruction loops the hardware paths are measured against.
+                            auto bare = [&](const char* name, bool present,
+                                            void (*loop)(const std::uint32_t*, std::uint16_t*,
+                                                         std::size_t)) {
+                                if (!present || width != 2 || ctx.cancelled())
+                                    return;
+                                BenchResult r = baseResult(ctx, Operation::Convert, size, threads);
+                                r.format = format.id;
+                                r.direction = direction;
+                                r.path = name;
+                                r.hardware = true;
+                                r.note = "the instruction alone, no NaN handling: the reference "
+                                         "for the hardware path's overhead";
+                                loop(input.data(), reinterpret_cast<std::uint16_t*>(codes.data()),
+                                     sample);
+                                r.checked = sample & ~std::size_t{15};
+                                for (std::size_t i = 0; i < r.checked; ++i)
+                                    r.mismatches +=
+                                        readPacked(codes, i, 2) != readPacked(expected, i, 2);
+                                r.verified = r.mismatches == 0;
+                                r.time = timeOnTeam(
+                                    ctx, team,
+                                    [&](std::size_t b, std::size_t e) {
+                                        loop(input.data() + b,
+                                             reinterpret_cast<std::uint16_t*>(codes.data()) + b,
+                                             e - b);
+                                    },
+                                    size, "fp32→" + format.id + " " + name + ", " + where);
+                                if (!ctx.cancelled())
+                                    record(r, 6.0);
+                            };
+                            const bool rne = request.rounding.mode == RoundingMode::NearestEven;
+                            if (format.id == "fp16")
+                                bare("F16C bare loop", rne && kernels::hasF16c(),
+                                     &kernels::f16cEncodeBare);
+                            else
+                                ++ctx.done;
+                            if (format.id == "bf16")
+                                bare("AVX512-BF16 bare loop", rne && kernels::hasAvx512Bf16(),
+                                     &kernels::avx512Bf16EncodeBare);
+                            else
+                                ++ctx.done;
+                        } else {
+                            for (const BulkDecoder& path : BulkDecoder::allPaths(format)) {
+                                if (ctx.cancelled())
+                                    return;
+                                BenchResult r = baseResult(ctx, Operation::Convert, size, threads);
+                                r.format = format.id;
+                                r.direction = direction;
+                                r.path = path.path().name;
+                                r.hardware = path.path().hardware;
+                                r.note = path.path().note;
+                                path.decode(randomCodes.data(), output.data(), sample);
+                                r.checked = sample;
+                                std::size_t firstBad = sample;
+                                for (std::size_t i = 0; i < sample; ++i)
+                                    if (output[i] != expectedFp32[i]) {
+                                        ++r.mismatches;
+                                        firstBad = std::min(firstBad, i);
+                                    }
+                                r.verified = r.mismatches == 0;
+                                if (!r.verified)
+                                    r.note += (r.note.empty() ? "" : "; ") +
+                                              std::to_string(r.mismatches) + " of " +
+                                              std::to_string(sample) +
+                                              " differ from the exact core, first code " +
+                                              hexWord(readPacked(randomCodes, firstBad, width)) +
+                                              " gave " + hexWord(output[firstBad]) + ", expected " +
+                                              hexWord(expectedFp32[firstBad]);
+                                r.time = timeOnTeam(
+                                    ctx, team,
+                                    [&](std::size_t b, std::size_t e) {
+                                        path.decode(randomCodes.data() +
+                                                        b * static_cast<std::size_t>(width),
+                                                    output.data() + b, e - b);
+                                    },
+                                    size, format.id + "→fp32 " + r.path + ", " + where);
+                                if (ctx.cancelled())
+                                    return;
+                                record(r, 4.0 + width);
+                            }
+                        }
+                    }
+            }
+
+        for (const ArithmeticKernel& kernel : arithmetic) {
+            if (ctx.cancelled())
+                return;
+            BenchResult r = baseResult(ctx, Operation::Arithmetic, 0, threads);
+            r.format = kernel.format;
+            r.path = kernel.path;
+            r.hardware = true;
+            r.verified = true;
+            r.note = "register-only FMA/dot-product chains: the core's peak, not a memory figure";
+            std::vector<double> sinks(static_cast<std::size_t>(threads) * 8);
+            const std::string what = kernel.format + " " + kernel.path + ", " +
+                                     std::to_string(threads) +
+                                     (threads == 1 ? " thread" : " threads");
+            ctx.report(what);
+            r.time = measure(
+                [&] {
+                    team.run([&](int t) {
+                        sinks[static_cast<std::size_t>(t) * 8] += kernel.run();
+                    });
+                },
+                request.plan, cancel, [&](double f) { ctx.report(what, f); });
+            ++ctx.done;
+            if (ctx.cancelled())
+                return;
+            r.operationsPerSecond =
+                r.time.median > 0 ? kernel.operationsPerCall * threads / r.time.median : 0;
+            sink(r);
+        }
+    }
+    ctx.done = ctx.total;
+    ctx.report("done");
+}
+
+std::unique_ptr<Backend> createCpuBackend() { return std::make_unique<CpuBackend>(); }
+
+} // namespace fpx::bench

@@ -1,0 +1,505 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "fpx/bulk_conversion.h"
+
+#include "fpx/conversion.h"
+#include "fpx/format_catalogue.h"
+#include "fpx/format_limits.h"
+#include "fpx/fp32_kernel.h"
+#include "kernels/loop_set.h"
+#include "kernels/x86_hardware.h"
+
+#include <cstring>
+
+namespace fpx {
+
+namespace {
+
+const FormatSpec& fp32Spec() {
+    static const FormatSpec spec = *findFormat("fp32").spec; // immutable after first use
+    return spec;
+}
+
+ExactValue fp32Value(std::uint32_t bits) { return decodeCode(fp32Spec(), bits).value; }
+
+std::uint32_t coreCode(const FormatSpec& target, const ExactValue& value,
+                       const RoundingOptions& options) {
+    return static_cast<std::uint32_t>(roundToFormat(value, target, options).code);
+}
+
+// The exact core's answers for the inputs every kernel hands over: ±0, ±∞, ±NaN and a value
+// far beyond any format's range (overflow results depend only on sign, mode and policy).
+template <typename Params>
+void fillSpecialCodes(Params& p, const FormatSpec& target, const RoundingOptions& options) {
+    for (int negative = 0; negative < 2; ++negative) {
+        const bool n = negative != 0;
+        p.nanCode[negative] = coreCode(target, ExactValue::nan(n), options);
+        if constexpr (requires { p.zeroCode; }) {
+            p.zeroCode[negative] = coreCode(target, ExactValue::zero(n), options);
+            p.infinityCode[negative] = coreCode(target, ExactValue::infinity(n), options);
+            p.overflowCode[negative] = coreCode(target, ExactValue::dyadic(n, 1, 4096), options);
+        }
+    }
+}
+
+std::uint32_t orderedBits(std::int32_t key) {
+    return key >= 0 ? static_cast<std::uint32_t>(key)
+                    : (0x80000000u | static_cast<std::uint32_t>(-(key + 1)));
+}
+
+void storeCode(void* out, std::size_t index, int bytes, Code code) {
+    auto* p = static_cast<unsigned char*>(out) + index * static_cast<std::size_t>(bytes);
+    for (int k = 0; k < bytes; ++k, code >>= 8)
+        p[k] = static_cast<unsigned char>(code);
+}
+
+Code loadCode(const void* in, std::size_t index, int bytes) {
+    const auto* p = static_cast<const unsigned char*>(in) + index * static_cast<std::size_t>(bytes);
+    Code code = 0;
+    for (int k = bytes - 1; k >= 0; --k)
+        code = (code << 8) | p[k];
+    return code;
+}
+
+bool isFp16(const FormatSpec& s) {
+    return s.kind == FormatKind::BinaryFloat && s.exponentBits == 5 && s.fractionBits == 10 &&
+           s.bias == 15 && s.specials == SpecialEncoding::Ieee && !s.explicitIntegerBit &&
+           s.exponentZeroIsSubnormal;
+}
+
+bool isBf16(const FormatSpec& s) {
+    return s.kind == FormatKind::BinaryFloat && s.exponentBits == 8 && s.fractionBits == 7 &&
+           s.bias == 127 && s.specials == SpecialEncoding::Ieee && !s.explicitIntegerBit &&
+           s.exponentZeroIsSubnormal;
+}
+
+bool ieeeModeOnly(const RoundingOptions& o) {
+    return o.mode == RoundingMode::NearestEven || o.mode == RoundingMode::TowardZero ||
+           o.mode == RoundingMode::TowardPositive || o.mode == RoundingMode::TowardNegative;
+}
+
+// The widest loop set this CPU runs.
+const kernels::LoopSet& bestLoops() {
+    if (kernels::hasAvx512())
+        if (const kernels::LoopSet* set = kernels::avx512Loops())
+            return *set;
+    if (kernels::hasAvx2())
+        if (const kernels::LoopSet* set = kernels::avx2Loops())
+            return *set;
+    return kernels::baselineLoops();
+}
+
+} // namespace
+
+int packedBytes(const FormatSpec& format) {
+    const int bits = format.totalBits();
+    return bits <= 8 ? 1 : bits <= 16 ? 2 : bits <= 32 ? 4 : bits <= 64 ? 8 : 16;
+}
+
+std::optional<kernels::EncodeParams> encodeParams(const FormatSpec& target,
+                                                  const RoundingOptions& options) {
+    kernels::EncodeParams p;
+    if (target.kind == FormatKind::BinaryFloat) {
+        const int m = target.fractionBits;
+        const int minExponent = target.minExponent();
+        // Normal results must come from FP32 normals and the shift must drop at least a bit.
+        if (!target.isSigned || target.explicitIntegerBit || !target.exponentZeroIsSubnormal ||
+            target.exponentBits > 8 || m > 22 || minExponent < -126 || target.bias > 127 ||
+            target.totalBits() > 32)
+            return std::nullopt;
+        p.kind = kernels::EncodeKind::BinaryFloat;
+        p.fractionShift = static_cast<std::uint32_t>(23 - m);
+        p.normalRebias = static_cast<std::uint32_t>((127 - target.bias)) << m;
+        p.minNormalBits = static_cast<std::uint32_t>(minExponent + 127) << 23;
+        p.smallShiftBase = 23 - m + minExponent + 127;
+        p.maxMagnitude = static_cast<std::uint32_t>(deriveLimits(target).maxCode);
+        p.maxNegativeMagnitude = p.maxMagnitude;
+        p.signBit = static_cast<std::uint32_t>(target.signBit());
+        p.codeMask = static_cast<std::uint32_t>(target.codeMask());
+    } else if (target.kind == FormatKind::Integer) {
+        // Scale 2^k / K with K ≤ 127: the code is round(x · K · 2^−k).
+        const ExactValue& scale = target.scale;
+        const int n = target.integerBits;
+        if (!target.isSigned || n < 2 || n > 16 || !scale.isFinite() || scale.isZero() ||
+            scale.isNegative() || scale.numerator() != 1 || scale.denominator() > 127 ||
+            scale.exponent2() < -64 || scale.exponent2() > 64)
+            return std::nullopt;
+        p.kind = kernels::EncodeKind::SignedInteger;
+        p.multiplier = static_cast<std::uint32_t>(scale.denominator());
+        p.smallShiftBase = 150 + static_cast<std::int32_t>(scale.exponent2());
+        p.maxMagnitude = (1u << (n - 1)) - 1u;
+        p.maxNegativeMagnitude = 1u << (n - 1);
+        p.codeMask = static_cast<std::uint32_t>(target.codeMask());
+        p.minNormalBits = 0xffffffffu; // never the normal path
+    } else {
+        return std::nullopt;
+    }
+    fillSpecialCodes(p, target, options);
+    return p;
+}
+
+std::optional<kernels::LookupParams> lookupParams(const FormatSpec& target,
+                                                  const RoundingOptions& options) {
+    if (target.totalBits() > 6 || options.mode == RoundingMode::Stochastic)
+        return std::nullopt;
+    kernels::LookupParams p;
+    fillSpecialCodes(p, target, options);
+    auto codeAt = [&](std::int32_t key) {
+        return coreCode(target, fp32Value(orderedBits(key)), options);
+    };
+    // Walk the ordered FP32 keys from −∞ to +∞; each breakpoint is found by bisection, the
+    // first key whose result differs from the current segment's. Rounding is monotone, so a
+    // segment's code never comes back further up (checked below).
+    const std::int32_t lowest = kernels::orderedKey(0xff800000u);
+    const std::int32_t highest = kernels::orderedKey(0x7f800000u);
+    std::int32_t start = lowest;
+    p.codes[0] = codeAt(lowest);
+    while (codeAt(highest) != p.codes[p.count]) {
+        if (p.count == 32)
+            return std::nullopt;
+        std::int64_t lo = start, hi = highest; // codeAt(lo) is current, codeAt(hi) is not
+        while (hi - lo > 1) {
+            const std::int64_t mid = lo + (hi - lo) / 2;
+            (codeAt(static_cast<std::int32_t>(mid)) == p.codes[p.count] ? lo : hi) = mid;
+        }
+        start = static_cast<std::int32_t>(hi);
+        p.breakpoints[p.count] = start;
+        ++p.count;
+        p.codes[p.count] = codeAt(start);
+        for (std::uint32_t i = 0; i + 1 < p.count; ++i)
+            if (p.codes[i] == p.codes[p.count])
+                return std::nullopt; // not monotone: a code returned
+    }
+    return p;
+}
+
+std::optional<kernels::WidenParams> widenParams(const FormatSpec& source) {
+    if (source.kind != FormatKind::BinaryFloat || source.exponentBits != 8 || source.bias != 127 ||
+        source.specials != SpecialEncoding::Ieee || source.explicitIntegerBit ||
+        !source.exponentZeroIsSubnormal || !source.isSigned || source.fractionBits > 22)
+        return std::nullopt;
+    kernels::WidenParams p;
+    p.codeMask = static_cast<std::uint32_t>(source.codeMask());
+    p.shift = static_cast<std::uint32_t>(23 - source.fractionBits);
+    for (int negative = 0; negative < 2; ++negative)
+        p.nanBits[negative] = coreCode(fp32Spec(), ExactValue::nan(negative != 0), {});
+    return p;
+}
+
+std::vector<std::uint32_t> decodeTable(const FormatSpec& source, const RoundingOptions& options) {
+    if (source.totalBits() > 16)
+        return {};
+    std::vector<std::uint32_t> table(std::size_t{1} << source.totalBits());
+    for (std::size_t code = 0; code < table.size(); ++code)
+        table[code] = coreCode(fp32Spec(), decodeCode(source, code).value, options);
+    return table;
+}
+
+void encodeWithExactCore(const FormatSpec& target, const RoundingOptions& options,
+                         const std::uint32_t* in, void* out, std::size_t count, std::uint64_t seed,
+                         std::uint64_t firstIndex) {
+    const int bytes = packedBytes(target);
+    RoundingOptions o = options;
+    for (std::size_t i = 0; i < count; ++i) {
+        if (o.mode == RoundingMode::Stochastic)
+            o.randomBits = stochasticBits(seed, firstIndex + i);
+        storeCode(out, i, bytes, roundToFormat(fp32Value(in[i]), target, o).code);
+    }
+}
+
+void decodeWithExactCore(const FormatSpec& source, const RoundingOptions& options, const void* in,
+                         std::uint32_t* out, std::size_t count) {
+    const int bytes = packedBytes(source);
+    for (std::size_t i = 0; i < count; ++i)
+        out[i] = coreCode(fp32Spec(), decodeCode(source, loadCode(in, i, bytes)).value, options);
+}
+
+// ---------------------------------------------------------------------------------------
+// Bulk converters
+// ---------------------------------------------------------------------------------------
+
+enum class Strategy {
+    BitTrick,        // encodeElement in the widest loop set
+    Lookup,          // lookupElement (breakpoints)
+    F16c,            // vcvtps2ph / vcvtph2ps
+    Avx512Bf16,      // vcvtneps2bf16
+    Avx512Fp16,      // vcvtps2phx / vcvtph2psx
+    ScalarReference, // Fp32Kernel, or the exact core, one element at a time
+    Table,           // decode: table[code]
+    Widen,           // decode: code << shift
+};
+
+struct BulkConverterImpl {
+    Strategy strategy = Strategy::BitTrick;
+    KernelPath path;
+    int bytes = 1;
+    FormatSpec format;
+    RoundingOptions options;
+    std::uint64_t seed = 0;
+    const kernels::LoopSet* loops = nullptr;
+    kernels::EncodeParams encode;
+    kernels::LookupParams lookup;
+    kernels::WidenParams widen;
+    std::vector<std::uint32_t> table;
+    std::uint32_t nanCode[2] = {0, 0};
+    std::optional<Fp32Kernel> scalar;
+};
+
+namespace {
+
+using Impl = std::unique_ptr<BulkConverterImpl>;
+
+// A copy whose scalar reference points at its own FormatSpec (Fp32Kernel keeps a pointer).
+Impl clone(const BulkConverterImpl& other) {
+    Impl copy = std::make_unique<BulkConverterImpl>(other);
+    if (copy->scalar)
+        copy->scalar = Fp32Kernel::create(copy->format, copy->options);
+    return copy;
+}
+
+Impl makeImpl(const FormatSpec& format, const RoundingOptions& options, std::uint64_t seed,
+              Strategy strategy, KernelPath path) {
+    auto impl = std::make_unique<BulkConverterImpl>();
+    impl->strategy = strategy;
+    impl->path = std::move(path);
+    impl->format = format;
+    impl->options = options;
+    impl->seed = seed;
+    impl->bytes = packedBytes(format);
+    impl->loops = &bestLoops();
+    return impl;
+}
+
+std::string isaLabel(const kernels::LoopSet& loops) { return loops.isaName; }
+
+// Encoders for the format in order of preference, limited by `hardware`.
+std::vector<Impl> encodeCandidates(const FormatSpec& target, const RoundingOptions& options,
+                                   HardwareUse hardware, std::uint64_t seed, bool withReference) {
+    std::vector<Impl> found;
+    const bool ieee = options.overflow == OverflowPolicy::Ieee && ieeeModeOnly(options);
+    if (hardware != HardwareUse::Never && ieee && isFp16(target)) {
+        std::uint32_t nan[2] = {coreCode(target, ExactValue::nan(false), options),
+                                coreCode(target, ExactValue::nan(true), options)};
+        if (kernels::hasAvx512Fp16()) {
+            Impl impl = makeImpl(target, options, seed, Strategy::Avx512Fp16,
+                                 {"AVX512-FP16 vcvtps2phx", true, true, ""});
+            std::memcpy(impl->nanCode, nan, sizeof nan);
+            found.push_back(std::move(impl));
+        }
+        if (kernels::hasF16c()) {
+            Impl impl =
+                makeImpl(target, options, seed, Strategy::F16c, {"F16C vcvtps2ph", true, true, ""});
+            std::memcpy(impl->nanCode, nan, sizeof nan);
+            found.push_back(std::move(impl));
+        }
+    }
+    if (hardware == HardwareUse::Any && options.mode == RoundingMode::NearestEven &&
+        options.overflow == OverflowPolicy::Ieee && isBf16(target) && kernels::hasAvx512Bf16()) {
+        Impl impl = makeImpl(
+            target, options, seed, Strategy::Avx512Bf16,
+            {"AVX512-BF16 vcvtneps2bf16", true, false,
+             "the instruction flushes FP32 subnormal inputs to ±0 (denormals-are-zero): "
+             "those inputs differ from the exact core"});
+        impl->nanCode[0] = coreCode(target, ExactValue::nan(false), options);
+        impl->nanCode[1] = coreCode(target, ExactValue::nan(true), options);
+        found.push_back(std::move(impl));
+    }
+    if (auto p = encodeParams(target, options)) {
+        const kernels::LoopSet& loops = bestLoops();
+        Impl impl = makeImpl(target, options, seed, Strategy::BitTrick,
+                             {"bit trick (" + isaLabel(loops) + ")", false, true, ""});
+        impl->encode = *p;
+        found.push_back(std::move(impl));
+        if (withReference) {
+            Impl scalar = makeImpl(target, options, seed, Strategy::BitTrick,
+                                   {"bit trick (scalar)", false, true, ""});
+            scalar->encode = *p;
+            scalar->loops = &kernels::scalarLoops();
+            found.push_back(std::move(scalar));
+        }
+    } else if (auto p = lookupParams(target, options)) {
+        const kernels::LoopSet& loops = bestLoops();
+        Impl impl = makeImpl(target, options, seed, Strategy::Lookup,
+                             {"breakpoints (" + isaLabel(loops) + ")", false, true, ""});
+        impl->lookup = *p;
+        found.push_back(std::move(impl));
+    }
+    if (withReference && !found.empty() && packedBytes(target) <= 4) {
+        Impl impl = makeImpl(target, options, seed, Strategy::ScalarReference,
+                             {"scalar reference", false, true, ""});
+        impl->scalar = Fp32Kernel::create(impl->format, options);
+        if (impl->scalar)
+            impl->path.note = "one element at a time, branching on its class (Fp32Kernel)";
+        else
+            impl->path.note = "one element at a time through the exact core";
+        found.push_back(std::move(impl));
+    }
+    return found;
+}
+
+std::vector<Impl> decodeCandidates(const FormatSpec& source, HardwareUse hardware,
+                                   bool withReference) {
+    std::vector<Impl> found;
+    const RoundingOptions options;
+    std::uint32_t nan[2] = {coreCode(fp32Spec(), ExactValue::nan(false), options),
+                            coreCode(fp32Spec(), ExactValue::nan(true), options)};
+    if (hardware != HardwareUse::Never && isFp16(source)) {
+        if (kernels::hasAvx512Fp16()) {
+            Impl impl = makeImpl(source, options, 0, Strategy::Avx512Fp16,
+                                 {"AVX512-FP16 vcvtph2psx", true, true, ""});
+            std::memcpy(impl->nanCode, nan, sizeof nan);
+            found.push_back(std::move(impl));
+        }
+        if (kernels::hasF16c()) {
+            Impl impl =
+                makeImpl(source, options, 0, Strategy::F16c, {"F16C vcvtph2ps", true, true, ""});
+            std::memcpy(impl->nanCode, nan, sizeof nan);
+            found.push_back(std::move(impl));
+        }
+    }
+    if (auto p = widenParams(source)) {
+        Impl impl = makeImpl(source, options, 0, Strategy::Widen,
+                             {"shift (" + isaLabel(bestLoops()) + ")", false, true, ""});
+        impl->widen = *p;
+        found.push_back(std::move(impl));
+    }
+    if (source.totalBits() <= 16) {
+        Impl impl = makeImpl(source, options, 0, Strategy::Table,
+                             {"table (" + isaLabel(bestLoops()) + ")", false, true, ""});
+        impl->table = decodeTable(source, options);
+        found.push_back(std::move(impl));
+        if (withReference) {
+            Impl scalar =
+                makeImpl(source, options, 0, Strategy::Table, {"table (scalar)", false, true, ""});
+            scalar->table = decodeTable(source, options);
+            scalar->loops = &kernels::scalarLoops();
+            found.push_back(std::move(scalar));
+        }
+    }
+    return found;
+}
+
+} // namespace
+
+// --- BulkEncoder ---------------------------------------------------------------------
+
+BulkEncoder::BulkEncoder(std::unique_ptr<BulkConverterImpl> impl) : impl_(std::move(impl)) {}
+BulkEncoder::~BulkEncoder() = default;
+BulkEncoder::BulkEncoder(const BulkEncoder& other) : impl_(clone(*other.impl_)) {}
+BulkEncoder& BulkEncoder::operator=(const BulkEncoder& other) {
+    impl_ = clone(*other.impl_);
+    return *this;
+}
+BulkEncoder::BulkEncoder(BulkEncoder&&) noexcept = default;
+BulkEncoder& BulkEncoder::operator=(BulkEncoder&&) noexcept = default;
+
+std::optional<BulkEncoder> BulkEncoder::create(const FormatSpec& target,
+                                               const RoundingOptions& options,
+                                               HardwareUse hardware, std::uint64_t seed) {
+    std::vector<Impl> candidates = encodeCandidates(target, options, hardware, seed, false);
+    if (candidates.empty())
+        return std::nullopt;
+    return BulkEncoder(std::move(candidates.front()));
+}
+
+std::vector<BulkEncoder> BulkEncoder::allPaths(const FormatSpec& target,
+                                               const RoundingOptions& options, std::uint64_t seed) {
+    std::vector<BulkEncoder> paths;
+    for (Impl& impl : encodeCandidates(target, options, HardwareUse::Any, seed, true))
+        paths.push_back(BulkEncoder(std::move(impl)));
+    return paths;
+}
+
+int BulkEncoder::bytesPerElement() const { return impl_->bytes; }
+const KernelPath& BulkEncoder::path() const { return impl_->path; }
+
+void BulkEncoder::encode(const std::uint32_t* in, void* out, std::size_t count,
+                         std::uint64_t firstIndex) const {
+    const BulkConverterImpl& c = *impl_;
+    auto* out16 = static_cast<std::uint16_t*>(out);
+    switch (c.strategy) {
+    case Strategy::BitTrick:
+        c.loops->encode[static_cast<int>(c.options.mode)][kernels::widthIndex(c.bytes)](
+            c.encode, in, out, count, c.seed, firstIndex);
+        return;
+    case Strategy::Lookup:
+        c.loops->lookup[kernels::widthIndex(c.bytes)](c.lookup, in, out, count);
+        return;
+    case Strategy::F16c:
+        kernels::f16cEncode(c.options.mode, in, out16, count, c.nanCode);
+        return;
+    case Strategy::Avx512Fp16:
+        kernels::avx512Fp16Encode(c.options.mode, in, out16, count, c.nanCode);
+        return;
+    case Strategy::Avx512Bf16:
+        kernels::avx512Bf16Encode(in, out16, count, c.nanCode);
+        return;
+    case Strategy::ScalarReference:
+        if (c.scalar && c.bytes == 1)
+            c.scalar->convert(in, static_cast<std::uint8_t*>(out), count);
+        else if (c.scalar && c.bytes == 2)
+            c.scalar->convert(in, out16, count);
+        else if (c.scalar && c.bytes == 4)
+            c.scalar->convert(in, static_cast<std::uint32_t*>(out), count);
+        else
+            encodeWithExactCore(c.format, c.options, in, out, count, c.seed, firstIndex);
+        return;
+    case Strategy::Table:
+    case Strategy::Widen:
+        return; // decoders only
+    }
+}
+
+// --- BulkDecoder ---------------------------------------------------------------------
+
+BulkDecoder::BulkDecoder(std::unique_ptr<BulkConverterImpl> impl) : impl_(std::move(impl)) {}
+BulkDecoder::~BulkDecoder() = default;
+BulkDecoder::BulkDecoder(const BulkDecoder& other) : impl_(clone(*other.impl_)) {}
+BulkDecoder& BulkDecoder::operator=(const BulkDecoder& other) {
+    impl_ = clone(*other.impl_);
+    return *this;
+}
+BulkDecoder::BulkDecoder(BulkDecoder&&) noexcept = default;
+BulkDecoder& BulkDecoder::operator=(BulkDecoder&&) noexcept = default;
+
+std::optional<BulkDecoder> BulkDecoder::create(const FormatSpec& source, HardwareUse hardware) {
+    std::vector<Impl> candidates = decodeCandidates(source, hardware, false);
+    if (candidates.empty())
+        return std::nullopt;
+    return BulkDecoder(std::move(candidates.front()));
+}
+
+std::vector<BulkDecoder> BulkDecoder::allPaths(const FormatSpec& source) {
+    std::vector<BulkDecoder> paths;
+    for (Impl& impl : decodeCandidates(source, HardwareUse::Any, true))
+        paths.push_back(BulkDecoder(std::move(impl)));
+    return paths;
+}
+
+int BulkDecoder::bytesPerElement() const { return impl_->bytes; }
+const KernelPath& BulkDecoder::path() const { return impl_->path; }
+
+void BulkDecoder::decode(const void* in, std::uint32_t* out, std::size_t count) const {
+    const BulkConverterImpl& c = *impl_;
+    const auto* in16 = static_cast<const std::uint16_t*>(in);
+    switch (c.strategy) {
+    case Strategy::F16c:
+        kernels::f16cDecode(in16, out, count, c.nanCode);
+        return;
+    case Strategy::Avx512Fp16:
+        kernels::avx512Fp16Decode(in16, out, count, c.nanCode);
+        return;
+    case Strategy::Widen:
+        c.loops->widen[c.bytes == 2 ? 0 : 1](c.widen, in, out, count);
+        return;
+    case Strategy::Table:
+        c.loops->table[c.bytes == 1 ? 0 : 1](c.table.data(),
+                                             static_cast<std::uint32_t>(c.table.size() - 1), in,
+                                             out, count);
+        return;
+    default:
+        decodeWithExactCore(c.format, c.options, in, out, count);
+        return;
+    }
+}
+
+} // namespace fpx

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "fpx/kernels/element_conversion.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace fpx::kernels {
+
+// The bulk loops of one instruction set: the same element functions compiled for plain
+// x86-64, AVX2 or AVX-512 (bulk_loops.h, included by one file per instruction set), chosen at
+// run time by what the CPU supports.
+struct LoopSet {
+    const char* isaName; // "AVX-512", "AVX2", "scalar"
+
+    // [rounding mode][output bytes: 1, 2, 4]
+    using EncodeLoop = void (*)(const EncodeParams&, const std::uint32_t*, void*, std::size_t,
+                                std::uint64_t seed, std::uint64_t firstIndex);
+    EncodeLoop encode[7][3];
+    using LookupLoop = void (*)(const LookupParams&, const std::uint32_t*, void*, std::size_t);
+    LookupLoop lookup[3];
+    // Table decode of 1- or 2-byte codes.
+    using TableLoop = void (*)(const std::uint32_t* table, std::uint32_t mask, const void*,
+                               std::uint32_t*, std::size_t);
+    TableLoop table[2];
+    // Widening of 2- or 4-byte codes (BF16, TF32).
+    using WidenLoop = void (*)(const WidenParams&, const void*, std::uint32_t*, std::size_t);
+    WidenLoop widen[2];
+};
+
+const LoopSet& scalarLoops();   // one element at a time: vectorisation disabled
+const LoopSet& baselineLoops(); // plain x86-64 (SSE2) or the target's default
+const LoopSet* avx2Loops();     // nullptr where not built (not x86-64)
+const LoopSet* avx512Loops();
+
+// Index of an output width in LoopSet tables.
+constexpr int widthIndex(int bytes) { return bytes == 1 ? 0 : bytes == 2 ? 1 : 2; }
+
+} // namespace fpx::kernels

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "x86_hardware.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+#include <cstring>
+
+namespace fpx::kernels {
+
+bool hasF16c() { return __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx2"); }
+bool hasAvx2() { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2"); }
+bool hasAvx512() {
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+}
+bool hasAvx512Bf16() { return hasAvx512() && __builtin_cpu_supports("avx512bf16"); }
+bool hasAvx512Fp16() { return hasAvx512() && __builtin_cpu_supports("avx512fp16"); }
+
+namespace {
+
+// The instructions keep a NaN's payload bits; the exact core gives the canonical NaN of the
+// sign. NaN is rare, so a whole vector is checked at once and fixed lane by lane.
+inline void canonicalizeNaNs(const std::uint32_t* in, std::uint16_t* out, std::size_t count,
+                             const std::uint32_t (&nanCode)[2]) {
+    for (std::size_t k = 0; k < count; ++k)
+        if ((in[k] & 0x7fffffffu) > 0x7f800000u)
+            out[k] = static_cast<std::uint16_t>(nanCode[in[k] >> 31]);
+}
+
+inline void canonicalizeNaNs(const std::uint16_t* in, std::uint32_t* out, std::size_t count,
+                             const std::uint32_t (&nanBits)[2]) {
+    for (std::size_t k = 0; k < count; ++k)
+        if ((in[k] & 0x7fffu) > 0x7c00u)
+            out[k] = nanBits[in[k] >> 15];
+}
+
+[[gnu::target("avx2")]] inline bool anyNaN8(__m256i bits) {
+    const __m256i magnitude = _mm256_and_si256(bits, _mm256_set1_epi32(0x7fffffff));
+    const __m256i nan = _mm256_cmpgt_epi32(magnitude, _mm256_set1_epi32(0x7f800000));
+    return !_mm256_testz_si256(nan, nan);
+}
+
+template <int Rounding>
+[[gnu::target("avx2,f16c")]] void f16cEncodeWith(const std::uint32_t* in, std::uint16_t* out,
+                                                 std::size_t count,
+                                                 const std::uint32_t (&nanCode)[2]) {
+    std::size_t i = 0;
+    for (; i + 8 <= count; i += 8) {
+        const __m256i bits = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i));
+        const __m128i half = _mm256_cvtps_ph(_mm256_castsi256_ps(bits), Rounding);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), half);
+        if (anyNaN8(bits)) [[unlikely]]
+            canonicalizeNaNs(in + i, out + i, 8, nanCode);
+    }
+    for (; i < count; ++i) {
+        float value;
+        std::memcpy(&value, in + i, sizeof value);
+        out[i] = static_cast<std::uint16_t>(_cvtss_sh(value, Rounding));
+    }
+    canonicalizeNaNs(in + (count & ~std::size_t{7}), out + (count & ~std::size_t{7}), count & 7,
+                     nanCode);
+}
+
+template <int Rounding>
+[[gnu::target("avx512f,avx512bw,avx512vl,avx512dq,avx512fp16")]] void
+fp16EncodeWith(const std::uint32_t* in, std::uint16_t* out, std::size_t count,
+               const std::uint32_t (&nanCode)[2]) {
+    std::size_t i = 0;
+    for (; i + 16 <= count; i += 16) {
+        const __m512i bits = _mm512_loadu_si512(in + i);
+        const __m256h half =
+            _mm512_cvtx_roundps_ph(_mm512_castsi512_ps(bits), Rounding | _MM_FROUND_NO_EXC);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm256_castph_si256(half));
+        const __mmask16 nan = _mm512_cmpgt_epu32_mask(
+            _mm512_and_si512(bits, _mm512_set1_epi32(0x7fffffff)), _mm512_set1_epi32(0x7f800000));
+        if (nan) [[unlikely]]
+            canonicalizeNaNs(in + i, out + i, 16, nanCode);
+    }
+    if (i < count) {
+        const __mmask16 tail = static_cast<__mmask16>((1u << (count - i)) - 1u);
+        const __m512i bits = _mm512_maskz_loadu_epi32(tail, in + i);
+        const __m256h half =
+            _mm512_cvtx_roundps_ph(_mm512_castsi512_ps(bits), Rounding | _MM_FROUND_NO_EXC);
+        _mm256_mask_storeu_epi16(out + i, tail, _mm256_castph_si256(half));
+        canonicalizeNaNs(in + i, out + i, count - i, nanCode);
+    }
+}
+
+} // namespace
+
+void f16cEncode(RoundingMode mode, const std::uint32_t* in, std::uint16_t* out,
+                std::size_t count, const std::uint32_t (&nanCode)[2]) {
+    switch (mode) {
+    case RoundingMode::TowardZero:
+        return f16cEncodeWith<_MM_FROUND_TO_ZERO>(in, out, count, nanCode);
+    case RoundingMode::TowardPositive:
+        return f16cEncodeWith<_MM_FROUND_TO_POS_INF>(in, out, count, nanCode);
+    case RoundingMode::TowardNegative:
+        return f16cEncodeWith<_MM_FROUND_TO_NEG_INF>(in, out, count, nanCode);
+    default:
+        return f16cEncodeWith<_MM_FROUND_TO_NEAREST_INT>(in, out, count, nanCode);
+    }
+}
+
+[[gnu::target("avx2,f16c")]] void f16cDecode(const std::uint16_t* in, std::uint32_t* out,
+                                             std::size_t count,
+                                             const std::uint32_t (&nanBits)[2]) {
+    std::size_t i = 0;
+    for (; i + 8 <= count; i += 8) {
+        const __m128i half = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i));
+        _mm256_storeu_ps(reinterpret_cast<float*>(out + i), _mm256_cvtph_ps(half));
+        const __m128i nan = _mm_cmpgt_epi16(_mm_and_si128(half, _mm_set1_epi16(0x7fff)),
+                                            _mm_set1_epi16(0x7c00));
+        if (!_mm_testz_si128(nan, nan)) [[unlikely]]
+            canonicalizeNaNs(in + i, out + i, 8, nanBits);
+    }
+    for (; i < count; ++i) {
+        const float value = _cvtsh_ss(in[i]);
+        std::memcpy(out + i, &value, sizeof value);
+    }
+    canonicalizeNaNs(in + (count & ~std::size_t{7}), out + (count & ~std::size_t{7}), count & 7,
+                     nanBits);
+}
+
+[[gnu::target("avx512f,avx512bw,avx512vl,avx512bf16")]] void
+avx512Bf16Encode(const std::uint32_t* in, std::uint16_t* out, std::size_t count,
+                 const std::uint32_t (&nanCode)[2]) {
+    std::size_t i = 0;
+    for (; i + 16 <= count; i += 16) {
+        const __m512i bits = _mm512_loadu_si512(in + i);
+        const __m256bh half = _mm512_cvtneps_pbh(_mm512_castsi512_ps(bits));
+        __m256i stored;
+        std::memcpy(&stored, &half, sizeof stored);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), stored);
+        const __mmask16 nan = _mm512_cmpgt_epu32_mask(
+            _mm512_and_si512(bits, _mm512_set1_epi32(0x7fffffff)), _mm512_set1_epi32(0x7f800000));
+        if (nan) [[unlikely]]
+            canonicalizeNaNs(in + i, out + i, 16, nanCode);
+    }
+    if (i < count) {
+        const __mmask16 tail = static_cast<__mmask16>((1u << (count - i)) - 1u);
+        const __m512i bits = _mm512_maskz_loadu_epi32(tail, in + i);
+        const __m256bh half = _mm512_cvtneps_pbh(_mm512_castsi512_ps(bits));
+        __m256i stored;
+        std::memcpy(&stored, &half, sizeof stored);
+        _mm256_mask_storeu_epi16(out + i, tail, stored);
+        canonicalizeNaNs(in + i, out + i, count - i, nanCode);
+    }
+}
+
+void avx512Fp16Encode(RoundingMode mode, const std::uint32_t* in, std::uint16_t* out,
+                      std::size_t count, const std::uint32_t (&nanCode)[2]) {
+    switch (mode) {
+    case RoundingMode::TowardZero:
+        return fp16EncodeWith<_MM_FROUND_TO_ZERO>(in, out, count, nanCode);
+    case RoundingMode::TowardPositive:
+        return fp16EncodeWith<_MM_FROUND_TO_POS_INF>(in, out, count, nanCode);
+    case RoundingMode::TowardNegative:
+        return fp16EncodeWith<_MM_FROUND_TO_NEG_INF>(in, out, count, nanCode);
+    default:
+        return fp16EncodeWith<_MM_FROUND_TO_NEAREST_INT>(in, out, count, nanCode);
+    }
+}
+
+[[gnu::target("avx512f,avx512bw,avx512vl,avx512dq,avx512fp16")]] void
+avx512Fp16Decode(const std::uint16_t* in, std::uint32_t* out, std::size_t count,
+                 const std::uint32_t (&nanBits)[2]) {
+    std::size_t i = 0;
+    for (; i + 16 <= count; i += 16) {
+        const __m256i half = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i));
+        _mm512_storeu_ps(out + i, _mm512_cvtxph_ps(_mm256_castsi256_ph(half)));
+        const __mmask16 nan = _mm256_cmpgt_epu16_mask(
+            _mm256_and_si256(half, _mm256_set1_epi16(0x7fff)), _mm256_set1_epi16(0x7c00));
+        if (nan) [[unlikely]]
+            canonicalizeNaNs(in + i, out + i, 16, nanBits);
+    }
+    if (i < count) {
+        const __mmask16 tail = static_cast<__mmask16>((1u << (count - i)) - 1u);
+        const __m256i half = _mm256_maskz_loadu_epi16(tail, in + i);
+        _mm512_mask_storeu_ps(out + i, tail, _mm512_cvtxph_ps(_mm256_castsi256_ph(half)));
+        canonicalizeNaNs(in + i, out + i, count - i, nanBits);
+    }
+}
+
+[[gnu::target("avx2,f16c")]] void f16cEncodeBare(const std::uint32_t* in, std::uint16_t* out,
+                                                 std::size_t count) {
+    for (std::size_t i = 0; i + 8 <= count; i += 8)
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i),
+                         _mm256_cvtps_ph(_mm256_loadu_ps(reinterpret_cast<const float*>(in + i)),
+                                         _MM_FROUND_TO_NEAREST_INT));
+}
+
+[[gnu::target("avx512f,avx512bw,avx512vl,avx512bf16")]] void
+avx512Bf16EncodeBare(const std::uint32_t* in, std::uint16_t* out, std::size_t count) {
+    for (std::size_t i = 0; i + 16 <= count; i += 16) {
+        const __m256bh half = _mm512_cvtneps_pbh(_mm512_loadu_ps(in + i));
+        __m256i stored;
+        std::memcpy(&stored, &half, sizeof stored);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), stored);
+    }
+}
+
+} // namespace fpx::kernels
+
+#else // not x86-64 GCC/Clang: no such instructions
+
+namespace fpx::kernels {
+bool hasF16c() { return false; }
+bool hasAvx2() { return false; }
+bool hasAvx512() { return false; }
+bool hasAvx512Bf16() { return false; }
+bool hasAvx512Fp16() { return false; }
+void f16cEncode(RoundingMode, const std::uint32_t*, std::uint16_t*, std::size_t,
+                const std::uint32_t (&)[2]) {}
+void f16cDecode(const std::uint16_t*, std::uint32_t*, std::size_t, const std::uint32_t (&)[2]) {}
+void avx512Bf16Encode(const std::uint32_t*, std::uint16_t*, std::size_t,
+                      const std::uint32_t (&)[2]) {}
+void avx512Fp16Encode(RoundingMode, const std::uint32_t*, std::uint16_t*, std::size_t,
+                      const std::uint32_t (&)[2]) {}
+void avx512Fp16Decode(const std::uint16_t*, std::uint32_t*, std::size_t,
+                      const std::uint32_t (&)[2]) {}
+void f16cEncodeBare(const std::uint32_t*, std::uint16_t*, std::size_t) {}
+void avx512Bf16EncodeBare(const std::uint32_t*, std::uint16_t*, std::size_t) {}
+} // namespace fpx::kernels
+
+#endif

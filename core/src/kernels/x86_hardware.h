@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "fpx/rounding.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace fpx::kernels {
+
+// The CPU's own FP16/BF16 conversion instructions, where the CPU has them (x86-64 only; all
+// false elsewhere). Queried once per call of hasX: cheap (cpuid is cached by the compiler's
+// runtime).
+bool hasF16c();
+bool hasAvx512Bf16();
+bool hasAvx512Fp16();
+bool hasAvx2();
+bool hasAvx512();
+
+// NaN lanes are replaced by `nanCode[sign]`: the instructions keep payload bits, the exact
+// core gives the canonical NaN. Modes: nearest-even, toward zero, up, down.
+void f16cEncode(RoundingMode mode, const std::uint32_t* in, std::uint16_t* out,
+                std::size_t count, const std::uint32_t (&nanCode)[2]);
+void f16cDecode(const std::uint16_t* in, std::uint32_t* out, std::size_t count,
+                const std::uint32_t (&nanBits)[2]);
+// vcvtneps2bf16: nearest-even; flushes FP32 subnormal inputs to ±0 (not bit-exact).
+void avx512Bf16Encode(const std::uint32_t* in, std::uint16_t* out, std::size_t count,
+                      const std::uint32_t (&nanCode)[2]);
+// vcvtps2phx with embedded rounding (all four IEEE modes); subnormals are kept.
+void avx512Fp16Encode(RoundingMode mode, const std::uint32_t* in, std::uint16_t* out,
+                      std::size_t count, const std::uint32_t (&nanCode)[2]);
+void avx512Fp16Decode(const std::uint16_t* in, std::uint32_t* out, std::size_t count,
+                      const std::uint32_t (&nanBits)[2]);
+
+// The bare instruction loops, nothing else (no NaN fix-up): the speed the paths above are
+// compared with.
+void f16cEncodeBare(const std::uint32_t* in, std::uint16_t* out, std::size_t count);
+void avx512Bf16EncodeBare(const std::uint32_t* in, std::uint16_t* out, std::size_t count);
+
+} // namespace fpx::kernels
