@@ -5,9 +5,9 @@
 #include "commands.h"
 #include "conversion_setup.h"
 
+#include "fpx/bulk_conversion.h"
 #include "fpx/conversion.h"
 #include "fpx/format_catalogue.h"
-#include "fpx/fp32_kernel.h"
 #include "fpx/text_util.h"
 #include "fpx/value_parser.h"
 
@@ -58,22 +58,29 @@ class ErrorLog {
 
 // Converts codes of one format into another, caching every result when the source has at
 // most 16 bits (and the rounding is deterministic): then each element is one table lookup.
-// FP32 sources go through the integer fast path, proven against the exact core.
+// FP32 → format and format → FP32 go through the bulk kernels, proven against the exact core.
 class CodeConverter {
   public:
     CodeConverter(const FormatSpec& from, const FormatSpec& to, const ConversionSetup& setup)
         : from_(from), to_(to), setup_(setup) {
         if (from.totalBits() <= 16 && setup.rounding.mode != RoundingMode::Stochastic)
             cache_.resize(std::size_t{1} << from.totalBits());
-        if (from.id == "fp32")
-            kernel_ = Fp32Kernel::create(to, setup.rounding);
+        if (from.id == "fp32" && to.id != "fp32")
+            encoder_ = BulkEncoder::create(to, setup.rounding, HardwareUse::BitExact, setup.seed);
+        if (to.id == "fp32" && from.id != "fp32")
+            decoder_ = BulkDecoder::create(from, setup.rounding, HardwareUse::BitExact);
+        if (encoder_ && static_cast<std::size_t>(encoder_->bytesPerElement()) !=
+                            rawElementBytes(to.totalBits()))
+            encoder_.reset();
+        if (decoder_ && static_cast<std::size_t>(decoder_->bytesPerElement()) !=
+                            rawElementBytes(from.totalBits()))
+            decoder_.reset();
     }
 
-    const Fp32Kernel* kernel() const { return kernel_ ? &*kernel_ : nullptr; }
+    const BulkEncoder* encoder() const { return encoder_ ? &*encoder_ : nullptr; }
+    const BulkDecoder* decoder() const { return decoder_ ? &*decoder_ : nullptr; }
 
     Code convert(Code code, std::uint64_t index) {
-        if (kernel_)
-            return kernel_->convert(static_cast<std::uint32_t>(code));
         if (!cache_.empty()) {
             auto& slot = cache_[static_cast<std::size_t>(code)];
             if (!slot)
@@ -88,7 +95,8 @@ class CodeConverter {
     const FormatSpec& to_;
     const ConversionSetup& setup_;
     std::vector<std::optional<Code>> cache_;
-    std::optional<Fp32Kernel> kernel_;
+    std::optional<BulkEncoder> encoder_;
+    std::optional<BulkDecoder> decoder_;
 };
 
 // Reads lines of at most kMaxLineBytes; longer ones are skipped and reported as such.
@@ -238,7 +246,6 @@ int convertRaw(Streams& io, const FormatSpec& from, const FormatSpec& to,
     output.reserve(input.size() / inBytes * outBytes);
     std::size_t carried = 0; // bytes of an incomplete element kept from the previous read
     std::vector<std::uint32_t> words;
-    std::vector<Code> results;
     std::uint64_t index = 0;
     for (;;) {
         io.in.read(input.data() + carried, static_cast<std::streamsize>(input.size() - carried));
@@ -247,22 +254,37 @@ int convertRaw(Streams& io, const FormatSpec& from, const FormatSpec& to,
             break;
         const std::size_t whole = available / inBytes * inBytes;
         output.clear();
-        if (const Fp32Kernel* kernel = codes.kernel()) {
+        static_assert(std::endian::native == std::endian::little,
+                      "raw elements are read and written in place");
+        const bool bulk = codes.encoder() || codes.decoder();
+        if (const BulkEncoder* encoder = codes.encoder()) {
             // FP32 input: the whole block through the bulk kernel (4-byte elements, no masking).
             const std::size_t n = whole / 4;
             words.resize(n);
-            results.resize(n);
-            static_assert(std::endian::native == std::endian::little,
-                          "raw FP32 words are read in place");
             std::memcpy(words.data(), input.data(), whole); // little-endian, as the file
-            kernel->convert(words.data(), results.data(), n);
-            for (Code result : results)
-                for (std::size_t b = 0; b < outBytes; ++b, result >>= 8)
-                    output.push_back(static_cast<char>(static_cast<unsigned char>(result & 0xff)));
+            output.resize(n * outBytes);
+            encoder->encode(words.data(), output.data(), n, index);
+            index += n;
+        } else if (const BulkDecoder* decoder = codes.decoder()) {
+            // Codes → FP32; bits above the code are reported first (the decoder masks them).
+            const std::size_t n = whole / inBytes;
+            for (std::size_t i = 0; i < n; ++i) {
+                Code code = 0;
+                std::memcpy(&code, input.data() + i * inBytes, inBytes);
+                if ((code & ~fromMask) != 0)
+                    errors.report("element " + std::to_string(index + i) + " (byte offset " +
+                                  std::to_string((index + i) * inBytes) +
+                                  "): " + codeToHex(code, static_cast<int>(inBytes * 8)) +
+                                  " has bits set above the " + std::to_string(from.totalBits()) +
+                                  "-bit code of " + from.id + "; only the low bits were used");
+            }
+            words.resize(n);
+            decoder->decode(input.data(), words.data(), n);
+            output.resize(n * 4);
+            std::memcpy(output.data(), words.data(), n * 4);
             index += n;
         }
-        for (std::size_t offset = codes.kernel() ? whole : 0; offset < whole;
-             offset += inBytes, ++index) {
+        for (std::size_t offset = bulk ? whole : 0; offset < whole; offset += inBytes, ++index) {
             Code code = 0;
             for (std::size_t b = inBytes; b-- > 0;)
                 code = (code << 8) | static_cast<unsigned char>(input[offset + b]);

@@ -19,7 +19,9 @@ const FormatSpec& fp32Spec() {
     return spec;
 }
 
-ExactValue fp32Value(std::uint32_t bits) { return decodeCode(fp32Spec(), bits).value; }
+ExactValue fp32Value(std::uint32_t bits) {
+    return decodeCode(fp32Spec(), bits).value;
+}
 
 std::uint32_t coreCode(const FormatSpec& target, const ExactValue& value,
                        const RoundingOptions& options) {
@@ -142,6 +144,8 @@ std::optional<kernels::LookupParams> lookupParams(const FormatSpec& target,
     if (target.totalBits() > 6 || options.mode == RoundingMode::Stochastic)
         return std::nullopt;
     kernels::LookupParams p;
+    for (std::int32_t& key : p.breakpoints)
+        key = 0x7fffffff; // above every key: unused
     fillSpecialCodes(p, target, options);
     auto codeAt = [&](std::int32_t key) {
         return coreCode(target, fp32Value(orderedBits(key)), options);
@@ -269,7 +273,9 @@ Impl makeImpl(const FormatSpec& format, const RoundingOptions& options, std::uin
     return impl;
 }
 
-std::string isaLabel(const kernels::LoopSet& loops) { return loops.isaName; }
+std::string isaLabel(const kernels::LoopSet& loops) {
+    return loops.isaName;
+}
 
 // Encoders for the format in order of preference, limited by `hardware`.
 std::vector<Impl> encodeCandidates(const FormatSpec& target, const RoundingOptions& options,
@@ -294,11 +300,11 @@ std::vector<Impl> encodeCandidates(const FormatSpec& target, const RoundingOptio
     }
     if (hardware == HardwareUse::Any && options.mode == RoundingMode::NearestEven &&
         options.overflow == OverflowPolicy::Ieee && isBf16(target) && kernels::hasAvx512Bf16()) {
-        Impl impl = makeImpl(
-            target, options, seed, Strategy::Avx512Bf16,
-            {"AVX512-BF16 vcvtneps2bf16", true, false,
-             "the instruction flushes FP32 subnormal inputs to ±0 (denormals-are-zero): "
-             "those inputs differ from the exact core"});
+        Impl impl =
+            makeImpl(target, options, seed, Strategy::Avx512Bf16,
+                     {"AVX512-BF16 vcvtneps2bf16", true, false,
+                      "the instruction flushes FP32 subnormal inputs to ±0 (denormals-are-zero): "
+                      "those inputs differ from the exact core"});
         impl->nanCode[0] = coreCode(target, ExactValue::nan(false), options);
         impl->nanCode[1] = coreCode(target, ExactValue::nan(true), options);
         found.push_back(std::move(impl));
@@ -336,10 +342,9 @@ std::vector<Impl> encodeCandidates(const FormatSpec& target, const RoundingOptio
     return found;
 }
 
-std::vector<Impl> decodeCandidates(const FormatSpec& source, HardwareUse hardware,
-                                   bool withReference) {
+std::vector<Impl> decodeCandidates(const FormatSpec& source, const RoundingOptions& options,
+                                   HardwareUse hardware, bool withReference) {
     std::vector<Impl> found;
-    const RoundingOptions options;
     std::uint32_t nan[2] = {coreCode(fp32Spec(), ExactValue::nan(false), options),
                             coreCode(fp32Spec(), ExactValue::nan(true), options)};
     if (hardware != HardwareUse::Never && isFp16(source)) {
@@ -362,7 +367,7 @@ std::vector<Impl> decodeCandidates(const FormatSpec& source, HardwareUse hardwar
         impl->widen = *p;
         found.push_back(std::move(impl));
     }
-    if (source.totalBits() <= 16) {
+    if (source.totalBits() <= 16 && options.mode != RoundingMode::Stochastic) {
         Impl impl = makeImpl(source, options, 0, Strategy::Table,
                              {"table (" + isaLabel(bestLoops()) + ")", false, true, ""});
         impl->table = decodeTable(source, options);
@@ -393,8 +398,8 @@ BulkEncoder::BulkEncoder(BulkEncoder&&) noexcept = default;
 BulkEncoder& BulkEncoder::operator=(BulkEncoder&&) noexcept = default;
 
 std::optional<BulkEncoder> BulkEncoder::create(const FormatSpec& target,
-                                               const RoundingOptions& options,
-                                               HardwareUse hardware, std::uint64_t seed) {
+                                               const RoundingOptions& options, HardwareUse hardware,
+                                               std::uint64_t seed) {
     std::vector<Impl> candidates = encodeCandidates(target, options, hardware, seed, false);
     if (candidates.empty())
         return std::nullopt;
@@ -409,8 +414,12 @@ std::vector<BulkEncoder> BulkEncoder::allPaths(const FormatSpec& target,
     return paths;
 }
 
-int BulkEncoder::bytesPerElement() const { return impl_->bytes; }
-const KernelPath& BulkEncoder::path() const { return impl_->path; }
+int BulkEncoder::bytesPerElement() const {
+    return impl_->bytes;
+}
+const KernelPath& BulkEncoder::path() const {
+    return impl_->path;
+}
 
 void BulkEncoder::encode(const std::uint32_t* in, void* out, std::size_t count,
                          std::uint64_t firstIndex) const {
@@ -418,8 +427,8 @@ void BulkEncoder::encode(const std::uint32_t* in, void* out, std::size_t count,
     auto* out16 = static_cast<std::uint16_t*>(out);
     switch (c.strategy) {
     case Strategy::BitTrick:
-        c.loops->encode[static_cast<int>(c.options.mode)][kernels::widthIndex(c.bytes)](
-            c.encode, in, out, count, c.seed, firstIndex);
+        c.loops->encode[static_cast<int>(c.options.mode)][static_cast<int>(c.encode.kind)]
+                       [kernels::widthIndex(c.bytes)](c.encode, in, out, count, c.seed, firstIndex);
         return;
     case Strategy::Lookup:
         c.loops->lookup[kernels::widthIndex(c.bytes)](c.lookup, in, out, count);
@@ -461,22 +470,29 @@ BulkDecoder& BulkDecoder::operator=(const BulkDecoder& other) {
 BulkDecoder::BulkDecoder(BulkDecoder&&) noexcept = default;
 BulkDecoder& BulkDecoder::operator=(BulkDecoder&&) noexcept = default;
 
-std::optional<BulkDecoder> BulkDecoder::create(const FormatSpec& source, HardwareUse hardware) {
-    std::vector<Impl> candidates = decodeCandidates(source, hardware, false);
+std::optional<BulkDecoder> BulkDecoder::create(const FormatSpec& source,
+                                               const RoundingOptions& options,
+                                               HardwareUse hardware) {
+    std::vector<Impl> candidates = decodeCandidates(source, options, hardware, false);
     if (candidates.empty())
         return std::nullopt;
     return BulkDecoder(std::move(candidates.front()));
 }
 
-std::vector<BulkDecoder> BulkDecoder::allPaths(const FormatSpec& source) {
+std::vector<BulkDecoder> BulkDecoder::allPaths(const FormatSpec& source,
+                                               const RoundingOptions& options) {
     std::vector<BulkDecoder> paths;
-    for (Impl& impl : decodeCandidates(source, HardwareUse::Any, true))
+    for (Impl& impl : decodeCandidates(source, options, HardwareUse::Any, true))
         paths.push_back(BulkDecoder(std::move(impl)));
     return paths;
 }
 
-int BulkDecoder::bytesPerElement() const { return impl_->bytes; }
-const KernelPath& BulkDecoder::path() const { return impl_->path; }
+int BulkDecoder::bytesPerElement() const {
+    return impl_->bytes;
+}
+const KernelPath& BulkDecoder::path() const {
+    return impl_->path;
+}
 
 void BulkDecoder::decode(const void* in, std::uint32_t* out, std::size_t count) const {
     const BulkConverterImpl& c = *impl_;
@@ -492,9 +508,8 @@ void BulkDecoder::decode(const void* in, std::uint32_t* out, std::size_t count) 
         c.loops->widen[c.bytes == 2 ? 0 : 1](c.widen, in, out, count);
         return;
     case Strategy::Table:
-        c.loops->table[c.bytes == 1 ? 0 : 1](c.table.data(),
-                                             static_cast<std::uint32_t>(c.table.size() - 1), in,
-                                             out, count);
+        c.loops->table[c.bytes == 1 ? 0 : 1](
+            c.table.data(), static_cast<std::uint32_t>(c.table.size() - 1), in, out, count);
         return;
     default:
         decodeWithExactCore(c.format, c.options, in, out, count);

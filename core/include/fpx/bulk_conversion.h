@@ -38,10 +38,10 @@ enum class HardwareUse {
 
 // How a bulk converter does its work, for labels and reports.
 struct KernelPath {
-    std::string name;        // "bit trick (AVX-512)", "F16C vcvtps2ph", "scalar reference" …
-    bool hardware = false;   // the CPU's own conversion instructions
-    bool bitExact = true;    // agrees with the exact core on every input by design (and test)
-    std::string note;        // what differs, when not bit-exact
+    std::string name;      // "bit trick (AVX-512)", "F16C vcvtps2ph", "scalar reference" …
+    bool hardware = false; // the CPU's own conversion instructions
+    bool bitExact = true;  // agrees with the exact core on every input by design (and test)
+    std::string note;      // what differs, when not bit-exact
 };
 
 struct BulkConverterImpl;
@@ -58,9 +58,8 @@ class BulkEncoder {
                                              std::uint64_t seed = 0);
     // Every path this CPU offers for the format, fastest first, ending with the scalar
     // reference (one element at a time, branching on its class): what benchmarks compare.
-    static std::vector<BulkEncoder> allPaths(const FormatSpec& target,
-                                             const RoundingOptions& options,
-                                             std::uint64_t seed = 0);
+    static std::vector<BulkEncoder>
+    allPaths(const FormatSpec& target, const RoundingOptions& options, std::uint64_t seed = 0);
 
     void encode(const std::uint32_t* in, void* out, std::size_t count,
                 std::uint64_t firstIndex = 0) const;
@@ -81,9 +80,13 @@ class BulkEncoder {
 // A format → FP32, in bulk. Codes are read packed, little-endian, bytesPerElement() each.
 class BulkDecoder {
   public:
+    // `options` round the values that are not FP32 values (INT8's k/127, say); stochastic
+    // rounding leaves only the paths of formats whose every value is an FP32 value.
     static std::optional<BulkDecoder> create(const FormatSpec& source,
+                                             const RoundingOptions& options = {},
                                              HardwareUse hardware = HardwareUse::BitExact);
-    static std::vector<BulkDecoder> allPaths(const FormatSpec& source);
+    static std::vector<BulkDecoder> allPaths(const FormatSpec& source,
+                                             const RoundingOptions& options = {});
 
     void decode(const void* in, std::uint32_t* out, std::size_t count) const;
     int bytesPerElement() const;
@@ -108,7 +111,7 @@ int packedBytes(const FormatSpec& format);
 void encodeWithExactCore(const FormatSpec& target, const RoundingOptions& options,
                          const std::uint32_t* in, void* out, std::size_t count,
                          std::uint64_t seed = 0, std::uint64_t firstIndex = 0);
-void decodeWithExactCore(const FormatSpec& source, const RoundingOptions& options,
-                         const void* in, std::uint32_t* out, std::size_t count);
+void decodeWithExactCore(const FormatSpec& source, const RoundingOptions& options, const void* in,
+                         std::uint32_t* out, std::size_t count);
 
 } // namespace fpx

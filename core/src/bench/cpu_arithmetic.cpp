@@ -20,8 +20,7 @@ constexpr int kIterations = 4096;
 constexpr int kChains = 12;
 
 // Portable fallback: what the compiler makes of plain C++ (it vectorises the chains).
-template <typename T>
-double scalarFma() {
+template <typename T> double scalarFma() {
     T acc[kChains];
     for (int c = 0; c < kChains; ++c)
         acc[c] = static_cast<T>(c + 1) * T(1e-3);

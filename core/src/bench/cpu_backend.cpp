@@ -139,7 +139,7 @@ class CpuBackend final : public Backend {
                 return Support::Unsupported;
             return encoder->path().hardware ? Support::Native : Support::Emulated;
         }
-        const auto decoder = BulkDecoder::create(format, HardwareUse::Any);
+        const auto decoder = BulkDecoder::create(format, {}, HardwareUse::Any);
         if (!decoder)
             return Support::Unsupported;
         return decoder->path().hardware ? Support::Native : Support::Emulated;
@@ -180,14 +180,14 @@ BenchResult baseResult(const RunContext& ctx, Operation operation, std::size_t e
 
 // Times `body` (one pass over all elements by every thread of the team) by the request's plan.
 Statistics timeOnTeam(RunContext& ctx, ThreadTeam& team,
-                      const std::function<void(std::size_t, std::size_t)>& work,
-                      std::size_t count, const std::string& what) {
+                      const std::function<void(std::size_t, std::size_t)>& work, std::size_t count,
+                      const std::string& what) {
     ctx.report(what);
     const int threads = team.size();
     const auto pass = [&] {
         team.run([&](int t) {
-            const std::size_t chunk = (count + static_cast<std::size_t>(threads) - 1) /
-                                      static_cast<std::size_t>(threads);
+            const std::size_t chunk =
+                (count + static_cast<std::size_t>(threads) - 1) / static_cast<std::size_t>(threads);
             // Chunks aligned to 64 elements: no two threads write one cache line.
             const std::size_t aligned = (chunk + 63) & ~std::size_t{63};
             const std::size_t begin = std::min(count, aligned * static_cast<std::size_t>(t));
@@ -200,6 +200,15 @@ Statistics timeOnTeam(RunContext& ctx, ThreadTeam& team,
                            [&](double fraction) { ctx.report(what, fraction); });
     ++ctx.done;
     return s;
+}
+
+// Decoding rounds only values that FP32 cannot hold (INT8's k/127): by the request's mode,
+// except that stochastic rounding would make a table of results meaningless.
+RoundingOptions decodeOptions(const BenchRequest& request) {
+    RoundingOptions options = request.rounding;
+    if (options.mode == RoundingMode::Stochastic)
+        options.mode = RoundingMode::NearestEven;
+    return options;
 }
 
 void finishThroughput(BenchResult& r, double bytesPerElement) {
@@ -215,12 +224,11 @@ void CpuBackend::run(const BenchRequest& request, const ResultSink& sink,
     const int hardwareThreads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     std::vector<int> threadCounts = request.threads;
     if (threadCounts.empty())
-        threadCounts = hardwareThreads > 1 ? std::vector<int>{1, hardwareThreads}
-                                           : std::vector<int>{1};
+        threadCounts =
+            hardwareThreads > 1 ? std::vector<int>{1, hardwareThreads} : std::vector<int>{1};
     for (int& t : threadCounts)
         t = std::clamp(t, 1, 1024);
-    const std::vector<std::size_t> sizes =
-        request.sizes.empty() ? defaultSizes() : request.sizes;
+    const std::vector<std::size_t> sizes = request.sizes.empty() ? defaultSizes() : request.sizes;
 
     // What will be measured, for the progress bar.
     std::size_t pathsPerSize = 0;
@@ -229,7 +237,7 @@ void CpuBackend::run(const BenchRequest& request, const ResultSink& sink,
             for (Direction direction : request.directions)
                 pathsPerSize += direction == Direction::Encode
                                     ? BulkEncoder::allPaths(format, request.rounding).size() + 2
-                                    : BulkDecoder::allPaths(format).size();
+                                    : BulkDecoder::allPaths(format, decodeOptions(request)).size();
     const std::vector<ArithmeticKernel> arithmetic =
         request.arithmetic ? cpuArithmeticKernels() : std::vector<ArithmeticKernel>{};
     ctx.total = threadCounts.size() *
@@ -279,7 +287,8 @@ void CpuBackend::run(const BenchRequest& request, const ResultSink& sink,
                     for (Direction direction : request.directions) {
                         const int width = packedBytes(format);
                         std::vector<std::uint8_t> codes(size * static_cast<std::size_t>(width));
-                        std::vector<std::uint8_t> expected(sample * static_cast<std::size_t>(width));
+                        std::vector<std::uint8_t> expected(sample *
+                                                           static_cast<std::size_t>(width));
                         std::vector<std::uint32_t> expectedFp32(sample);
                         std::vector<std::uint8_t> randomCodes;
                         if (direction == Direction::Encode) {
@@ -291,10 +300,11 @@ void CpuBackend::run(const BenchRequest& request, const ResultSink& sink,
                             for (std::size_t i = 0; i < size; ++i) {
                                 std::uint64_t code = stochasticBits(seed, i) &
                                                      static_cast<std::uint64_t>(format.codeMask());
-                                std::memcpy(randomCodes.data() + i * static_cast<std::size_t>(width),
+                                std::memcpy(randomCodes.data() +
+                                                i * static_cast<std::size_t>(width),
                                             &code, static_cast<std::size_t>(width));
                             }
-                            decodeWithExactCore(format, {}, randomCodes.data(),
+                            decodeWithExactCore(format, decodeOptions(request), randomCodes.data(),
                                                 expectedFp32.data(), sample);
                         }
 
@@ -316,12 +326,14 @@ void CpuBackend::run(const BenchRequest& request, const ResultSink& sink,
                                 r.direction = direction;
                                 r.path = path.path().name;
                                 r.hardware = path.path().hardware;
+                                r.exactByDesign = path.path().bitExact;
                                 r.note = path.path().note;
                                 path.encode(input.data(), codes.data(), sample, 0);
                                 r.checked = sample;
                                 std::size_t firstBad = sample;
                                 for (std::size_t i = 0; i < sample; ++i)
-                                    if (readPacked(codes, i, width) != readPacked(expected, i, width)) {
+                                    if (readPacked(codes, i, width) !=
+                                        readPacked(expected, i, width)) {
                                         ++r.mismatches;
                                         firstBad = std::min(firstBad, i);
                                     }
@@ -333,12 +345,14 @@ void CpuBackend::run(const BenchRequest& request, const ResultSink& sink,
                                               " differ from the exact core, first: " +
                                               hexWord(input[firstBad]) + " gave " +
                                               hexWord(readPacked(codes, firstBad, width)) +
-                                              ", expected " + hexWord(readPacked(expected, firstBad, width));
+                                              ", expected " +
+                                              hexWord(readPacked(expected, firstBad, width));
                                 r.time = timeOnTeam(
                                     ctx, team,
                                     [&](std::size_t b, std::size_t e) {
                                         path.encode(input.data() + b,
-                                                    codes.data() + b * static_cast<std::size_t>(width),
+                                                    codes.data() +
+                                                        b * static_cast<std::size_t>(width),
                                                     e - b, b);
                                     },
                                     size, "fp32→" + format.id + " " + r.path + ", " + where);
@@ -357,6 +371,7 @@ void CpuBackend::run(const BenchRequest& request, const ResultSink& sink,
                                 r.direction = direction;
                                 r.path = name;
                                 r.hardware = true;
+                                r.exactByDesign = false;
                                 r.note = "the instruction alone, no NaN handling: the reference "
                                          "for the hardware path's overhead";
                                 loop(input.data(), reinterpret_cast<std::uint16_t*>(codes.data()),
@@ -389,7 +404,8 @@ void CpuBackend::run(const BenchRequest& request, const ResultSink& sink,
                             else
                                 ++ctx.done;
                         } else {
-                            for (const BulkDecoder& path : BulkDecoder::allPaths(format)) {
+                            for (const BulkDecoder& path :
+                                 BulkDecoder::allPaths(format, decodeOptions(request))) {
                                 if (ctx.cancelled())
                                     return;
                                 BenchResult r = baseResult(ctx, Operation::Convert, size, threads);
@@ -397,6 +413,7 @@ void CpuBackend::run(const BenchRequest& request, const ResultSink& sink,
                                 r.direction = direction;
                                 r.path = path.path().name;
                                 r.hardware = path.path().hardware;
+                                r.exactByDesign = path.path().bitExact;
                                 r.note = path.path().note;
                                 path.decode(randomCodes.data(), output.data(), sample);
                                 r.checked = sample;
@@ -447,9 +464,8 @@ void CpuBackend::run(const BenchRequest& request, const ResultSink& sink,
             ctx.report(what);
             r.time = measure(
                 [&] {
-                    team.run([&](int t) {
-                        sinks[static_cast<std::size_t>(t) * 8] += kernel.run();
-                    });
+                    team.run(
+                        [&](int t) { sinks[static_cast<std::size_t>(t) * 8] += kernel.run(); });
                 },
                 request.plan, cancel, [&](double f) { ctx.report(what, f); });
             ++ctx.done;
@@ -464,6 +480,8 @@ void CpuBackend::run(const BenchRequest& request, const ResultSink& sink,
     ctx.report("done");
 }
 
-std::unique_ptr<Backend> createCpuBackend() { return std::make_unique<CpuBackend>(); }
+std::unique_ptr<Backend> createCpuBackend() {
+    return std::make_unique<CpuBackend>();
+}
 
 } // namespace fpx::bench

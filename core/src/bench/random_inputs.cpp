@@ -17,8 +17,9 @@ float randomElement(InputDistribution distribution, std::uint64_t seed, std::uin
     const std::uint32_t fraction = static_cast<std::uint32_t>(r) & 0x7fffffu;
     // Roughly normal N(0, 1): the sum of four uniform 16-bit numbers (Irwin–Hall), rescaled.
     auto normal = [&] {
-        const double sum = static_cast<double>((r >> 0) & 0xffff) + static_cast<double>((r >> 16) & 0xffff) +
-                           static_cast<double>((r >> 32) & 0xffff) + static_cast<double>((r >> 48) & 0xffff);
+        const double sum =
+            static_cast<double>((r >> 0) & 0xffff) + static_cast<double>((r >> 16) & 0xffff) +
+            static_cast<double>((r >> 32) & 0xffff) + static_cast<double>((r >> 48) & 0xffff);
         return static_cast<float>((sum / 65536.0 - 2.0) * 1.7320508075688772);
     };
     switch (distribution) {

@@ -144,6 +144,7 @@ void writeResultsJson(std::ostream& out, const RunMetadata& metadata,
         number("ceiling", r.ceiling);
         json.field("ceiling_name", r.ceilingName);
         json.fieldBool("verified", r.verified);
+        json.fieldBool("exact_by_design", r.exactByDesign);
         json.fieldNumber("checked", std::to_string(r.checked));
         json.fieldNumber("mismatches", std::to_string(r.mismatches));
         json.field("note", r.note);
@@ -157,7 +158,8 @@ void writeResultsJson(std::ostream& out, const RunMetadata& metadata,
 void writeResultsCsv(std::ostream& out, const std::vector<BenchResult>& results) {
     out << "backend,device,operation,format,direction,path,hardware,elements,threads,"
            "median_seconds,min_seconds,max_seconds,samples,elements_per_second,bytes_per_second,"
-           "operations_per_second,ceiling,ceiling_name,verified,checked,mismatches,note\n";
+           "operations_per_second,ceiling,ceiling_name,verified,exact_by_design,checked,mismatches,"
+           "note\n";
     for (const BenchResult& r : results)
         out << csvField(r.backend) << ',' << csvField(r.device) << ',' << operationId(r.operation)
             << ',' << csvField(r.format) << ',' << directionId(r.direction) << ','
@@ -167,8 +169,8 @@ void writeResultsCsv(std::ostream& out, const std::vector<BenchResult>& results)
             << r.time.samples << ',' << formatNumber(r.elementsPerSecond, 9) << ','
             << formatNumber(r.bytesPerSecond, 9) << ',' << formatNumber(r.operationsPerSecond, 9)
             << ',' << formatNumber(r.ceiling, 9) << ',' << csvField(r.ceilingName) << ','
-            << (r.verified ? "true" : "false") << ',' << r.checked << ',' << r.mismatches << ','
-            << csvField(r.note) << '\n';
+            << (r.verified ? "true" : "false") << ',' << (r.exactByDesign ? "true" : "false") << ','
+            << r.checked << ',' << r.mismatches << ',' << csvField(r.note) << '\n';
 }
 
 } // namespace fpx::bench

@@ -12,8 +12,7 @@ namespace {
 using namespace fpx;
 using namespace fpx::kernels;
 
-template <typename T>
-T loadCode(const void* in, std::size_t i) {
+template <typename T> T loadCode(const void* in, std::size_t i) {
     T value;
     std::memcpy(&value, static_cast<const unsigned char*>(in) + i * sizeof(T), sizeof(T));
     return value;
@@ -21,50 +20,101 @@ T loadCode(const void* in, std::size_t i) {
 
 // The parameters are copied to a local: stores through the byte-sized output pointer may
 // alias anything, and a local whose address never escapes keeps them in registers.
-template <RoundingMode Mode, typename Out>
-void encodeLoop(const EncodeParams& params, const std::uint32_t* in, void* outBytes,
-                std::size_t count, std::uint64_t seed, std::uint64_t firstIndex) {
-    const EncodeParams p = params;
-    Out* out = static_cast<Out*>(outBytes);
+// The codes are computed in 32-bit lanes into a small block on the stack, then narrowed in a
+// second pass: done in one loop, GCC narrows every intermediate select to the output width and
+// spends more instructions shuffling masks than computing.
+template <RoundingMode Mode, EncodeKind Kind>
+void encodeBlock(const EncodeParams& p, const std::uint32_t* __restrict__ in,
+                 std::uint32_t* __restrict__ out, std::size_t count, std::uint64_t seed,
+                 std::uint64_t firstIndex) {
     for (std::size_t i = 0; i < count; ++i) {
         std::uint64_t random = 0;
         if constexpr (Mode == RoundingMode::Stochastic)
             random = stochasticBits(seed, firstIndex + i);
-        out[i] = static_cast<Out>(encodeElement<Mode>(p, in[i], random));
+        out[i] = encodeElementOf<Mode, Kind>(p, in[i], random);
     }
 }
 
+// The parameters are copied to a local: stores through the byte-sized output pointer may
+// alias anything, and a local whose address never escapes keeps them in registers.
+template <RoundingMode Mode, EncodeKind Kind, typename Out>
+void encodeLoop(const EncodeParams& params, const std::uint32_t* __restrict__ in, void* outBytes,
+                std::size_t count, std::uint64_t seed, std::uint64_t firstIndex) {
+    const EncodeParams p = params;
+    Out* __restrict__ out = static_cast<Out*>(outBytes);
+    if constexpr (sizeof(Out) == 4) {
+        encodeBlock<Mode, Kind>(p, in, reinterpret_cast<std::uint32_t*>(out), count, seed,
+                                firstIndex);
+    } else {
+        constexpr std::size_t kBlock = 512;
+        alignas(64) std::uint32_t codes[kBlock];
+        for (std::size_t start = 0; start < count; start += kBlock) {
+            const std::size_t n = count - start < kBlock ? count - start : kBlock;
+            encodeBlock<Mode, Kind>(p, in + start, codes, n, seed, firstIndex + start);
+            for (std::size_t i = 0; i < n; ++i)
+                out[start + i] = static_cast<Out>(codes[i]);
+        }
+    }
+}
+
+// lookupElement, reorganised in blocks so that the vector loop runs over elements (GCC would
+// otherwise vectorise the short loop over breakpoints): the same comparisons and counts.
 template <typename Out>
-void lookupLoop(const LookupParams& params, const std::uint32_t* in, void* outBytes,
+void lookupLoop(const LookupParams& params, const std::uint32_t* __restrict__ in, void* outBytes,
                 std::size_t count) {
     const LookupParams p = params;
-    Out* out = static_cast<Out*>(outBytes);
-    for (std::size_t i = 0; i < count; ++i)
-        out[i] = static_cast<Out>(lookupElement(p, in[i]));
+    Out* __restrict__ out = static_cast<Out*>(outBytes);
+    constexpr std::size_t kBlock = 64;
+    for (std::size_t start = 0; start < count; start += kBlock) {
+        const std::size_t n = count - start < kBlock ? count - start : kBlock;
+        std::int32_t keys[kBlock];
+        std::uint32_t segment[kBlock];
+        for (std::size_t j = 0; j < kBlock; ++j) {
+            keys[j] = orderedKey(in[start + (j < n ? j : 0)]);
+            segment[j] = 0;
+        }
+        for (std::uint32_t b = 0; b < LookupParams::kMaxBreakpoints; ++b) {
+            const std::int32_t breakpoint = p.breakpoints[b];
+            for (std::size_t j = 0; j < kBlock; ++j)
+                segment[j] += static_cast<std::uint32_t>(keys[j] >= breakpoint);
+        }
+        for (std::size_t j = 0; j < n; ++j) {
+            const std::uint32_t bits = in[start + j];
+            out[start + j] =
+                static_cast<Out>(select((bits & 0x7fffffffu) > 0x7f800000u,
+                                        bySign(p.nanCode, bits >> 31), p.codes[segment[j]]));
+        }
+    }
 }
 
 template <typename In>
-void tableLoop(const std::uint32_t* table, std::uint32_t mask, const void* inBytes,
-               std::uint32_t* out, std::size_t count) {
-    const In* in = static_cast<const In*>(inBytes);
+void tableLoop(const std::uint32_t* __restrict__ table, std::uint32_t mask, const void* inBytes,
+               std::uint32_t* __restrict__ out, std::size_t count) {
+    const In* __restrict__ in = static_cast<const In*>(inBytes);
     for (std::size_t i = 0; i < count; ++i)
         out[i] = table[in[i] & mask];
 }
 
 template <typename In>
-void widenLoop(const WidenParams& params, const void* inBytes, std::uint32_t* out,
+void widenLoop(const WidenParams& params, const void* inBytes, std::uint32_t* __restrict__ out,
                std::size_t count) {
     const WidenParams p = params;
-    const In* in = static_cast<const In*>(inBytes);
+    const In* __restrict__ in = static_cast<const In*>(inBytes);
     for (std::size_t i = 0; i < count; ++i)
         out[i] = widenElement(p, in[i]);
 }
 
-template <RoundingMode Mode>
-constexpr void fillEncode(LoopSet::EncodeLoop (&row)[3]) {
-    row[0] = &encodeLoop<Mode, std::uint8_t>;
-    row[1] = &encodeLoop<Mode, std::uint16_t>;
-    row[2] = &encodeLoop<Mode, std::uint32_t>;
+template <RoundingMode Mode, EncodeKind Kind>
+constexpr void fillEncodeKind(LoopSet::EncodeLoop (&row)[3]) {
+    row[0] = &encodeLoop<Mode, Kind, std::uint8_t>;
+    row[1] = &encodeLoop<Mode, Kind, std::uint16_t>;
+    row[2] = &encodeLoop<Mode, Kind, std::uint32_t>;
+}
+
+template <RoundingMode Mode> constexpr void fillEncode(LoopSet::EncodeLoop (&rows)[2][3]) {
+    fillEncodeKind<Mode, EncodeKind::BinaryFloat>(rows[static_cast<int>(EncodeKind::BinaryFloat)]);
+    fillEncodeKind<Mode, EncodeKind::SignedInteger>(
+        rows[static_cast<int>(EncodeKind::SignedInteger)]);
 }
 
 LoopSet makeLoopSet(const char* name) {

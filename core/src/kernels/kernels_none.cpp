@@ -5,7 +5,11 @@
 
 namespace fpx::kernels {
 
-const LoopSet* avx2Loops() { return nullptr; }
-const LoopSet* avx512Loops() { return nullptr; }
+const LoopSet* avx2Loops() {
+    return nullptr;
+}
+const LoopSet* avx512Loops() {
+    return nullptr;
+}
 
 } // namespace fpx::kernels

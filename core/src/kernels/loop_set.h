@@ -14,10 +14,10 @@ namespace fpx::kernels {
 struct LoopSet {
     const char* isaName; // "AVX-512", "AVX2", "scalar"
 
-    // [rounding mode][output bytes: 1, 2, 4]
+    // [rounding mode][EncodeKind][output bytes: 1, 2, 4]
     using EncodeLoop = void (*)(const EncodeParams&, const std::uint32_t*, void*, std::size_t,
                                 std::uint64_t seed, std::uint64_t firstIndex);
-    EncodeLoop encode[7][3];
+    EncodeLoop encode[7][2][3];
     using LookupLoop = void (*)(const LookupParams&, const std::uint32_t*, void*, std::size_t);
     LookupLoop lookup[3];
     // Table decode of 1- or 2-byte codes.
@@ -35,6 +35,8 @@ const LoopSet* avx2Loops();     // nullptr where not built (not x86-64)
 const LoopSet* avx512Loops();
 
 // Index of an output width in LoopSet tables.
-constexpr int widthIndex(int bytes) { return bytes == 1 ? 0 : bytes == 2 ? 1 : 2; }
+constexpr int widthIndex(int bytes) {
+    return bytes == 1 ? 0 : bytes == 2 ? 1 : 2;
+}
 
 } // namespace fpx::kernels

@@ -8,14 +8,22 @@
 
 namespace fpx::kernels {
 
-bool hasF16c() { return __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx2"); }
-bool hasAvx2() { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2"); }
+bool hasF16c() {
+    return __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx2");
+}
+bool hasAvx2() {
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2");
+}
 bool hasAvx512() {
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
            __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
 }
-bool hasAvx512Bf16() { return hasAvx512() && __builtin_cpu_supports("avx512bf16"); }
-bool hasAvx512Fp16() { return hasAvx512() && __builtin_cpu_supports("avx512fp16"); }
+bool hasAvx512Bf16() {
+    return hasAvx512() && __builtin_cpu_supports("avx512bf16");
+}
+bool hasAvx512Fp16() {
+    return hasAvx512() && __builtin_cpu_supports("avx512fp16");
+}
 
 namespace {
 
@@ -89,8 +97,8 @@ fp16EncodeWith(const std::uint32_t* in, std::uint16_t* out, std::size_t count,
 
 } // namespace
 
-void f16cEncode(RoundingMode mode, const std::uint32_t* in, std::uint16_t* out,
-                std::size_t count, const std::uint32_t (&nanCode)[2]) {
+void f16cEncode(RoundingMode mode, const std::uint32_t* in, std::uint16_t* out, std::size_t count,
+                const std::uint32_t (&nanCode)[2]) {
     switch (mode) {
     case RoundingMode::TowardZero:
         return f16cEncodeWith<_MM_FROUND_TO_ZERO>(in, out, count, nanCode);
@@ -104,14 +112,13 @@ void f16cEncode(RoundingMode mode, const std::uint32_t* in, std::uint16_t* out,
 }
 
 [[gnu::target("avx2,f16c")]] void f16cDecode(const std::uint16_t* in, std::uint32_t* out,
-                                             std::size_t count,
-                                             const std::uint32_t (&nanBits)[2]) {
+                                             std::size_t count, const std::uint32_t (&nanBits)[2]) {
     std::size_t i = 0;
     for (; i + 8 <= count; i += 8) {
         const __m128i half = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i));
         _mm256_storeu_ps(reinterpret_cast<float*>(out + i), _mm256_cvtph_ps(half));
-        const __m128i nan = _mm_cmpgt_epi16(_mm_and_si128(half, _mm_set1_epi16(0x7fff)),
-                                            _mm_set1_epi16(0x7c00));
+        const __m128i nan =
+            _mm_cmpgt_epi16(_mm_and_si128(half, _mm_set1_epi16(0x7fff)), _mm_set1_epi16(0x7c00));
         if (!_mm_testz_si128(nan, nan)) [[unlikely]]
             canonicalizeNaNs(in + i, out + i, 8, nanBits);
     }
@@ -206,11 +213,21 @@ avx512Bf16EncodeBare(const std::uint32_t* in, std::uint16_t* out, std::size_t co
 #else // not x86-64 GCC/Clang: no such instructions
 
 namespace fpx::kernels {
-bool hasF16c() { return false; }
-bool hasAvx2() { return false; }
-bool hasAvx512() { return false; }
-bool hasAvx512Bf16() { return false; }
-bool hasAvx512Fp16() { return false; }
+bool hasF16c() {
+    return false;
+}
+bool hasAvx2() {
+    return false;
+}
+bool hasAvx512() {
+    return false;
+}
+bool hasAvx512Bf16() {
+    return false;
+}
+bool hasAvx512Fp16() {
+    return false;
+}
 void f16cEncode(RoundingMode, const std::uint32_t*, std::uint16_t*, std::size_t,
                 const std::uint32_t (&)[2]) {}
 void f16cDecode(const std::uint16_t*, std::uint32_t*, std::size_t, const std::uint32_t (&)[2]) {}

@@ -19,8 +19,8 @@ bool hasAvx512();
 
 // NaN lanes are replaced by `nanCode[sign]`: the instructions keep payload bits, the exact
 // core gives the canonical NaN. Modes: nearest-even, toward zero, up, down.
-void f16cEncode(RoundingMode mode, const std::uint32_t* in, std::uint16_t* out,
-                std::size_t count, const std::uint32_t (&nanCode)[2]);
+void f16cEncode(RoundingMode mode, const std::uint32_t* in, std::uint16_t* out, std::size_t count,
+                const std::uint32_t (&nanCode)[2]);
 void f16cDecode(const std::uint16_t* in, std::uint32_t* out, std::size_t count,
                 const std::uint32_t (&nanBits)[2]);
 // vcvtneps2bf16: nearest-even; flushes FP32 subnormal inputs to ±0 (not bit-exact).

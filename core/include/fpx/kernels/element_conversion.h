@@ -23,12 +23,12 @@ enum class EncodeKind : std::uint32_t { BinaryFloat, SignedInteger };
 // FP32 → signed integer of ≤ 16 bits whose scale is 2^k / K (INT8's default 1/127: K = 127).
 struct EncodeParams {
     EncodeKind kind = EncodeKind::BinaryFloat;
-    std::uint32_t fractionShift = 0;    // 23 − M: FP32 fraction bits dropped for normal results
-    std::uint32_t normalRebias = 0;     // (127 − bias) << M, subtracted from the shifted bits
-    std::uint32_t minNormalBits = 0;    // |x| bits of the target's smallest normal value
-    std::int32_t smallShiftBase = 0;    // shift of the significand = smallShiftBase − exponent
-    std::uint32_t multiplier = 1;       // integer: K of the scale 2^k / K (≤ 127); float: 1
-    std::uint32_t maxMagnitude = 0;     // largest finite magnitude code (integer: 2^(N−1) − 1)
+    std::uint32_t fractionShift = 0; // 23 − M: FP32 fraction bits dropped for normal results
+    std::uint32_t normalRebias = 0;  // (127 − bias) << M, subtracted from the shifted bits
+    std::uint32_t minNormalBits = 0; // |x| bits of the target's smallest normal value
+    std::int32_t smallShiftBase = 0; // shift of the significand = smallShiftBase − exponent
+    std::uint32_t multiplier = 1;    // integer: K of the scale 2^k / K (≤ 127); float: 1
+    std::uint32_t maxMagnitude = 0;  // largest finite magnitude code (integer: 2^(N−1) − 1)
     std::uint32_t maxNegativeMagnitude = 0; // integer: 2^(N−1); float: = maxMagnitude
     std::uint32_t signBit = 0;              // float: the code's sign bit
     std::uint32_t codeMask = 0;
@@ -50,13 +50,31 @@ struct EncodeParams {
 //   rto: truncate, then OR the sticky bit into the last kept bit
 //   sr:  add 1111…1 − R, R = the top `shift` random bits: a carry happens when
 //        dropped > R, i.e. with probability dropped / 2^shift
-// Picks one of a pair by the sign of the input, as a select rather than an indexed load, so
-// that vector code does not need a gather.
-FPX_HOST_DEVICE static inline std::uint32_t bySign(const std::uint32_t (&pair)[2],
-                                                   std::uint32_t negative) {
-    return negative != 0u ? pair[1] : pair[0];
+// Branch-free choice: a mask of all ones or all zeros instead of a jump, so that compilers
+// turn a loop of these into vector blends (GCC does not if-convert nested ternaries).
+FPX_HOST_DEVICE static inline std::uint32_t select(bool condition, std::uint32_t ifTrue,
+                                                   std::uint32_t ifFalse) {
+    const std::uint32_t mask = 0u - static_cast<std::uint32_t>(condition);
+    return (ifTrue & mask) | (ifFalse & ~mask);
 }
 
+// One of a pair by the sign of the input.
+FPX_HOST_DEVICE static inline std::uint32_t bySign(const std::uint32_t (&pair)[2],
+                                                   std::uint32_t negative) {
+    return select(negative != 0u, pair[1], pair[0]);
+}
+
+// Shifts x right by `shift` (1 … 31) and rounds by Mode. `negative` is the sign of the value
+// for the directed modes; `random` is the element's 64 random bits for stochastic rounding.
+//
+//      x = [ kept bits | dropped bits (shift of them) ]
+//   rne: add 0111…1 + lsb(kept): a carry out of the dropped bits happens exactly when they
+//        exceed one half, or equal it with an odd kept part (ties to even)
+//   rna: add 1000…0            (ties away from zero; x is a magnitude)
+//   rup/rdn: add 1111…1 when rounding away from zero, 0 otherwise
+//   rto: truncate, then OR the sticky bit into the last kept bit
+//   sr:  add 1111…1 − R, R = the top `shift` random bits: a carry happens when
+//        dropped > R, i.e. with probability dropped / 2^shift
 template <RoundingMode Mode>
 FPX_HOST_DEVICE static inline std::uint32_t roundShiftRight(std::uint32_t x, std::uint32_t shift,
                                                             std::uint32_t negative,
@@ -70,11 +88,11 @@ FPX_HOST_DEVICE static inline std::uint32_t roundShiftRight(std::uint32_t x, std
     else if constexpr (Mode == RoundingMode::TowardZero)
         return x >> shift;
     else if constexpr (Mode == RoundingMode::TowardPositive)
-        return (x + (negative ? 0u : full)) >> shift;
+        return (x + (full & (negative - 1u))) >> shift; // negative − 1: all ones when positive
     else if constexpr (Mode == RoundingMode::TowardNegative)
-        return (x + (negative ? full : 0u)) >> shift;
+        return (x + (full & (0u - negative))) >> shift;
     else if constexpr (Mode == RoundingMode::ToOdd)
-        return (x >> shift) | ((x & full) != 0u ? 1u : 0u);
+        return (x >> shift) | static_cast<std::uint32_t>((x & full) != 0u);
     else
         return (x + (full - static_cast<std::uint32_t>(random >> (64u - shift)))) >> shift;
 }
@@ -82,18 +100,18 @@ FPX_HOST_DEVICE static inline std::uint32_t roundShiftRight(std::uint32_t x, std
 // Stochastic rounding of scaled / 2^shift for shift ≥ 32 (the result is 0 or 1): up when
 // random / 2^64 < scaled / 2^shift, i.e. random < scaled · 2^(64 − shift), in 64 bits. Past
 // shift 64 the right side is a fraction and random < ⌈scaled / 2^(shift − 64)⌉ says the same.
-FPX_HOST_DEVICE static inline std::uint32_t stochasticTiny(std::uint32_t scaled,
-                                                           std::uint32_t shift,
-                                                           std::uint64_t random) {
+FPX_HOST_DEVICE static inline std::uint32_t
+stochasticTiny(std::uint32_t scaled, std::uint32_t shift, std::uint64_t random) {
+    // Both candidate thresholds, then a mask select (no branch): shifts are capped so that
+    // neither is undefined; a cap of 63 still gives ⌈x / 2^t⌉ = 1 for every x ≥ 1 below 2^31.
     const std::uint64_t x = scaled;
-    std::uint64_t threshold;
-    if (shift <= 64u)
-        threshold = x << (64u - shift);
-    else if (shift - 64u < 32u)
-        threshold = (x + (std::uint64_t{1} << (shift - 64u)) - 1u) >> (shift - 64u);
-    else
-        threshold = x != 0u ? 1u : 0u;
-    return random < threshold ? 1u : 0u;
+    const std::uint32_t up = shift < 64u ? shift : 64u;
+    const std::uint32_t down = shift > 64u ? (shift - 64u < 63u ? shift - 64u : 63u) : 0u;
+    const std::uint64_t wide = x << (64u - up);
+    const std::uint64_t ceiling = (x + ((std::uint64_t{1} << down) - 1u)) >> down;
+    const std::uint64_t mask = 0u - static_cast<std::uint64_t>(shift <= 64u);
+    const std::uint64_t threshold = (wide & mask) | (ceiling & ~mask);
+    return static_cast<std::uint32_t>(random < threshold);
 }
 
 // FP32 bits → code. Two candidate results are computed and one is selected, so the loop
@@ -106,57 +124,84 @@ FPX_HOST_DEVICE static inline std::uint32_t stochasticTiny(std::uint32_t scaled,
 //                   2^M meaning the smallest normal) or, for integers, the integer itself
 //                   (the significand times K first: x / (2^k / K) = 1.f · K · 2^(e − 150 − k),
 //                   below 2^24 · 2^7, so the product and the rounding increment fit 32 bits)
-template <RoundingMode Mode>
-FPX_HOST_DEVICE static inline std::uint32_t encodeElement(const EncodeParams& p,
-                                                          std::uint32_t bits,
-                                                          std::uint64_t random = 0) {
+//
+// Kind is a template parameter (the loops are instantiated per kind); the run-time p.kind
+// is there for callers that dispatch on it.
+template <RoundingMode Mode, EncodeKind Kind>
+FPX_HOST_DEVICE static inline std::uint32_t
+encodeElementOf(const EncodeParams& p, std::uint32_t bits, std::uint64_t random) {
     const std::uint32_t negative = bits >> 31;
     const std::uint32_t magnitude = bits & 0x7fffffffu;
     const std::uint32_t exponent = magnitude >> 23;
 
-    const std::uint32_t normal =
-        roundShiftRight<Mode>(magnitude, p.fractionShift, negative, random) - p.normalRebias;
-
-    const std::uint32_t significand = (magnitude & 0x7fffffu) | (exponent != 0u ? 0x800000u : 0u);
-    const std::uint32_t scaled = significand * p.multiplier;
+    const std::uint32_t significand =
+        (magnitude & 0x7fffffu) | (static_cast<std::uint32_t>(exponent != 0u) << 23);
     const std::int32_t shift =
-        p.smallShiftBase - static_cast<std::int32_t>(exponent | (exponent == 0u ? 1u : 0u));
-    // A shift below 1 is an integer of 2^23 or more (always an overflow). A shift past 31
-    // leaves nothing but a remainder below one half (scaled < 2^31): rounding 1 by 31 bits
-    // decides every mode but stochastic alike (0 to nearest or toward zero, 1 away).
+        p.smallShiftBase -
+        static_cast<std::int32_t>(exponent | static_cast<std::uint32_t>(exponent == 0u));
     const bool tiny = shift > 31;
-    const std::uint32_t clamped =
-        static_cast<std::uint32_t>(shift < 1 ? 1 : (shift > 31 ? 31 : shift));
-    std::uint32_t small = roundShiftRight<Mode>(tiny ? (scaled != 0u ? 1u : 0u) : scaled, clamped,
-                                                negative, random);
+    std::uint32_t small;
+    if constexpr (Kind == EncodeKind::BinaryFloat) {
+        // Only |x| below the smallest normal takes this path, so the shift is at least
+        // 24 − M ≥ 1. Past 31 only a remainder below 2^24 is left, under the half (2^30) of a
+        // 31-bit shift: rounding by 31 bits decides every mode but stochastic alike.
+        small = roundShiftRight<Mode>(
+            significand, select(tiny, 31u, static_cast<std::uint32_t>(shift)), negative, random);
+    } else {
+        // Times K first. A shift below 1 is an integer of 2^23 or more (always an overflow);
+        // past 31, scaled (< 2^31) may exceed a 31-bit half, so it is replaced by its sticky
+        // bit, which every mode but stochastic rounds the same way (0 to nearest, 1 away).
+        const std::uint32_t scaled = significand * p.multiplier;
+        const std::uint32_t clamped =
+            select(shift < 1, 1u, select(tiny, 31u, static_cast<std::uint32_t>(shift)));
+        small =
+            roundShiftRight<Mode>(select(tiny, static_cast<std::uint32_t>(scaled != 0u), scaled),
+                                  clamped, negative, random);
+    }
     if constexpr (Mode == RoundingMode::Stochastic)
-        if (tiny)
-            small = stochasticTiny(scaled, static_cast<std::uint32_t>(shift), random);
+        small = select(
+            tiny,
+            stochasticTiny(significand * p.multiplier, static_cast<std::uint32_t>(shift), random),
+            small);
 
     std::uint32_t code;
     bool overflow;
-    if (p.kind == EncodeKind::BinaryFloat) {
-        const std::uint32_t rounded = magnitude >= p.minNormalBits ? normal : small;
+    if constexpr (Kind == EncodeKind::BinaryFloat) {
+        const std::uint32_t normal =
+            roundShiftRight<Mode>(magnitude, p.fractionShift, negative, random) - p.normalRebias;
+        const std::uint32_t rounded = select(magnitude >= p.minNormalBits, normal, small);
         overflow = rounded > p.maxMagnitude;
-        code = rounded == 0u ? bySign(p.zeroCode, negative) : (rounded | (negative ? p.signBit : 0u));
+        code = select(rounded == 0u, bySign(p.zeroCode, negative),
+                      rounded | (p.signBit & (0u - negative)));
     } else {
-        overflow = shift < 1 || small > (negative ? p.maxNegativeMagnitude : p.maxMagnitude);
-        code = small == 0u ? bySign(p.zeroCode, negative) : ((negative ? 0u - small : small) & p.codeMask);
+        overflow =
+            (shift < 1) | (small > select(negative != 0u, p.maxNegativeMagnitude, p.maxMagnitude));
+        code = select(small == 0u, bySign(p.zeroCode, negative),
+                      select(negative != 0u, 0u - small, small) & p.codeMask);
     }
-    code = overflow ? bySign(p.overflowCode, negative) : code;
-    if (exponent == 0xffu)
-        code = (magnitude & 0x7fffffu) != 0u ? bySign(p.nanCode, negative)
-                                                 : bySign(p.infinityCode, negative);
-    return code;
+    code = select(overflow, bySign(p.overflowCode, negative), code);
+    const std::uint32_t special = select((magnitude & 0x7fffffu) != 0u, bySign(p.nanCode, negative),
+                                         bySign(p.infinityCode, negative));
+    return select(exponent == 0xffu, special, code);
+}
+
+template <RoundingMode Mode>
+FPX_HOST_DEVICE static inline std::uint32_t encodeElement(const EncodeParams& p, std::uint32_t bits,
+                                                          std::uint64_t random = 0) {
+    return p.kind == EncodeKind::BinaryFloat
+               ? encodeElementOf<Mode, EncodeKind::BinaryFloat>(p, bits, random)
+               : encodeElementOf<Mode, EncodeKind::SignedInteger>(p, bits, random);
 }
 
 // Any format with few codes (NF4, INT4 …) whose results step monotonically along the real
 // line: the exact core's result changes at `count` FP32 breakpoints, found once by binary
 // search. An element's result is the code of the segment it falls in.
 struct LookupParams {
-    std::uint32_t count = 0;         // breakpoints in use (≤ 32)
-    std::int32_t breakpoints[32] = {}; // ordered keys (orderedKey) where the next segment starts
-    std::uint32_t codes[33] = {};      // the code of each segment, from −∞ upwards
+    static constexpr std::uint32_t kMaxBreakpoints = 32;
+    std::uint32_t count = 0; // breakpoints in use; the rest are INT32_MAX, never reached
+    // Ordered keys (orderedKey) where the next segment starts.
+    std::int32_t breakpoints[kMaxBreakpoints] = {};
+    std::uint32_t codes[33] = {}; // the code of each segment, from −∞ upwards
     std::uint32_t nanCode[2] = {0, 0};
 };
 
@@ -171,10 +216,11 @@ FPX_HOST_DEVICE static inline std::uint32_t lookupElement(const LookupParams& p,
                                                           std::uint32_t bits) {
     const std::int32_t key = orderedKey(bits);
     std::uint32_t segment = 0;
-    for (std::uint32_t i = 0; i < p.count; ++i)
-        segment += key >= p.breakpoints[i] ? 1u : 0u;
-    const std::uint32_t code = p.codes[segment];
-    return (bits & 0x7fffffffu) > 0x7f800000u ? bySign(p.nanCode, bits >> 31) : code;
+    // A fixed trip count (unused breakpoints never match) lets the loop unroll and vectorise.
+    for (std::uint32_t i = 0; i < LookupParams::kMaxBreakpoints; ++i)
+        segment += static_cast<std::uint32_t>(key >= p.breakpoints[i]);
+    return select((bits & 0x7fffffffu) > 0x7f800000u, bySign(p.nanCode, bits >> 31),
+                  p.codes[segment]);
 }
 
 // Formats that are the leading bits of FP32 (BF16: 16, TF32: 19) widen by a shift; only NaN
@@ -185,10 +231,9 @@ struct WidenParams {
     std::uint32_t nanBits[2] = {0, 0};
 };
 
-FPX_HOST_DEVICE static inline std::uint32_t widenElement(const WidenParams& p,
-                                                         std::uint32_t code) {
+FPX_HOST_DEVICE static inline std::uint32_t widenElement(const WidenParams& p, std::uint32_t code) {
     const std::uint32_t bits = (code & p.codeMask) << p.shift;
-    return (bits & 0x7fffffffu) > 0x7f800000u ? bySign(p.nanBits, bits >> 31) : bits;
+    return select((bits & 0x7fffffffu) > 0x7f800000u, bySign(p.nanBits, bits >> 31), bits);
 }
 
 } // namespace fpx::kernels

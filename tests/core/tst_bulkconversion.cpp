@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The bulk conversion kernels against the exact core: every path this CPU has (each loop set
+// — scalar, baseline, AVX2, AVX-512 — and the F16C / AVX512-FP16 instructions), every rounding
+// mode and overflow policy, on inputs chosen where rounding decides (every FP32 exponent with
+// the bit patterns just below, at and above each possible rounding position, ties with odd and
+// even kept parts, specials) plus random patterns. Decoding is checked on every code of every
+// format of at most 16 bits. The all-2^32 version is tst_bulk_exhaustive (label exhaustive).
+#include "fpx/bulk_conversion.h"
+#include "fpx/conversion.h"
+
+#include "../../core/src/kernels/loop_set.h"
+#include "../../core/src/kernels/x86_hardware.h"
+#include "test_support.h"
+
+#include <QTest>
+
+#include <cstring>
+#include <random>
+
+using namespace fpx;
+using namespace fpx::test;
+
+namespace {
+
+// The formats the issue names, some custom ones and edge cases of the kernels' conditions.
+const char* const kFormats[] = {
+    "fp16",        "bf16",     "tf32",     "fp8_e4m3", "fp8_e5m2", "fp8_e4m3fnuz", "fp8_e5m2fnuz",
+    "fp6_e3m2",    "fp6_e2m3", "fp4_e2m1", "int8",     "int4",     "nf4",          "e3m4",
+    "e4m3b11fnuz", "e2m1fn",   "e8m3",     "e5m6f",    "int6",     "e1m2f"};
+
+// FP32 inputs where every rounding decision of a target with `fractionBits` happens.
+std::vector<std::uint32_t> decisiveInputs(std::uint64_t seed) {
+    std::vector<std::uint32_t> inputs;
+    std::mt19937_64 random(seed);
+    for (std::uint32_t sign : {0u, 0x80000000u}) {
+        for (std::uint32_t exponent = 0; exponent < 256; ++exponent) {
+            for (std::uint32_t shift = 1; shift <= 23; ++shift) {
+                const std::uint32_t half = 1u << (shift - 1);
+                const std::uint32_t lsb = shift < 23 ? (1u << shift) : 0u;
+                const std::uint32_t low = static_cast<std::uint32_t>(random()) & (half - 1);
+                for (std::uint32_t fraction :
+                     {half, half | lsb, half - 1, half + 1, half | lsb | 1u, (half - 1) | lsb,
+                      lsb | low, half | low}) {
+                    inputs.push_back(sign | (exponent << 23) | (fraction & 0x7fffffu));
+                }
+            }
+            inputs.push_back(sign | (exponent << 23));
+            inputs.push_back(sign | (exponent << 23) | 0x7fffffu);
+        }
+    }
+    for (int i = 0; i < 20000; ++i)
+        inputs.push_back(static_cast<std::uint32_t>(random()));
+    for (std::uint32_t special : {0x7f800000u, 0xff800000u, 0x7fc00000u, 0xffc00000u, 0x7f800001u,
+                                  0xffbfffffu, 0x00000001u, 0x80000001u, 0x7f7fffffu, 0xff7fffffu})
+        inputs.push_back(special);
+    return inputs;
+}
+
+// The loop sets of this CPU, for calling the loops directly (white box).
+std::vector<const kernels::LoopSet*> loopSets() {
+    std::vector<const kernels::LoopSet*> sets = {&kernels::scalarLoops(),
+                                                 &kernels::baselineLoops()};
+    if (kernels::hasAvx2() && kernels::avx2Loops())
+        sets.push_back(kernels::avx2Loops());
+    if (kernels::hasAvx512() && kernels::avx512Loops())
+        sets.push_back(kernels::avx512Loops());
+    return sets;
+}
+
+std::uint64_t packedAt(const std::vector<std::uint8_t>& bytes, std::size_t i, int width) {
+    std::uint64_t v = 0;
+    std::memcpy(&v, bytes.data() + i * static_cast<std::size_t>(width),
+                static_cast<std::size_t>(width));
+    return v;
+}
+
+QString describe(const char* id, RoundingMode mode, OverflowPolicy policy) {
+    return QString("%1 %2/%3")
+        .arg(id, QString::fromStdString(std::string(roundingModeId(mode))),
+             QString::fromStdString(std::string(overflowPolicyId(policy))));
+}
+
+} // namespace
+
+class TestBulkConversion : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void encodeMatchesCore_data();
+    void encodeMatchesCore();
+    void decodeMatchesCore_data();
+    void decodeMatchesCore();
+    void everyIssueFormatHasAFastPath();
+    void hardwareUseIsRespected();
+    void bf16HardwareDiffersOnlyOnSubnormals();
+    void stochasticRoundingIsReproducibleAcrossBatches();
+    void outputWidthsAndOffsets();
+};
+
+void TestBulkConversion::encodeMatchesCore_data() {
+    QTest::addColumn<QString>("id");
+    for (const char* id : kFormats)
+        QTest::newRow(id) << id;
+}
+
+void TestBulkConversion::encodeMatchesCore() {
+    QFETCH(QString, id);
+    const FormatSpec target = lookUp(id);
+    const std::vector<std::uint32_t> inputs = decisiveInputs(std::hash<QString>{}(id));
+    const int width = packedBytes(target);
+    std::vector<std::uint8_t> expected(inputs.size() * static_cast<std::size_t>(width));
+    std::vector<std::uint8_t> got(expected.size());
+    const std::uint64_t seed = 1234;
+    std::size_t comparisons = 0;
+    for (const ModeCase& modeCase : kModes) {
+        if (modeCase.randomBits != 0)
+            continue; // one stochastic row: the kernels draw their own bits from the seed
+        for (OverflowPolicy policy : kPolicies) {
+            RoundingOptions options;
+            options.mode = modeCase.mode;
+            options.overflow = policy;
+            const QString what = describe(qPrintable(id), options.mode, policy);
+            encodeWithExactCore(target, options, inputs.data(), expected.data(), inputs.size(),
+                                seed, 0);
+            auto check = [&](const QString& path) {
+                for (std::size_t i = 0; i < inputs.size(); ++i)
+                    if (packedAt(got, i, width) != packedAt(expected, i, width))
+                        QFAIL(qPrintable(QString("%1 %2: fp32 0x%3 gave 0x%4, exact core 0x%5")
+                                             .arg(what, path)
+                                             .arg(inputs[i], 8, 16, QChar('0'))
+                                             .arg(packedAt(got, i, width), 0, 16)
+                                             .arg(packedAt(expected, i, width), 0, 16)));
+                comparisons += inputs.size();
+            };
+            // Every public path (hardware included) that claims to be exact.
+            const std::vector<BulkEncoder> paths = BulkEncoder::allPaths(target, options, seed);
+            for (const BulkEncoder& path : paths) {
+                if (!path.path().bitExact)
+                    continue;
+                std::fill(got.begin(), got.end(), 0xa5);
+                path.encode(inputs.data(), got.data(), inputs.size(), 0);
+                check(QString::fromStdString(path.path().name));
+            }
+            // Every loop set, called directly.
+            if (const auto params = encodeParams(target, options)) {
+                for (const kernels::LoopSet* set : loopSets()) {
+                    std::fill(got.begin(), got.end(), 0x5a);
+                    set->encode[static_cast<int>(options.mode)][static_cast<int>(params->kind)]
+                               [kernels::widthIndex(width)](*params, inputs.data(), got.data(),
+                                                            inputs.size(), seed, 0);
+                    check(QString("bit trick (%1)").arg(set->isaName));
+                }
+            } else if (const auto params = lookupParams(target, options)) {
+                for (const kernels::LoopSet* set : loopSets()) {
+                    std::fill(got.begin(), got.end(), 0x5a);
+                    set->lookup[kernels::widthIndex(width)](*params, inputs.data(), got.data(),
+                                                            inputs.size());
+                    check(QString("breakpoints (%1)").arg(set->isaName));
+                }
+            } else {
+                QVERIFY2(paths.empty() || options.mode == RoundingMode::Stochastic,
+                         qPrintable(what + ": a path without parameters"));
+            }
+        }
+    }
+    qInfo("%s: %zu comparisons agree", qPrintable(id), comparisons);
+}
+
+void TestBulkConversion::decodeMatchesCore_data() {
+    encodeMatchesCore_data();
+}
+
+void TestBulkConversion::decodeMatchesCore() {
+    QFETCH(QString, id);
+    const FormatSpec source = lookUp(id);
+    const int width = packedBytes(source);
+    std::vector<std::uint8_t> codes;
+    std::mt19937_64 random(7);
+    const std::size_t count =
+        source.totalBits() <= 16 ? std::size_t{1} << source.totalBits() : std::size_t{1} << 18;
+    codes.resize(count * static_cast<std::size_t>(width));
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::uint64_t code = source.totalBits() <= 16
+                                       ? i
+                                       : (random() & static_cast<std::uint64_t>(source.codeMask()));
+        std::memcpy(codes.data() + i * static_cast<std::size_t>(width), &code,
+                    static_cast<std::size_t>(width));
+    }
+    for (RoundingMode mode :
+         {RoundingMode::NearestEven, RoundingMode::TowardZero, RoundingMode::TowardPositive}) {
+        RoundingOptions options;
+        options.mode = mode;
+        std::vector<std::uint32_t> expected(count), got(count);
+        decodeWithExactCore(source, options, codes.data(), expected.data(), count);
+        const std::vector<BulkDecoder> paths = BulkDecoder::allPaths(source, options);
+        QVERIFY2(!paths.empty() || source.totalBits() > 32, "no decode path");
+        for (const BulkDecoder& path : paths) {
+            std::fill(got.begin(), got.end(), 0xdeadbeef);
+            path.decode(codes.data(), got.data(), count);
+            for (std::size_t i = 0; i < count; ++i)
+                if (got[i] != expected[i])
+                    QFAIL(qPrintable(
+                        QString("%1 %2 %3: code 0x%4 gave 0x%5, exact core 0x%6")
+                            .arg(id, QString::fromStdString(path.path().name),
+                                 QString::fromStdString(std::string(roundingModeId(mode))))
+                            .arg(packedAt(codes, i, width), 0, 16)
+                            .arg(got[i], 8, 16, QChar('0'))
+                            .arg(expected[i], 8, 16, QChar('0'))));
+        }
+    }
+}
+
+void TestBulkConversion::everyIssueFormatHasAFastPath() {
+    for (const char* id :
+         {"fp16", "bf16", "tf32", "fp8_e4m3", "fp8_e5m2", "fp8_e4m3fnuz", "fp8_e5m2fnuz",
+          "fp6_e3m2", "fp6_e2m3", "fp4_e2m1", "int8", "int4", "nf4"}) {
+        const FormatSpec format = lookUp(id);
+        for (RoundingMode mode :
+             {RoundingMode::NearestEven, RoundingMode::NearestAway, RoundingMode::TowardZero,
+              RoundingMode::TowardPositive, RoundingMode::TowardNegative, RoundingMode::ToOdd}) {
+            for (OverflowPolicy policy : kPolicies) {
+                RoundingOptions options;
+                options.mode = mode;
+                options.overflow = policy;
+                const auto encoder = BulkEncoder::create(format, options);
+                QVERIFY2(encoder, qPrintable(describe(id, mode, policy)));
+                QVERIFY(encoder->path().name != "scalar reference");
+            }
+        }
+        QVERIFY2(BulkDecoder::create(format), id);
+    }
+    // Too wide for the kernels: the callers fall back to the exact core.
+    QVERIFY(!BulkEncoder::create(lookUp("fp64"), {}));
+    QVERIFY(!BulkEncoder::create(lookUp("fp80"), {}));
+    QVERIFY(!BulkDecoder::create(lookUp("fp128")));
+}
+
+void TestBulkConversion::hardwareUseIsRespected() {
+    const FormatSpec fp16 = lookUp("fp16");
+    const FormatSpec bf16 = lookUp("bf16");
+    QVERIFY(!BulkEncoder::create(fp16, {}, HardwareUse::Never)->path().hardware);
+    QVERIFY(!BulkDecoder::create(fp16, {}, HardwareUse::Never)->path().hardware);
+    // fpx convert must never get a path that differs from the exact core.
+    QVERIFY(BulkEncoder::create(bf16, {}, HardwareUse::BitExact)->path().bitExact);
+    if (kernels::hasF16c()) {
+        QVERIFY(BulkEncoder::create(fp16, {}, HardwareUse::BitExact)->path().hardware);
+        // F16C cannot saturate: the software path takes over.
+        RoundingOptions saturate;
+        saturate.overflow = OverflowPolicy::Saturate;
+        QVERIFY(!BulkEncoder::create(fp16, saturate, HardwareUse::BitExact)->path().hardware);
+    } else {
+        qInfo("no F16C on this CPU: hardware selection only checked as absent");
+        QVERIFY(!BulkEncoder::create(fp16, {}, HardwareUse::Any)->path().hardware);
+    }
+}
+
+void TestBulkConversion::bf16HardwareDiffersOnlyOnSubnormals() {
+    if (!kernels::hasAvx512Bf16())
+        QSKIP("this CPU has no AVX512-BF16");
+    const FormatSpec bf16 = lookUp("bf16");
+    const auto encoder = BulkEncoder::create(bf16, {}, HardwareUse::Any);
+    QVERIFY(encoder && encoder->path().hardware && !encoder->path().bitExact);
+    QVERIFY(QString::fromStdString(encoder->path().note).contains("subnormal"));
+    const std::vector<std::uint32_t> inputs = decisiveInputs(99);
+    std::vector<std::uint16_t> got(inputs.size()), expected(inputs.size());
+    encoder->encode(inputs.data(), got.data(), inputs.size());
+    encodeWithExactCore(bf16, {}, inputs.data(), expected.data(), inputs.size());
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        const bool subnormal = (inputs[i] & 0x7f800000u) == 0 && (inputs[i] & 0x7fffffu) != 0;
+        if (got[i] != expected[i]) {
+            ++differ;
+            QVERIFY2(subnormal, qPrintable(QString("0x%1").arg(inputs[i], 8, 16, QChar('0'))));
+            QCOMPARE(got[i] & 0x7fff, 0); // flushed to a zero of the same sign
+        }
+    }
+    QVERIFY(differ > 0); // the decisive inputs include subnormals that do not round to zero
+    qInfo("AVX512-BF16: %zu of %zu inputs differ, all FP32 subnormals", differ, inputs.size());
+}
+
+void TestBulkConversion::stochasticRoundingIsReproducibleAcrossBatches() {
+    const FormatSpec target = lookUp("fp8_e4m3");
+    RoundingOptions options;
+    options.mode = RoundingMode::Stochastic;
+    const auto encoder = BulkEncoder::create(target, options, HardwareUse::BitExact, 77);
+    QVERIFY(encoder);
+    std::vector<std::uint32_t> inputs(10000);
+    std::mt19937 random(3);
+    for (std::uint32_t& x : inputs)
+        x = 0x3e000000u | (random() & 0x7fffffu); // [0.125, 0.25): every input is inexact
+    std::vector<std::uint8_t> whole(inputs.size()), pieces(inputs.size());
+    encoder->encode(inputs.data(), whole.data(), inputs.size(), 0);
+    for (std::size_t start = 0; start < inputs.size(); start += 777)
+        encoder->encode(inputs.data() + start, pieces.data() + start,
+                        std::min<std::size_t>(777, inputs.size() - start), start);
+    QVERIFY(whole == pieces);
+    // Not all the same direction: stochastic rounding does round both ways.
+    std::vector<std::uint8_t> down(inputs.size());
+    RoundingOptions truncate;
+    truncate.mode = RoundingMode::TowardZero;
+    BulkEncoder::create(target, truncate)->encode(inputs.data(), down.data(), inputs.size());
+    std::size_t up = 0;
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+        up += whole[i] != down[i];
+    QVERIFY(up > inputs.size() / 10 && up < inputs.size() * 9 / 10);
+}
+
+void TestBulkConversion::outputWidthsAndOffsets() {
+    // Unaligned starts and odd lengths (vector loops' heads and tails) give the same codes.
+    const std::vector<std::uint32_t> inputs = decisiveInputs(5);
+    for (const char* id : {"fp16", "fp8_e5m2", "int4", "nf4", "tf32"}) {
+        const FormatSpec target = lookUp(id);
+        for (const BulkEncoder& path : BulkEncoder::allPaths(target, {})) {
+            const int width = path.bytesPerElement();
+            QCOMPARE(width, packedBytes(target));
+            std::vector<std::uint8_t> all(inputs.size() * static_cast<std::size_t>(width));
+            path.encode(inputs.data(), all.data(), inputs.size());
+            for (std::size_t offset : {1u, 3u, 17u}) {
+                for (std::size_t length : {0u, 1u, 7u, 15u, 33u, 1001u}) {
+                    std::vector<std::uint8_t> part(length * static_cast<std::size_t>(width) + 1,
+                                                   0xee);
+                    path.encode(inputs.data() + offset, part.data(), length, offset);
+                    QCOMPARE(part.back(), std::uint8_t(0xee)); // nothing written past the end
+                    QVERIFY(std::equal(part.begin(), part.end() - 1,
+                                       all.begin() + static_cast<std::ptrdiff_t>(offset) * width));
+                }
+            }
+        }
+    }
+}
+
+QTEST_APPLESS_MAIN(TestBulkConversion)
+#include "tst_bulkconversion.moc"
