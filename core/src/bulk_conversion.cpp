@@ -176,7 +176,8 @@ std::optional<kernels::LookupParams> lookupParams(const FormatSpec& target,
     return p;
 }
 
-std::optional<kernels::WidenParams> widenParams(const FormatSpec& source) {
+std::optional<kernels::WidenParams> widenParams(const FormatSpec& source,
+                                                const RoundingOptions& options) {
     if (source.kind != FormatKind::BinaryFloat || source.exponentBits != 8 || source.bias != 127 ||
         source.specials != SpecialEncoding::Ieee || source.explicitIntegerBit ||
         !source.exponentZeroIsSubnormal || !source.isSigned || source.fractionBits > 22)
@@ -184,8 +185,11 @@ std::optional<kernels::WidenParams> widenParams(const FormatSpec& source) {
     kernels::WidenParams p;
     p.codeMask = static_cast<std::uint32_t>(source.codeMask());
     p.shift = static_cast<std::uint32_t>(23 - source.fractionBits);
-    for (int negative = 0; negative < 2; ++negative)
-        p.nanBits[negative] = coreCode(fp32Spec(), ExactValue::nan(negative != 0), {});
+    for (int negative = 0; negative < 2; ++negative) {
+        p.nanBits[negative] = coreCode(fp32Spec(), ExactValue::nan(negative != 0), options);
+        p.infinityBits[negative] =
+            coreCode(fp32Spec(), ExactValue::infinity(negative != 0), options);
+    }
     return p;
 }
 
@@ -347,7 +351,9 @@ std::vector<Impl> decodeCandidates(const FormatSpec& source, const RoundingOptio
     std::vector<Impl> found;
     std::uint32_t nan[2] = {coreCode(fp32Spec(), ExactValue::nan(false), options),
                             coreCode(fp32Spec(), ExactValue::nan(true), options)};
-    if (hardware != HardwareUse::Never && isFp16(source)) {
+    // The instructions widen ±∞ to ±∞; a saturating policy wants ±FLT_MAX (the table has it).
+    if (hardware != HardwareUse::Never && isFp16(source) &&
+        options.overflow == OverflowPolicy::Ieee) {
         if (kernels::hasAvx512Fp16()) {
             Impl impl = makeImpl(source, options, 0, Strategy::Avx512Fp16,
                                  {"AVX512-FP16 vcvtph2psx", true, true, ""});
@@ -361,7 +367,7 @@ std::vector<Impl> decodeCandidates(const FormatSpec& source, const RoundingOptio
             found.push_back(std::move(impl));
         }
     }
-    if (auto p = widenParams(source)) {
+    if (auto p = widenParams(source, options)) {
         Impl impl = makeImpl(source, options, 0, Strategy::Widen,
                              {"shift (" + isaLabel(bestLoops()) + ")", false, true, ""});
         impl->widen = *p;

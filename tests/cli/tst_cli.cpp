@@ -86,6 +86,13 @@ class TestCli : public QObject {
     void overlongLine();
     void plotFiles();
     void benchOutputs();
+    void benchArithmeticAndThreads();
+    void benchSubnormalBf16();
+    void benchList();
+    void benchUsageErrors_data();
+    void benchUsageErrors();
+    void benchUnavailableBackend();
+    void benchUnwritableOutput();
 };
 
 void TestCli::showJsonTeachingExample() {
@@ -507,30 +514,304 @@ void TestCli::plotFiles() {
     QCOMPARE(runFpx({"plot", "error"}).exitCode, 2);
 }
 
+namespace {
+
+// fpx with extra environment variables (a locale, say), for the bench tests.
+Run runFpxWithEnvironment(const QStringList& args, const QMap<QString, QString>& variables) {
+    QProcess process;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    for (auto it = variables.begin(); it != variables.end(); ++it)
+        environment.insert(it.key(), it.value());
+    process.setProcessEnvironment(environment);
+    process.start(QStringLiteral(FPX_CLI_PATH), args);
+    if (!process.waitForStarted())
+        qFatal("cannot start fpx");
+    process.closeWriteChannel();
+    process.waitForFinished(300000);
+    Run run;
+    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    run.out = process.readAllStandardOutput();
+    run.err = process.readAllStandardError();
+    return run;
+}
+
+// RFC 4180 rows: quoted fields may hold commas, doubled quotes and newlines.
+QList<QStringList> parseCsv(const QString& text) {
+    QList<QStringList> rows;
+    QStringList row;
+    QString field;
+    bool quoted = false;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+                field += '"';
+                ++i;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                field += c;
+            }
+        } else if (c == '"') {
+            quoted = true;
+        } else if (c == ',') {
+            row << field;
+            field.clear();
+        } else if (c == '\n') {
+            row << field;
+            field.clear();
+            rows << row;
+            row.clear();
+        } else {
+            field += c;
+        }
+    }
+    if (!field.isEmpty() || !row.isEmpty())
+        rows << (row << field);
+    return rows;
+}
+
+// A decimal comma between digits ("1,5"), which a number in C-locale output never has.
+bool hasDecimalComma(const QByteArray& text) {
+    for (qsizetype i = 1; i + 1 < text.size(); ++i)
+        if (text[i] == ',' && text[i - 1] >= '0' && text[i - 1] <= '9' && text[i + 1] >= '0' &&
+            text[i + 1] <= '9')
+            return true;
+    return false;
+}
+
+const QStringList kTinyBench = {"--sizes",  "1k",    "--threads", "1",
+                                "--budget", "0.005", "--samples", "3"};
+
+} // namespace
+
 void TestCli::benchOutputs() {
     QTemporaryDir dir;
     const QString jsonPath = dir.filePath("bench.json");
     const QString csvPath = dir.filePath("bench.csv");
-    const Run run = runFpx({"bench", "--formats", "fp16,e4m3", "--sizes", "1k", "--budget", "0.01",
-                            "--json", jsonPath, "--csv", csvPath});
+    // A German locale in the environment must not turn decimal points into commas.
+    const Run run = runFpxWithEnvironment(
+        QStringList{"bench", "--formats", "fp16,e4m3"} + kTinyBench +
+            QStringList{"--no-arithmetic", "--json", jsonPath, "--csv", csvPath},
+        {{"LC_ALL", "de_DE.UTF-8"}, {"LANG", "de_DE.UTF-8"}, {"LC_NUMERIC", "de_DE.UTF-8"}});
     QVERIFY2(run.exitCode == 0, run.err.constData());
-    QVERIFY(run.out.contains("fp32->fp16"));
+
+    // The table: device, settings, a memcpy row, every conversion both ways, no arithmetic.
+    QVERIFY2(run.out.contains("cpu device 0: "), run.out.constData());
+    QVERIFY(run.out.contains("distribution normal, rounding rne/ieee, budget 0.005 s"));
+    for (const char* row : {"memcpy", "fp32->fp16", "fp16->fp32", "fp32->fp8_e4m3",
+                            "fp8_e4m3->fp32", "scalar reference", "GB/s"})
+        QVERIFY2(run.out.contains(row), row);
+    QVERIFY(!run.out.contains("GFLOP/s"));
+    QVERIFY(!run.out.contains("NO ("));
+    for (const QByteArray& line : run.out.split('\n'))
+        if (line.contains("GB/s"))
+            QVERIFY2(!hasDecimalComma(line), line.constData());
+
+    // JSON: metadata, the device, and one object per row.
+    QFile file(jsonPath);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray jsonText = file.readAll();
+    QJsonParseError error;
+    const QJsonObject root = QJsonDocument::fromJson(jsonText, &error).object();
+    QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+    QCOMPARE(root["format"].toString(), QString("fpx-bench"));
+    QCOMPARE(root["distribution"].toString(), QString("normal"));
+    QCOMPARE(root["budget_seconds"].toDouble(), 0.005);
+    QCOMPARE(root["samples"].toInt(), 3);
+    const QJsonArray devices = root["devices"].toArray();
+    QCOMPARE(devices.size(), 1);
+    QCOMPARE(devices[0].toObject()["backend"].toString(), QString("cpu"));
+    QVERIFY(devices[0].toObject()["compute_units"].toInt() > 0);
+    const QJsonArray results = root["results"].toArray();
+    QVERIFY(results.size() >= 9); // memcpy + at least 2 paths for each format and direction
+    int copies = 0;
+    QSet<QString> conversions;
+    for (const auto& value : results) {
+        const QJsonObject r = value.toObject();
+        const QString what =
+            r["format"].toString() + " " + r["direction"].toString() + " " + r["path"].toString();
+        QCOMPARE(r["backend"].toString(), QString("cpu"));
+        QCOMPARE(r["elements"].toInt(), 1024);
+        QCOMPARE(r["threads"].toInt(), 1);
+        QCOMPARE(r["samples"].toInt(), 3);
+        QVERIFY2(r["bytes_per_second"].isDouble() && r["bytes_per_second"].toDouble() > 0,
+                 qPrintable(what));
+        QVERIFY2(r["elements_per_second"].toDouble() > 0, qPrintable(what));
+        QVERIFY2(r["verified"].toBool() || !r["exact_by_design"].toBool(), qPrintable(what));
+        const QString operation = r["operation"].toString();
+        QVERIFY2(operation == "copy" || operation == "convert", qPrintable(operation));
+        if (operation == "copy") {
+            ++copies;
+            QCOMPARE(r["path"].toString(), QString("memcpy"));
+        } else {
+            QVERIFY(r["ceiling"].toDouble() > 0);
+            conversions.insert(r["format"].toString() + " " + r["direction"].toString());
+        }
+    }
+    QCOMPARE(copies, 1);
+    QCOMPARE(conversions,
+             (QSet<QString>{"fp16 encode", "fp16 decode", "fp8_e4m3 encode", "fp8_e4m3 decode"}));
+    QVERIFY(!hasDecimalComma(jsonText));
+
+    // CSV: a header and one row per result, every row as wide as the header.
+    QFile csv(csvPath);
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    const QList<QStringList> rows = parseCsv(QString::fromUtf8(csv.readAll()));
+    QCOMPARE(rows.size(), results.size() + 1);
+    QVERIFY(rows[0].contains("bytes_per_second") && rows[0].contains("note"));
+    const qsizetype bytesColumn = rows[0].indexOf("bytes_per_second");
+    for (qsizetype i = 1; i < rows.size(); ++i) {
+        QCOMPARE(rows[i].size(), rows[0].size());
+        bool ok = false;
+        QVERIFY(rows[i][bytesColumn].toDouble(&ok) > 0 && ok);
+    }
+}
+
+void TestCli::benchArithmeticAndThreads() {
+    QTemporaryDir dir;
+    const QString jsonPath = dir.filePath("arithmetic.json");
+    const Run run = runFpx({"bench", "--no-conversions", "--threads", "1,all", "--budget", "0.005",
+                            "--samples", "3", "--json", jsonPath});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QVERIFY(run.out.contains("GFLOP/s"));
+    QVERIFY(!run.out.contains("memcpy"));
     QFile file(jsonPath);
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
-    QCOMPARE(root["backend"].toString(), QString("cpu"));
     const QJsonArray results = root["results"].toArray();
-    QCOMPARE(results.size(), 3); // memcpy, fp16, e4m3
-    for (const auto& r : results) {
-        QVERIFY(r.toObject()["verified"].toBool());
-        QVERIFY(r.toObject()["elements_per_second"].toDouble() > 0);
+    QVERIFY(!results.isEmpty());
+    QSet<int> threads;
+    for (const auto& value : results) {
+        const QJsonObject r = value.toObject();
+        QCOMPARE(r["operation"].toString(), QString("arithmetic"));
+        QVERIFY(r["operations_per_second"].toDouble() > 0);
+        threads.insert(r["threads"].toInt());
     }
-    QFile csv(csvPath);
-    QVERIFY(csv.open(QIODevice::ReadOnly));
-    QCOMPARE(csv.readAll().count('\n'), 4);
-    QCOMPARE(runFpx({"bench", "--backend", "cuda"}).exitCode, 2);
-    QCOMPARE(runFpx({"bench", "--sizes", "0"}).exitCode, 2);
-    QCOMPARE(runFpx({"bench", "--threads", "0"}).exitCode, 2);
+    // "all" is every hardware thread, which the device reports as its compute units.
+    const int all = root["devices"].toArray()[0].toObject()["compute_units"].toInt();
+    QVERIFY(all >= 1);
+    QCOMPARE(threads, (QSet<int>{1, all}));
+}
+
+void TestCli::benchSubnormalBf16() {
+    // AVX512-BF16 flushes subnormal inputs: shown as "differs", not a failure (exit 0).
+    QTemporaryDir dir;
+    const QString jsonPath = dir.filePath("bf16.json");
+    const Run run =
+        runFpx(QStringList{"bench", "--formats", "bf16", "--directions", "encode", "--distribution",
+                           "subnormal", "--no-arithmetic", "--json", jsonPath} +
+               kTinyBench);
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QVERIFY(run.out.contains("distribution subnormal"));
+    QFile file(jsonPath);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+    QCOMPARE(root["distribution"].toString(), QString("subnormal"));
+    bool hardwarePath = false;
+    for (const auto& value : root["results"].toArray()) {
+        const QJsonObject r = value.toObject();
+        if (r["operation"].toString() != "convert")
+            continue;
+        QCOMPARE(r["direction"].toString(), QString("encode"));
+        if (r["path"].toString().contains("AVX512-BF16")) {
+            hardwarePath = true;
+            QVERIFY(!r["verified"].toBool());
+            QVERIFY(!r["exact_by_design"].toBool());
+        } else {
+            QVERIFY2(r["verified"].toBool(), qPrintable(r["path"].toString()));
+        }
+    }
+    if (hardwarePath) {
+        QVERIFY(run.out.contains("differs ("));
+        QVERIFY(run.out.contains("Differences from the exact core:"));
+        QVERIFY(run.out.contains("subnormal"));
+    }
+}
+
+void TestCli::benchList() {
+    const Run run = runFpx({"bench", "--list", "--formats", "fp16,fp8_e4m3,nf4,fp80"});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QVERIFY2(run.out.contains("CPU (cpu): available"), run.out.constData());
+    QVERIFY(run.out.contains("device 0: "));
+    const QList<QByteArray> lines = run.out.split('\n');
+    auto lineOf = [&](const QByteArray& format) {
+        for (const QByteArray& line : lines)
+            if (line.simplified().startsWith(format + " "))
+                return line.simplified();
+        return QByteArray();
+    };
+    QCOMPARE(lineOf("fp8_e4m3"), QByteArray("fp8_e4m3 emulated emulated"));
+    QCOMPARE(lineOf("nf4"), QByteArray("nf4 emulated emulated"));
+    QCOMPARE(lineOf("fp80"), QByteArray("fp80 unsupported unsupported"));
+    QVERIFY(!lineOf("fp16").isEmpty());
+    // Backends that are not there are named, with why.
+    QVERIFY(run.out.contains("cuda") && run.out.contains("opencl"));
+}
+
+void TestCli::benchUsageErrors_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("sizes 0") << QStringList{"--sizes", "0"} << "--sizes";
+    QTest::newRow("sizes empty item") << QStringList{"--sizes", "1k,,2k"} << "--sizes";
+    QTest::newRow("sizes fraction") << QStringList{"--sizes", "1.5k"} << "--sizes";
+    QTest::newRow("sizes negative") << QStringList{"--sizes", "-4"} << "--sizes";
+    QTest::newRow("threads 0") << QStringList{"--threads", "0"} << "--threads";
+    QTest::newRow("threads x") << QStringList{"--threads", "x"} << "--threads";
+    QTest::newRow("threads 1,x") << QStringList{"--threads", "1,x"} << "--threads";
+    QTest::newRow("budget -1") << QStringList{"--budget", "-1"} << "--budget";
+    QTest::newRow("budget abc") << QStringList{"--budget", "abc"} << "--budget";
+    QTest::newRow("budget nan") << QStringList{"--budget", "nan"} << "--budget";
+    QTest::newRow("samples 0") << QStringList{"--samples", "0"} << "--samples";
+    QTest::newRow("directions sideways")
+        << QStringList{"--directions", "sideways"} << "--directions";
+    QTest::newRow("round nope") << QStringList{"--round", "nope"} << "--round";
+    QTest::newRow("overflow wrap") << QStringList{"--overflow", "wrap"} << "--overflow";
+    QTest::newRow("distribution weird")
+        << QStringList{"--distribution", "weird"} << "--distribution";
+    QTest::newRow("formats nosuch") << QStringList{"--formats", "nosuch"} << "--formats";
+    QTest::newRow("backend quantum") << QStringList{"--backend", "quantum"} << "--backend";
+    QTest::newRow("unknown option") << QStringList{"--frobnicate"} << "--frobnicate";
+    QTest::newRow("missing value") << QStringList{"--json"} << "--json";
+    QTest::newRow("positional") << QStringList{"fp16"} << "unexpected argument";
+}
+
+void TestCli::benchUsageErrors() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, message);
+    const Run run = runFpx(QStringList{"bench"} + args);
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(QString::fromUtf8(run.err).contains(message), run.err.constData());
+    QVERIFY2(run.out.isEmpty(), run.out.constData()); // nothing was measured
+}
+
+void TestCli::benchUnavailableBackend() {
+    // No GPU backend is built here (FPX_WITH_CUDA=OFF) or no GPU: a usage error that says so.
+    for (const char* backend : {"cuda", "opencl"}) {
+        const Run run = runFpx({"bench", "--backend", backend, "--formats", "fp16", "--sizes", "1k",
+                                "--budget", "0.005", "--samples", "3"});
+        if (run.exitCode == 0) {
+            qInfo("the %s backend is available here: not checked", backend);
+            continue;
+        }
+        QCOMPARE(run.exitCode, 2);
+        const QString err = QString::fromUtf8(run.err);
+        QVERIFY2(err.contains(backend), run.err.constData());
+        QVERIFY2(err.contains("unavailable") || err.contains("not built") ||
+                     err.contains("not available"),
+                 run.err.constData());
+        QVERIFY(run.out.isEmpty());
+    }
+}
+
+void TestCli::benchUnwritableOutput() {
+    for (const char* option : {"--json", "--csv"}) {
+        const Run run = runFpx(QStringList{"bench", "--formats", "fp8_e4m3", "--no-arithmetic",
+                                           option, "/nonexistent-dir/x.out"} +
+                               kTinyBench);
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains("cannot write /nonexistent-dir/x.out"), run.err.constData());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCli)

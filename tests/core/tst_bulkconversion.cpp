@@ -186,10 +186,15 @@ void TestBulkConversion::decodeMatchesCore() {
         std::memcpy(codes.data() + i * static_cast<std::size_t>(width), &code,
                     static_cast<std::size_t>(width));
     }
-    for (RoundingMode mode :
-         {RoundingMode::NearestEven, RoundingMode::TowardZero, RoundingMode::TowardPositive}) {
+    const std::pair<RoundingMode, OverflowPolicy> cases[] = {
+        {RoundingMode::NearestEven, OverflowPolicy::Ieee},
+        {RoundingMode::NearestEven, OverflowPolicy::Saturate},
+        {RoundingMode::TowardZero, OverflowPolicy::Ieee},
+        {RoundingMode::TowardPositive, OverflowPolicy::Saturate}};
+    for (const auto& [mode, policy] : cases) {
         RoundingOptions options;
         options.mode = mode;
+        options.overflow = policy;
         std::vector<std::uint32_t> expected(count), got(count);
         decodeWithExactCore(source, options, codes.data(), expected.data(), count);
         const std::vector<BulkDecoder> paths = BulkDecoder::allPaths(source, options);
@@ -199,13 +204,12 @@ void TestBulkConversion::decodeMatchesCore() {
             path.decode(codes.data(), got.data(), count);
             for (std::size_t i = 0; i < count; ++i)
                 if (got[i] != expected[i])
-                    QFAIL(qPrintable(
-                        QString("%1 %2 %3: code 0x%4 gave 0x%5, exact core 0x%6")
-                            .arg(id, QString::fromStdString(path.path().name),
-                                 QString::fromStdString(std::string(roundingModeId(mode))))
-                            .arg(packedAt(codes, i, width), 0, 16)
-                            .arg(got[i], 8, 16, QChar('0'))
-                            .arg(expected[i], 8, 16, QChar('0'))));
+                    QFAIL(qPrintable(QString("%1 %2: code 0x%3 gave 0x%4, exact core 0x%5")
+                                         .arg(describe(qPrintable(id), mode, policy),
+                                              QString::fromStdString(path.path().name))
+                                         .arg(packedAt(codes, i, width), 0, 16)
+                                         .arg(got[i], 8, 16, QChar('0'))
+                                         .arg(expected[i], 8, 16, QChar('0'))));
         }
     }
 }

@@ -5,24 +5,23 @@
 
 #include <sys/utsname.h>
 
+#include <charconv>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 
 namespace fpx::bench {
 
 std::string formatNumber(double value, int significantDigits) {
-    // snprintf follows LC_NUMERIC; fpx never calls setlocale for numbers, so this is the
-    // "C" locale's point. A comma (a German locale set by a GUI toolkit) is turned back.
-    char text[64];
-    std::snprintf(text, sizeof text, "%.*g", significantDigits, value);
-    std::string s = text;
-    for (char& c : s)
-        if (c == ',')
-            c = '.';
-    if (s == "nan" || s == "-nan" || s == "inf" || s == "-inf")
+    // std::to_chars ignores the locale: a point, never a comma or U+066B, even in a GUI that
+    // called setlocale(LC_ALL, "").
+    if (!std::isfinite(value))
         return "0";
-    return s;
+    char text[64];
+    const auto [end, error] = std::to_chars(text, text + sizeof text, value,
+                                            std::chars_format::general, significantDigits);
+    return error == std::errc{} ? std::string(text, end) : "0";
 }
 
 namespace {

@@ -4,6 +4,8 @@
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
+#include <climits>
+#include <cstdint>
 #include <cstring>
 
 namespace fpx::kernels {
@@ -54,6 +56,23 @@ template <int Rounding>
                                                  std::size_t count,
                                                  const std::uint32_t (&nanCode)[2]) {
     std::size_t i = 0;
+    // Two vectors per iteration share one NaN test (NaN is rare; the test is the overhead
+    // over the bare instruction loop).
+    for (; i + 16 <= count; i += 16) {
+        const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i));
+        const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i + 8));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i),
+                         _mm256_cvtps_ph(_mm256_castsi256_ps(a), Rounding));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i + 8),
+                         _mm256_cvtps_ph(_mm256_castsi256_ps(b), Rounding));
+        // Unsigned max of the two magnitudes (shifted left: the sign drops out) above ∞ ⇔ NaN.
+        const __m256i top = _mm256_max_epu32(_mm256_slli_epi32(a, 1), _mm256_slli_epi32(b, 1));
+        const __m256i nan =
+            _mm256_cmpgt_epi32(_mm256_xor_si256(top, _mm256_set1_epi32(INT32_MIN)),
+                               _mm256_set1_epi32(static_cast<int>(0xff000000u ^ 0x80000000u)));
+        if (!_mm256_testz_si256(nan, nan)) [[unlikely]]
+            canonicalizeNaNs(in + i, out + i, 16, nanCode);
+    }
     for (; i + 8 <= count; i += 8) {
         const __m256i bits = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i));
         const __m128i half = _mm256_cvtps_ph(_mm256_castsi256_ps(bits), Rounding);
@@ -192,19 +211,34 @@ avx512Fp16Decode(const std::uint16_t* in, std::uint32_t* out, std::size_t count,
 
 [[gnu::target("avx2,f16c")]] void f16cEncodeBare(const std::uint32_t* in, std::uint16_t* out,
                                                  std::size_t count) {
-    for (std::size_t i = 0; i + 8 <= count; i += 8)
+    std::size_t i = 0;
+    for (; i + 8 <= count; i += 8)
         _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i),
                          _mm256_cvtps_ph(_mm256_loadu_ps(reinterpret_cast<const float*>(in + i)),
                                          _MM_FROUND_TO_NEAREST_INT));
+    for (; i < count; ++i) {
+        float value;
+        std::memcpy(&value, in + i, sizeof value);
+        out[i] = static_cast<std::uint16_t>(_cvtss_sh(value, _MM_FROUND_TO_NEAREST_INT));
+    }
 }
 
 [[gnu::target("avx512f,avx512bw,avx512vl,avx512bf16")]] void
 avx512Bf16EncodeBare(const std::uint32_t* in, std::uint16_t* out, std::size_t count) {
-    for (std::size_t i = 0; i + 16 <= count; i += 16) {
+    std::size_t i = 0;
+    for (; i + 16 <= count; i += 16) {
         const __m256bh half = _mm512_cvtneps_pbh(_mm512_loadu_ps(in + i));
         __m256i stored;
         std::memcpy(&stored, &half, sizeof stored);
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), stored);
+    }
+    if (i < count) {
+        const __mmask16 tail = static_cast<__mmask16>((1u << (count - i)) - 1u);
+        const __m256bh half =
+            _mm512_cvtneps_pbh(_mm512_castsi512_ps(_mm512_maskz_loadu_epi32(tail, in + i)));
+        __m256i stored;
+        std::memcpy(&stored, &half, sizeof stored);
+        _mm256_mask_storeu_epi16(out + i, tail, stored);
     }
 }
 

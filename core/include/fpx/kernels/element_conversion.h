@@ -229,11 +229,17 @@ struct WidenParams {
     std::uint32_t codeMask = 0;
     std::uint32_t shift = 0; // 32 − code bits
     std::uint32_t nanBits[2] = {0, 0};
+    // ±∞ as the exact core gives them: ±∞, or ±FLT_MAX when the overflow policy saturates.
+    std::uint32_t infinityBits[2] = {0x7f800000u, 0xff800000u};
 };
 
 FPX_HOST_DEVICE static inline std::uint32_t widenElement(const WidenParams& p, std::uint32_t code) {
     const std::uint32_t bits = (code & p.codeMask) << p.shift;
-    return select((bits & 0x7fffffffu) > 0x7f800000u, bySign(p.nanBits, bits >> 31), bits);
+    const std::uint32_t magnitude = bits & 0x7fffffffu;
+    return select(magnitude >= 0x7f800000u,
+                  select(magnitude > 0x7f800000u, bySign(p.nanBits, bits >> 31),
+                         bySign(p.infinityBits, bits >> 31)),
+                  bits);
 }
 
 } // namespace fpx::kernels
