@@ -193,6 +193,47 @@ std::optional<kernels::WidenParams> widenParams(const FormatSpec& source,
     return p;
 }
 
+std::optional<kernels::FloatDecodeParams> floatDecodeParams(const FormatSpec& source,
+                                                            const RoundingOptions& options) {
+    const int m = source.fractionBits;
+    if (source.kind != FormatKind::BinaryFloat || !source.isSigned || source.explicitIntegerBit ||
+        !source.exponentZeroIsSubnormal || source.exponentBits > 8 || m > 23 ||
+        source.minExponent() < -126 || source.bias > 127 || source.totalBits() > 32)
+        return std::nullopt;
+    kernels::FloatDecodeParams p;
+    p.signShift = static_cast<std::uint32_t>(source.totalBits() - 1);
+    p.magnitudeMask = static_cast<std::uint32_t>(source.codeMask() >> 1);
+    p.fractionShift = static_cast<std::uint32_t>(23 - m);
+    p.rebias = static_cast<std::uint32_t>(127 - source.bias) << 23;
+    // emin = −126: the subnormals are FP32 subnormals, shifted into place like normals.
+    p.minNormalMagnitude = source.minExponent() == -126 ? 0u : (1u << m);
+    p.subnormalExponent = (source.minExponent() - m) * (1 << 23);
+    const std::uint32_t allOnesExponent = static_cast<std::uint32_t>(source.exponentFieldMax())
+                                          << m;
+    switch (source.specials) {
+    case SpecialEncoding::Ieee:
+        p.specialMagnitude = allOnesExponent;
+        p.infinityMagnitude = allOnesExponent;
+        break;
+    case SpecialEncoding::NanAtAllOnes:
+        p.specialMagnitude = p.magnitudeMask;
+        break;
+    case SpecialEncoding::NanAtNegativeZero:
+        p.specialMagnitude = p.magnitudeMask + 1; // no magnitude is special
+        p.nanAtNegativeZero = 1;
+        break;
+    case SpecialEncoding::None:
+        p.specialMagnitude = p.magnitudeMask + 1;
+        break;
+    }
+    for (int negative = 0; negative < 2; ++negative) {
+        p.nanBits[negative] = coreCode(fp32Spec(), ExactValue::nan(negative != 0), options);
+        p.infinityBits[negative] =
+            coreCode(fp32Spec(), ExactValue::infinity(negative != 0), options);
+    }
+    return p;
+}
+
 std::vector<std::uint32_t> decodeTable(const FormatSpec& source, const RoundingOptions& options) {
     if (source.totalBits() > 16)
         return {};
@@ -234,6 +275,7 @@ enum class Strategy {
     ScalarReference, // Fp32Kernel, or the exact core, one element at a time
     Table,           // decode: table[code]
     Widen,           // decode: code << shift
+    FloatDecode,     // decode: decodeFloatElement
 };
 
 struct BulkConverterImpl {
@@ -247,6 +289,7 @@ struct BulkConverterImpl {
     kernels::EncodeParams encode;
     kernels::LookupParams lookup;
     kernels::WidenParams widen;
+    kernels::FloatDecodeParams floatDecode;
     std::vector<std::uint32_t> table;
     std::uint32_t nanCode[2] = {0, 0};
     std::optional<Fp32Kernel> scalar;
@@ -373,18 +416,19 @@ std::vector<Impl> decodeCandidates(const FormatSpec& source, const RoundingOptio
         impl->widen = *p;
         found.push_back(std::move(impl));
     }
-    if (source.totalBits() <= 16 && options.mode != RoundingMode::Stochastic) {
-        Impl impl = makeImpl(source, options, 0, Strategy::Table,
-                             {"table (" + isaLabel(bestLoops()) + ")", false, true, ""});
+    if (auto p = floatDecodeParams(source, options)) {
+        Impl impl = makeImpl(source, options, 0, Strategy::FloatDecode,
+                             {"bit trick (" + isaLabel(bestLoops()) + ")", false, true, ""});
+        impl->floatDecode = *p;
+        found.push_back(std::move(impl));
+    }
+    // The table: one load per element (kept scalar: gathers are slower), every format of at
+    // most 16 bits; the reference the bit tricks are compared with.
+    if (source.totalBits() <= 16 && options.mode != RoundingMode::Stochastic &&
+        (withReference || found.empty())) {
+        Impl impl = makeImpl(source, options, 0, Strategy::Table, {"table", false, true, ""});
         impl->table = decodeTable(source, options);
         found.push_back(std::move(impl));
-        if (withReference) {
-            Impl scalar =
-                makeImpl(source, options, 0, Strategy::Table, {"table (scalar)", false, true, ""});
-            scalar->table = decodeTable(source, options);
-            scalar->loops = &kernels::scalarLoops();
-            found.push_back(std::move(scalar));
-        }
     }
     return found;
 }
@@ -460,6 +504,7 @@ void BulkEncoder::encode(const std::uint32_t* in, void* out, std::size_t count,
         return;
     case Strategy::Table:
     case Strategy::Widen:
+    case Strategy::FloatDecode:
         return; // decoders only
     }
 }
@@ -512,6 +557,9 @@ void BulkDecoder::decode(const void* in, std::uint32_t* out, std::size_t count) 
         return;
     case Strategy::Widen:
         c.loops->widen[c.bytes == 2 ? 0 : 1](c.widen, in, out, count);
+        return;
+    case Strategy::FloatDecode:
+        c.loops->floatDecode[kernels::widthIndex(c.bytes)](c.floatDecode, in, out, count);
         return;
     case Strategy::Table:
         c.loops->table[c.bytes == 1 ? 0 : 1](

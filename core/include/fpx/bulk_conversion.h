@@ -25,6 +25,9 @@ std::optional<kernels::LookupParams> lookupParams(const FormatSpec& target,
 // BF16 and TF32: the leading bits of FP32 (`options` say what ±∞ becomes).
 std::optional<kernels::WidenParams> widenParams(const FormatSpec& source,
                                                 const RoundingOptions& options = {});
+// Binary floats of at most 8 exponent bits with a hidden bit → FP32 (all values exact).
+std::optional<kernels::FloatDecodeParams> floatDecodeParams(const FormatSpec& source,
+                                                            const RoundingOptions& options = {});
 // FP32 bits of every code of a format of at most 16 bits (rounded by `options` where a value
 // is not an FP32 value, as NF4's levels may not be); empty for wider formats.
 std::vector<std::uint32_t> decodeTable(const FormatSpec& source,

@@ -24,13 +24,20 @@ Statistics measure(const std::function<void()>& body, const TimingPlan& plan,
                    const std::atomic<bool>* cancel, const std::function<void(double)>& progress) {
     using Clock = std::chrono::steady_clock;
     auto cancelled = [&] { return cancel && cancel->load(std::memory_order_relaxed); };
-    for (int i = 0; i < plan.warmups && !cancelled(); ++i)
-        body();
-
-    // Calibrate: double the iteration count until one batch takes a tenth of a sample.
     const double samples = std::max(1, plan.samples);
     const double target = std::max(1e-4, plan.budget.count() / samples);
+    // Warm-ups; one that alone outlasts a sample's share (a pass over an array far beyond the
+    // cache) is warm-up enough.
+    for (int i = 0; i < plan.warmups && !cancelled(); ++i) {
+        const auto start = Clock::now();
+        body();
+        if (std::chrono::duration<double>(Clock::now() - start).count() > target)
+            break;
+    }
+
+    // Calibrate: double the iteration count until one batch takes a tenth of a sample.
     std::uint64_t iterations = 1;
+    int sampleCount = plan.samples;
     for (;;) {
         if (cancelled())
             return {};
@@ -42,20 +49,26 @@ Statistics measure(const std::function<void()>& body, const TimingPlan& plan,
             const double perIteration = elapsed / static_cast<double>(iterations);
             iterations = std::max<std::uint64_t>(
                 1, static_cast<std::uint64_t>(target / std::max(perIteration, 1e-12)));
+            // Passes longer than the whole budget: as many samples as fit, but at least
+            // three, so that a median and a spread still mean something.
+            if (perIteration * samples > plan.budget.count())
+                sampleCount = std::clamp(
+                    static_cast<int>(plan.budget.count() / std::max(perIteration, 1e-12)), 3,
+                    std::max(3, plan.samples));
             break;
         }
         iterations *= 2;
     }
 
     std::vector<double> times;
-    for (int sample = 0; sample < plan.samples && !cancelled(); ++sample) {
+    for (int sample = 0; sample < sampleCount && !cancelled(); ++sample) {
         const auto start = Clock::now();
         for (std::uint64_t i = 0; i < iterations; ++i)
             body();
         times.push_back(std::chrono::duration<double>(Clock::now() - start).count() /
                         static_cast<double>(iterations));
         if (progress)
-            progress(static_cast<double>(sample + 1) / plan.samples);
+            progress(static_cast<double>(sample + 1) / sampleCount);
     }
     return summarize(std::move(times), iterations);
 }

