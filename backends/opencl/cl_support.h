@@ -38,8 +38,7 @@ inline void check(cl_int code, const char* what) {
 }
 
 // An owning OpenCL handle, released with its clRelease* function.
-template <typename T, cl_int (*Release)(T)>
-class Handle {
+template <typename T, cl_int (*Release)(T)> class Handle {
   public:
     Handle() = default;
     explicit Handle(T handle) : handle_(handle) {}
@@ -78,8 +77,7 @@ std::vector<cl_device_id> devicesOf(cl_platform_id platform); // empty when it h
 std::string platformString(cl_platform_id platform, cl_platform_info what);
 std::string deviceString(cl_device_id device, cl_device_info what);
 
-template <typename T>
-T deviceValue(cl_device_id device, cl_device_info what) {
+template <typename T> T deviceValue(cl_device_id device, cl_device_info what) {
     T value{};
     check(clGetDeviceInfo(device, what, sizeof(T), &value, nullptr), "clGetDeviceInfo");
     return value;
@@ -96,16 +94,15 @@ Kernel createKernel(cl_program program, const char* name);
 
 // Sets the kernel's arguments in order: each is passed by value (sizeof) except cl_mem
 // handles, which are passed as handles.
-template <typename... Args>
-void setArgs(cl_kernel kernel, const Args&... args) {
+template <typename... Args> void setArgs(cl_kernel kernel, const Args&... args) {
     cl_uint index = 0;
     (check(clSetKernelArg(kernel, index++, sizeof(Args), &args), "clSetKernelArg"), ...);
 }
 
 Buffer createBuffer(cl_context context, cl_mem_flags flags, std::size_t bytes);
 
-// One-dimensional launch of `count` work-items, rounded up to a multiple of 256 (the kernels
-// skip the padding).
+// One-dimensional launch of `count` work-items, rounded up to a multiple of 256: the kernels
+// have no bounds check, so every buffer must hold the rounded-up count.
 void enqueue1d(cl_command_queue queue, cl_kernel kernel, std::size_t count);
 
 } // namespace fpx::opencl

@@ -8,7 +8,13 @@
 // parameter structs mirror the host's Cl*Params (opencl_backend.cpp): 32-bit fields only, so
 // host and device lay them out the same way.
 //
-// Every kernel handles element get_global_id(0) < n; the host rounds the global size up.
+// Work-item i handles element i, without a bounds check (which keeps pocl's loops over
+// work-items vectorised): the host pads every buffer and launch to a multiple of 256.
+//
+// The helpers are always inlined: the rounding mode is a constant at every call site and only
+// after inlining do the other modes' branches fold away (pocl does not inline them otherwise,
+// and then runs 4x slower).
+#define FPX_INLINE inline __attribute__((always_inline))
 
 // Rounding modes, in the order of fpx::RoundingMode.
 #define FPX_RNE 0 // nearest, ties to even
@@ -28,6 +34,7 @@ typedef struct {
     uint normalRebias;
     uint minNormalBits;
     int smallShiftBase;
+    uint multiplier;
     uint maxMagnitude;
     uint maxNegativeMagnitude;
     uint signBit;
@@ -38,10 +45,12 @@ typedef struct {
     uint infinityCode[2];
 } EncodeParams;
 
+#define FPX_MAX_BREAKPOINTS 32u
+
 typedef struct {
     uint count;
-    int breakpoints[32];
-    uint codes[33];
+    int breakpoints[FPX_MAX_BREAKPOINTS]; // unused ones are INT32_MAX
+    uint codes[FPX_MAX_BREAKPOINTS + 1];
     uint nanCode[2];
 } LookupParams;
 
@@ -49,109 +58,166 @@ typedef struct {
     uint codeMask;
     uint shift;
     uint nanBits[2];
+    uint infinityBits[2];
 } WidenParams;
 
 // fpx::stochasticBits: splitmix64 on seed + (index + 1) * golden ratio.
-inline ulong stochasticBits(ulong seed, ulong index) {
+FPX_INLINE ulong stochasticBits(ulong seed, ulong index) {
     ulong z = seed + (index + 1ul) * 0x9e3779b97f4a7c15ul;
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ul;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebul;
     return z ^ (z >> 31);
 }
 
-inline uint bySign(uint positive, uint negativeValue, uint negative) {
-    return negative != 0u ? negativeValue : positive;
+// Branch-free choice by a mask of all ones or all zeros (fpx::kernels::select; OpenCL's own
+// select() has other semantics, hence the name).
+FPX_INLINE uint fpxSelect(bool condition, uint ifTrue, uint ifFalse) {
+    const uint mask = 0u - (uint)condition;
+    return (ifTrue & mask) | (ifFalse & ~mask);
+}
+
+// One of a pair by the sign of the input.
+FPX_INLINE uint bySign(const uint pair[2], uint negative) {
+    return fpxSelect(negative != 0u, pair[1], pair[0]);
 }
 
 // x >> shift (1 ... 31) rounded by `mode`, a compile-time constant at every call site, so
 // the unused branches fold away as the C++ template's `if constexpr` does.
-inline uint roundShiftRight(uint x, uint shift, uint negative, ulong random, const int mode) {
+FPX_INLINE uint roundShiftRight(uint x, uint shift, uint negative, ulong random, const int mode) {
     const uint full = (1u << shift) - 1u;
-    const uint half = 1u << (shift - 1u);
+    const uint halfway = 1u << (shift - 1u);
     if (mode == FPX_RNE)
-        return (x + (half - 1u) + ((x >> shift) & 1u)) >> shift;
+        return (x + (halfway - 1u) + ((x >> shift) & 1u)) >> shift;
     else if (mode == FPX_RNA)
-        return (x + half) >> shift;
+        return (x + halfway) >> shift;
     else if (mode == FPX_RTZ)
         return x >> shift;
     else if (mode == FPX_RUP)
-        return (x + (negative != 0u ? 0u : full)) >> shift;
+        return (x + (full & (negative - 1u))) >> shift; // negative - 1: all ones when positive
     else if (mode == FPX_RDN)
-        return (x + (negative != 0u ? full : 0u)) >> shift;
+        return (x + (full & (0u - negative))) >> shift;
     else if (mode == FPX_RTO)
-        return (x >> shift) | ((x & full) != 0u ? 1u : 0u);
+        return (x >> shift) | (uint)((x & full) != 0u);
     else
         return (x + (full - (uint)(random >> (64u - shift)))) >> shift;
 }
 
-inline uint encodeElement(const EncodeParams* p, uint bits, ulong random, const int mode) {
+// Stochastic rounding of scaled / 2^shift for shift >= 32 (the result is 0 or 1): up when
+// random < scaled * 2^(64 - shift); past shift 64, random < ceil(scaled / 2^(shift - 64)).
+// Both thresholds, then a mask select; the shifts are capped so that neither is undefined.
+FPX_INLINE uint stochasticTiny(uint scaled, uint shift, ulong random) {
+    const ulong x = scaled;
+    const uint up = shift < 64u ? shift : 64u;
+    const uint down = shift > 64u ? (shift - 64u < 63u ? shift - 64u : 63u) : 0u;
+    const ulong wide = x << (64u - up);
+    const ulong ceiling = (x + ((1ul << down) - 1ul)) >> down;
+    const ulong mask = 0ul - (ulong)(shift <= 64u);
+    const ulong threshold = (wide & mask) | (ceiling & ~mask);
+    return (uint)(random < threshold);
+}
+
+// FP32 bits -> code (fpx::kernels::encodeElementOf<Mode, Kind>; both are compile-time
+// constants at every call site). Two candidates, one selected:
+//   normal result: |x| bits = [0][ e (8) ][ f (23) ] -> round off 23 - M bits, the carry runs
+//                  into the exponent by itself, then subtract (127 - bias) << M
+//   small result:  the significand 1.f (0.f for FP32 subnormals), times K for integers,
+//                  shifted right by smallShiftBase - e: a target subnormal, or the integer
+FPX_INLINE uint encodeElementOf(const EncodeParams* p, uint bits, ulong random, const int mode,
+                                const uint kind) {
     const uint negative = bits >> 31;
     const uint magnitude = bits & 0x7fffffffu;
     const uint exponent = magnitude >> 23;
 
-    const uint normal =
-        roundShiftRight(magnitude, p->fractionShift, negative, random, mode) - p->normalRebias;
-
-    const uint significand = (magnitude & 0x7fffffu) | (exponent != 0u ? 0x800000u : 0u);
-    const int shift = p->smallShiftBase - (int)(exponent | (exponent == 0u ? 1u : 0u));
-    const uint clamped = (uint)(shift < 1 ? 1 : (shift > 31 ? 31 : shift));
-    const uint small = roundShiftRight(significand, clamped, negative, random, mode);
+    const uint significand = (magnitude & 0x7fffffu) | ((uint)(exponent != 0u) << 23);
+    const int shift = p->smallShiftBase - (int)(exponent | (uint)(exponent == 0u));
+    const bool tiny = shift > 31;
+    uint small;
+    if (kind == FPX_KIND_BINARY_FLOAT) {
+        // Only |x| below the smallest normal takes this path (shift >= 1); past 31 only a
+        // remainder below 2^24 is left, which rounding by 31 bits decides alike in every mode
+        // but stochastic.
+        small = roundShiftRight(significand, fpxSelect(tiny, 31u, (uint)shift), negative, random,
+                                mode);
+    } else {
+        // Times K first. Below 1: an integer of 2^23 or more (an overflow); past 31, scaled is
+        // replaced by its sticky bit.
+        const uint scaled = significand * p->multiplier;
+        const uint clamped = fpxSelect(shift < 1, 1u, fpxSelect(tiny, 31u, (uint)shift));
+        small = roundShiftRight(fpxSelect(tiny, (uint)(scaled != 0u), scaled), clamped, negative,
+                                random, mode);
+    }
+    if (mode == FPX_SR)
+        small = fpxSelect(
+            tiny, stochasticTiny(significand * p->multiplier, (uint)shift, random), small);
 
     uint code;
     bool overflow;
-    if (p->kind == FPX_KIND_BINARY_FLOAT) {
-        const uint rounded = magnitude >= p->minNormalBits ? normal : small;
+    if (kind == FPX_KIND_BINARY_FLOAT) {
+        const uint normal =
+            roundShiftRight(magnitude, p->fractionShift, negative, random, mode) - p->normalRebias;
+        const uint rounded = fpxSelect(magnitude >= p->minNormalBits, normal, small);
         overflow = rounded > p->maxMagnitude;
-        code = rounded == 0u ? bySign(p->zeroCode[0], p->zeroCode[1], negative)
-                             : (rounded | (negative != 0u ? p->signBit : 0u));
+        code = fpxSelect(rounded == 0u, bySign(p->zeroCode, negative),
+                         rounded | (p->signBit & (0u - negative)));
     } else {
-        overflow =
-            shift < 1 || small > (negative != 0u ? p->maxNegativeMagnitude : p->maxMagnitude);
-        code = small == 0u ? bySign(p->zeroCode[0], p->zeroCode[1], negative)
-                           : ((negative != 0u ? 0u - small : small) & p->codeMask);
+        overflow = (shift < 1) |
+                   (small > fpxSelect(negative != 0u, p->maxNegativeMagnitude, p->maxMagnitude));
+        code = fpxSelect(small == 0u, bySign(p->zeroCode, negative),
+                         fpxSelect(negative != 0u, 0u - small, small) & p->codeMask);
     }
-    code = overflow ? bySign(p->overflowCode[0], p->overflowCode[1], negative) : code;
-    if (exponent == 0xffu)
-        code = (magnitude & 0x7fffffu) != 0u
-                   ? bySign(p->nanCode[0], p->nanCode[1], negative)
-                   : bySign(p->infinityCode[0], p->infinityCode[1], negative);
-    return code;
+    code = fpxSelect(overflow, bySign(p->overflowCode, negative), code);
+    const uint special = fpxSelect((magnitude & 0x7fffffu) != 0u, bySign(p->nanCode, negative),
+                                   bySign(p->infinityCode, negative));
+    return fpxSelect(exponent == 0xffu, special, code);
+}
+
+FPX_INLINE uint encodeElement(const EncodeParams* p, uint bits, ulong random, const int mode) {
+    return p->kind == FPX_KIND_BINARY_FLOAT
+               ? encodeElementOf(p, bits, random, mode, FPX_KIND_BINARY_FLOAT)
+               : encodeElementOf(p, bits, random, mode, FPX_KIND_SIGNED_INTEGER);
 }
 
 // FP32 bits -> an integer that orders like the value (-0 just below +0).
-inline int orderedKey(uint bits) {
+FPX_INLINE int orderedKey(uint bits) {
     const int magnitude = (int)(bits & 0x7fffffffu);
     return (bits >> 31) != 0u ? -magnitude - 1 : magnitude;
 }
 
-inline uint lookupElement(const LookupParams* p, uint bits) {
+// The segment an element falls in; a fixed trip count (the unused breakpoints are INT32_MAX,
+// never reached) lets the loop unroll and vectorise.
+FPX_INLINE uint lookupElement(const LookupParams* p, uint bits) {
     const int key = orderedKey(bits);
     uint segment = 0u;
-    for (uint i = 0u; i < p->count; ++i)
-        segment += key >= p->breakpoints[i] ? 1u : 0u;
-    const uint code = p->codes[segment];
-    return (bits & 0x7fffffffu) > 0x7f800000u ? bySign(p->nanCode[0], p->nanCode[1], bits >> 31)
-                                              : code;
+    for (uint i = 0u; i < FPX_MAX_BREAKPOINTS; ++i)
+        segment += (uint)(key >= p->breakpoints[i]);
+    return fpxSelect((bits & 0x7fffffffu) > 0x7f800000u, bySign(p->nanCode, bits >> 31),
+                     p->codes[segment]);
 }
 
-inline uint widenElement(const WidenParams* p, uint code) {
+// BF16 / TF32 -> FP32 by a shift; NaN and +-inf are the exact core's answers (its NaN is
+// canonical; +-inf become +-FLT_MAX under a saturating policy).
+FPX_INLINE uint widenElement(const WidenParams* p, uint code) {
     const uint bits = (code & p->codeMask) << p->shift;
-    return (bits & 0x7fffffffu) > 0x7f800000u ? bySign(p->nanBits[0], p->nanBits[1], bits >> 31)
-                                              : bits;
+    const uint magnitude = bits & 0x7fffffffu;
+    return fpxSelect(magnitude >= 0x7f800000u,
+                     fpxSelect(magnitude > 0x7f800000u, bySign(p->nanBits, bits >> 31),
+                               bySign(p->infinityBits, bits >> 31)),
+                     bits);
 }
 
 // ---- FP32 -> code, bit trick: encode_<mode>_<u8|u16|u32> -------------------------------
+// The parameters are copied to a private variable: its address never escapes, so after
+// inlining they live in registers instead of being reloaded past every store.
 
 #define FPX_ENCODE_KERNEL(NAME, MODE, OUT)                                                   \
     __kernel void NAME(__global const uint* in, __global OUT* out, const EncodeParams p,     \
-                       const ulong seed, const ulong firstIndex, const ulong n) {            \
+                       const ulong seed, const ulong firstIndex) {                           \
         const size_t i = get_global_id(0);                                                   \
-        if (i < n) {                                                                          \
-            ulong random = 0ul;                                                              \
-            if (MODE == FPX_SR)                                                              \
-                random = stochasticBits(seed, firstIndex + i);                               \
-            out[i] = (OUT)encodeElement(&p, in[i], random, MODE);                            \
-        }                                                                                     \
+        const EncodeParams q = p;                                                            \
+        ulong random = 0ul;                                                                  \
+        if (MODE == FPX_SR)                                                                  \
+            random = stochasticBits(seed, firstIndex + i);                                   \
+        out[i] = (OUT)encodeElement(&q, in[i], random, MODE);                                \
     }
 
 #define FPX_ENCODE_KERNELS(SUFFIX, MODE)                                                     \
@@ -170,11 +236,9 @@ FPX_ENCODE_KERNELS(rto, FPX_RTO)
 // ---- FP32 -> code, breakpoint search (NF4, INT4 ...): lookup_<u8|u16|u32> -------------
 
 #define FPX_LOOKUP_KERNEL(NAME, OUT)                                                         \
-    __kernel void NAME(__global const uint* in, __global OUT* out, const LookupParams p,     \
-                       const ulong n) {                                                      \
+    __kernel void NAME(__global const uint* in, __global OUT* out, const LookupParams p) {   \
         const size_t i = get_global_id(0);                                                   \
-        if (i < n)                                                                            \
-            out[i] = (OUT)lookupElement(&p, in[i]);                                          \
+        out[i] = (OUT)lookupElement(&p, in[i]);                                              \
     }
 
 FPX_LOOKUP_KERNEL(lookup_u8, uchar)
@@ -183,19 +247,16 @@ FPX_LOOKUP_KERNEL(lookup_u32, uint)
 
 // ---- FP32 -> FP16 with the device's own conversion: encode_native_<rte|rtz|rtp|rtn> ----
 // vstore_half_* needs no cl_khr_fp16. With `saturate` every non-NaN input is first clamped to
-// +-65504, which is exactly the "satfinite" policy (the clamp only touches values that round to
-// +-65504 or overflow).
+// +-65504, which is exactly the "satfinite" policy (the clamp only changes values that round
+// to +-65504 or overflow).
 
 #define FPX_NATIVE_ENCODE_KERNEL(NAME, STORE)                                                \
-    __kernel void NAME(__global const uint* in, __global half* out, const uint saturate,     \
-                       const ulong n) {                                                      \
+    __kernel void NAME(__global const uint* in, __global half* out, const uint saturate) {   \
         const size_t i = get_global_id(0);                                                   \
-        if (i < n) {                                                                          \
-            float x = as_float(in[i]);                                                       \
-            if (saturate != 0u && !isnan(x))                                                 \
-                x = clamp(x, -65504.0f, 65504.0f);                                           \
-            STORE(x, i, out);                                                                \
-        }                                                                                     \
+        float x = as_float(in[i]);                                                           \
+        if (saturate != 0u && !isnan(x))                                                     \
+            x = clamp(x, -65504.0f, 65504.0f);                                               \
+        STORE(x, i, out);                                                                    \
     }
 
 FPX_NATIVE_ENCODE_KERNEL(encode_native_rte, vstore_half_rte)
@@ -205,29 +266,31 @@ FPX_NATIVE_ENCODE_KERNEL(encode_native_rtn, vstore_half_rtn)
 
 // ---- code -> FP32 ------------------------------------------------------------------------
 
-__kernel void decode_native_fp16(__global const half* in, __global uint* out, const ulong n) {
+// With `saturate`, +-inf become +-FLT_MAX: the exact core's answer under "satfinite".
+__kernel void decode_native_fp16(__global const half* in, __global uint* out,
+                                 const uint saturate) {
     const size_t i = get_global_id(0);
-    if (i < n)
-        out[i] = as_uint(vload_half(i, in));
+    float x = vload_half(i, in);
+    if (saturate != 0u && !isnan(x))
+        x = clamp(x, -FLT_MAX, FLT_MAX);
+    out[i] = as_uint(x);
 }
 
 #define FPX_TABLE_KERNEL(NAME, IN)                                                           \
     __kernel void NAME(__global const IN* in, __global uint* out, __global const uint* table, \
-                       const uint mask, const ulong n) {                                     \
+                       const uint mask) {                                                    \
         const size_t i = get_global_id(0);                                                   \
-        if (i < n)                                                                            \
-            out[i] = table[in[i] & mask];                                                    \
+        out[i] = table[in[i] & mask];                                                        \
     }
 
 FPX_TABLE_KERNEL(decode_table_u8, uchar)
 FPX_TABLE_KERNEL(decode_table_u16, ushort)
 
 #define FPX_WIDEN_KERNEL(NAME, IN)                                                           \
-    __kernel void NAME(__global const IN* in, __global uint* out, const WidenParams p,       \
-                       const ulong n) {                                                      \
+    __kernel void NAME(__global const IN* in, __global uint* out, const WidenParams p) {     \
         const size_t i = get_global_id(0);                                                   \
-        if (i < n)                                                                            \
-            out[i] = widenElement(&p, (uint)in[i]);                                          \
+        const WidenParams q = p;                                                             \
+        out[i] = widenElement(&q, (uint)in[i]);                                              \
     }
 
 FPX_WIDEN_KERNEL(decode_widen_u16, ushort)
@@ -236,51 +299,79 @@ FPX_WIDEN_KERNEL(decode_widen_u32, uint)
 // ---- random codes for the decode benchmarks (every code equally likely) ------------------
 
 #define FPX_RANDOM_CODES_KERNEL(NAME, OUT)                                                   \
-    __kernel void NAME(__global OUT* out, const ulong seed, const uint mask, const ulong n) {\
+    __kernel void NAME(__global OUT* out, const ulong seed, const uint mask) {               \
         const size_t i = get_global_id(0);                                                   \
-        if (i < n)                                                                            \
-            out[i] = (OUT)((uint)(stochasticBits(seed, i) >> 32) & mask);                    \
+        out[i] = (OUT)((uint)(stochasticBits(seed, i) >> 32) & mask);                        \
     }
 
 FPX_RANDOM_CODES_KERNEL(random_codes_u8, uchar)
 FPX_RANDOM_CODES_KERNEL(random_codes_u16, ushort)
 FPX_RANDOM_CODES_KERNEL(random_codes_u32, uint)
 
-// ---- arithmetic throughput: FPX_FMA_CHAINS independent vector FMA chains per work-item ----
-// x <- x * a + b converges to b / (1 - a): no overflow, no subnormals, and the compiler cannot
-// fold the chain (no fast-math). Each iteration is FPX_FMA_CHAINS * 4 FMAs, 2 FLOP each.
+// ---- arithmetic throughput: fma_<fp32|fp64|fp16> -----------------------------------------
+// Eight independent chains x <- x * a + b of W-wide vectors per work-item (W = 16 for float
+// and half, 8 for double): enough independent FMAs to fill the pipelines of a CPU's widest
+// vectors (pocl does not vectorise across work-items around a loop) and of a GPU's lanes.
+// x converges to b / (1 - a): no overflow, no subnormals, and without fast-math the compiler
+// cannot fold the chain. The lanes start apart and every lane reaches the output, so no lane
+// is dead. The host replays one work-item with its own fma (opencl_backend.cpp).
 
-#ifndef FPX_FMA_CHAINS // set by the host, which counts the FLOPs
-#define FPX_FMA_CHAINS 8
+#if FPX_FMA_CHAINS != 8
+#error "kernels.cl has 8 FMA chains; the host counts FPX_FMA_CHAINS"
 #endif
 
-#define FPX_FMA_KERNEL(NAME, T, T4)                                                          \
+#define FPX_IOTA8 0, 1, 2, 3, 4, 5, 6, 7
+#define FPX_IOTA16 FPX_IOTA8, 8, 9, 10, 11, 12, 13, 14, 15
+
+#define FPX_FMA_BODY(T, TW, IOTA)                                                            \
+    const size_t i = get_global_id(0);                                                       \
+    const TW a = (TW)((T)aIn);                                                               \
+    const TW b = (TW)((T)bIn);                                                               \
+    const TW base = ((TW)((T)(i & 7u)) + (TW)(IOTA)) * (TW)((T)0.125f);                      \
+    TW x0 = base, x1 = base + (TW)((T)1), x2 = base + (TW)((T)2), x3 = base + (TW)((T)3);    \
+    TW x4 = base + (TW)((T)4), x5 = base + (TW)((T)5), x6 = base + (TW)((T)6);               \
+    TW x7 = base + (TW)((T)7);                                                               \
+    for (uint k = 0u; k < iterations; ++k) {                                                 \
+        x0 = fma(x0, a, b);                                                                  \
+        x1 = fma(x1, a, b);                                                                  \
+        x2 = fma(x2, a, b);                                                                  \
+        x3 = fma(x3, a, b);                                                                  \
+        x4 = fma(x4, a, b);                                                                  \
+        x5 = fma(x5, a, b);                                                                  \
+        x6 = fma(x6, a, b);                                                                  \
+        x7 = fma(x7, a, b);                                                                  \
+    }                                                                                        \
+    const TW s = ((x0 + x1) + (x2 + x3)) + ((x4 + x5) + (x6 + x7));
+
+#define FPX_FMA_KERNEL16(NAME, T)                                                            \
     __kernel void NAME(__global T* out, const float aIn, const float bIn,                     \
                        const uint iterations) {                                              \
-        const size_t i = get_global_id(0);                                                   \
-        const T4 a = (T4)((T)aIn);                                                           \
-        const T4 b = (T4)((T)bIn);                                                           \
-        T4 x[FPX_FMA_CHAINS];                                                                \
-        for (int c = 0; c < FPX_FMA_CHAINS; ++c)                                             \
-            x[c] = (T4)((T)(i & 7u), (T)c, (T)1, (T)2) * (T4)((T)0.125f);                    \
-        for (uint k = 0u; k < iterations; ++k) {                                             \
-            for (int c = 0; c < FPX_FMA_CHAINS; ++c)                                         \
-                x[c] = fma(x[c], a, b);                                                      \
-        }                                                                                     \
-        T4 sum = x[0];                                                                       \
-        for (int c = 1; c < FPX_FMA_CHAINS; ++c)                                             \
-            sum += x[c];                                                                     \
-        out[i] = sum.x + sum.y + sum.z + sum.w;                                              \
+        FPX_FMA_BODY(T, T##16, FPX_IOTA16)                                                   \
+        const T##8 s8 = s.lo + s.hi;                                                         \
+        const T##4 s4 = s8.lo + s8.hi;                                                       \
+        const T##2 s2 = s4.lo + s4.hi;                                                       \
+        out[i] = s2.x + s2.y;                                                                \
     }
 
-FPX_FMA_KERNEL(fma_fp32, float, float4)
+#define FPX_FMA_KERNEL8(NAME, T)                                                             \
+    __kernel void NAME(__global T* out, const float aIn, const float bIn,                     \
+                       const uint iterations) {                                              \
+        FPX_FMA_BODY(T, T##8, FPX_IOTA8)                                                     \
+        const T##4 s4 = s.lo + s.hi;                                                         \
+        const T##2 s2 = s4.lo + s4.hi;                                                       \
+        out[i] = s2.x + s2.y;                                                                \
+    }
 
-#ifdef cl_khr_fp64
+FPX_FMA_KERNEL16(fma_fp32, float)
+
+// Only where the device has the extension; the host leaves them out (FPX_NO_FP64 /
+// FPX_NO_FP16) when a compiler rejects them, so that the rest still builds.
+#if defined(cl_khr_fp64) && !defined(FPX_NO_FP64)
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
-FPX_FMA_KERNEL(fma_fp64, double, double4)
+FPX_FMA_KERNEL8(fma_fp64, double)
 #endif
 
-#ifdef cl_khr_fp16
+#if defined(cl_khr_fp16) && !defined(FPX_NO_FP16)
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
-FPX_FMA_KERNEL(fma_fp16, half, half4)
+FPX_FMA_KERNEL16(fma_fp16, half)
 #endif

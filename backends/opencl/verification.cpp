@@ -12,8 +12,12 @@ namespace fpx::opencl {
 
 namespace {
 
-float toFloat(std::uint32_t bits) { return std::bit_cast<float>(bits); }
-std::uint32_t toBits(float value) { return std::bit_cast<std::uint32_t>(value); }
+float toFloat(std::uint32_t bits) {
+    return std::bit_cast<float>(bits);
+}
+std::uint32_t toBits(float value) {
+    return std::bit_cast<std::uint32_t>(value);
+}
 
 // The value, its two FP32 neighbours (toward ±∞), both signs.
 void pushWithNeighbours(std::vector<std::uint32_t>& out, float value) {
@@ -41,8 +45,8 @@ std::vector<std::uint32_t> adversarialFp32(const std::vector<std::uint32_t>& val
     for (const std::uint32_t sign : {0u, 0x80000000u})
         for (const std::uint32_t magnitude :
              {0x0u, 0x7f800000u, 0x7fc00000u, 0x7f800001u, 0x7fbfffffu, 0x7fffffffu, 0x7fc00001u,
-              0x7fa00000u, 0x7f802000u, 0x1u, 0x2u, 0x3u, 0x100u, 0x400000u, 0x7fffffu,
-              0x7f7fffffu, 0x800000u})
+              0x7fa00000u, 0x7f802000u, 0x1u, 0x2u, 0x3u, 0x100u, 0x400000u, 0x7fffffu, 0x7f7fffffu,
+              0x800000u})
             out.push_back(sign | magnitude);
 
     // Every exponent, with fractions on, just below and just above every rounding position
@@ -72,11 +76,12 @@ std::vector<std::uint32_t> adversarialFp32(const std::vector<std::uint32_t>& val
         finite.insert(finite.begin(), 0.0f); // the midpoint below the smallest value
     for (std::size_t i = 0; i < finite.size(); ++i) {
         pushWithNeighbours(out, finite[i]);
-        const double next = i + 1 < finite.size()
-                                ? static_cast<double>(finite[i + 1])
-                                // Past the largest finite value: the next value of an unbounded
-                                // exponent range, whose midpoint is the overflow tie.
-                                : 2.0 * finite[i] - (i > 0 ? static_cast<double>(finite[i - 1]) : 0.0);
+        const double next =
+            i + 1 < finite.size()
+                ? static_cast<double>(finite[i + 1])
+                // Past the largest finite value: the next value of an unbounded
+                // exponent range, whose midpoint is the overflow tie.
+                : 2.0 * finite[i] - (i > 0 ? static_cast<double>(finite[i - 1]) : 0.0);
         const double midpoint = (static_cast<double>(finite[i]) + next) / 2.0;
         if (midpoint < std::numeric_limits<float>::max())
             pushWithNeighbours(out, static_cast<float>(midpoint));
@@ -103,9 +108,11 @@ std::vector<std::uint8_t> adversarialCodes(int bits, int bytes, std::size_t limi
 }
 
 std::uint32_t loadPacked(const void* data, int bytes, std::size_t index) {
-    const auto* p = static_cast<const std::uint8_t*>(data) + index * static_cast<std::size_t>(bytes);
+    const auto* p =
+        static_cast<const std::uint8_t*>(data) + index * static_cast<std::size_t>(bytes);
     switch (bytes) {
-    case 1: return p[0];
+    case 1:
+        return p[0];
     case 2: {
         std::uint16_t v;
         std::memcpy(&v, p, 2);
