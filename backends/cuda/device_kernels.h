@@ -35,9 +35,10 @@ enum class EncodeOp : int {
     Bf16Rz,
     Bf16Ru,
     Bf16Rd,
-    Tf32Rna, // cvt.rna.tf32.f32 (sm_80+)
-    Tf32Rn,  // cvt.rn.tf32.f32 (sm_90+)
-    Tf32Rz,  // cvt.rz.tf32.f32 (sm_90+)
+    Tf32Rna,          // cvt.rna.tf32.f32 (sm_80+)
+    Tf32Rn,           // cvt.rn.tf32.f32 (sm_90+)
+    Tf32Rz,           // cvt.rz.tf32.f32 (sm_90+)
+    Tf32RnaSatFinite, // cvt.rna.satfinite.tf32.f32 (sm_80+, PTX 8.1: CUDA 12.1+)
     Fp8E4m3SatFinite, // __nv_cvt_float_to_fp8(…, __NV_SATFINITE, __NV_E4M3)
     Fp8E4m3NoSat,
     Fp8E5m2SatFinite,
@@ -94,11 +95,18 @@ cudaError_t launchDecode(const DecodeLaunch& launch, const void* in, std::uint32
 cudaError_t launchCopy(const void* in, void* out, std::size_t bytes, int blocks,
                        cudaStream_t stream);
 
+// How many blocks of the kernel a launch would use fit on one SM at once: grids are sized to
+// whole waves of resident blocks, so that a grid-stride loop gives every block equal work and
+// no block runs alone in a last, partial wave.
+cudaError_t encodeResidentBlocks(const EncodeLaunch& launch, int* blocks);
+cudaError_t decodeResidentBlocks(const DecodeLaunch& launch, int* blocks);
+cudaError_t copyResidentBlocks(int* blocks);
+
 // Random matrix contents for the matrix-multiply benchmark: values in [−1, 1) (integers in
 // [−8, 7]) converted to the element type on the device.
 enum class FillKind { F64, F32, F16, Bf16, Fp8E4m3, Fp8E5m2, Int8 };
-cudaError_t launchFill(FillKind kind, void* out, std::size_t count, std::uint64_t seed,
-                       int blocks, cudaStream_t stream);
+cudaError_t launchFill(FillKind kind, void* out, std::size_t count, std::uint64_t seed, int blocks,
+                       cudaStream_t stream);
 
 // What the code compiled for the current device can do, asked of the device itself.
 struct DeviceFeatures {
