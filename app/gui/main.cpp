@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // fpx-explorer: the desktop front end of the exact number-format core.
+#include "bench/bench_controller.h"
+#include "bench/benchmarks_chart.h"
+#include "bench/benchmarks_panel.h"
 #include "main_window.h"
 #include "models/explorer_controller.h"
 #include "widgets/plots_panel.h"
@@ -44,8 +47,23 @@ int main(int argc, char** argv) {
                                   "1600x900");
     const QCommandLineOption noSettings("no-settings",
                                         "Neither read nor write the remembered state.");
-    parser.addOptions(
-        {value, formats, round, overflow, select, plot, screenshot, size, noSettings});
+    const QCommandLineOption page("page", "Open on PAGE: explorer or benchmarks.", "PAGE");
+    const QCommandLineOption benchRun(
+        "bench-run", "Start a benchmark with the Benchmarks page's settings (with --screenshot: "
+                     "wait for it to finish).");
+    const QCommandLineOption benchFormats("bench-formats",
+                                          "Formats to benchmark, comma-separated ids.", "LIST");
+    const QCommandLineOption benchBudget("bench-budget", "Seconds per benchmark measurement.",
+                                         "SECONDS");
+    const QCommandLineOption benchSizes(
+        "bench-sizes",
+        "Array sizes to benchmark, in elements: 4k,1M,… (instead of in cache and "
+        "beyond the last-level cache).",
+        "LIST");
+    const QCommandLineOption benchCompare(
+        "bench-compare", "Compare the benchmarks with a run saved as JSON.", "FILE");
+    parser.addOptions({value, formats, round, overflow, select, plot, screenshot, size, noSettings,
+                       page, benchRun, benchFormats, benchBudget, benchSizes, benchCompare});
     parser.process(app);
 
     auto fail = [](const QString& message) {
@@ -96,6 +114,50 @@ int main(int argc, char** argv) {
         window.plotsPanel()->setKind(*kind);
     }
 
+    fpx::gui::BenchmarksPanel* bench = window.benchmarksPanel();
+    if (parser.isSet(page)) {
+        if (parser.value(page) == "benchmarks")
+            window.showPage(fpx::gui::MainWindow::Page::Benchmarks);
+        else if (parser.value(page) == "explorer")
+            window.showPage(fpx::gui::MainWindow::Page::Explorer);
+        else
+            return fail("--page: use explorer or benchmarks");
+    }
+    if (parser.isSet(benchFormats)) {
+        const fpx::FormatListLookup lookup =
+            fpx::findFormats(parser.value(benchFormats).toStdString());
+        if (!lookup.error.empty())
+            return fail("--bench-formats: " + QString::fromStdString(lookup.error));
+        QStringList ids;
+        for (const fpx::FormatSpec& spec : lookup.specs)
+            ids << QString::fromStdString(spec.id);
+        bench->setFormats(ids);
+    }
+    if (parser.isSet(benchBudget)) {
+        const double seconds = parser.value(benchBudget).toDouble();
+        if (!(seconds >= 0.01 && seconds <= 60))
+            return fail("--bench-budget: expected seconds, 0.01 to 60");
+        bench->setBudget(seconds);
+    }
+    if (parser.isSet(benchSizes)) {
+        QString error;
+        if (!fpx::gui::BenchmarksPanel::parseSizes(parser.value(benchSizes), &error))
+            return fail("--bench-sizes: " + error);
+        bench->setSizes(false, false, parser.value(benchSizes));
+    }
+    if (parser.isSet(benchCompare)) {
+        QString error;
+        bench->setMessageSink([&error](const QString&, const QString& text) { error = text; });
+        const bool loaded = bench->loadComparison(parser.value(benchCompare));
+        bench->setMessageSink({});
+        if (!loaded)
+            return fail("--bench-compare: " + error);
+    }
+    if (parser.isSet(benchRun)) {
+        window.showPage(fpx::gui::MainWindow::Page::Benchmarks);
+        bench->run();
+    }
+
     if (parser.isSet(screenshot)) {
         const QStringList wh = parser.value(size).split('x');
         const int width = wh.value(0).toInt();
@@ -113,7 +175,21 @@ int main(int argc, char** argv) {
             QTimer::singleShot(60000, &loop, &QEventLoop::quit);
             loop.exec();
         }
+        // A benchmark asked for runs to its end first.
+        if (parser.isSet(benchRun)) {
+            QEventLoop loop;
+            QTimer poll;
+            QObject::connect(&poll, &QTimer::timeout, &loop, [&loop, bench] {
+                if (bench->controller()->backendsLoaded() && !bench->controller()->isRunning())
+                    loop.quit();
+            });
+            poll.start(100);
+            QTimer::singleShot(600000, &loop, &QEventLoop::quit);
+            loop.exec();
+        }
         QApplication::processEvents();
+        if (window.currentPage() == fpx::gui::MainWindow::Page::Benchmarks)
+            bench->chart()->refresh(); // at the window's final size
         const QPixmap shot = window.grab();
         if (!shot.save(parser.value(screenshot), "PNG"))
             return fail("cannot write " + parser.value(screenshot));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "main_window.h"
 
+#include "bench/benchmarks_panel.h"
 #include "explorer_settings.h"
 #include "models/format_table_model.h"
 #include "widgets/bit_cells_delegate.h"
@@ -141,7 +142,19 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     splitter_->setStretchFactor(0, 3);
     splitter_->setStretchFactor(1, 2);
     layout->addWidget(splitter_, 1);
-    setCentralWidget(central);
+
+    // Two pages: the explorer, and the benchmarks (their backends load when first shown).
+    pages_ = new QTabWidget(this);
+    pages_->setObjectName("pages");
+    pages_->setDocumentMode(true);
+    benchmarks_ = new BenchmarksPanel(pages_);
+    benchmarks_->setObjectName("benchmarksPanel");
+    pages_->addTab(central, tr("E&xplorer"));
+    pages_->addTab(benchmarks_, tr("Bench&marks"));
+    pages_->setTabToolTip(0, tr("One value in every format, bit by bit (Ctrl+1)."));
+    pages_->setTabToolTip(1, tr("Conversion and arithmetic throughput of the formats on this "
+                                "machine's CPU and GPUs (Ctrl+2)."));
+    setCentralWidget(pages_);
 
     timing_ = new QLabel(this);
     statusBar()->addPermanentWidget(timing_);
@@ -269,10 +282,33 @@ void MainWindow::buildActions() {
     previous->setShortcut(QKeySequence(tr("Ctrl+Down")));
     previous->setToolTip(tr("Step the selected format to its next smaller representable value."));
     QAction* focusValue = view->addAction(tr("Edit &value"), this, [this] {
+        showPage(Page::Explorer);
         valueEdit_->setFocus();
         valueEdit_->selectAll();
     });
     focusValue->setShortcut(QKeySequence(tr("Ctrl+L")));
+
+    view->addSeparator();
+    QAction* explorerPage =
+        view->addAction(tr("E&xplorer"), this, [this] { showPage(Page::Explorer); });
+    explorerPage->setShortcut(QKeySequence(tr("Ctrl+1")));
+    explorerPage->setToolTip(tr("The explorer: one value in every format."));
+    QAction* benchPage =
+        view->addAction(tr("Bench&marks"), this, [this] { showPage(Page::Benchmarks); });
+    benchPage->setShortcut(QKeySequence(tr("Ctrl+2")));
+    benchPage->setToolTip(tr("Throughput of the formats on this machine's CPU and GPUs."));
+
+    QMenu* bench = menuBar()->addMenu(tr("&Benchmarks"));
+    QAction* runBench = bench->addAction(tr("&Run"), this, [this] {
+        showPage(Page::Benchmarks);
+        benchmarks_->run();
+    });
+    runBench->setShortcut(QKeySequence(tr("Ctrl+R")));
+    runBench->setToolTip(tr("Measure what the Benchmarks page has checked; the window stays "
+                            "usable while it runs."));
+    QAction* cancelBench = bench->addAction(tr("&Cancel"), benchmarks_, &BenchmarksPanel::cancel);
+    cancelBench->setShortcut(QKeySequence(tr("Ctrl+.")));
+    cancelBench->setToolTip(tr("Stop the benchmark after the current measurement."));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About fpx"), this, [this] {
@@ -281,7 +317,7 @@ void MainWindow::buildActions() {
             tr("<b>fpx explorer</b><p>Every number format, exactly: one rounding from the exact "
                "input, never through double.</p><p>GPL-3.0-or-later.</p>"));
     });
-    for (QMenu* menu : {file, edit, view, help})
+    for (QMenu* menu : {file, edit, view, bench, help})
         menu->setToolTipsVisible(true);
 }
 
@@ -323,6 +359,14 @@ bool MainWindow::exportBitDiagram(const QString& path) const {
 
 void MainWindow::showLowerTab(int index) {
     lowerTabs_->setCurrentIndex(index);
+}
+
+void MainWindow::showPage(Page page) {
+    pages_->setCurrentIndex(page == Page::Benchmarks ? 1 : 0);
+}
+
+MainWindow::Page MainWindow::currentPage() const {
+    return pages_->currentIndex() == 1 ? Page::Benchmarks : Page::Explorer;
 }
 
 void MainWindow::refreshDetail() {
@@ -394,6 +438,8 @@ void MainWindow::saveSettings() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    // A benchmark in progress stops after its current measurement.
+    benchmarks_->controller()->cancelAndWait();
     saveSettings();
     event->accept();
 }

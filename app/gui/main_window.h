@@ -15,6 +15,7 @@ class QTabWidget;
 
 namespace fpx::gui {
 
+class BenchmarksPanel;
 class BitCellsDelegate;
 class DetailPanel;
 class FormatTableModel;
@@ -39,6 +40,12 @@ class MainWindow : public QMainWindow {
     PlotsPanel* plotsPanel() const { return plots_; }
     // Shows the Details (0) or Plots (1) tab under the table.
     void showLowerTab(int index);
+
+    // The window's two pages: the explorer and the benchmarks.
+    enum class Page { Explorer, Benchmarks };
+    void showPage(Page page);
+    Page currentPage() const;
+    BenchmarksPanel* benchmarksPanel() const { return benchmarks_; }
 
     int selectedRow() const;
     void selectRow(int row);
@@ -71,6 +78,8 @@ class MainWindow : public QMainWindow {
     DetailPanel* detail_;
     PlotsPanel* plots_;
     QTabWidget* lowerTabs_;
+    QTabWidget* pages_;
+    BenchmarksPanel* benchmarks_;
     QSplitter* splitter_;
     QLabel* timing_;
 };

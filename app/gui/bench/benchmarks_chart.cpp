@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "benchmarks_chart.h"
+
+#include "bench_results_model.h"
+
+#include <qcustomplot.h>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QScrollArea>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace fpx::gui {
+
+namespace {
+
+QColor seriesColour(int i) {
+    // The palette of the explorer's other plots.
+    static const QColor colours[] = {
+        QColor(0x3d, 0x7e, 0xe8), QColor(0xde, 0x4b, 0x42), QColor(0x2e, 0xa8, 0x5a),
+        QColor(0xd9, 0x9a, 0x00), QColor(0x8e, 0x5c, 0xd9), QColor(0x16, 0x9d, 0xb3),
+        QColor(0xe0, 0x6c, 0x9f), QColor(0x9c, 0x6b, 0x30), QColor(0x5a, 0x8f, 0x29)};
+    return colours[i % 9];
+}
+
+const QColor kCopyColour(0x6b, 0x6b, 0x6b);
+const QColor kCeilingColour(0xd0, 0x40, 0x2f);
+const QColor kDatasheetColour(0xe0, 0x7b, 0x00);
+
+bool belongs(const bench::BenchResult& r, BenchmarksChart::Metric metric) {
+    return metric == BenchmarksChart::Metric::Arithmetic
+               ? r.operation == bench::Operation::Arithmetic
+               : r.operation != bench::Operation::Arithmetic;
+}
+
+// One series of bars with its error bars.
+struct Series {
+    QCPBars* bars = nullptr;
+    QVector<double> keys, values, minus, plus;
+};
+
+} // namespace
+
+BenchmarksChart::BenchmarksChart(BenchResultsModel* model, QWidget* parent)
+    : QWidget(parent), model_(model) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* bar = new QHBoxLayout;
+    metricBox_ = new QComboBox(this);
+    metricBox_->setObjectName("chartMetric");
+    metricBox_->addItem(tr("Conversions and copies, GB/s"), static_cast<int>(Metric::Bandwidth));
+    metricBox_->addItem(tr("Arithmetic, TFLOP/s"), static_cast<int>(Metric::Arithmetic));
+    metricBox_->setToolTip(
+        tr("Conversions are memory-bound: bytes read + written per second, against the copy "
+           "bandwidth of the same size and threads. Arithmetic: operations per second against "
+           "the datasheet's dense peak."));
+    logBox_ = new QCheckBox(tr("log scale"), this);
+    logBox_->setObjectName("chartLog");
+    logBox_->setToolTip(tr("A logarithmic throughput axis: emulated paths a hundred times "
+                           "slower than the copy stay visible."));
+    auto* hint = new QLabel(tr("Hover a bar for details; click it to find its row."), this);
+    hint->setEnabled(false);
+    bar->addWidget(metricBox_);
+    bar->addWidget(logBox_);
+    bar->addStretch();
+    bar->addWidget(hint);
+    layout->addLayout(bar);
+
+    scroll_ = new QScrollArea(this);
+    scroll_->setWidgetResizable(true);
+    scroll_->setFrameShape(QFrame::NoFrame);
+    scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    plot_ = new QCustomPlot;
+    plot_->setObjectName("benchChart");
+    plot_->setToolTip({});
+    plot_->setMinimumHeight(200);
+    scroll_->setWidget(plot_);
+    layout->addWidget(scroll_, 1);
+
+    // The legend goes above the bars, in columns (the chart may scroll: the top stays in
+    // view), while it has entries: see placeLegend().
+    plot_->axisRect()->insetLayout()->take(plot_->legend);
+    plot_->axisRect()->insetLayout()->simplify();
+    plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    plot_->legend->setWrap(5);
+    plot_->legend->setBorderPen(Qt::NoPen);
+    plot_->legend->setMargins(QMargins(4, 2, 4, 2));
+    plot_->yAxis->setRangeReversed(true); // the first result on top
+    plot_->yAxis->grid()->setVisible(false);
+    plot_->xAxis->grid()->setSubGridVisible(true);
+    plot_->xAxis2->setVisible(true); // the scale on top too: the chart may scroll
+    plot_->xAxis2->setTickLabels(true);
+    connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), plot_->xAxis2,
+            qOverload<const QCPRange&>(&QCPAxis::setRange));
+
+    rebuildTimer_.setSingleShot(true);
+    rebuildTimer_.setInterval(40);
+    connect(&rebuildTimer_, &QTimer::timeout, this, &BenchmarksChart::rebuild);
+    connect(model_, &QAbstractItemModel::rowsInserted, this, &BenchmarksChart::scheduleRebuild);
+    connect(model_, &QAbstractItemModel::modelReset, this, &BenchmarksChart::scheduleRebuild);
+    connect(model_, &QAbstractItemModel::dataChanged, this, &BenchmarksChart::scheduleRebuild);
+    connect(model_, &QAbstractItemModel::headerDataChanged, this,
+            &BenchmarksChart::scheduleRebuild);
+    connect(metricBox_, &QComboBox::currentIndexChanged, this,
+            [this](int i) { setMetric(static_cast<Metric>(metricBox_->itemData(i).toInt())); });
+    connect(logBox_, &QCheckBox::toggled, this, &BenchmarksChart::setLogarithmic);
+    connect(plot_, &QCustomPlot::mouseMove, this, &BenchmarksChart::onMouseMove);
+    connect(plot_, &QCustomPlot::mousePress, this, &BenchmarksChart::onMousePress);
+    rebuild();
+}
+
+BenchmarksChart::~BenchmarksChart() {
+    placeLegend(true); // the plot deletes its layout's elements, the legend among them
+}
+
+void BenchmarksChart::placeLegend(bool show) {
+    // An empty legend in the layout would cap the width of the bars' column (QCustomPlot
+    // derives a grid's maximum size from its elements): it is only placed with entries.
+    QCPLayoutGrid* layout = plot_->plotLayout();
+    const bool placed = layout->rowCount() > 1 && layout->element(0, 0) == plot_->legend;
+    if (show && !placed) {
+        layout->insertRow(0);
+        layout->addElement(0, 0, plot_->legend);
+        layout->setRowStretchFactor(0, 0.001);
+        layout->setRowSpacing(0);
+    } else if (!show && placed) {
+        layout->take(plot_->legend);
+        layout->simplify();
+    }
+    plot_->legend->setVisible(show);
+}
+
+void BenchmarksChart::setMetric(Metric metric) {
+    const int index = metricBox_->findData(static_cast<int>(metric));
+    if (metricBox_->currentIndex() != index)
+        metricBox_->setCurrentIndex(index); // comes back here through the signal
+    metric_ = metric;
+    rebuild();
+}
+
+void BenchmarksChart::setLogarithmic(bool on) {
+    if (logBox_->isChecked() != on)
+        logBox_->setChecked(on);
+    logarithmic_ = on;
+    rebuild();
+}
+
+void BenchmarksChart::setDevices(std::vector<bench::DeviceInfo> devices) {
+    devices_ = std::move(devices);
+    scheduleRebuild();
+}
+
+void BenchmarksChart::scheduleRebuild() {
+    if (!rebuildTimer_.isActive())
+        rebuildTimer_.start();
+}
+
+void BenchmarksChart::rebuild() {
+    rebuildTimer_.stop();
+    plot_->clearPlottables();
+    plot_->clearItems();
+    rows_.clear();
+    barCount_ = savedBarCount_ = ceilingCount_ = 0;
+
+    const bool arithmetic = metric_ == Metric::Arithmetic;
+    const double scale = arithmetic ? 1e12 : 1e9;
+    const bool comparing = model_->hasComparison();
+    std::vector<std::string> devices;
+    for (int row = 0; row < model_->rowCount(); ++row) {
+        const bench::BenchResult& r = model_->result(row);
+        if (!belongs(r, metric_))
+            continue;
+        rows_.push_back(row);
+        const std::string device = r.backend + '\x1f' + r.device;
+        if (std::find(devices.begin(), devices.end(), device) == devices.end())
+            devices.push_back(device);
+    }
+    const bool withDevice = devices.size() > 1;
+    const int n = static_cast<int>(rows_.size());
+
+    // Series: one per format (in order of appearance), copies, the saved run.
+    std::map<std::string, Series> byFormat;
+    std::vector<std::string> formatOrder;
+    Series copies;
+    Series saved;
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    double high = 0;
+    double low = std::numeric_limits<double>::infinity();
+    auto extend = [&](double v) {
+        if (v > 0 && std::isfinite(v)) {
+            high = std::max(high, v);
+            low = std::min(low, v);
+        }
+    };
+    const double offset = comparing ? 0.21 : 0.0;
+    std::vector<std::pair<int, double>> ceilings; // bar position, ceiling
+    for (int p = 0; p < n; ++p) {
+        const int row = rows_[std::size_t(p)];
+        const bench::BenchResult& r = model_->result(row);
+        ticker->addTick(p, model_->label(row, withDevice));
+        const bool copy = r.operation == bench::Operation::Copy;
+        if (!copy && !byFormat.count(r.format))
+            formatOrder.push_back(r.format);
+        Series& s = copy ? copies : byFormat[r.format];
+        const double value = r.throughput() / scale;
+        double slowest = value, fastest = value;
+        if (r.time.median > 0 && r.time.min > 0 && r.time.max > 0) {
+            slowest = value * r.time.median / r.time.max;
+            fastest = value * r.time.median / r.time.min;
+        }
+        s.keys << p - offset;
+        s.values << value;
+        s.minus << std::max(0.0, value - slowest);
+        s.plus << std::max(0.0, fastest - value);
+        extend(value);
+        extend(slowest);
+        extend(fastest);
+        if (const bench::BenchResult* old = model_->savedFor(row)) {
+            const double v = old->throughput() / scale;
+            double oldSlow = v, oldFast = v;
+            if (old->time.median > 0 && old->time.min > 0 && old->time.max > 0) {
+                oldSlow = v * old->time.median / old->time.max;
+                oldFast = v * old->time.median / old->time.min;
+            }
+            saved.keys << p + offset;
+            saved.values << v;
+            saved.minus << std::max(0.0, v - oldSlow);
+            saved.plus << std::max(0.0, oldFast - v);
+            extend(v);
+            extend(oldSlow);
+            extend(oldFast);
+        }
+        // (A copy measured against itself has no tick.)
+        if (const double c = model_->ceiling(row);
+            c > 0 && std::abs(c - r.throughput()) > 1e-9 * c) {
+            ceilings.emplace_back(p, c / scale);
+            extend(c / scale);
+        }
+    }
+
+    const double width = comparing ? 0.4 : 0.72;
+    auto addSeries = [&](Series& s, const QString& name, const QColor& colour, bool light) {
+        if (s.keys.isEmpty())
+            return;
+        s.bars = new QCPBars(plot_->yAxis, plot_->xAxis);
+        s.bars->setName(name);
+        s.bars->setWidth(width);
+        QColor fill = colour;
+        if (light)
+            fill.setAlpha(70);
+        s.bars->setBrush(fill);
+        s.bars->setPen(QPen(colour.darker(light ? 110 : 130)));
+        s.bars->setData(s.keys, s.values, true);
+        s.bars->setSelectable(QCP::stNone);
+        auto* errors = new QCPErrorBars(plot_->yAxis, plot_->xAxis);
+        errors->removeFromLegend();
+        errors->setDataPlottable(s.bars);
+        errors->setErrorType(QCPErrorBars::etValueError);
+        errors->setData(s.minus, s.plus);
+        errors->setPen(QPen(light ? colour : QColor(0x20, 0x20, 0x20), 1));
+        errors->setWhiskerWidth(6);
+        errors->setSelectable(QCP::stNone);
+    };
+    for (std::size_t i = 0; i < formatOrder.size(); ++i) {
+        Series& s = byFormat[formatOrder[i]];
+        addSeries(s, QString::fromStdString(formatOrder[i]), seriesColour(static_cast<int>(i)),
+                  false);
+        barCount_ += static_cast<int>(s.keys.size());
+    }
+    addSeries(copies, tr("copy (memcpy)"), kCopyColour, false);
+    barCount_ += static_cast<int>(copies.keys.size());
+    if (comparing) {
+        addSeries(saved, tr("saved run: %1").arg(QFileInfo(model_->comparisonPath()).fileName()),
+                  QColor(0x55, 0x55, 0x55), true);
+        savedBarCount_ = static_cast<int>(saved.keys.size());
+    }
+    // Each bar's ceiling: a red tick across its slot, over the bars.
+    for (const auto& [p, c] : ceilings) {
+        auto* tick = new QCPItemLine(plot_);
+        tick->start->setCoords(c, p - 0.46);
+        tick->end->setCoords(c, p + 0.46);
+        tick->setPen(QPen(kCeilingColour, 2));
+        tick->setSelectable(false);
+        ++ceilingCount_;
+    }
+    if (ceilingCount_ > 0) {
+        // A legend entry for the ticks (items have none).
+        auto* legendOnly = plot_->addGraph(plot_->yAxis, plot_->xAxis);
+        legendOnly->setPen(QPen(kCeilingColour, 2));
+        legendOnly->setName(arithmetic ? tr("ceiling: datasheet dense peak")
+                                       : tr("ceiling: copy bandwidth, same size and threads"));
+    }
+
+    // Datasheet bandwidth of the devices in the chart.
+    if (!arithmetic) {
+        for (const bench::DeviceInfo& device : devices_) {
+            if (device.datasheetBandwidth <= 0 ||
+                std::find(devices.begin(), devices.end(), device.backend + '\x1f' + device.name) ==
+                    devices.end())
+                continue;
+            const double x = device.datasheetBandwidth / scale;
+            auto* line = new QCPItemStraightLine(plot_);
+            line->point1->setCoords(x, 0);
+            line->point2->setCoords(x, 1);
+            line->setPen(QPen(kDatasheetColour, 1.5, Qt::DashLine));
+            auto* label = new QCPItemText(plot_);
+            label->position->setTypeX(QCPItemPosition::ptPlotCoords);
+            label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+            label->position->setCoords(x, 0.0);
+            label->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+            label->setRotation(-90);
+            label->setPadding(QMargins(4, 2, 4, 2));
+            label->setColor(kDatasheetColour);
+            label->setText(tr("%1 datasheet %2 GB/s")
+                               .arg(QString::fromStdString(device.name))
+                               .arg(QString::number(x, 'g', 4)));
+            extend(x);
+        }
+    }
+
+    if (n == 0) {
+        auto* empty = new QCPItemText(plot_);
+        empty->position->setType(QCPItemPosition::ptAxisRectRatio);
+        empty->position->setCoords(0.5, 0.5);
+        bool other = false;
+        for (int row = 0; row < model_->rowCount(); ++row)
+            other = other || !belongs(model_->result(row), metric_);
+        empty->setText(other ? tr("No results of this kind: choose the other chart above.")
+                             : tr("Run a benchmark: its results appear here as they are "
+                                  "measured."));
+        empty->setColor(palette().color(QPalette::PlaceholderText));
+    }
+
+    plot_->yAxis->setTicker(ticker);
+    plot_->yAxis->setRange(-0.6, std::max(n, 1) - 0.4);
+    plot_->yAxis->setSubTicks(false);
+    plot_->yAxis->setTickLength(0, 3);
+    plot_->xAxis->setLabel(arithmetic ? tr("TFLOP/s (dense; TOP/s for integers)")
+                                      : tr("GB/s (bytes read + written per second)"));
+    plot_->xAxis2->setLabel(plot_->xAxis->label());
+    if (logarithmic_ && high > 0) {
+        plot_->xAxis->setScaleType(QCPAxis::stLogarithmic);
+        plot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+        plot_->xAxis2->setScaleType(QCPAxis::stLogarithmic);
+        plot_->xAxis2->setTicker(plot_->xAxis->ticker());
+        plot_->xAxis->setRange(low / 2, high * 1.6);
+    } else {
+        plot_->xAxis->setScaleType(QCPAxis::stLinear);
+        plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+        plot_->xAxis2->setScaleType(QCPAxis::stLinear);
+        plot_->xAxis2->setTicker(plot_->xAxis->ticker());
+        plot_->xAxis->setRange(0, high > 0 ? high * 1.08 : 1);
+    }
+    placeLegend(plot_->legend->itemCount() > 0);
+
+    // Rows tall enough for their labels; the scroll area scrolls beyond that.
+    const int rowHeight = fontMetrics().height() + (comparing ? 14 : 8);
+    const int legendRows = (plot_->legend->itemCount() + 4) / 5;
+    plot_->setMinimumHeight(std::max(200, std::max(n, 3) * rowHeight + 90 + legendRows * 22));
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void BenchmarksChart::refresh() {
+    rebuild();
+    plot_->replot(QCustomPlot::rpImmediateRefresh);
+}
+
+int BenchmarksChart::rowAt(const QPointF& position) const {
+    if (rows_.empty() || !plot_->axisRect()->rect().contains(position.toPoint()))
+        return -1;
+    const long p = std::lround(plot_->yAxis->pixelToCoord(position.y()));
+    if (p < 0 || p >= static_cast<long>(rows_.size()))
+        return -1;
+    return rows_[std::size_t(p)];
+}
+
+void BenchmarksChart::onMouseMove(QMouseEvent* event) {
+    const int row = rowAt(event->position());
+    if (row < 0) {
+        QToolTip::hideText();
+        return;
+    }
+    QToolTip::showText(event->globalPosition().toPoint(), model_->description(row), plot_);
+}
+
+void BenchmarksChart::onMousePress(QMouseEvent* event) {
+    const int row = rowAt(event->position());
+    if (row >= 0)
+        emit resultClicked(row);
+}
+
+bool BenchmarksChart::saveImage(const QString& path) {
+    rebuild();
+    if (path.endsWith(".pdf", Qt::CaseInsensitive))
+        return plot_->savePdf(path);
+    return plot_->savePng(path, plot_->width(), plot_->height());
+}
+
+} // namespace fpx::gui
