@@ -95,6 +95,7 @@ class TestBulkConversion : public QObject {
     void bf16HardwareDiffersOnlyOnSubnormals();
     void stochasticRoundingIsReproducibleAcrossBatches();
     void outputWidthsAndOffsets();
+    void largeOutputsStreamTheSameCodes();
 };
 
 void TestBulkConversion::encodeMatchesCore_data() {
@@ -330,6 +331,42 @@ void TestBulkConversion::outputWidthsAndOffsets() {
                 }
             }
         }
+    }
+}
+
+void TestBulkConversion::largeOutputsStreamTheSameCodes() {
+    // Outputs of 8 MiB and more go through streaming stores in pieces: the same codes as small
+    // calls, at odd offsets and lengths, and nothing written past the end.
+    const std::size_t count = (std::size_t{9} << 20) + 13; // > 8 MiB of 1-byte codes
+    std::vector<std::uint32_t> inputs(count);
+    std::mt19937_64 random(11);
+    for (std::uint32_t& x : inputs)
+        x = static_cast<std::uint32_t>(random());
+    for (const char* id : {"fp8_e4m3", "fp16", "nf4"}) {
+        const FormatSpec target = lookUp(id);
+        RoundingOptions options;
+        options.mode = RoundingMode::TowardPositive;
+        const auto encoder = BulkEncoder::create(target, options);
+        QVERIFY(encoder);
+        const std::size_t width = static_cast<std::size_t>(encoder->bytesPerElement());
+        std::vector<std::uint8_t> streamed(count * width + 8, 0xee), pieces(count * width);
+        encoder->encode(inputs.data(), streamed.data() + 1, count);
+        for (std::size_t start = 0; start < count; start += 100000)
+            encoder->encode(inputs.data() + start, pieces.data() + start * width,
+                            std::min<std::size_t>(100000, count - start), start);
+        QVERIFY(std::equal(pieces.begin(), pieces.end(), streamed.begin() + 1));
+        QCOMPARE(streamed[0], std::uint8_t(0xee));
+        QCOMPARE(streamed[count * width + 1], std::uint8_t(0xee));
+        // And back: 4-byte outputs of more than 8 MiB.
+        const auto decoder = BulkDecoder::create(target);
+        QVERIFY(decoder);
+        std::vector<std::uint32_t> wide(count + 1, 0xeeeeeeee), narrow(count);
+        decoder->decode(pieces.data(), wide.data(), count);
+        for (std::size_t start = 0; start < count; start += 100000)
+            decoder->decode(pieces.data() + start * width, narrow.data() + start,
+                            std::min<std::size_t>(100000, count - start));
+        QVERIFY(std::equal(narrow.begin(), narrow.end(), wide.begin()));
+        QCOMPARE(wide[count], 0xeeeeeeeeu);
     }
 }
 

@@ -65,6 +65,7 @@ class BulkEncoder {
     static std::vector<BulkEncoder>
     allPaths(const FormatSpec& target, const RoundingOptions& options, std::uint64_t seed = 0);
 
+    // Outputs of more than a few MiB are written with streaming stores (not read first).
     void encode(const std::uint32_t* in, void* out, std::size_t count,
                 std::uint64_t firstIndex = 0) const;
     int bytesPerElement() const;
@@ -78,6 +79,8 @@ class BulkEncoder {
 
   private:
     explicit BulkEncoder(std::unique_ptr<BulkConverterImpl> impl);
+    void encodeDirect(const std::uint32_t* in, void* out, std::size_t count,
+                      std::uint64_t firstIndex) const;
     std::unique_ptr<BulkConverterImpl> impl_;
 };
 
@@ -104,6 +107,7 @@ class BulkDecoder {
 
   private:
     explicit BulkDecoder(std::unique_ptr<BulkConverterImpl> impl);
+    void decodeDirect(const void* in, std::uint32_t* out, std::size_t count) const;
     std::unique_ptr<BulkConverterImpl> impl_;
 };
 

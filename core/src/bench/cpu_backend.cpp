@@ -242,7 +242,7 @@ void CpuBackend::run(const BenchRequest& request, const ResultSink& sink,
         for (const FormatSpec& format : request.formats)
             for (Direction direction : request.directions)
                 pathsPerSize += direction == Direction::Encode
-                                    ? BulkEncoder::allPaths(format, request.rounding).size() + 2
+                                    ? BulkEncoder::allPaths(format, request.rounding).size() + 3
                                     : BulkDecoder::allPaths(format, decodeOptions(request)).size();
     const std::vector<ArithmeticKernel> arithmetic =
         request.arithmetic ? cpuArithmeticKernels() : std::vector<ArithmeticKernel>{};
@@ -303,15 +303,15 @@ void CpuBackend::run(const BenchRequest& request, const ResultSink& sink,
                             encodeWithExactCore(format, request.rounding, input.data(),
                                                 expected.data(), sample, seed, 0);
                         } else {
-                            // Decode inputs: uniformly random codes (every class, NaNs too).
+                            // Decode inputs: the random FP32 inputs of the chosen distribution
+                            // encoded (nearest-even), so that NaNs, subnormals and overflow
+                            // are as frequent as the distribution says, not as uniformly
+                            // random codes would make them (3 % NaN for FP16).
                             randomCodes.resize(codes.size());
-                            for (std::size_t i = 0; i < size; ++i) {
-                                const std::uint32_t code = static_cast<std::uint32_t>(
-                                    stochasticBits(seed, i) & format.codeMask());
-                                std::memcpy(randomCodes.data() +
-                                                i * static_cast<std::size_t>(width),
-                                            &code, static_cast<std::size_t>(width));
-                            }
+                            const auto source = BulkEncoder::create(format, {});
+                            if (!source)
+                                continue;
+                            source->encode(input.data(), randomCodes.data(), size);
                             decodeWithExactCore(format, decodeOptions(request), randomCodes.data(),
                                                 expectedFp32.data(), sample);
                         }
@@ -416,6 +416,9 @@ void CpuBackend::run(const BenchRequest& request, const ResultSink& sink,
                             const bool rne = request.rounding.mode == RoundingMode::NearestEven;
                             bare("F16C bare loop", format.id == "fp16" && rne && kernels::hasF16c(),
                                  &kernels::f16cEncodeBare);
+                            bare("AVX512-FP16 bare loop",
+                                 format.id == "fp16" && rne && kernels::hasAvx512Fp16(),
+                                 &kernels::avx512Fp16EncodeBare);
                             bare("AVX512-BF16 bare loop",
                                  format.id == "bf16" && rne && kernels::hasAvx512Bf16(),
                                  &kernels::avx512Bf16EncodeBare);

@@ -4,6 +4,7 @@
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <cstring>
@@ -56,22 +57,22 @@ template <int Rounding>
                                                  std::size_t count,
                                                  const std::uint32_t (&nanCode)[2]) {
     std::size_t i = 0;
-    // Two vectors per iteration share one NaN test (NaN is rare; the test is the overhead
-    // over the bare instruction loop).
-    for (; i + 16 <= count; i += 16) {
-        const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i));
-        const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i + 8));
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i),
-                         _mm256_cvtps_ph(_mm256_castsi256_ps(a), Rounding));
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i + 8),
-                         _mm256_cvtps_ph(_mm256_castsi256_ps(b), Rounding));
-        // Unsigned max of the two magnitudes (shifted left: the sign drops out) above ∞ ⇔ NaN.
-        const __m256i top = _mm256_max_epu32(_mm256_slli_epi32(a, 1), _mm256_slli_epi32(b, 1));
-        const __m256i nan =
-            _mm256_cmpgt_epi32(_mm256_xor_si256(top, _mm256_set1_epi32(INT32_MIN)),
-                               _mm256_set1_epi32(static_cast<int>(0xff000000u ^ 0x80000000u)));
+    // Eight vectors share one NaN test (NaN is rare; the test is all the overhead over the bare
+    // instruction loop): the unsigned maximum of the magnitudes shifted left by one (the sign
+    // drops out) exceeds 0xff000000 exactly when some element is a NaN.
+    for (; i + 64 <= count; i += 64) {
+        __m256i top = _mm256_setzero_si256();
+        for (std::size_t k = 0; k < 64; k += 8) {
+            const __m256i bits = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i + k));
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i + k),
+                             _mm256_cvtps_ph(_mm256_castsi256_ps(bits), Rounding));
+            top = _mm256_max_epu32(top, _mm256_slli_epi32(bits, 1));
+        }
+        const __m256i flipped = _mm256_xor_si256(top, _mm256_set1_epi32(INT32_MIN));
+        const __m256i nan = _mm256_cmpgt_epi32(
+            flipped, _mm256_set1_epi32(static_cast<int>(0xff000000u ^ 0x80000000u)));
         if (!_mm256_testz_si256(nan, nan)) [[unlikely]]
-            canonicalizeNaNs(in + i, out + i, 16, nanCode);
+            canonicalizeNaNs(in + i, out + i, 64, nanCode);
     }
     for (; i + 8 <= count; i += 8) {
         const __m256i bits = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i));
@@ -209,6 +210,21 @@ avx512Fp16Decode(const std::uint16_t* in, std::uint32_t* out, std::size_t count,
     }
 }
 
+void streamingCopy(void* destination, const void* source, std::size_t bytes) {
+    auto* to = static_cast<unsigned char*>(destination);
+    const auto* from = static_cast<const unsigned char*>(source);
+    // Head up to a 16-byte boundary, 16-byte streaming stores (SSE2: every x86-64), tail.
+    const std::size_t head =
+        std::min(bytes, (16 - (reinterpret_cast<std::uintptr_t>(to) & 15)) & 15);
+    std::memcpy(to, from, head);
+    std::size_t i = head;
+    for (; i + 16 <= bytes; i += 16)
+        _mm_stream_si128(reinterpret_cast<__m128i*>(to + i),
+                         _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + i)));
+    std::memcpy(to + i, from + i, bytes - i);
+    _mm_sfence();
+}
+
 [[gnu::target("avx2,f16c")]] void f16cEncodeBare(const std::uint32_t* in, std::uint16_t* out,
                                                  std::size_t count) {
     std::size_t i = 0;
@@ -220,6 +236,23 @@ avx512Fp16Decode(const std::uint16_t* in, std::uint32_t* out, std::size_t count,
         float value;
         std::memcpy(&value, in + i, sizeof value);
         out[i] = static_cast<std::uint16_t>(_cvtss_sh(value, _MM_FROUND_TO_NEAREST_INT));
+    }
+}
+
+[[gnu::target("avx512f,avx512bw,avx512vl,avx512dq,avx512fp16")]] void
+avx512Fp16EncodeBare(const std::uint32_t* in, std::uint16_t* out, std::size_t count) {
+    std::size_t i = 0;
+    for (; i + 16 <= count; i += 16)
+        _mm256_storeu_si256(
+            reinterpret_cast<__m256i*>(out + i),
+            _mm256_castph_si256(_mm512_cvtx_roundps_ph(
+                _mm512_loadu_ps(in + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)));
+    if (i < count) {
+        const __mmask16 tail = static_cast<__mmask16>((1u << (count - i)) - 1u);
+        const __m256h half =
+            _mm512_cvtx_roundps_ph(_mm512_castsi512_ps(_mm512_maskz_loadu_epi32(tail, in + i)),
+                                   _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        _mm256_mask_storeu_epi16(out + i, tail, _mm256_castph_si256(half));
     }
 }
 
@@ -245,6 +278,8 @@ avx512Bf16EncodeBare(const std::uint32_t* in, std::uint16_t* out, std::size_t co
 } // namespace fpx::kernels
 
 #else // not x86-64 GCC/Clang: no such instructions
+
+#include <cstring>
 
 namespace fpx::kernels {
 bool hasF16c() {
@@ -272,6 +307,10 @@ void avx512Fp16Encode(RoundingMode, const std::uint32_t*, std::uint16_t*, std::s
 void avx512Fp16Decode(const std::uint16_t*, std::uint32_t*, std::size_t,
                       const std::uint32_t (&)[2]) {}
 void f16cEncodeBare(const std::uint32_t*, std::uint16_t*, std::size_t) {}
+void streamingCopy(void* destination, const void* source, std::size_t bytes) {
+    std::memcpy(destination, source, bytes);
+}
+void avx512Fp16EncodeBare(const std::uint32_t*, std::uint16_t*, std::size_t) {}
 void avx512Bf16EncodeBare(const std::uint32_t*, std::uint16_t*, std::size_t) {}
 } // namespace fpx::kernels
 

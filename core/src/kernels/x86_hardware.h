@@ -32,9 +32,14 @@ void avx512Fp16Encode(RoundingMode mode, const std::uint32_t* in, std::uint16_t*
 void avx512Fp16Decode(const std::uint16_t* in, std::uint32_t* out, std::size_t count,
                       const std::uint32_t (&nanBits)[2]);
 
+// Copies with non-temporal stores (the destination is not read first nor kept in the cache),
+// then fences: for outputs far larger than the cache. memcpy elsewhere.
+void streamingCopy(void* destination, const void* source, std::size_t bytes);
+
 // The bare instruction loops, nothing else (no NaN fix-up): the speed the paths above are
 // compared with.
 void f16cEncodeBare(const std::uint32_t* in, std::uint16_t* out, std::size_t count);
+void avx512Fp16EncodeBare(const std::uint32_t* in, std::uint16_t* out, std::size_t count);
 void avx512Bf16EncodeBare(const std::uint32_t* in, std::uint16_t* out, std::size_t count);
 
 } // namespace fpx::kernels
