@@ -271,8 +271,9 @@ int runBench(const std::vector<std::string>& rawArgs, Streams& io) {
                 ? (r.direction == bench::Direction::Encode ? "fp32->" + r.format
                                                            : r.format + "->fp32")
                 : std::string(bench::operationId(r.operation));
+        // ± half the range of the samples, relative to the median.
         const double spread =
-            r.time.median > 0 ? (r.time.max - r.time.min) / r.time.median * 100 : 0;
+            r.time.median > 0 ? (r.time.max - r.time.min) / (2 * r.time.median) * 100 : 0;
         std::string verified = r.verified ? "yes" : (r.exactByDesign ? "NO" : "differs");
         if (!r.verified && r.checked == 0)
             verified = arithmetic ? "-" : "unchecked";

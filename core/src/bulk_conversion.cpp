@@ -199,7 +199,17 @@ std::optional<kernels::FloatDecodeParams> floatDecodeParams(const FormatSpec& so
     const int m = source.fractionBits;
     if (source.kind != FormatKind::BinaryFloat || !source.isSigned || source.explicitIntegerBit ||
         !source.exponentZeroIsSubnormal || source.exponentBits > 8 || m > 23 ||
-        source.minExponent() < -126 || source.bias > 127 || source.totalBits() > 32)
+        source.totalBits() > 32)
+        return std::nullopt;
+    // Every value must be an FP32 value built by the formula: the largest binade at most
+    // FP32's (2^127), and subnormals either FP32 normals (emin − M ≥ −126) or, with BF16's
+    // bias 127, FP32 subnormals in place.
+    const long long topExponentField = static_cast<long long>(source.exponentFieldMax()) -
+                                       (source.specials == SpecialEncoding::Ieee ? 1 : 0);
+    const long long maxExponent = topExponentField - source.bias;
+    const bool subnormalsInPlace = source.bias == 127;
+    if (maxExponent > 127 || source.bias > 127 ||
+        (!subnormalsInPlace && source.minExponent() - m < -126))
         return std::nullopt;
     kernels::FloatDecodeParams p;
     p.signShift = static_cast<std::uint32_t>(source.totalBits() - 1);
@@ -207,7 +217,7 @@ std::optional<kernels::FloatDecodeParams> floatDecodeParams(const FormatSpec& so
     p.fractionShift = static_cast<std::uint32_t>(23 - m);
     p.rebias = static_cast<std::uint32_t>(127 - source.bias) << 23;
     // emin = −126: the subnormals are FP32 subnormals, shifted into place like normals.
-    p.minNormalMagnitude = source.minExponent() == -126 ? 0u : (1u << m);
+    p.minNormalMagnitude = subnormalsInPlace ? 0u : (1u << m);
     p.subnormalExponent = (source.minExponent() - m) * (1 << 23);
     const std::uint32_t allOnesExponent = static_cast<std::uint32_t>(source.exponentFieldMax())
                                           << m;

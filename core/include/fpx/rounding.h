@@ -49,7 +49,10 @@ struct RoundingOptions {
 // Counter-based random bits for stochastic rounding: splitmix64 (Steele, Lea, Flood 2014) on
 // seed + index·golden ratio, so element i gets the same bits however the input is split into
 // batches, on the CPU and on a GPU alike.
-FPX_HOST_DEVICE constexpr std::uint64_t stochasticBits(std::uint64_t seed, std::uint64_t index) {
+// `static`: each translation unit keeps its own copy, so one compiled for AVX-512 (the bulk
+// loops) is never what the linker picks for plain x86-64 callers.
+FPX_HOST_DEVICE static constexpr std::uint64_t stochasticBits(std::uint64_t seed,
+                                                              std::uint64_t index) {
     std::uint64_t z = seed + (index + 1) * 0x9e3779b97f4a7c15ULL;
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;

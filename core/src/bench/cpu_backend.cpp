@@ -434,6 +434,10 @@ void CpuBackend::run(const BenchRequest& request, const ResultSink& sink,
                                 r.hardware = path.path().hardware;
                                 r.exactByDesign = path.path().bitExact;
                                 r.note = path.path().note;
+                                if (request.rounding.mode == RoundingMode::Stochastic)
+                                    r.note += std::string(r.note.empty() ? "" : "; ") +
+                                              "decoded with nearest-even (stochastic rounding "
+                                              "applies to encoding)";
                                 path.decode(randomCodes.data(), output.data(), sample);
                                 r.checked = sample;
                                 std::size_t firstBad = sample;

@@ -53,8 +53,8 @@ Statistics measure(const std::function<void()>& body, const TimingPlan& plan,
             // three, so that a median and a spread still mean something.
             if (perIteration * samples > plan.budget.count())
                 sampleCount = std::clamp(
-                    static_cast<int>(plan.budget.count() / std::max(perIteration, 1e-12)), 3,
-                    std::max(3, plan.samples));
+                    static_cast<int>(plan.budget.count() / std::max(perIteration, 1e-12)),
+                    std::min(3, plan.samples), plan.samples);
             break;
         }
         iterations *= 2;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <atomic>
+#include <exception>
 #include <functional>
 #include <thread>
 #include <vector>
@@ -36,10 +37,19 @@ class ThreadTeam {
         pending_.store(size_ - 1, std::memory_order_release);
         generation_.fetch_add(1, std::memory_order_acq_rel);
         generation_.notify_all();
-        job(0);
+        // The workers use `job` until they are done, so they are waited for even when the
+        // caller's part throws.
+        std::exception_ptr failure;
+        try {
+            job(0);
+        } catch (...) {
+            failure = std::current_exception();
+        }
         while (pending_.load(std::memory_order_acquire) != 0)
             std::this_thread::yield();
         job_ = nullptr;
+        if (failure)
+            std::rethrow_exception(failure);
     }
 
   private:

@@ -122,7 +122,7 @@ stochasticTiny(std::uint32_t scaled, std::uint32_t shift, std::uint64_t random) 
 //   small result:   significand 1.f (or 0.f for FP32 subnormals) shifted right by
 //                   smallShiftBase − e: a target subnormal (its code is the shifted value,
 //                   2^M meaning the smallest normal) or, for integers, the integer itself
-//                   (the significand times K first: x / (2^k / K) = 1.f · K · 2^(e − 150 − k),
+//                   (the significand times K first: x / (2^k / K) = 1.f·2^23 · K · 2^(e − 150 − k),
 //                   below 2^24 · 2^7, so the product and the rounding increment fit 32 bits)
 //
 // Kind is a template parameter (the loops are instantiated per kind); the run-time p.kind
@@ -145,8 +145,12 @@ encodeElementOf(const EncodeParams& p, std::uint32_t bits, std::uint64_t random)
         // Only |x| below the smallest normal takes this path, so the shift is at least
         // 24 − M ≥ 1. Past 31 only a remainder below 2^24 is left, under the half (2^30) of a
         // 31-bit shift: rounding by 31 bits decides every mode but stochastic alike.
+        // Clamped below too: |x| of a normal result gives shifts < 1, computed and discarded
+        // (a shift by 32 or more would be undefined behaviour even when discarded).
         small = roundShiftRight<Mode>(
-            significand, select(tiny, 31u, static_cast<std::uint32_t>(shift)), negative, random);
+            significand,
+            select(shift < 1, 1u, select(tiny, 31u, static_cast<std::uint32_t>(shift))), negative,
+            random);
     } else {
         // Times K first. A shift below 1 is an integer of 2^23 or more (always an overflow);
         // past 31, scaled (< 2^31) may exceed a 31-bit half, so it is replaced by its sticky
@@ -246,8 +250,8 @@ FPX_HOST_DEVICE static inline std::uint32_t widenElement(const WidenParams& p, s
 // exactly:
 //   normal:     [s][ e ][ f ]  →  (e·2^M + f) << (23 − M), plus (127 − bias) << 23 to rebias
 //   subnormal:  f · 2^(emin − M) = 1.xxx · 2^(log2 f + emin − M): f normalised by its leading
-//               bit, an FP32 normal (formats whose subnormals are FP32 subnormals — emin =
-//               −126 — take the normal formula instead)
+//               bit, an FP32 normal (BF16-like formats — bias 127, emin = −126 — have FP32
+//               subnormals as subnormals and take the normal formula instead)
 //   specials:   the exact core's answers (NaN canonical, ±∞ or ±FLT_MAX when saturating)
 struct FloatDecodeParams {
     std::uint32_t signShift = 0; // code bits − 1
@@ -282,7 +286,7 @@ FPX_HOST_DEVICE static inline std::uint32_t decodeFloatElement(const FloatDecode
         select(magnitude == 0u, 0u,
                static_cast<std::uint32_t>(static_cast<std::int32_t>((log2 + 127u) << 23) +
                                           p.subnormalExponent) |
-                   ((magnitude << (23u - log2)) & 0x7fffffu));
+                   ((magnitude << select(log2 > 23u, 0u, 23u - log2)) & 0x7fffffu));
     const std::uint32_t value =
         select(magnitude < p.minNormalMagnitude, subnormal, normal) | (negative << 31);
     const bool special = magnitude >= p.specialMagnitude;
