@@ -105,7 +105,8 @@ stochasticTiny(std::uint32_t scaled, std::uint32_t shift, std::uint64_t random) 
     // Both candidate thresholds, then a mask select (no branch): shifts are capped so that
     // neither is undefined; a cap of 63 still gives ⌈x / 2^t⌉ = 1 for every x ≥ 1 below 2^31.
     const std::uint64_t x = scaled;
-    const std::uint32_t up = shift < 64u ? shift : 64u;
+    // (Lanes with smaller shifts compute this too and discard it: up ≥ 1 keeps 64 − up < 64.)
+    const std::uint32_t up = shift < 1u ? 1u : (shift < 64u ? shift : 64u);
     const std::uint32_t down = shift > 64u ? (shift - 64u < 63u ? shift - 64u : 63u) : 0u;
     const std::uint64_t wide = x << (64u - up);
     const std::uint64_t ceiling = (x + ((std::uint64_t{1} << down) - 1u)) >> down;
