@@ -213,6 +213,37 @@ RoundingOptions decodeOptions(const BenchRequest& request) {
 
 constexpr std::size_t kScalarPathLimit = 1u << 20;
 
+// A conversion result of one path, before it is verified and timed.
+BenchResult pathResult(const RunContext& ctx, std::size_t size, int threads,
+                       const FormatSpec& format, Direction direction, const KernelPath& path) {
+    BenchResult r = baseResult(ctx, Operation::Convert, size, threads);
+    r.format = format.id;
+    r.direction = direction;
+    r.path = path.name;
+    r.hardware = path.hardware;
+    r.exactByDesign = path.bitExact;
+    r.note = path.note;
+    return r;
+}
+
+// Compares `sample` elements with the exact core's (differs(i)) and records the count and the
+// first difference (describe(i): "input → got, expected …") in the result.
+template <typename Differs, typename Describe>
+void verifySample(BenchResult& r, std::size_t sample, const Differs& differs,
+                  const Describe& describe) {
+    r.checked = sample;
+    std::size_t first = sample;
+    for (std::size_t i = 0; i < sample; ++i)
+        if (differs(i)) {
+            ++r.mismatches;
+            first = std::min(first, i);
+        }
+    r.verified = r.mismatches == 0;
+    if (!r.verified)
+        r.note += (r.note.empty() ? "" : "; ") + std::to_string(r.mismatches) + " of " +
+                  std::to_string(sample) + " differ from the exact core, first: " + describe(first);
+}
+
 bool isScalarPath(const KernelPath& path) {
     return path.name == "scalar reference" || path.name.find("(scalar)") != std::string::npos;
 }
@@ -335,32 +366,21 @@ void CpuBackend::run(const BenchRequest& request, const ResultSink& sink,
                                     ++ctx.done;
                                     continue;
                                 }
-                                BenchResult r = baseResult(ctx, Operation::Convert, size, threads);
-                                r.format = format.id;
-                                r.direction = direction;
-                                r.path = path.path().name;
-                                r.hardware = path.path().hardware;
-                                r.exactByDesign = path.path().bitExact;
-                                r.note = path.path().note;
+                                BenchResult r =
+                                    pathResult(ctx, size, threads, format, direction, path.path());
                                 path.encode(input.data(), codes.data(), sample, 0);
-                                r.checked = sample;
-                                std::size_t firstBad = sample;
-                                for (std::size_t i = 0; i < sample; ++i)
-                                    if (readPacked(codes, i, width) !=
-                                        readPacked(expected, i, width)) {
-                                        ++r.mismatches;
-                                        firstBad = std::min(firstBad, i);
-                                    }
-                                r.verified = r.mismatches == 0;
-                                if (!r.verified)
-                                    r.note += (r.note.empty() ? "" : "; ") +
-                                              std::to_string(r.mismatches) + " of " +
-                                              std::to_string(sample) +
-                                              " differ from the exact core, first: " +
-                                              hexWord(input[firstBad]) + " gave " +
-                                              hexWord(readPacked(codes, firstBad, width)) +
-                                              ", expected " +
-                                              hexWord(readPacked(expected, firstBad, width));
+                                verifySample(
+                                    r, sample,
+                                    [&](std::size_t i) {
+                                        return readPacked(codes, i, width) !=
+                                               readPacked(expected, i, width);
+                                    },
+                                    [&](std::size_t i) {
+                                        return hexWord(input[i]) + " gave " +
+                                               hexWord(readPacked(codes, i, width)) +
+                                               ", expected " +
+                                               hexWord(readPacked(expected, i, width));
+                                    });
                                 r.time = timeOnTeam(
                                     ctx, team,
                                     [&](std::size_t b, std::size_t e) {
@@ -427,34 +447,22 @@ void CpuBackend::run(const BenchRequest& request, const ResultSink& sink,
                                  BulkDecoder::allPaths(format, decodeOptions(request))) {
                                 if (ctx.cancelled())
                                     return;
-                                BenchResult r = baseResult(ctx, Operation::Convert, size, threads);
-                                r.format = format.id;
-                                r.direction = direction;
-                                r.path = path.path().name;
-                                r.hardware = path.path().hardware;
-                                r.exactByDesign = path.path().bitExact;
-                                r.note = path.path().note;
+                                BenchResult r =
+                                    pathResult(ctx, size, threads, format, direction, path.path());
                                 if (request.rounding.mode == RoundingMode::Stochastic)
                                     r.note += std::string(r.note.empty() ? "" : "; ") +
                                               "decoded with nearest-even (stochastic rounding "
                                               "applies to encoding)";
                                 path.decode(randomCodes.data(), output.data(), sample);
-                                r.checked = sample;
-                                std::size_t firstBad = sample;
-                                for (std::size_t i = 0; i < sample; ++i)
-                                    if (output[i] != expectedFp32[i]) {
-                                        ++r.mismatches;
-                                        firstBad = std::min(firstBad, i);
-                                    }
-                                r.verified = r.mismatches == 0;
-                                if (!r.verified)
-                                    r.note += (r.note.empty() ? "" : "; ") +
-                                              std::to_string(r.mismatches) + " of " +
-                                              std::to_string(sample) +
-                                              " differ from the exact core, first code " +
-                                              hexWord(readPacked(randomCodes, firstBad, width)) +
-                                              " gave " + hexWord(output[firstBad]) + ", expected " +
-                                              hexWord(expectedFp32[firstBad]);
+                                verifySample(
+                                    r, sample,
+                                    [&](std::size_t i) { return output[i] != expectedFp32[i]; },
+                                    [&](std::size_t i) {
+                                        return "code " +
+                                               hexWord(readPacked(randomCodes, i, width)) +
+                                               " gave " + hexWord(output[i]) + ", expected " +
+                                               hexWord(expectedFp32[i]);
+                                    });
                                 r.time = timeOnTeam(
                                     ctx, team,
                                     [&](std::size_t b, std::size_t e) {
