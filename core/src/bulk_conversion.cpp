@@ -522,8 +522,12 @@ void BulkEncoder::encodeDirect(const std::uint32_t* in, void* out, std::size_t c
     auto* out16 = static_cast<std::uint16_t*>(out);
     switch (c.strategy) {
     case Strategy::BitTrick:
-        c.loops->encode[static_cast<int>(c.options.mode)][static_cast<int>(c.encode.kind)]
-                       [kernels::widthIndex(c.bytes)](c.encode, in, out, count, c.seed, firstIndex);
+        (kernels::symmetricSpecials(c.encode)
+             ? c.loops
+                   ->encodeSymmetric[static_cast<int>(c.options.mode)][kernels::widthIndex(c.bytes)]
+             : c.loops->encode[static_cast<int>(c.options.mode)][static_cast<int>(c.encode.kind)]
+                              [kernels::widthIndex(c.bytes)])(c.encode, in, out, count, c.seed,
+                                                              firstIndex);
         return;
     case Strategy::Lookup:
         c.loops->lookup[kernels::widthIndex(c.bytes)](c.lookup, in, out, count);

@@ -151,6 +151,12 @@ void TestBulkConversion::encodeMatchesCore() {
                                [kernels::widthIndex(width)](*params, inputs.data(), got.data(),
                                                             inputs.size(), seed, 0);
                     check(QString("bit trick (%1)").arg(set->isaName));
+                    if (kernels::symmetricSpecials(*params)) {
+                        std::fill(got.begin(), got.end(), 0x5a);
+                        set->encodeSymmetric[static_cast<int>(options.mode)][kernels::widthIndex(
+                            width)](*params, inputs.data(), got.data(), inputs.size(), seed, 0);
+                        check(QString("bit trick, symmetric specials (%1)").arg(set->isaName));
+                    }
                 }
             } else if (const auto params = lookupParams(target, options)) {
                 for (const kernels::LoopSet* set : loopSets()) {

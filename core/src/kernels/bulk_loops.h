@@ -23,7 +23,7 @@ template <typename T> T loadCode(const void* in, std::size_t i) {
 // The codes are computed in 32-bit lanes into a small block on the stack, then narrowed in a
 // second pass: done in one loop, GCC narrows every intermediate select to the output width and
 // spends more instructions shuffling masks than computing.
-template <RoundingMode Mode, EncodeKind Kind>
+template <RoundingMode Mode, EncodeKind Kind, bool Symmetric>
 void encodeBlock(const EncodeParams& p, const std::uint32_t* __restrict__ in,
                  std::uint32_t* __restrict__ out, std::size_t count, std::uint64_t seed,
                  std::uint64_t firstIndex) {
@@ -31,26 +31,26 @@ void encodeBlock(const EncodeParams& p, const std::uint32_t* __restrict__ in,
         std::uint64_t random = 0;
         if constexpr (Mode == RoundingMode::Stochastic)
             random = stochasticBits(seed, firstIndex + i);
-        out[i] = encodeElementOf<Mode, Kind>(p, in[i], random);
+        out[i] = encodeElementOf<Mode, Kind, Symmetric>(p, in[i], random);
     }
 }
 
 // The parameters are copied to a local: stores through the byte-sized output pointer may
 // alias anything, and a local whose address never escapes keeps them in registers.
-template <RoundingMode Mode, EncodeKind Kind, typename Out>
+template <RoundingMode Mode, EncodeKind Kind, typename Out, bool Symmetric = false>
 void encodeLoop(const EncodeParams& params, const std::uint32_t* __restrict__ in, void* outBytes,
                 std::size_t count, std::uint64_t seed, std::uint64_t firstIndex) {
     const EncodeParams p = params;
     Out* __restrict__ out = static_cast<Out*>(outBytes);
     if constexpr (sizeof(Out) == 4) {
-        encodeBlock<Mode, Kind>(p, in, reinterpret_cast<std::uint32_t*>(out), count, seed,
-                                firstIndex);
+        encodeBlock<Mode, Kind, Symmetric>(p, in, reinterpret_cast<std::uint32_t*>(out), count,
+                                           seed, firstIndex);
     } else {
         constexpr std::size_t kBlock = 512;
         alignas(64) std::uint32_t codes[kBlock];
         for (std::size_t start = 0; start < count; start += kBlock) {
             const std::size_t n = count - start < kBlock ? count - start : kBlock;
-            encodeBlock<Mode, Kind>(p, in + start, codes, n, seed, firstIndex + start);
+            encodeBlock<Mode, Kind, Symmetric>(p, in + start, codes, n, seed, firstIndex + start);
             for (std::size_t i = 0; i < n; ++i)
                 out[start + i] = static_cast<Out>(codes[i]);
         }
@@ -123,6 +123,12 @@ constexpr void fillEncodeKind(LoopSet::EncodeLoop (&row)[3]) {
     row[2] = &encodeLoop<Mode, Kind, std::uint32_t>;
 }
 
+template <RoundingMode Mode> constexpr void fillSymmetric(LoopSet::EncodeLoop (&row)[3]) {
+    row[0] = &encodeLoop<Mode, EncodeKind::BinaryFloat, std::uint8_t, true>;
+    row[1] = &encodeLoop<Mode, EncodeKind::BinaryFloat, std::uint16_t, true>;
+    row[2] = &encodeLoop<Mode, EncodeKind::BinaryFloat, std::uint32_t, true>;
+}
+
 template <RoundingMode Mode> constexpr void fillEncode(LoopSet::EncodeLoop (&rows)[2][3]) {
     fillEncodeKind<Mode, EncodeKind::BinaryFloat>(rows[static_cast<int>(EncodeKind::BinaryFloat)]);
     fillEncodeKind<Mode, EncodeKind::SignedInteger>(
@@ -141,6 +147,19 @@ LoopSet makeLoopSet(const char* name) {
         set.encode[static_cast<int>(RoundingMode::TowardNegative)]);
     fillEncode<RoundingMode::Stochastic>(set.encode[static_cast<int>(RoundingMode::Stochastic)]);
     fillEncode<RoundingMode::ToOdd>(set.encode[static_cast<int>(RoundingMode::ToOdd)]);
+    fillSymmetric<RoundingMode::NearestEven>(
+        set.encodeSymmetric[static_cast<int>(RoundingMode::NearestEven)]);
+    fillSymmetric<RoundingMode::NearestAway>(
+        set.encodeSymmetric[static_cast<int>(RoundingMode::NearestAway)]);
+    fillSymmetric<RoundingMode::TowardZero>(
+        set.encodeSymmetric[static_cast<int>(RoundingMode::TowardZero)]);
+    fillSymmetric<RoundingMode::TowardPositive>(
+        set.encodeSymmetric[static_cast<int>(RoundingMode::TowardPositive)]);
+    fillSymmetric<RoundingMode::TowardNegative>(
+        set.encodeSymmetric[static_cast<int>(RoundingMode::TowardNegative)]);
+    fillSymmetric<RoundingMode::Stochastic>(
+        set.encodeSymmetric[static_cast<int>(RoundingMode::Stochastic)]);
+    fillSymmetric<RoundingMode::ToOdd>(set.encodeSymmetric[static_cast<int>(RoundingMode::ToOdd)]);
     set.lookup[0] = &lookupLoop<std::uint8_t>;
     set.lookup[1] = &lookupLoop<std::uint16_t>;
     set.lookup[2] = &lookupLoop<std::uint32_t>;

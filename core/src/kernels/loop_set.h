@@ -18,6 +18,8 @@ struct LoopSet {
     using EncodeLoop = void (*)(const EncodeParams&, const std::uint32_t*, void*, std::size_t,
                                 std::uint64_t seed, std::uint64_t firstIndex);
     EncodeLoop encode[7][2][3];
+    // Binary floats with symmetricSpecials(): [rounding mode][output bytes].
+    EncodeLoop encodeSymmetric[7][3];
     using LookupLoop = void (*)(const LookupParams&, const std::uint32_t*, void*, std::size_t);
     LookupLoop lookup[3];
     // Table decode of 1- or 2-byte codes.
