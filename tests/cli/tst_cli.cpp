@@ -3,6 +3,7 @@
 // input of every kind (messages, exit statuses, no crash).
 #include "fpx/conversion.h"
 #include "fpx/format_catalogue.h"
+#include "test_support.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -535,39 +536,15 @@ Run runFpxWithEnvironment(const QStringList& args, const QMap<QString, QString>&
     return run;
 }
 
-// RFC 4180 rows: quoted fields may hold commas, doubled quotes and newlines.
+// RFC 4180 rows (test_support.h's parser) as Qt strings.
 QList<QStringList> parseCsv(const QString& text) {
     QList<QStringList> rows;
-    QStringList row;
-    QString field;
-    bool quoted = false;
-    for (qsizetype i = 0; i < text.size(); ++i) {
-        const QChar c = text[i];
-        if (quoted) {
-            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
-                field += '"';
-                ++i;
-            } else if (c == '"') {
-                quoted = false;
-            } else {
-                field += c;
-            }
-        } else if (c == '"') {
-            quoted = true;
-        } else if (c == ',') {
-            row << field;
-            field.clear();
-        } else if (c == '\n') {
-            row << field;
-            field.clear();
-            rows << row;
-            row.clear();
-        } else {
-            field += c;
-        }
+    for (const std::vector<std::string>& row : fpx::test::parseCsv(text.toStdString())) {
+        QStringList fields;
+        for (const std::string& field : row)
+            fields << QString::fromStdString(field);
+        rows << fields;
     }
-    if (!field.isEmpty() || !row.isEmpty())
-        rows << (row << field);
     return rows;
 }
 

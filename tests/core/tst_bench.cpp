@@ -102,45 +102,6 @@ int bytesPerCode(const std::string& format) {
     return 1; // fp8_e4m3, int8, nf4 (one code per byte)
 }
 
-// RFC 4180: fields separated by commas, quoted fields may hold commas, quotes ("") and
-// newlines. Returns the rows, each a list of fields.
-std::vector<std::vector<std::string>> parseCsv(const std::string& text) {
-    std::vector<std::vector<std::string>> rows;
-    std::vector<std::string> row;
-    std::string field;
-    bool quoted = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (quoted) {
-            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
-                field += '"';
-                ++i;
-            } else if (c == '"') {
-                quoted = false;
-            } else {
-                field += c;
-            }
-        } else if (c == '"') {
-            quoted = true;
-        } else if (c == ',') {
-            row.push_back(field);
-            field.clear();
-        } else if (c == '\n') {
-            row.push_back(field);
-            field.clear();
-            rows.push_back(row);
-            row.clear();
-        } else {
-            field += c;
-        }
-    }
-    if (!field.empty() || !row.empty()) {
-        row.push_back(field);
-        rows.push_back(row);
-    }
-    return rows;
-}
-
 // Switches LC_NUMERIC to a locale whose decimal point is a comma, for the life of the object;
 // isActive() is false where no such locale is installed.
 class CommaLocale {
@@ -1056,7 +1017,7 @@ void TestBench::csvHasOneColumnPerHeader() {
         }
         std::ostringstream out;
         writeResultsCsv(out, results);
-        const auto rows = parseCsv(out.str());
+        const auto rows = test::parseCsv(out.str());
         QCOMPARE(rows.size(), results.size() + 1);
         const std::vector<std::string>& header = rows[0];
         QCOMPARE(header.size(), std::size_t{23});
@@ -1087,7 +1048,7 @@ void TestBench::csvHasOneColumnPerHeader() {
     // No results: the header alone.
     std::ostringstream empty;
     writeResultsCsv(empty, {});
-    QCOMPARE(parseCsv(empty.str()).size(), std::size_t{1});
+    QCOMPARE(test::parseCsv(empty.str()).size(), std::size_t{1});
 }
 
 void TestBench::describeRunStampsTheRequest() {

@@ -12,6 +12,8 @@
 #include <QtGlobal>
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace fpx::test {
 
@@ -89,5 +91,44 @@ inline constexpr const char* kNf4Decimals[16] = {
     "0.7229568362236023",
     "1.0",
 };
+
+// RFC 4180: fields separated by commas, quoted fields may hold commas, quotes ("") and
+// newlines. Returns the rows, each a list of fields.
+inline std::vector<std::vector<std::string>> parseCsv(const std::string& text) {
+    std::vector<std::vector<std::string>> rows;
+    std::vector<std::string> row;
+    std::string field;
+    bool quoted = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+                field += '"';
+                ++i;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                field += c;
+            }
+        } else if (c == '"') {
+            quoted = true;
+        } else if (c == ',') {
+            row.push_back(field);
+            field.clear();
+        } else if (c == '\n') {
+            row.push_back(field);
+            field.clear();
+            rows.push_back(row);
+            row.clear();
+        } else {
+            field += c;
+        }
+    }
+    if (!field.empty() || !row.empty()) {
+        row.push_back(field);
+        rows.push_back(row);
+    }
+    return rows;
+}
 
 } // namespace fpx::test
