@@ -39,6 +39,10 @@ typedef struct {
     uint maxNegativeMagnitude;
     uint signBit;
     uint codeMask;
+    // Unused here: the nearest-even fast path adds in FP32, and OpenCL devices need not keep
+    // FP32 subnormals (CL_FP_DENORM is optional).
+    uint nearestEvenAddend;
+    uint subnormalMagicBits;
     uint zeroCode[2];
     uint overflowCode[2];
     uint nanCode[2];

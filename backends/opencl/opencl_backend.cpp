@@ -66,12 +66,14 @@ struct ClEncodeParams {
     cl_uint maxNegativeMagnitude;
     cl_uint signBit;
     cl_uint codeMask;
+    cl_uint nearestEvenAddend;
+    cl_uint subnormalMagicBits;
     cl_uint zeroCode[2];
     cl_uint overflowCode[2];
     cl_uint nanCode[2];
     cl_uint infinityCode[2];
 };
-static_assert(sizeof(ClEncodeParams) == 18 * 4);
+static_assert(sizeof(ClEncodeParams) == 20 * 4);
 
 struct ClLookupParams {
     cl_uint count;
@@ -113,6 +115,8 @@ ClEncodeParams toCl(const kernels::EncodeParams& p) {
     c.maxNegativeMagnitude = p.maxNegativeMagnitude;
     c.signBit = p.signBit;
     c.codeMask = p.codeMask;
+    c.nearestEvenAddend = p.nearestEvenAddend;
+    c.subnormalMagicBits = p.subnormalMagicBits;
     copyArray(c.zeroCode, p.zeroCode);
     copyArray(c.overflowCode, p.overflowCode);
     copyArray(c.nanCode, p.nanCode);

@@ -109,11 +109,20 @@ std::optional<kernels::EncodeParams> encodeParams(const FormatSpec& target,
             target.exponentBits > 8 || m > 22 || minExponent < -126 || target.bias > 127 ||
             target.totalBits() > 32)
             return std::nullopt;
+        // Nearest-even adds 2^(emin − M + 23) in FP32, and twice it must be finite too. Only
+        // formats with a negative bias (e4m3b-120: emin = 121) fall outside; the exact core
+        // converts those.
+        if (options.mode == RoundingMode::NearestEven && minExponent - m + 24 > 127)
+            return std::nullopt;
         p.kind = kernels::EncodeKind::BinaryFloat;
         p.fractionShift = static_cast<std::uint32_t>(23 - m);
         p.normalRebias = static_cast<std::uint32_t>((127 - target.bias)) << m;
         p.minNormalBits = static_cast<std::uint32_t>(minExponent + 127) << 23;
         p.smallShiftBase = 23 - m + minExponent + 127;
+        // Both wrap modulo 2^32 by design: see encodeElementOf's nearest-even path.
+        p.nearestEvenAddend =
+            ((1u << (22 - m)) - 1u) - (static_cast<std::uint32_t>(127 - target.bias) << 23);
+        p.subnormalMagicBits = static_cast<std::uint32_t>(minExponent - m + 23 + 127) << 23;
         p.maxMagnitude = static_cast<std::uint32_t>(deriveLimits(target).maxCode);
         p.maxNegativeMagnitude = p.maxMagnitude;
         p.signBit = static_cast<std::uint32_t>(target.signBit());
@@ -522,7 +531,7 @@ void BulkEncoder::encodeDirect(const std::uint32_t* in, void* out, std::size_t c
     auto* out16 = static_cast<std::uint16_t*>(out);
     switch (c.strategy) {
     case Strategy::BitTrick:
-        (kernels::symmetricSpecials(c.encode)
+        (kernels::symmetricSpecials(c.encode, c.options.mode)
              ? c.loops
                    ->encodeSymmetric[static_cast<int>(c.options.mode)][kernels::widthIndex(c.bytes)]
              : c.loops->encode[static_cast<int>(c.options.mode)][static_cast<int>(c.encode.kind)]

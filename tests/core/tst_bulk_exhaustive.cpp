@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Every one of the 2^32 FP32 bit patterns through every bulk conversion path, compared with
 // the exact core (label `exhaustive`: ./build.sh exhaustive, or
-// `build/bin/tst_bulk_exhaustive everyInput:fp8_e4m3` for one format).
+// `build/bin/tst_bulk_exhaustive everyInput:fp8_e4m3` for one format;
+// FPX_EXHAUSTIVE_MODES=rne for one rounding mode).
 //
 // Calling the exact core 2^32 times per format and mode would take hours, so its answers are
 // taken in a form that is exact and cheap to replay: rounding is monotone, so along the FP32
@@ -132,9 +133,21 @@ void TestBulkExhaustive::everyInput() {
     if (const QByteArray env = qgetenv("FPX_EXHAUSTIVE_THREADS"); !env.isEmpty())
         threads = static_cast<unsigned>(std::max(1, env.toInt()));
 
-    for (RoundingMode mode :
-         {RoundingMode::NearestEven, RoundingMode::NearestAway, RoundingMode::TowardZero,
-          RoundingMode::TowardPositive, RoundingMode::TowardNegative, RoundingMode::ToOdd}) {
+    // FPX_EXHAUSTIVE_MODES=rne,rtz limits the run to those rounding modes (all by default).
+    std::vector<RoundingMode> modes = {RoundingMode::NearestEven,    RoundingMode::NearestAway,
+                                       RoundingMode::TowardZero,     RoundingMode::TowardPositive,
+                                       RoundingMode::TowardNegative, RoundingMode::ToOdd};
+    if (const QByteArray env = qgetenv("FPX_EXHAUSTIVE_MODES"); !env.isEmpty()) {
+        modes.clear();
+        for (const QByteArray& name : env.split(',')) {
+            const auto mode = parseRoundingMode(name.trimmed().toStdString());
+            QVERIFY2(mode && *mode != RoundingMode::Stochastic,
+                     qPrintable("FPX_EXHAUSTIVE_MODES: not a monotone rounding mode: " + name));
+            modes.push_back(*mode);
+        }
+    }
+
+    for (RoundingMode mode : modes) {
         for (OverflowPolicy policy : kPolicies) {
             RoundingOptions options;
             options.mode = mode;
@@ -169,19 +182,30 @@ void TestBulkExhaustive::everyInput() {
                                           path.encode(in, out, n);
                                       }});
             }
-            if (mode == RoundingMode::NearestEven && policy == OverflowPolicy::Ieee) {
+            // Nearest-even: every loop set, both the general and the symmetric-specials loop.
+            if (mode == RoundingMode::NearestEven) {
                 std::vector<const kernels::LoopSet*> sets = {&kernels::baselineLoops()};
                 if (kernels::hasAvx2() && kernels::avx2Loops())
                     sets.push_back(kernels::avx2Loops());
+                if (kernels::hasAvx512() && kernels::avx512Loops())
+                    sets.push_back(kernels::avx512Loops());
                 if (const auto params = encodeParams(target, options))
-                    for (const kernels::LoopSet* set : sets)
-                        candidates.push_back({QString("bit trick (%1)").arg(set->isaName),
-                                              [set, p = *params, width](const std::uint32_t* in,
-                                                                        void* out, std::size_t n) {
-                                                  set->encode[0][static_cast<int>(p.kind)]
-                                                             [kernels::widthIndex(width)](
-                                                                 p, in, out, n, 0, 0);
-                                              }});
+                    for (const kernels::LoopSet* set : sets) {
+                        const int w = kernels::widthIndex(width);
+                        candidates.push_back(
+                            {QString("bit trick (%1)").arg(set->isaName),
+                             [loop = set->encode[0][static_cast<int>(params->kind)][w],
+                              p = *params](const std::uint32_t* in, void* out, std::size_t n) {
+                                 loop(p, in, out, n, 0, 0);
+                             }});
+                        if (kernels::symmetricSpecials(*params, mode))
+                            candidates.push_back(
+                                {QString("bit trick, symmetric specials (%1)").arg(set->isaName),
+                                 [loop = set->encodeSymmetric[0][w],
+                                  p = *params](const std::uint32_t* in, void* out, std::size_t n) {
+                                     loop(p, in, out, n, 0, 0);
+                                 }});
+                    }
             }
             QVERIFY2(!candidates.empty(), qPrintable(what + ": no fast path"));
 

@@ -14,6 +14,9 @@
 #include "fpx/rounding.h"
 
 #include <cstdint>
+#if !defined(__CUDA_ARCH__)
+#include <bit>
+#endif
 
 namespace fpx::kernels {
 
@@ -32,6 +35,11 @@ struct EncodeParams {
     std::uint32_t maxNegativeMagnitude = 0; // integer: 2^(N−1); float: = maxMagnitude
     std::uint32_t signBit = 0;              // float: the code's sign bit
     std::uint32_t codeMask = 0;
+    // Float, nearest-even fast path (see encodeElementOf): 2^(23 − M − 1) − 1 − (127 − bias)·2^23,
+    // the rounding addend with the rebias folded in, and the FP32 bits of
+    // 2^(emin − M + 23), the number whose FP32 spacing is the target's subnormal spacing.
+    std::uint32_t nearestEvenAddend = 0;
+    std::uint32_t subnormalMagicBits = 0;
     // The exact core's answers, indexed by the sign of the input (0 positive, 1 negative).
     std::uint32_t zeroCode[2] = {0, 0};
     std::uint32_t overflowCode[2] = {0, 0};
@@ -39,23 +47,22 @@ struct EncodeParams {
     std::uint32_t infinityCode[2] = {0, 0};
 };
 
-// Shifts x right by `shift` (1 … 31) and rounds by Mode. `negative` is the sign of the value
-// for the directed modes; `random` is the element's 64 random bits for stochastic rounding.
-//
-//      x = [ kept bits | dropped bits (shift of them) ]
-//   rne: add 0111…1 + lsb(kept): a carry out of the dropped bits happens exactly when they
-//        exceed one half, or equal it with an odd kept part (ties to even)
-//   rna: add 1000…0            (ties away from zero; x is a magnitude)
-//   rup/rdn: add 1111…1 when rounding away from zero, 0 otherwise
-//   rto: truncate, then OR the sticky bit into the last kept bit
-//   sr:  add 1111…1 − R, R = the top `shift` random bits: a carry happens when
-//        dropped > R, i.e. with probability dropped / 2^shift
 // Branch-free choice: a mask of all ones or all zeros instead of a jump, so that compilers
 // turn a loop of these into vector blends (GCC does not if-convert nested ternaries).
 FPX_HOST_DEVICE static inline std::uint32_t select(bool condition, std::uint32_t ifTrue,
                                                    std::uint32_t ifFalse) {
     const std::uint32_t mask = 0u - static_cast<std::uint32_t>(condition);
     return (ifTrue & mask) | (ifFalse & ~mask);
+}
+
+// a + b as FP32 values, rounded to nearest-even (the default floating-point environment; no
+// flush-to-zero: fpx is never built with -ffast-math, nor CUDA code with --use_fast_math).
+FPX_HOST_DEVICE static inline std::uint32_t addAsFloat(std::uint32_t a, std::uint32_t b) {
+#if defined(__CUDA_ARCH__)
+    return __float_as_uint(__fadd_rn(__uint_as_float(a), __uint_as_float(b)));
+#else
+    return std::bit_cast<std::uint32_t>(std::bit_cast<float>(a) + std::bit_cast<float>(b));
+#endif
 }
 
 // One of a pair by the sign of the input.
@@ -115,104 +122,153 @@ stochasticTiny(std::uint32_t scaled, std::uint32_t shift, std::uint64_t random) 
     return static_cast<std::uint32_t>(random < threshold);
 }
 
-// FP32 bits → code. Two candidate results are computed and one is selected, so the loop
-// body has no branches and vectorises:
-//
-//   normal result:  |x| bits = [0][ e (8) ][ f (23) ]  →  round off 23 − M bits, the carry
-//                   runs into the exponent by itself, then subtract (127 − bias) << M
-//   small result:   significand 1.f (or 0.f for FP32 subnormals) shifted right by
-//                   smallShiftBase − e: a target subnormal (its code is the shifted value,
-//                   2^M meaning the smallest normal) or, for integers, the integer itself
-//                   (the significand times K first: x / (2^k / K) = 1.f·2^23 · K · 2^(e − 150 − k),
-//                   below 2^24 · 2^7, so the product and the rounding increment fit 32 bits)
-//
-// Kind is a template parameter (the loops are instantiated per kind); the run-time p.kind
-// is there for callers that dispatch on it.
-//
-// Symmetric (binary floats whose special answers for −x are those for +x with the sign bit,
-// and whose zero is code 0: every IEEE-style and "fn" format, not fnuz nor FP6/FP4's NaN
-// stand-in): the answer is chosen among magnitudes and the sign ORed in once, a quarter fewer
-// vector instructions. symmetricSpecials() says whether a format qualifies.
-template <RoundingMode Mode, EncodeKind Kind, bool Symmetric = false>
-FPX_HOST_DEVICE static inline std::uint32_t
-encodeElementOf(const EncodeParams& p, std::uint32_t bits, std::uint64_t random) {
-    const std::uint32_t negative = bits >> 31;
-    const std::uint32_t magnitude = bits & 0x7fffffffu;
-    const std::uint32_t exponent = magnitude >> 23;
+// The operands of a small result: FP32's significand (1.f, or 0.f for FP32 subnormals) and
+// the right shift that brings it to the target's units, smallShiftBase − e.
+struct SmallOperands {
+    std::uint32_t significand;
+    std::int32_t shift;
+};
 
-    const std::uint32_t significand =
-        (magnitude & 0x7fffffu) | (static_cast<std::uint32_t>(exponent != 0u) << 23);
-    const std::int32_t shift =
-        p.smallShiftBase -
-        static_cast<std::int32_t>(exponent | static_cast<std::uint32_t>(exponent == 0u));
-    const bool tiny = shift > 31;
-    std::uint32_t small;
-    if constexpr (Kind == EncodeKind::BinaryFloat) {
+FPX_HOST_DEVICE static inline SmallOperands smallOperands(const EncodeParams& p,
+                                                          std::uint32_t magnitude) {
+    const std::uint32_t exponent = magnitude >> 23;
+    return {(magnitude & 0x7fffffu) | (static_cast<std::uint32_t>(exponent != 0u) << 23),
+            p.smallShiftBase -
+                static_cast<std::int32_t>(exponent | static_cast<std::uint32_t>(exponent == 0u))};
+}
+
+// |x| bits → the magnitude code of a binary float, rounded by Mode (above maxMagnitude: an
+// overflow, for the caller to replace). Two candidates are computed and one is selected, so
+// that the loop body has no branches and vectorises:
+//
+//   normal:  |x| = [0][ e (8) ][ kept M | dropped 23 − M ]  →  round off 23 − M bits, the
+//            carry runs into the exponent by itself, then subtract (127 − bias) << M
+//   small:   the significand shifted right by smallShiftBase − e and rounded: a subnormal code
+//            (2^M meaning the smallest normal, whose code is the same number)
+//
+// Nearest-even, the common case, in about half the vector instructions:
+//   normal:  |x| + [0111…1 + lsb(kept) − (127 − bias)·2^23] (one addend: nearestEvenAddend)
+//            >> (23 − M). The subtraction is a multiple of 2^(23 − M): it moves no rounding bit.
+//   small:   |x| + 2^(emin − M + 23) in FP32. That number's FP32 spacing is 2^(emin − M), the
+//            target's subnormal spacing, and |x| < 2^emin keeps the sum below twice it, so
+//            the adder itself rounds |x| to a multiple of the subnormal spacing, ties to even,
+//            and the sum's low bits are the subnormal code. FP32 subnormal inputs included.
+//
+//                 2^(emin−M+23) = [0][ e' ][ 000…0000 ]
+//               +           |x| =            ╰ rounded in at the last place ╯
+//               =                 [0][ e' ][ 000…0mmm ]  →  − 2^(emin−M+23)'s bits = mmm
+template <RoundingMode Mode>
+FPX_HOST_DEVICE static inline std::uint32_t
+roundFloatMagnitude(const EncodeParams& p, std::uint32_t magnitude, std::uint32_t negative,
+                    std::uint64_t random) {
+    if constexpr (Mode == RoundingMode::NearestEven) {
+        const std::uint32_t normal =
+            (magnitude + p.nearestEvenAddend + ((magnitude >> p.fractionShift) & 1u)) >>
+            p.fractionShift;
+        const std::uint32_t small =
+            addAsFloat(magnitude, p.subnormalMagicBits) - p.subnormalMagicBits;
+        return select(magnitude >= p.minNormalBits, normal, small);
+    } else {
+        const std::uint32_t normal =
+            roundShiftRight<Mode>(magnitude, p.fractionShift, negative, random) - p.normalRebias;
+        const SmallOperands o = smallOperands(p, magnitude);
         // Only |x| below the smallest normal takes this path, so the shift is at least
         // 24 − M ≥ 1. Past 31 only a remainder below 2^24 is left, under the half (2^30) of a
         // 31-bit shift: rounding by 31 bits decides every mode but stochastic alike.
         // Clamped below too: |x| of a normal result gives shifts < 1, computed and discarded
         // (a shift by 32 or more would be undefined behaviour even when discarded).
         // (Plain ternaries here: compilers turn them into one vector max and one min.)
-        const std::int32_t atLeastOne = shift < 1 ? 1 : shift;
+        const std::int32_t atLeastOne = o.shift < 1 ? 1 : o.shift;
         const std::int32_t clamped = atLeastOne > 31 ? 31 : atLeastOne;
-        small = roundShiftRight<Mode>(significand, static_cast<std::uint32_t>(clamped), negative,
-                                      random);
-    } else {
-        // Times K first. A shift below 1 is an integer of 2^23 or more (always an overflow);
-        // past 31, scaled (< 2^31) may exceed a 31-bit half, so it is replaced by its sticky
-        // bit, which every mode but stochastic rounds the same way (0 to nearest, 1 away).
-        const std::uint32_t scaled = significand * p.multiplier;
-        const std::uint32_t clamped =
-            select(shift < 1, 1u, select(tiny, 31u, static_cast<std::uint32_t>(shift)));
-        small =
-            roundShiftRight<Mode>(select(tiny, static_cast<std::uint32_t>(scaled != 0u), scaled),
-                                  clamped, negative, random);
+        std::uint32_t small = roundShiftRight<Mode>(
+            o.significand, static_cast<std::uint32_t>(clamped), negative, random);
+        if constexpr (Mode == RoundingMode::Stochastic)
+            small = select(
+                o.shift > 31,
+                stochasticTiny(o.significand, static_cast<std::uint32_t>(o.shift), random), small);
+        return select(magnitude >= p.minNormalBits, normal, small);
     }
-    if constexpr (Mode == RoundingMode::Stochastic)
-        small = select(
-            tiny,
-            stochasticTiny(significand * p.multiplier, static_cast<std::uint32_t>(shift), random),
-            small);
-
-    std::uint32_t code;
-    bool overflow;
-    if constexpr (Kind == EncodeKind::BinaryFloat && Symmetric) {
-        const std::uint32_t normal =
-            roundShiftRight<Mode>(magnitude, p.fractionShift, negative, random) - p.normalRebias;
-        std::uint32_t rounded = select(magnitude >= p.minNormalBits, normal, small);
-        rounded = select(rounded > p.maxMagnitude, bySign(p.overflowCode, negative) & ~p.signBit,
-                         rounded);
-        const std::uint32_t special =
-            select((magnitude & 0x7fffffu) != 0u, p.nanCode[0], p.infinityCode[0]);
-        return select(exponent == 0xffu, special, rounded) | (p.signBit & (0u - negative));
-    } else if constexpr (Kind == EncodeKind::BinaryFloat) {
-        const std::uint32_t normal =
-            roundShiftRight<Mode>(magnitude, p.fractionShift, negative, random) - p.normalRebias;
-        const std::uint32_t rounded = select(magnitude >= p.minNormalBits, normal, small);
-        overflow = rounded > p.maxMagnitude;
-        code = select(rounded == 0u, bySign(p.zeroCode, negative),
-                      rounded | (p.signBit & (0u - negative)));
-    } else {
-        overflow =
-            (shift < 1) | (small > select(negative != 0u, p.maxNegativeMagnitude, p.maxMagnitude));
-        code = select(small == 0u, bySign(p.zeroCode, negative),
-                      select(negative != 0u, 0u - small, small) & p.codeMask);
-    }
-    code = select(overflow, bySign(p.overflowCode, negative), code);
-    const std::uint32_t special = select((magnitude & 0x7fffffu) != 0u, bySign(p.nanCode, negative),
-                                         bySign(p.infinityCode, negative));
-    return select(exponent == 0xffu, special, code);
 }
 
-// Whether encodeElementOf<…, Symmetric = true> gives the same answers for these parameters.
-FPX_HOST_DEVICE static inline bool symmetricSpecials(const EncodeParams& p) {
+// FP32 bits → code, branch-free. Kind is a template parameter (the loops are instantiated
+// per kind); the run-time p.kind is there for callers that dispatch on it.
+//
+// Integers: x / (2^k / K) = 1.f·2^23 · K · 2^(e − 150 − k), the significand times K (below
+// 2^24 · 2^7: the product and the rounding increment fit 32 bits) shifted right and rounded.
+//
+// Symmetric (binary floats whose answers for −x are those for +x with the sign bit flipped,
+// and whose zero is code 0: every IEEE-style, "fn" and "f" format, not fnuz): the answer is
+// chosen among magnitudes and the sign put in once, a quarter fewer vector instructions.
+// symmetricSpecials() says whether a format qualifies.
+template <RoundingMode Mode, EncodeKind Kind, bool Symmetric = false>
+FPX_HOST_DEVICE static inline std::uint32_t
+encodeElementOf(const EncodeParams& p, std::uint32_t bits, std::uint64_t random) {
+    const std::uint32_t negative = bits >> 31;
+    const std::uint32_t magnitude = bits & 0x7fffffffu;
+    // The sign as an all-ones mask, by an arithmetic shift.
+    const std::uint32_t signMask =
+        static_cast<std::uint32_t>(static_cast<std::int32_t>(bits) >> 31);
+
+    std::uint32_t code;
+    if constexpr (Kind == EncodeKind::BinaryFloat && Symmetric) {
+        std::uint32_t rounded = roundFloatMagnitude<Mode>(p, magnitude, negative, random);
+        // Nearest modes round −x to −(x rounded): the overflow answer mirrors too (checked by
+        // symmetricSpecials); directed modes may overflow to ∞ on one side, max on the other.
+        std::uint32_t overflowMagnitude;
+        if constexpr (Mode == RoundingMode::NearestEven)
+            overflowMagnitude = p.overflowCode[0];
+        else
+            overflowMagnitude = bySign(p.overflowCode, negative) & ~p.signBit;
+        rounded = select(rounded > p.maxMagnitude, overflowMagnitude, rounded);
+        rounded = select(magnitude > 0x7f800000u, p.nanCode[0], rounded);
+        rounded = select(magnitude == 0x7f800000u, p.infinityCode[0], rounded);
+        // The sign by XOR: the same as OR for a magnitude, and it gives FP6's and FP4's NaN
+        // stand-ins too (they have no NaN; the exact core's answers are +NaN → 100…0, −NaN → 0).
+        return rounded ^ (signMask & p.signBit);
+    } else if constexpr (Kind == EncodeKind::BinaryFloat) {
+        const std::uint32_t rounded = roundFloatMagnitude<Mode>(p, magnitude, negative, random);
+        code =
+            select(rounded == 0u, bySign(p.zeroCode, negative), rounded | (signMask & p.signBit));
+        code = select(rounded > p.maxMagnitude, bySign(p.overflowCode, negative), code);
+    } else {
+        // A shift below 1 is an integer of 2^23 or more (always an overflow); past 31, scaled
+        // (< 2^31) may exceed a 31-bit half, so it is replaced by its sticky bit, which every
+        // mode but stochastic rounds the same way (0 to nearest, 1 away).
+        const SmallOperands o = smallOperands(p, magnitude);
+        const bool tiny = o.shift > 31;
+        const std::uint32_t scaled = o.significand * p.multiplier;
+        const std::uint32_t clamped =
+            select(o.shift < 1, 1u, select(tiny, 31u, static_cast<std::uint32_t>(o.shift)));
+        std::uint32_t small =
+            roundShiftRight<Mode>(select(tiny, static_cast<std::uint32_t>(scaled != 0u), scaled),
+                                  clamped, negative, random);
+        if constexpr (Mode == RoundingMode::Stochastic)
+            small = select(
+                tiny, stochasticTiny(scaled, static_cast<std::uint32_t>(o.shift), random), small);
+        const bool overflow =
+            (o.shift < 1) |
+            (small > select(negative != 0u, p.maxNegativeMagnitude, p.maxMagnitude));
+        code = select(small == 0u, bySign(p.zeroCode, negative),
+                      select(negative != 0u, 0u - small, small) & p.codeMask);
+        code = select(overflow, bySign(p.overflowCode, negative), code);
+    }
+    code = select(magnitude > 0x7f800000u, bySign(p.nanCode, negative), code);
+    return select(magnitude == 0x7f800000u, bySign(p.infinityCode, negative), code);
+}
+
+// Whether encodeElementOf<mode, …, Symmetric = true> gives the same answers for these
+// parameters. (Nearest-even's fast path takes the overflow answer from the positive side too.)
+FPX_HOST_DEVICE static inline bool symmetricSpecials(const EncodeParams& p, RoundingMode mode) {
     auto mirrored = [&](const std::uint32_t(&pair)[2]) {
         return (pair[0] & p.signBit) == 0u && pair[1] == (pair[0] | p.signBit);
     };
+    const bool overflowMirrored =
+        mode == RoundingMode::NearestEven
+            ? mirrored(p.overflowCode)
+            : (p.overflowCode[0] & p.signBit) == 0u && (p.overflowCode[1] & p.signBit) != 0u;
     return p.kind == EncodeKind::BinaryFloat && p.zeroCode[0] == 0u && mirrored(p.zeroCode) &&
-           mirrored(p.nanCode) && mirrored(p.infinityCode) &&
-           (p.overflowCode[0] & p.signBit) == 0u && (p.overflowCode[1] & p.signBit) != 0u;
+           mirrored(p.infinityCode) && p.nanCode[1] == (p.nanCode[0] ^ p.signBit) &&
+           overflowMirrored;
 }
 
 template <RoundingMode Mode>
