@@ -217,17 +217,22 @@ std::optional<kernels::FloatDecodeParams> floatDecodeParams(const FormatSpec& so
                                        (source.specials == SpecialEncoding::Ieee ? 1 : 0);
     const long long maxExponent = topExponentField - source.bias;
     const bool subnormalsInPlace = source.bias == 127;
+    // (And c = 2^(emin − M + 23), subtracted to decode subnormals, must be an FP32 number.)
     if (maxExponent > 127 || source.bias > 127 ||
-        (!subnormalsInPlace && source.minExponent() - m < -126))
+        (!subnormalsInPlace &&
+         (source.minExponent() - m < -126 || source.minExponent() - m + 23 > 127)))
         return std::nullopt;
     kernels::FloatDecodeParams p;
+    p.codeMask = static_cast<std::uint32_t>(source.codeMask());
     p.signShift = static_cast<std::uint32_t>(source.totalBits() - 1);
     p.magnitudeMask = static_cast<std::uint32_t>(source.codeMask() >> 1);
     p.fractionShift = static_cast<std::uint32_t>(23 - m);
     p.rebias = static_cast<std::uint32_t>(127 - source.bias) << 23;
     // emin = −126: the subnormals are FP32 subnormals, shifted into place like normals.
     p.minNormalMagnitude = subnormalsInPlace ? 0u : (1u << m);
-    p.subnormalExponent = (source.minExponent() - m) * (1 << 23);
+    p.subnormalMagicBits =
+        subnormalsInPlace ? 0u
+                          : static_cast<std::uint32_t>(source.minExponent() - m + 23 + 127) << 23;
     const std::uint32_t allOnesExponent = static_cast<std::uint32_t>(source.exponentFieldMax())
                                           << m;
     switch (source.specials) {
@@ -240,17 +245,26 @@ std::optional<kernels::FloatDecodeParams> floatDecodeParams(const FormatSpec& so
         break;
     case SpecialEncoding::NanAtNegativeZero:
         p.specialMagnitude = p.magnitudeMask + 1; // no magnitude is special
-        p.nanAtNegativeZero = 1;
+        p.negativeZeroNaN = static_cast<std::uint32_t>(source.signBit());
         break;
     case SpecialEncoding::None:
         p.specialMagnitude = p.magnitudeMask + 1;
         break;
     }
+    // The special answers are chosen as magnitudes and the sign ORed in: the exact core's
+    // negative answers must be the positive ones with the sign bit (they are for NaN, ±∞ and
+    // ±FLT_MAX).
+    std::uint32_t nanBits[2], infinityBits[2];
     for (int negative = 0; negative < 2; ++negative) {
-        p.nanBits[negative] = coreCode(fp32Spec(), ExactValue::nan(negative != 0), options);
-        p.infinityBits[negative] =
-            coreCode(fp32Spec(), ExactValue::infinity(negative != 0), options);
+        nanBits[negative] = coreCode(fp32Spec(), ExactValue::nan(negative != 0), options);
+        infinityBits[negative] = coreCode(fp32Spec(), ExactValue::infinity(negative != 0), options);
     }
+    if (nanBits[1] != (nanBits[0] | 0x80000000u) || (nanBits[0] >> 31) != 0u ||
+        infinityBits[1] != (infinityBits[0] | 0x80000000u) || (infinityBits[0] >> 31) != 0u)
+        return std::nullopt;
+    p.nanMagnitude = nanBits[0];
+    p.infinityMagnitudeBits = infinityBits[0];
+    p.negativeZeroNaNBits = nanBits[1];
     return p;
 }
 

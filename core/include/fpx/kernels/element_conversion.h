@@ -65,6 +65,15 @@ FPX_HOST_DEVICE static inline std::uint32_t addAsFloat(std::uint32_t a, std::uin
 #endif
 }
 
+// a − b as FP32 values (exact wherever it is used here).
+FPX_HOST_DEVICE static inline std::uint32_t subtractAsFloat(std::uint32_t a, std::uint32_t b) {
+#if defined(__CUDA_ARCH__)
+    return __float_as_uint(__fsub_rn(__uint_as_float(a), __uint_as_float(b)));
+#else
+    return std::bit_cast<std::uint32_t>(std::bit_cast<float>(a) - std::bit_cast<float>(b));
+#endif
+}
+
 // One of a pair by the sign of the input.
 FPX_HOST_DEVICE static inline std::uint32_t bySign(const std::uint32_t (&pair)[2],
                                                    std::uint32_t negative) {
@@ -329,54 +338,50 @@ FPX_HOST_DEVICE static inline std::uint32_t widenElement(const WidenParams& p, s
 }
 
 // Binary float (≤ 8 exponent bits, hidden integer bit) → FP32, which holds each of its values
-// exactly:
-//   normal:     [s][ e ][ f ]  →  (e·2^M + f) << (23 − M), plus (127 − bias) << 23 to rebias
-//   subnormal:  f · 2^(emin − M) = 1.xxx · 2^(log2 f + emin − M): f normalised by its leading
-//               bit, an FP32 normal (BF16-like formats — bias 127, emin = −126 — have FP32
-//               subnormals as subnormals and take the normal formula instead)
+// exactly. The magnitude is decoded, then the sign put in:
+//   normal:     [ e ][ f ]  →  (e·2^M + f) << (23 − M), plus (127 − bias) << 23 to rebias
+//   subnormal:  f · 2^(emin − M) by one FP32 subtraction. c = 2^(emin − M + 23) has the FP32
+//               spacing 2^(emin − M), so c's bits OR f are the FP32 number c + f·2^(emin − M),
+//               and subtracting c leaves f·2^(emin − M), exactly (Sterbenz: the two are within
+//               a factor of two):
+//                   [0][ c's exponent ][ 000…0 fff ]  −  [0][ c's exponent ][ 000…0 000 ]
+//               BF16-like formats (bias 127, emin = −126) have FP32 subnormals as subnormals
+//               and take the normal formula instead.
 //   specials:   the exact core's answers (NaN canonical, ±∞ or ±FLT_MAX when saturating)
 struct FloatDecodeParams {
+    std::uint32_t codeMask = 0;
     std::uint32_t signShift = 0; // code bits − 1
     std::uint32_t magnitudeMask = 0;
     std::uint32_t fractionShift = 0;      // 23 − M
     std::uint32_t rebias = 0;             // (127 − bias) << 23
     std::uint32_t minNormalMagnitude = 0; // 2^M, or 0 when subnormals map to FP32 subnormals
-    std::int32_t subnormalExponent = 0;   // (emin − M) << 23, added to float(f)'s bits
+    std::uint32_t subnormalMagicBits = 0; // FP32 bits of c = 2^(emin − M + 23)
     std::uint32_t specialMagnitude = 0;   // first special magnitude (∞ or NaN); none: above all
-    // IEEE: exactly specialMagnitude is ∞ (above is NaN); else none (words, not bools: GCC
-    // does not vectorise a select on a bool loaded from memory).
+    // IEEE: exactly specialMagnitude is ∞ (above is NaN); else none.
     std::uint32_t infinityMagnitude = 0xffffffffu;
-    std::uint32_t nanAtNegativeZero = 0; // fnuz: 1, the code 1000…0 is the NaN
-    std::uint32_t nanBits[2] = {0, 0};
-    std::uint32_t infinityBits[2] = {0, 0};
+    std::uint32_t negativeZeroNaN = 0xffffffffu; // fnuz: the code 1000…0, which is the NaN
+    // The exact core's answers as magnitudes (their negative counterparts have the sign bit
+    // set: floatDecodeParams checks), and the NaN of fnuz's code 1000…0.
+    std::uint32_t nanMagnitude = 0;
+    std::uint32_t infinityMagnitudeBits = 0;
+    std::uint32_t negativeZeroNaNBits = 0;
 };
 
 FPX_HOST_DEVICE static inline std::uint32_t decodeFloatElement(const FloatDecodeParams& p,
                                                                std::uint32_t code) {
-    const std::uint32_t negative = (code >> p.signShift) & 1u;
+    code &= p.codeMask;
     const std::uint32_t magnitude = code & p.magnitudeMask;
     const std::uint32_t normal = (magnitude << p.fractionShift) + p.rebias;
-    // The leading bit of f by a branch-free binary search (integer only: GCC will not
-    // vectorise an int → float conversion here), then f shifted to a 1.xxx significand.
-    std::uint32_t x = magnitude, log2 = 0, step;
-    step = select(x >= (1u << 16), 16u, 0u), x >>= step, log2 += step;
-    step = select(x >= (1u << 8), 8u, 0u), x >>= step, log2 += step;
-    step = select(x >= (1u << 4), 4u, 0u), x >>= step, log2 += step;
-    step = select(x >= (1u << 2), 2u, 0u), x >>= step, log2 += step;
-    log2 += select(x >= 2u, 1u, 0u);
     const std::uint32_t subnormal =
-        select(magnitude == 0u, 0u,
-               static_cast<std::uint32_t>(static_cast<std::int32_t>((log2 + 127u) << 23) +
-                                          p.subnormalExponent) |
-                   ((magnitude << select(log2 > 23u, 0u, 23u - log2)) & 0x7fffffu));
-    const std::uint32_t value =
-        select(magnitude < p.minNormalMagnitude, subnormal, normal) | (negative << 31);
-    const bool special = magnitude >= p.specialMagnitude;
-    const std::uint32_t specialValue =
-        select(magnitude == p.infinityMagnitude, bySign(p.infinityBits, negative),
-               bySign(p.nanBits, negative));
-    const bool fnuzNaN = (p.nanAtNegativeZero & negative) != 0u && magnitude == 0u;
-    return select(fnuzNaN, bySign(p.nanBits, negative), select(special, specialValue, value));
+        subtractAsFloat(p.subnormalMagicBits | magnitude, p.subnormalMagicBits);
+    // Plain ternaries: unnested, GCC turns each into one masked blend (select() costs three
+    // instructions here; it is needed where GCC would not vectorise the ternaries at all).
+    std::uint32_t value = magnitude < p.minNormalMagnitude ? subnormal : normal;
+    const std::uint32_t special =
+        magnitude == p.infinityMagnitude ? p.infinityMagnitudeBits : p.nanMagnitude;
+    value = magnitude >= p.specialMagnitude ? special : value;
+    value |= (code >> p.signShift) << 31;
+    return code == p.negativeZeroNaN ? p.negativeZeroNaNBits : value;
 }
 
 } // namespace fpx::kernels
