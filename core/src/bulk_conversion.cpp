@@ -186,6 +186,27 @@ std::optional<kernels::LookupParams> lookupParams(const FormatSpec& target,
     return p;
 }
 
+// The exact core's FP32 answers for NaN and ±∞ (±FLT_MAX when saturating), by sign.
+struct Fp32Specials {
+    std::uint32_t nan[2] = {0, 0};
+    std::uint32_t infinity[2] = {0, 0};
+    // Whether the negative answers are the positive ones with the sign bit: the decode loops
+    // choose a magnitude and OR the sign in (they do for every policy the core has).
+    bool mirrored() const {
+        return (nan[0] >> 31) == 0u && nan[1] == (nan[0] | 0x80000000u) &&
+               (infinity[0] >> 31) == 0u && infinity[1] == (infinity[0] | 0x80000000u);
+    }
+};
+
+Fp32Specials fp32Specials(const RoundingOptions& options) {
+    Fp32Specials s;
+    for (int negative = 0; negative < 2; ++negative) {
+        s.nan[negative] = coreCode(fp32Spec(), ExactValue::nan(negative != 0), options);
+        s.infinity[negative] = coreCode(fp32Spec(), ExactValue::infinity(negative != 0), options);
+    }
+    return s;
+}
+
 std::optional<kernels::WidenParams> widenParams(const FormatSpec& source,
                                                 const RoundingOptions& options) {
     if (source.kind != FormatKind::BinaryFloat || source.exponentBits != 8 || source.bias != 127 ||
@@ -195,11 +216,11 @@ std::optional<kernels::WidenParams> widenParams(const FormatSpec& source,
     kernels::WidenParams p;
     p.codeMask = static_cast<std::uint32_t>(source.codeMask());
     p.shift = static_cast<std::uint32_t>(23 - source.fractionBits);
-    for (int negative = 0; negative < 2; ++negative) {
-        p.nanBits[negative] = coreCode(fp32Spec(), ExactValue::nan(negative != 0), options);
-        p.infinityBits[negative] =
-            coreCode(fp32Spec(), ExactValue::infinity(negative != 0), options);
-    }
+    const Fp32Specials specials = fp32Specials(options);
+    if (!specials.mirrored())
+        return std::nullopt;
+    std::copy(std::begin(specials.nan), std::end(specials.nan), p.nanBits);
+    std::copy(std::begin(specials.infinity), std::end(specials.infinity), p.infinityBits);
     return p;
 }
 
@@ -251,20 +272,12 @@ std::optional<kernels::FloatDecodeParams> floatDecodeParams(const FormatSpec& so
         p.specialMagnitude = p.magnitudeMask + 1;
         break;
     }
-    // The special answers are chosen as magnitudes and the sign ORed in: the exact core's
-    // negative answers must be the positive ones with the sign bit (they are for NaN, ±∞ and
-    // ±FLT_MAX).
-    std::uint32_t nanBits[2], infinityBits[2];
-    for (int negative = 0; negative < 2; ++negative) {
-        nanBits[negative] = coreCode(fp32Spec(), ExactValue::nan(negative != 0), options);
-        infinityBits[negative] = coreCode(fp32Spec(), ExactValue::infinity(negative != 0), options);
-    }
-    if (nanBits[1] != (nanBits[0] | 0x80000000u) || (nanBits[0] >> 31) != 0u ||
-        infinityBits[1] != (infinityBits[0] | 0x80000000u) || (infinityBits[0] >> 31) != 0u)
+    const Fp32Specials specials = fp32Specials(options);
+    if (!specials.mirrored())
         return std::nullopt;
-    p.nanMagnitude = nanBits[0];
-    p.infinityMagnitudeBits = infinityBits[0];
-    p.negativeZeroNaNBits = nanBits[1];
+    p.nanMagnitude = specials.nan[0];
+    p.infinityMagnitudeBits = specials.infinity[0];
+    p.negativeZeroNaNBits = specials.nan[1];
     return p;
 }
 

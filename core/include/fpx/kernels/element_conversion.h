@@ -331,10 +331,10 @@ struct WidenParams {
 FPX_HOST_DEVICE static inline std::uint32_t widenElement(const WidenParams& p, std::uint32_t code) {
     const std::uint32_t bits = (code & p.codeMask) << p.shift;
     const std::uint32_t magnitude = bits & 0x7fffffffu;
-    return select(magnitude >= 0x7f800000u,
-                  select(magnitude > 0x7f800000u, bySign(p.nanBits, bits >> 31),
-                         bySign(p.infinityBits, bits >> 31)),
-                  bits);
+    // The answers as magnitudes, the sign ORed in (widenParams checks that the negative
+    // answers are the positive ones with the sign bit); unnested ternaries become blends.
+    const std::uint32_t special = magnitude > 0x7f800000u ? p.nanBits[0] : p.infinityBits[0];
+    return (magnitude >= 0x7f800000u ? special : magnitude) | (bits & 0x80000000u);
 }
 
 // Binary float (≤ 8 exponent bits, hidden integer bit) → FP32, which holds each of its values
