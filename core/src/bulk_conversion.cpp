@@ -536,6 +536,7 @@ void writeStreaming(void* out, std::size_t count, std::size_t outBytes, const Co
         kernels::streamingCopy(static_cast<unsigned char*>(out) + start * outBytes, piece,
                                n * outBytes);
     }
+    kernels::streamingFence();
 }
 
 } // namespace

@@ -32,9 +32,12 @@ void avx512Fp16Encode(RoundingMode mode, const std::uint32_t* in, std::uint16_t*
 void avx512Fp16Decode(const std::uint16_t* in, std::uint32_t* out, std::size_t count,
                       const std::uint32_t (&nanBits)[2]);
 
-// Copies with non-temporal stores (the destination is not read first nor kept in the cache),
-// then fences: for outputs far larger than the cache. memcpy elsewhere.
+// Copies with non-temporal stores (the destination is not read first nor kept in the cache):
+// for outputs far larger than the cache. memcpy elsewhere. Call streamingFence() once after
+// the last copy, before the output is handed on: a fence per copy would stall the core until
+// each piece reached memory, instead of computing the next one meanwhile.
 void streamingCopy(void* destination, const void* source, std::size_t bytes);
+void streamingFence();
 
 // The bare instruction loops, nothing else (no NaN fix-up): the speed the paths above are
 // compared with.
