@@ -55,16 +55,17 @@ struct Steps {
     std::vector<std::uint32_t> code;
 };
 
-Steps coreSteps(const FormatSpec& target, const RoundingOptions& options) {
-    Steps steps;
-    const std::int64_t lowest = keyOf(0xff800000u), highest = keyOf(0x7f800000u);
-    std::int64_t at = lowest;
+// Appends the steps over keys [from, to], found by bisection: the codes met along the way must
+// never come back once left (rounding is monotone).
+void appendSteps(Steps& steps, const FormatSpec& target, const RoundingOptions& options,
+                 std::int64_t from, std::int64_t to) {
+    std::int64_t at = from;
     std::uint32_t current = coreCode(target, bitsOf(at), options);
     steps.start.push_back(at);
     steps.code.push_back(current);
-    const std::uint32_t last = coreCode(target, bitsOf(highest), options);
+    const std::uint32_t last = coreCode(target, bitsOf(to), options);
     while (current != last) {
-        std::int64_t lo = at, hi = highest; // code(lo) == current, code(hi) != current
+        std::int64_t lo = at, hi = to; // code(lo) == current, code(hi) != current
         while (hi - lo > 1) {
             const std::int64_t mid = lo + (hi - lo) / 2;
             (coreCode(target, bitsOf(mid), options) == current ? lo : hi) = mid;
@@ -74,6 +75,14 @@ Steps coreSteps(const FormatSpec& target, const RoundingOptions& options) {
         steps.start.push_back(at);
         steps.code.push_back(current);
     }
+}
+
+// One sign at a time: along all the FP32 values the code may come back — fnuz formats give
+// their NaN, 1000…0, both below −max and above +max — but never within one sign.
+Steps coreSteps(const FormatSpec& target, const RoundingOptions& options) {
+    Steps steps;
+    appendSteps(steps, target, options, keyOf(0xff800000u), keyOf(0x80000000u));
+    appendSteps(steps, target, options, keyOf(0x00000000u), keyOf(0x7f800000u));
     return steps;
 }
 
