@@ -221,8 +221,8 @@ encodeElementOf(const EncodeParams& p, std::uint32_t bits, std::uint64_t random)
     std::uint32_t code;
     if constexpr (Kind == EncodeKind::BinaryFloat && Symmetric) {
         std::uint32_t rounded = roundFloatMagnitude<Mode>(p, magnitude, negative, random);
-        // Nearest modes round −x to −(x rounded): the overflow answer mirrors too (checked by
-        // symmetricSpecials); directed modes may overflow to ∞ on one side, max on the other.
+        // Nearest-even rounds −x to −(x rounded), so its overflow answer mirrors too (checked
+        // by symmetricSpecials); directed modes may overflow to ∞ on one side, max on the other.
         std::uint32_t overflowMagnitude;
         if constexpr (Mode == RoundingMode::NearestEven)
             overflowMagnitude = p.overflowCode[0];
