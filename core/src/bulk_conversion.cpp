@@ -334,6 +334,8 @@ struct BulkConverterImpl {
     std::uint64_t seed = 0;
     const kernels::LoopSet* loops = nullptr;
     kernels::EncodeParams encode;
+    kernels::LoopSet::EncodeLoop encodeLoop = nullptr; // BitTrick: chosen once, by setEncode
+
     kernels::LookupParams lookup;
     kernels::WidenParams widen;
     kernels::FloatDecodeParams floatDecode;
@@ -365,6 +367,17 @@ Impl makeImpl(const FormatSpec& format, const RoundingOptions& options, std::uin
     impl->bytes = packedBytes(format);
     impl->loops = &bestLoops();
     return impl;
+}
+
+// The bit-trick parameters and the loop they run in: the symmetric-specials loop where the
+// format's answers allow it, decided here rather than on every call.
+void setEncode(BulkConverterImpl& impl, const kernels::EncodeParams& p) {
+    const int mode = static_cast<int>(impl.options.mode);
+    const int width = kernels::widthIndex(impl.bytes);
+    impl.encode = p;
+    impl.encodeLoop = kernels::symmetricSpecials(p, impl.options.mode)
+                          ? impl.loops->encodeSymmetric[mode][width]
+                          : impl.loops->encode[mode][static_cast<int>(p.kind)][width];
 }
 
 std::string isaLabel(const kernels::LoopSet& loops) {
@@ -407,13 +420,13 @@ std::vector<Impl> encodeCandidates(const FormatSpec& target, const RoundingOptio
         const kernels::LoopSet& loops = bestLoops();
         Impl impl = makeImpl(target, options, seed, Strategy::BitTrick,
                              {"bit trick (" + isaLabel(loops) + ")", false, true, ""});
-        impl->encode = *p;
+        setEncode(*impl, *p);
         found.push_back(std::move(impl));
         if (withReference) {
             Impl scalar = makeImpl(target, options, seed, Strategy::BitTrick,
                                    {"bit trick (scalar)", false, true, ""});
-            scalar->encode = *p;
             scalar->loops = &kernels::scalarLoops();
+            setEncode(*scalar, *p);
             found.push_back(std::move(scalar));
         }
     } else if (auto p = lookupParams(target, options)) {
@@ -559,12 +572,7 @@ void BulkEncoder::encodeDirect(const std::uint32_t* in, void* out, std::size_t c
     auto* out16 = static_cast<std::uint16_t*>(out);
     switch (c.strategy) {
     case Strategy::BitTrick:
-        (kernels::symmetricSpecials(c.encode, c.options.mode)
-             ? c.loops
-                   ->encodeSymmetric[static_cast<int>(c.options.mode)][kernels::widthIndex(c.bytes)]
-             : c.loops->encode[static_cast<int>(c.options.mode)][static_cast<int>(c.encode.kind)]
-                              [kernels::widthIndex(c.bytes)])(c.encode, in, out, count, c.seed,
-                                                              firstIndex);
+        c.encodeLoop(c.encode, in, out, count, c.seed, firstIndex);
         return;
     case Strategy::Lookup:
         c.loops->lookup[kernels::widthIndex(c.bytes)](c.lookup, in, out, count);
