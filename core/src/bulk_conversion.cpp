@@ -639,21 +639,16 @@ const KernelPath& BulkDecoder::path() const {
     return impl_->path;
 }
 
-void BulkDecoder::decode(const void* in, std::uint32_t* out, std::size_t count) const {
-    if (count * 4 >= kStreamingOutputBytes) {
-        const std::size_t inBytes = static_cast<std::size_t>(impl_->bytes);
-        writeStreaming(out, count, 4, [&](std::size_t start, std::size_t n, void* piece) {
-            decodeDirect(static_cast<const unsigned char*>(in) + start * inBytes,
-                         static_cast<std::uint32_t*>(piece), n);
-        });
-        return;
-    }
-    decodeDirect(in, out, count);
+namespace {
+
+bool hasStreamingLoop(Strategy strategy) {
+    return strategy == Strategy::Widen || strategy == Strategy::FloatDecode;
 }
 
-void BulkDecoder::decodeDirect(const void* in, std::uint32_t* out, std::size_t count) const {
-    const BulkConverterImpl& c = *impl_;
+void decodeWith(const BulkConverterImpl& c, const void* in, std::uint32_t* out, std::size_t count,
+                kernels::OutputStores stores) {
     const auto* in16 = static_cast<const std::uint16_t*>(in);
+    const int streaming = static_cast<int>(stores);
     switch (c.strategy) {
     case Strategy::F16c:
         kernels::f16cDecode(in16, out, count, c.nanCode);
@@ -662,10 +657,11 @@ void BulkDecoder::decodeDirect(const void* in, std::uint32_t* out, std::size_t c
         kernels::avx512Fp16Decode(in16, out, count, c.nanCode);
         return;
     case Strategy::Widen:
-        c.loops->widen[c.bytes == 2 ? 0 : 1](c.widen, in, out, count);
+        c.loops->widen[streaming][c.bytes == 2 ? 0 : 1](c.widen, in, out, count);
         return;
     case Strategy::FloatDecode:
-        c.loops->floatDecode[kernels::widthIndex(c.bytes)](c.floatDecode, in, out, count);
+        c.loops->floatDecode[streaming][kernels::widthIndex(c.bytes)](c.floatDecode, in, out,
+                                                                      count);
         return;
     case Strategy::Table:
         c.loops->table[c.bytes == 1 ? 0 : 1](
@@ -675,6 +671,26 @@ void BulkDecoder::decodeDirect(const void* in, std::uint32_t* out, std::size_t c
         decodeWithExactCore(c.format, c.options, in, out, count);
         return;
     }
+}
+
+} // namespace
+
+void BulkDecoder::decode(const void* in, std::uint32_t* out, std::size_t count) const {
+    const BulkConverterImpl& c = *impl_;
+    if (count * 4 < kStreamingOutputBytes) {
+        decodeWith(c, in, out, count, kernels::OutputStores::Cached);
+        return;
+    }
+    if (hasStreamingLoop(c.strategy)) {
+        decodeWith(c, in, out, count, kernels::OutputStores::Streaming);
+        kernels::streamingFence();
+        return;
+    }
+    const std::size_t inBytes = static_cast<std::size_t>(c.bytes);
+    writeStreaming(out, count, 4, [&](std::size_t start, std::size_t n, void* piece) {
+        decodeWith(c, static_cast<const unsigned char*>(in) + start * inBytes,
+                   static_cast<std::uint32_t*>(piece), n, kernels::OutputStores::Cached);
+    });
 }
 
 } // namespace fpx

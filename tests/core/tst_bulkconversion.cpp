@@ -184,12 +184,15 @@ void TestBulkConversion::decodeMatchesCore() {
     const int width = packedBytes(source);
     std::vector<std::uint8_t> codes;
     std::mt19937_64 random(7);
+    // Every code of a format up to 16 bits, repeated to at least 1024 elements so that the
+    // vector loops run whole blocks even for FP4; a random sample of wider formats.
     const std::size_t count =
-        source.totalBits() <= 16 ? std::size_t{1} << source.totalBits() : std::size_t{1} << 18;
+        source.totalBits() <= 16 ? std::max(std::size_t{1} << source.totalBits(), std::size_t{1024})
+                                 : std::size_t{1} << 18;
     codes.resize(count * static_cast<std::size_t>(width));
     for (std::size_t i = 0; i < count; ++i) {
         const std::uint64_t code = source.totalBits() <= 16
-                                       ? i
+                                       ? i % (std::size_t{1} << source.totalBits())
                                        : (random() & static_cast<std::uint64_t>(source.codeMask()));
         std::memcpy(codes.data() + i * static_cast<std::size_t>(width), &code,
                     static_cast<std::size_t>(width));
@@ -207,17 +210,56 @@ void TestBulkConversion::decodeMatchesCore() {
         decodeWithExactCore(source, options, codes.data(), expected.data(), count);
         const std::vector<BulkDecoder> paths = BulkDecoder::allPaths(source, options);
         QVERIFY2(!paths.empty() || source.totalBits() > 16, "no decode path"); // a table at least
+        const auto check = [&](const QString& path, const std::uint32_t* decoded) {
+            for (std::size_t i = 0; i < count; ++i)
+                if (decoded[i] != expected[i])
+                    QFAIL(qPrintable(QString("%1 %2: code 0x%3 gave 0x%4, exact core 0x%5")
+                                         .arg(describe(qPrintable(id), mode, policy), path)
+                                         .arg(packedAt(codes, i, width), 0, 16)
+                                         .arg(decoded[i], 8, 16, QChar('0'))
+                                         .arg(expected[i], 8, 16, QChar('0'))));
+        };
         for (const BulkDecoder& path : paths) {
             std::fill(got.begin(), got.end(), 0xdeadbeef);
             path.decode(codes.data(), got.data(), count);
-            for (std::size_t i = 0; i < count; ++i)
-                if (got[i] != expected[i])
-                    QFAIL(qPrintable(QString("%1 %2: code 0x%3 gave 0x%4, exact core 0x%5")
-                                         .arg(describe(qPrintable(id), mode, policy),
-                                              QString::fromStdString(path.path().name))
-                                         .arg(packedAt(codes, i, width), 0, 16)
-                                         .arg(got[i], 8, 16, QChar('0'))
-                                         .arg(expected[i], 8, 16, QChar('0'))));
+            check(QString::fromStdString(path.path().name), got.data());
+        }
+        // Every loop set's bit-trick loops, called directly, with ordinary and with streaming
+        // stores; the destination starts 0–15 elements past a 64-byte boundary, so the
+        // streaming loop's head, whole lines and tail all run.
+        const auto floatParams = floatDecodeParams(source, options);
+        const auto widen = widenParams(source, options);
+        if (!floatParams && !widen)
+            continue;
+        // A guard element before and after; the first 64-byte boundary at least one element in.
+        std::vector<std::uint32_t> padded(count + 48);
+        const std::size_t toBoundary =
+            (16 - (reinterpret_cast<std::uintptr_t>(padded.data()) % 64) / 4) % 16;
+        std::uint32_t* const aligned = padded.data() + toBoundary + 16;
+        for (const kernels::LoopSet* set : loopSets()) {
+            for (const kernels::OutputStores stores :
+                 {kernels::OutputStores::Cached, kernels::OutputStores::Streaming}) {
+                for (std::size_t offset : {0, 1, 7, 15}) {
+                    std::fill(padded.begin(), padded.end(), 0xdeadbeef);
+                    std::uint32_t* const destination = aligned + offset;
+                    const int storesIndex = static_cast<int>(stores);
+                    QString what = QString("%1 (%2, %3 stores, offset %4)")
+                                       .arg(floatParams ? "bit trick" : "shift", set->isaName,
+                                            stores == kernels::OutputStores::Streaming ? "streaming"
+                                                                                       : "cached")
+                                       .arg(offset);
+                    if (floatParams)
+                        set->floatDecode[storesIndex][kernels::widthIndex(width)](
+                            *floatParams, codes.data(), destination, count);
+                    else
+                        set->widen[storesIndex][width == 2 ? 0 : 1](*widen, codes.data(),
+                                                                    destination, count);
+                    kernels::streamingFence();
+                    check(what, destination);
+                    QVERIFY2(destination[count] == 0xdeadbeef && destination[-1] == 0xdeadbeef,
+                             qPrintable(what + ": wrote outside the output"));
+                }
+            }
         }
     }
 }

@@ -107,7 +107,6 @@ class BulkDecoder {
 
   private:
     explicit BulkDecoder(std::unique_ptr<BulkConverterImpl> impl);
-    void decodeDirect(const void* in, std::uint32_t* out, std::size_t count) const;
     std::unique_ptr<BulkConverterImpl> impl_;
 };
 

@@ -8,6 +8,10 @@
 
 namespace fpx::kernels {
 
+// How a loop writes its output: ordinary stores, or non-temporal (streaming) stores of whole
+// cache lines for outputs far larger than the cache.
+enum class OutputStores { Cached, Streaming };
+
 // The bulk loops of one instruction set: the same element functions compiled for plain
 // x86-64, AVX2 or AVX-512 (bulk_loops.h, included by one file per instruction set), chosen at
 // run time by what the CPU supports.
@@ -26,13 +30,13 @@ struct LoopSet {
     using TableLoop = void (*)(const std::uint32_t* table, std::uint32_t mask, const void*,
                                std::uint32_t*, std::size_t);
     TableLoop table[2];
-    // Binary float codes of 1, 2 or 4 bytes → FP32 by bit trick.
+    // Binary float codes of 1, 2 or 4 bytes → FP32 by bit trick: [OutputStores][input bytes].
     using FloatDecodeLoop = void (*)(const FloatDecodeParams&, const void*, std::uint32_t*,
                                      std::size_t);
-    FloatDecodeLoop floatDecode[3];
-    // Widening of 2- or 4-byte codes (BF16, TF32).
+    FloatDecodeLoop floatDecode[2][3];
+    // Widening of 2- or 4-byte codes (BF16, TF32): [OutputStores][input bytes 2, 4].
     using WidenLoop = void (*)(const WidenParams&, const void*, std::uint32_t*, std::size_t);
-    WidenLoop widen[2];
+    WidenLoop widen[2][2];
 };
 
 const LoopSet& scalarLoops();   // one element at a time: vectorisation disabled
