@@ -334,7 +334,8 @@ struct BulkConverterImpl {
     std::uint64_t seed = 0;
     const kernels::LoopSet* loops = nullptr;
     kernels::EncodeParams encode;
-    kernels::LoopSet::EncodeLoop encodeLoop = nullptr; // BitTrick: chosen once, by setEncode
+    // BitTrick: chosen once, by setEncode; [OutputStores].
+    kernels::LoopSet::EncodeLoop encodeLoop[2] = {nullptr, nullptr};
 
     kernels::LookupParams lookup;
     kernels::WidenParams widen;
@@ -375,9 +376,11 @@ void setEncode(BulkConverterImpl& impl, const kernels::EncodeParams& p) {
     const int mode = static_cast<int>(impl.options.mode);
     const int width = kernels::widthIndex(impl.bytes);
     impl.encode = p;
-    impl.encodeLoop = kernels::symmetricSpecials(p, impl.options.mode)
-                          ? impl.loops->encodeSymmetric[mode][width]
-                          : impl.loops->encode[mode][static_cast<int>(p.kind)][width];
+    const bool symmetric = kernels::symmetricSpecials(p, impl.options.mode);
+    for (int stores = 0; stores < 2; ++stores)
+        impl.encodeLoop[stores] =
+            symmetric ? impl.loops->encodeSymmetric[stores][mode][width]
+                      : impl.loops->encode[stores][mode][static_cast<int>(p.kind)][width];
 }
 
 std::string isaLabel(const kernels::LoopSet& loops) {
@@ -556,7 +559,14 @@ void writeStreaming(void* out, std::size_t count, std::size_t outBytes, const Co
 
 void BulkEncoder::encode(const std::uint32_t* in, void* out, std::size_t count,
                          std::uint64_t firstIndex) const {
-    const std::size_t bytes = static_cast<std::size_t>(impl_->bytes);
+    const BulkConverterImpl& c = *impl_;
+    const std::size_t bytes = static_cast<std::size_t>(c.bytes);
+    if (count * bytes >= kStreamingOutputBytes && c.strategy == Strategy::BitTrick) {
+        c.encodeLoop[static_cast<int>(kernels::OutputStores::Streaming)](c.encode, in, out, count,
+                                                                         c.seed, firstIndex);
+        kernels::streamingFence();
+        return;
+    }
     if (count * bytes >= kStreamingOutputBytes) {
         writeStreaming(out, count, bytes, [&](std::size_t start, std::size_t n, void* piece) {
             encodeDirect(in + start, piece, n, firstIndex + start);
@@ -572,7 +582,8 @@ void BulkEncoder::encodeDirect(const std::uint32_t* in, void* out, std::size_t c
     auto* out16 = static_cast<std::uint16_t*>(out);
     switch (c.strategy) {
     case Strategy::BitTrick:
-        c.encodeLoop(c.encode, in, out, count, c.seed, firstIndex);
+        c.encodeLoop[static_cast<int>(kernels::OutputStores::Cached)](c.encode, in, out, count,
+                                                                      c.seed, firstIndex);
         return;
     case Strategy::Lookup:
         c.loops->lookup[kernels::widthIndex(c.bytes)](c.lookup, in, out, count);

@@ -198,22 +198,31 @@ void TestBulkExhaustive::everyInput() {
                     sets.push_back(kernels::avx2Loops());
                 if (kernels::hasAvx512() && kernels::avx512Loops())
                     sets.push_back(kernels::avx512Loops());
+                const int rne = static_cast<int>(RoundingMode::NearestEven);
+                const auto addLoop = [&](kernels::LoopSet::EncodeLoop loop, const QString& name,
+                                         const kernels::EncodeParams& p) {
+                    candidates.push_back(
+                        {name, [loop, p](const std::uint32_t* in, void* out, std::size_t n) {
+                             loop(p, in, out, n, 0, 0);
+                             kernels::streamingFence();
+                         }});
+                };
                 if (const auto params = encodeParams(target, options))
                     for (const kernels::LoopSet* set : sets) {
                         const int w = kernels::widthIndex(width);
-                        candidates.push_back(
-                            {QString("bit trick (%1)").arg(set->isaName),
-                             [loop = set->encode[0][static_cast<int>(params->kind)][w],
-                              p = *params](const std::uint32_t* in, void* out, std::size_t n) {
-                                 loop(p, in, out, n, 0, 0);
-                             }});
-                        if (kernels::symmetricSpecials(*params, mode))
-                            candidates.push_back(
-                                {QString("bit trick, symmetric specials (%1)").arg(set->isaName),
-                                 [loop = set->encodeSymmetric[0][w],
-                                  p = *params](const std::uint32_t* in, void* out, std::size_t n) {
-                                     loop(p, in, out, n, 0, 0);
-                                 }});
+                        for (const kernels::OutputStores stores :
+                             {kernels::OutputStores::Cached, kernels::OutputStores::Streaming}) {
+                            const int s = static_cast<int>(stores);
+                            const QString how =
+                                stores == kernels::OutputStores::Streaming ? ", streaming" : "";
+                            addLoop(set->encode[s][rne][static_cast<int>(params->kind)][w],
+                                    QString("bit trick (%1%2)").arg(set->isaName, how), *params);
+                            if (kernels::symmetricSpecials(*params, mode))
+                                addLoop(set->encodeSymmetric[s][rne][w],
+                                        QString("bit trick, symmetric specials (%1%2)")
+                                            .arg(set->isaName, how),
+                                        *params);
+                        }
                     }
             }
             QVERIFY2(!candidates.empty(), qPrintable(what + ": no fast path"));

@@ -143,19 +143,47 @@ void TestBulkConversion::encodeMatchesCore() {
                 path.encode(inputs.data(), got.data(), inputs.size(), 0);
                 check(QString::fromStdString(path.path().name));
             }
-            // Every loop set, called directly.
+            // Every loop set, called directly, with ordinary stores and with streaming stores;
+            // the streaming loops write 0–60 bytes past a 64-byte boundary, so that their
+            // head, whole lines and tail all run, and nothing may be written outside.
             if (const auto params = encodeParams(target, options)) {
-                for (const kernels::LoopSet* set : loopSets()) {
-                    std::fill(got.begin(), got.end(), 0x5a);
-                    set->encode[static_cast<int>(options.mode)][static_cast<int>(params->kind)]
-                               [kernels::widthIndex(width)](*params, inputs.data(), got.data(),
-                                                            inputs.size(), seed, 0);
-                    check(QString("bit trick (%1)").arg(set->isaName));
-                    if (kernels::symmetricSpecials(*params, options.mode)) {
+                const std::size_t bytes = got.size();
+                std::vector<std::uint8_t> padded(bytes + 192);
+                const std::size_t toBoundary =
+                    (64 - reinterpret_cast<std::uintptr_t>(padded.data()) % 64) % 64;
+                const auto runLoop = [&](kernels::LoopSet::EncodeLoop loop, const QString& name,
+                                         kernels::OutputStores stores) {
+                    if (stores == kernels::OutputStores::Cached) {
                         std::fill(got.begin(), got.end(), 0x5a);
-                        set->encodeSymmetric[static_cast<int>(options.mode)][kernels::widthIndex(
-                            width)](*params, inputs.data(), got.data(), inputs.size(), seed, 0);
-                        check(QString("bit trick, symmetric specials (%1)").arg(set->isaName));
+                        loop(*params, inputs.data(), got.data(), inputs.size(), seed, 0);
+                        check(name);
+                        return;
+                    }
+                    // One offset per mode (0, 4 or 60 bytes past a boundary) keeps the default
+                    // suite short; across the modes all three run.
+                    constexpr std::size_t kOffsets[] = {0, 4, 60};
+                    const std::size_t offset = kOffsets[static_cast<std::size_t>(options.mode) % 3];
+                    std::fill(padded.begin(), padded.end(), 0x5a);
+                    std::uint8_t* const destination = padded.data() + toBoundary + 64 + offset;
+                    loop(*params, inputs.data(), destination, inputs.size(), seed, 0);
+                    kernels::streamingFence();
+                    QVERIFY2(destination[-1] == 0x5a && destination[bytes] == 0x5a,
+                             qPrintable(name + ": wrote outside the output"));
+                    std::copy(destination, destination + bytes, got.begin());
+                    check(QString("%1, streaming stores at line offset %2").arg(name).arg(offset));
+                };
+                const int mode = static_cast<int>(options.mode);
+                const int w = kernels::widthIndex(width);
+                for (const kernels::LoopSet* set : loopSets()) {
+                    for (const kernels::OutputStores stores :
+                         {kernels::OutputStores::Cached, kernels::OutputStores::Streaming}) {
+                        const int s = static_cast<int>(stores);
+                        runLoop(set->encode[s][mode][static_cast<int>(params->kind)][w],
+                                QString("bit trick (%1)").arg(set->isaName), stores);
+                        if (kernels::symmetricSpecials(*params, options.mode))
+                            runLoop(set->encodeSymmetric[s][mode][w],
+                                    QString("bit trick, symmetric specials (%1)").arg(set->isaName),
+                                    stores);
                     }
                 }
             } else if (const auto params = lookupParams(target, options)) {

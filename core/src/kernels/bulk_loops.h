@@ -21,15 +21,41 @@ template <typename T> T loadCode(const void* in, std::size_t i) {
     return value;
 }
 
-// The parameters are copied to a local: stores through the byte-sized output pointer may
-// alias anything, and a local whose address never escapes keeps them in registers.
+// One 64-byte line, computed in a local array (which the compiler keeps in vector registers
+// where it can), written to `to` (64-byte aligned) with non-temporal stores of this
+// instruction set's width.
+inline void streamLine(void* __restrict__ to, const void* __restrict__ line) {
+#if defined(__AVX512F__)
+    _mm512_stream_si512(static_cast<__m512i*>(to), _mm512_load_si512(line));
+#elif defined(__AVX__)
+    for (int half = 0; half < 2; ++half)
+        _mm256_stream_si256(static_cast<__m256i*>(to) + half,
+                            _mm256_load_si256(static_cast<const __m256i*>(line) + half));
+#elif defined(__SSE2__)
+    for (int quarter = 0; quarter < 4; ++quarter)
+        _mm_stream_si128(static_cast<__m128i*>(to) + quarter,
+                         _mm_load_si128(static_cast<const __m128i*>(line) + quarter));
+#else
+    std::memcpy(to, line, 64);
+#endif
+}
+
+// Elements of `Out` before the first 64-byte boundary at or after `out` (at most count).
+template <typename Out> std::size_t elementsToLine(const Out* out, std::size_t count) {
+    const std::size_t misalignment = (reinterpret_cast<std::uintptr_t>(out) % 64) / sizeof(Out);
+    const std::size_t head = misalignment == 0 ? 0 : 64 / sizeof(Out) - misalignment;
+    return head < count ? head : count;
+}
+
 // The codes are computed in 32-bit lanes into a small block on the stack, then narrowed in a
 // second pass: done in one loop, GCC narrows every intermediate select to the output width and
 // spends more instructions shuffling masks than computing.
+// Flattened: with a streaming and an ordinary block loop in one function, GCC's inliner
+// otherwise ran out of budget and called encodeElementOf once per element (INT8 ran 15× slower).
 template <RoundingMode Mode, EncodeKind Kind, bool Symmetric>
-void encodeBlock(const EncodeParams& p, const std::uint32_t* __restrict__ in,
-                 std::uint32_t* __restrict__ out, std::size_t count, std::uint64_t seed,
-                 std::uint64_t firstIndex) {
+[[gnu::flatten]] void encodeBlock(const EncodeParams& p, const std::uint32_t* __restrict__ in,
+                                  std::uint32_t* __restrict__ out, std::size_t count,
+                                  std::uint64_t seed, std::uint64_t firstIndex) {
     for (std::size_t i = 0; i < count; ++i) {
         std::uint64_t random = 0;
         if constexpr (Mode == RoundingMode::Stochastic)
@@ -40,18 +66,49 @@ void encodeBlock(const EncodeParams& p, const std::uint32_t* __restrict__ in,
 
 // The parameters are copied to a local: stores through the byte-sized output pointer may
 // alias anything, and a local whose address never escapes keeps them in registers.
-template <RoundingMode Mode, EncodeKind Kind, typename Out, bool Symmetric = false>
+// Streaming (outputs far beyond the cache): each block of codes goes to memory with
+// non-temporal stores as soon as it is narrowed, so the core converts the next block while the
+// write-combining buffers drain the last one (see writeOutput below, the same for decoders).
+//
+//   out:  |head: ordinary stores| block (64 codes, 1–4 whole lines) | … |tail: ordinary|
+//                               ^ 64-byte aligned
+template <RoundingMode Mode, EncodeKind Kind, typename Out, bool Symmetric, OutputStores Stores>
 void encodeLoop(const EncodeParams& params, const std::uint32_t* __restrict__ in, void* outBytes,
                 std::size_t count, std::uint64_t seed, std::uint64_t firstIndex) {
     const EncodeParams p = params;
     Out* __restrict__ out = static_cast<Out*>(outBytes);
+    std::size_t start = 0;
+    if constexpr (Stores == OutputStores::Streaming) {
+        start = elementsToLine(out, count);
+        encodeLoop<Mode, Kind, Out, Symmetric, OutputStores::Cached>(p, in, out, start, seed,
+                                                                     firstIndex);
+        constexpr std::size_t kStreamBlock = 64;
+        for (; start + kStreamBlock <= count; start += kStreamBlock) {
+            alignas(64) Out block[kStreamBlock];
+            if constexpr (sizeof(Out) == 4) {
+                encodeBlock<Mode, Kind, Symmetric>(p, in + start,
+                                                   reinterpret_cast<std::uint32_t*>(block),
+                                                   kStreamBlock, seed, firstIndex + start);
+            } else {
+                alignas(64) std::uint32_t codes[kStreamBlock];
+                encodeBlock<Mode, Kind, Symmetric>(p, in + start, codes, kStreamBlock, seed,
+                                                   firstIndex + start);
+                for (std::size_t i = 0; i < kStreamBlock; ++i)
+                    block[i] = static_cast<Out>(codes[i]);
+            }
+            for (std::size_t line = 0; line < sizeof block; line += 64)
+                streamLine(reinterpret_cast<unsigned char*>(out + start) + line,
+                           reinterpret_cast<const unsigned char*>(block) + line);
+        }
+    }
     if constexpr (sizeof(Out) == 4) {
-        encodeBlock<Mode, Kind, Symmetric>(p, in, reinterpret_cast<std::uint32_t*>(out), count,
-                                           seed, firstIndex);
+        encodeBlock<Mode, Kind, Symmetric>(p, in + start,
+                                           reinterpret_cast<std::uint32_t*>(out) + start,
+                                           count - start, seed, firstIndex + start);
     } else {
         constexpr std::size_t kBlock = 512;
         alignas(64) std::uint32_t codes[kBlock];
-        for (std::size_t start = 0; start < count; start += kBlock) {
+        for (; start < count; start += kBlock) {
             const std::size_t n = count - start < kBlock ? count - start : kBlock;
             encodeBlock<Mode, Kind, Symmetric>(p, in + start, codes, n, seed, firstIndex + start);
             for (std::size_t i = 0; i < n; ++i)
@@ -101,24 +158,6 @@ tableLoop(const std::uint32_t* __restrict__ table, std::uint32_t mask, const voi
         out[i] = table[in[i] & mask];
 }
 
-// One 64-byte line (16 FP32 results, computed in a local array the compiler keeps in vector
-// registers) written with non-temporal stores of this instruction set's width.
-inline void streamLine(std::uint32_t* __restrict__ to, const std::uint32_t* __restrict__ line) {
-#if defined(__AVX512F__)
-    _mm512_stream_si512(reinterpret_cast<__m512i*>(to), _mm512_load_si512(line));
-#elif defined(__AVX__)
-    for (int half = 0; half < 2; ++half)
-        _mm256_stream_si256(reinterpret_cast<__m256i*>(to) + half,
-                            _mm256_load_si256(reinterpret_cast<const __m256i*>(line) + half));
-#elif defined(__SSE2__)
-    for (int quarter = 0; quarter < 4; ++quarter)
-        _mm_stream_si128(reinterpret_cast<__m128i*>(to) + quarter,
-                         _mm_load_si128(reinterpret_cast<const __m128i*>(line) + quarter));
-#else
-    std::memcpy(to, line, 64);
-#endif
-}
-
 // out[i] = element(i) for i < count, reading codes of InBytes each. Streaming (outputs far
 // beyond the cache): the results go to memory with non-temporal stores a few lines at a time,
 // as soon as they are computed, so the core converts the next block while the
@@ -138,9 +177,7 @@ template <OutputStores Stores, std::size_t InBytes, typename Element>
 void writeOutput(std::uint32_t* __restrict__ out, std::size_t count, const Element& element) {
     std::size_t i = 0;
     if constexpr (Stores == OutputStores::Streaming) {
-        const std::size_t misalignment = (reinterpret_cast<std::uintptr_t>(out) % 64) / 4;
-        const std::size_t head = misalignment == 0 ? 0 : 16 - misalignment;
-        for (; i < head && i < count; ++i)
+        for (const std::size_t head = elementsToLine(out, count); i < head; ++i)
             out[i] = element(i);
         constexpr std::size_t kBlock = 64 / InBytes;
         for (; i + kBlock <= count; i += kBlock) {
@@ -173,23 +210,31 @@ void floatDecodeLoop(const FloatDecodeParams& params, const void* inBytes,
                                     [&](std::size_t i) { return decodeFloatElement(p, in[i]); });
 }
 
-template <RoundingMode Mode, EncodeKind Kind>
-constexpr void fillEncodeKind(LoopSet::EncodeLoop (&row)[3]) {
-    row[0] = &encodeLoop<Mode, Kind, std::uint8_t>;
-    row[1] = &encodeLoop<Mode, Kind, std::uint16_t>;
-    row[2] = &encodeLoop<Mode, Kind, std::uint32_t>;
+template <RoundingMode Mode, EncodeKind Kind, bool Symmetric, OutputStores Stores>
+constexpr void fillEncodeRow(LoopSet::EncodeLoop (&row)[3]) {
+    row[0] = &encodeLoop<Mode, Kind, std::uint8_t, Symmetric, Stores>;
+    row[1] = &encodeLoop<Mode, Kind, std::uint16_t, Symmetric, Stores>;
+    row[2] = &encodeLoop<Mode, Kind, std::uint32_t, Symmetric, Stores>;
 }
 
-template <RoundingMode Mode> constexpr void fillSymmetric(LoopSet::EncodeLoop (&row)[3]) {
-    row[0] = &encodeLoop<Mode, EncodeKind::BinaryFloat, std::uint8_t, true>;
-    row[1] = &encodeLoop<Mode, EncodeKind::BinaryFloat, std::uint16_t, true>;
-    row[2] = &encodeLoop<Mode, EncodeKind::BinaryFloat, std::uint32_t, true>;
+template <RoundingMode Mode, OutputStores Stores> constexpr void fillEncode(LoopSet& set) {
+    const int stores = static_cast<int>(Stores);
+    const int mode = static_cast<int>(Mode);
+    fillEncodeRow<Mode, EncodeKind::BinaryFloat, false, Stores>(
+        set.encode[stores][mode][static_cast<int>(EncodeKind::BinaryFloat)]);
+    fillEncodeRow<Mode, EncodeKind::SignedInteger, false, Stores>(
+        set.encode[stores][mode][static_cast<int>(EncodeKind::SignedInteger)]);
+    fillEncodeRow<Mode, EncodeKind::BinaryFloat, true, Stores>(set.encodeSymmetric[stores][mode]);
 }
 
-template <RoundingMode Mode> constexpr void fillEncode(LoopSet::EncodeLoop (&rows)[2][3]) {
-    fillEncodeKind<Mode, EncodeKind::BinaryFloat>(rows[static_cast<int>(EncodeKind::BinaryFloat)]);
-    fillEncodeKind<Mode, EncodeKind::SignedInteger>(
-        rows[static_cast<int>(EncodeKind::SignedInteger)]);
+template <OutputStores Stores> constexpr void fillEncodeModes(LoopSet& set) {
+    fillEncode<RoundingMode::NearestEven, Stores>(set);
+    fillEncode<RoundingMode::NearestAway, Stores>(set);
+    fillEncode<RoundingMode::TowardZero, Stores>(set);
+    fillEncode<RoundingMode::TowardPositive, Stores>(set);
+    fillEncode<RoundingMode::TowardNegative, Stores>(set);
+    fillEncode<RoundingMode::Stochastic, Stores>(set);
+    fillEncode<RoundingMode::ToOdd, Stores>(set);
 }
 
 template <OutputStores Stores>
@@ -205,28 +250,8 @@ constexpr void fillDecode(LoopSet::FloatDecodeLoop (&floatDecode)[3],
 LoopSet makeLoopSet(const char* name) {
     LoopSet set{};
     set.isaName = name;
-    fillEncode<RoundingMode::NearestEven>(set.encode[static_cast<int>(RoundingMode::NearestEven)]);
-    fillEncode<RoundingMode::NearestAway>(set.encode[static_cast<int>(RoundingMode::NearestAway)]);
-    fillEncode<RoundingMode::TowardZero>(set.encode[static_cast<int>(RoundingMode::TowardZero)]);
-    fillEncode<RoundingMode::TowardPositive>(
-        set.encode[static_cast<int>(RoundingMode::TowardPositive)]);
-    fillEncode<RoundingMode::TowardNegative>(
-        set.encode[static_cast<int>(RoundingMode::TowardNegative)]);
-    fillEncode<RoundingMode::Stochastic>(set.encode[static_cast<int>(RoundingMode::Stochastic)]);
-    fillEncode<RoundingMode::ToOdd>(set.encode[static_cast<int>(RoundingMode::ToOdd)]);
-    fillSymmetric<RoundingMode::NearestEven>(
-        set.encodeSymmetric[static_cast<int>(RoundingMode::NearestEven)]);
-    fillSymmetric<RoundingMode::NearestAway>(
-        set.encodeSymmetric[static_cast<int>(RoundingMode::NearestAway)]);
-    fillSymmetric<RoundingMode::TowardZero>(
-        set.encodeSymmetric[static_cast<int>(RoundingMode::TowardZero)]);
-    fillSymmetric<RoundingMode::TowardPositive>(
-        set.encodeSymmetric[static_cast<int>(RoundingMode::TowardPositive)]);
-    fillSymmetric<RoundingMode::TowardNegative>(
-        set.encodeSymmetric[static_cast<int>(RoundingMode::TowardNegative)]);
-    fillSymmetric<RoundingMode::Stochastic>(
-        set.encodeSymmetric[static_cast<int>(RoundingMode::Stochastic)]);
-    fillSymmetric<RoundingMode::ToOdd>(set.encodeSymmetric[static_cast<int>(RoundingMode::ToOdd)]);
+    fillEncodeModes<OutputStores::Cached>(set);
+    fillEncodeModes<OutputStores::Streaming>(set);
     set.lookup[0] = &lookupLoop<std::uint8_t>;
     set.lookup[1] = &lookupLoop<std::uint16_t>;
     set.lookup[2] = &lookupLoop<std::uint32_t>;

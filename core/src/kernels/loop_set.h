@@ -18,12 +18,12 @@ enum class OutputStores { Cached, Streaming };
 struct LoopSet {
     const char* isaName; // "AVX-512", "AVX2", "scalar"
 
-    // [rounding mode][EncodeKind][output bytes: 1, 2, 4]
+    // [OutputStores][rounding mode][EncodeKind][output bytes: 1, 2, 4]
     using EncodeLoop = void (*)(const EncodeParams&, const std::uint32_t*, void*, std::size_t,
                                 std::uint64_t seed, std::uint64_t firstIndex);
-    EncodeLoop encode[7][2][3];
-    // Binary floats with symmetricSpecials(): [rounding mode][output bytes].
-    EncodeLoop encodeSymmetric[7][3];
+    EncodeLoop encode[2][7][2][3];
+    // Binary floats with symmetricSpecials(): [OutputStores][rounding mode][output bytes].
+    EncodeLoop encodeSymmetric[2][7][3];
     using LookupLoop = void (*)(const LookupParams&, const std::uint32_t*, void*, std::size_t);
     LookupLoop lookup[3];
     // Table decode of 1- or 2-byte codes.
