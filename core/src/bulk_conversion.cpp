@@ -652,30 +652,26 @@ const KernelPath& BulkDecoder::path() const {
 
 namespace {
 
-bool hasStreamingLoop(Strategy strategy) {
-    return strategy == Strategy::Widen || strategy == Strategy::FloatDecode;
-}
-
 void decodeWith(const BulkConverterImpl& c, const void* in, std::uint32_t* out, std::size_t count,
                 kernels::OutputStores stores) {
     const auto* in16 = static_cast<const std::uint16_t*>(in);
-    const int streaming = static_cast<int>(stores);
+    const int storesIndex = static_cast<int>(stores);
     switch (c.strategy) {
     case Strategy::F16c:
-        kernels::f16cDecode(in16, out, count, c.nanCode);
+        kernels::f16cDecode(in16, out, count, c.nanCode, stores);
         return;
     case Strategy::Avx512Fp16:
-        kernels::avx512Fp16Decode(in16, out, count, c.nanCode);
+        kernels::avx512Fp16Decode(in16, out, count, c.nanCode, stores);
         return;
     case Strategy::Widen:
-        c.loops->widen[streaming][c.bytes == 2 ? 0 : 1](c.widen, in, out, count);
+        c.loops->widen[storesIndex][c.bytes == 2 ? 0 : 1](c.widen, in, out, count);
         return;
     case Strategy::FloatDecode:
-        c.loops->floatDecode[streaming][kernels::widthIndex(c.bytes)](c.floatDecode, in, out,
-                                                                      count);
+        c.loops->floatDecode[storesIndex][kernels::widthIndex(c.bytes)](c.floatDecode, in, out,
+                                                                        count);
         return;
     case Strategy::Table:
-        c.loops->table[c.bytes == 1 ? 0 : 1](
+        c.loops->table[storesIndex][c.bytes == 1 ? 0 : 1](
             c.table.data(), static_cast<std::uint32_t>(c.table.size() - 1), in, out, count);
         return;
     default:
@@ -692,16 +688,10 @@ void BulkDecoder::decode(const void* in, std::uint32_t* out, std::size_t count) 
         decodeWith(c, in, out, count, kernels::OutputStores::Cached);
         return;
     }
-    if (hasStreamingLoop(c.strategy)) {
-        decodeWith(c, in, out, count, kernels::OutputStores::Streaming);
-        kernels::streamingFence();
-        return;
-    }
-    const std::size_t inBytes = static_cast<std::size_t>(c.bytes);
-    writeStreaming(out, count, 4, [&](std::size_t start, std::size_t n, void* piece) {
-        decodeWith(c, static_cast<const unsigned char*>(in) + start * inBytes,
-                   static_cast<std::uint32_t*>(piece), n, kernels::OutputStores::Cached);
-    });
+    // Every decoder has a streaming loop except the exact core itself, whose speed no store
+    // can change.
+    decodeWith(c, in, out, count, kernels::OutputStores::Streaming);
+    kernels::streamingFence();
 }
 
 } // namespace fpx

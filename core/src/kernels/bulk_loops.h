@@ -147,17 +147,6 @@ void lookupLoop(const LookupParams& params, const std::uint32_t* __restrict__ in
     }
 }
 
-// Kept scalar in every loop set: a vector gather from a 1–256 KiB table is slower on current
-// x86 cores than one load per element (measured: AVX-512 gathers 0.5 vs scalar 1.0 G elem/s).
-template <typename In>
-[[gnu::optimize("no-tree-vectorize")]] void
-tableLoop(const std::uint32_t* __restrict__ table, std::uint32_t mask, const void* inBytes,
-          std::uint32_t* __restrict__ out, std::size_t count) {
-    const In* __restrict__ in = static_cast<const In*>(inBytes);
-    for (std::size_t i = 0; i < count; ++i)
-        out[i] = table[in[i] & mask];
-}
-
 // out[i] = element(i) for i < count, reading codes of InBytes each. Streaming (outputs far
 // beyond the cache): the results go to memory with non-temporal stores a few lines at a time,
 // as soon as they are computed, so the core converts the next block while the
@@ -190,6 +179,16 @@ void writeOutput(std::uint32_t* __restrict__ out, std::size_t count, const Eleme
     }
     for (; i < count; ++i)
         out[i] = element(i);
+}
+
+// Kept scalar in every loop set: a vector gather from a 1–256 KiB table is slower on current
+// x86 cores than one load per element (measured: AVX-512 gathers 0.5 vs scalar 1.0 G elem/s).
+template <typename In, OutputStores Stores>
+[[gnu::optimize("no-tree-vectorize")]] void
+tableLoop(const std::uint32_t* __restrict__ table, std::uint32_t mask, const void* inBytes,
+          std::uint32_t* __restrict__ out, std::size_t count) {
+    const In* __restrict__ in = static_cast<const In*>(inBytes);
+    writeOutput<Stores, sizeof(In)>(out, count, [&](std::size_t i) { return table[in[i] & mask]; });
 }
 
 template <typename In, OutputStores Stores>
@@ -239,7 +238,9 @@ template <OutputStores Stores> constexpr void fillEncodeModes(LoopSet& set) {
 
 template <OutputStores Stores>
 constexpr void fillDecode(LoopSet::FloatDecodeLoop (&floatDecode)[3],
-                          LoopSet::WidenLoop (&widen)[2]) {
+                          LoopSet::WidenLoop (&widen)[2], LoopSet::TableLoop (&table)[2]) {
+    table[0] = &tableLoop<std::uint8_t, Stores>;
+    table[1] = &tableLoop<std::uint16_t, Stores>;
     floatDecode[0] = &floatDecodeLoop<std::uint8_t, Stores>;
     floatDecode[1] = &floatDecodeLoop<std::uint16_t, Stores>;
     floatDecode[2] = &floatDecodeLoop<std::uint32_t, Stores>;
@@ -255,10 +256,8 @@ LoopSet makeLoopSet(const char* name) {
     set.lookup[0] = &lookupLoop<std::uint8_t>;
     set.lookup[1] = &lookupLoop<std::uint16_t>;
     set.lookup[2] = &lookupLoop<std::uint32_t>;
-    set.table[0] = &tableLoop<std::uint8_t>;
-    set.table[1] = &tableLoop<std::uint16_t>;
-    fillDecode<OutputStores::Cached>(set.floatDecode[0], set.widen[0]);
-    fillDecode<OutputStores::Streaming>(set.floatDecode[1], set.widen[1]);
+    fillDecode<OutputStores::Cached>(set.floatDecode[0], set.widen[0], set.table[0]);
+    fillDecode<OutputStores::Streaming>(set.floatDecode[1], set.widen[1], set.table[1]);
     return set;
 }
 

@@ -2,15 +2,12 @@
 #pragma once
 
 #include "fpx/kernels/element_conversion.h"
+#include "output_stores.h"
 
 #include <cstddef>
 #include <cstdint>
 
 namespace fpx::kernels {
-
-// How a loop writes its output: ordinary stores, or non-temporal (streaming) stores of whole
-// cache lines for outputs far larger than the cache.
-enum class OutputStores { Cached, Streaming };
 
 // The bulk loops of one instruction set: the same element functions compiled for plain
 // x86-64, AVX2 or AVX-512 (bulk_loops.h, included by one file per instruction set), chosen at
@@ -26,10 +23,10 @@ struct LoopSet {
     EncodeLoop encodeSymmetric[2][7][3];
     using LookupLoop = void (*)(const LookupParams&, const std::uint32_t*, void*, std::size_t);
     LookupLoop lookup[3];
-    // Table decode of 1- or 2-byte codes.
+    // Table decode of 1- or 2-byte codes: [OutputStores][input bytes 1, 2].
     using TableLoop = void (*)(const std::uint32_t* table, std::uint32_t mask, const void*,
                                std::uint32_t*, std::size_t);
-    TableLoop table[2];
+    TableLoop table[2][2];
     // Binary float codes of 1, 2 or 4 bytes → FP32 by bit trick: [OutputStores][input bytes].
     using FloatDecodeLoop = void (*)(const FloatDecodeParams&, const void*, std::uint32_t*,
                                      std::size_t);

@@ -46,6 +46,12 @@ inline void canonicalizeNaNs(const std::uint16_t* in, std::uint32_t* out, std::s
             out[k] = nanBits[in[k] >> 15];
 }
 
+// Bytes before the first `alignment`-aligned address of `to` (at most `bytes`).
+std::size_t headBytes(const unsigned char* to, std::size_t bytes, std::size_t alignment) {
+    return std::min(bytes,
+                    (alignment - (reinterpret_cast<std::uintptr_t>(to) % alignment)) % alignment);
+}
+
 [[gnu::target("avx2")]] inline bool anyNaN8(__m256i bits) {
     const __m256i magnitude = _mm256_and_si256(bits, _mm256_set1_epi32(0x7fffffff));
     const __m256i nan = _mm256_cmpgt_epi32(magnitude, _mm256_set1_epi32(0x7f800000));
@@ -131,23 +137,58 @@ void f16cEncode(RoundingMode mode, const std::uint32_t* in, std::uint16_t* out, 
     }
 }
 
-[[gnu::target("avx2,f16c")]] void f16cDecode(const std::uint16_t* in, std::uint32_t* out,
-                                             std::size_t count, const std::uint32_t (&nanBits)[2]) {
+namespace {
+
+// Decoders: a vector's NaN lanes are fixed in a local copy before it is stored, so that a
+// streaming store writes each line once and final.
+
+// Elements [from, to) one at a time (vectorised loops' heads and tails).
+[[gnu::target("avx2,f16c")]] void f16cDecodeScalar(const std::uint16_t* in, std::uint32_t* out,
+                                                   std::size_t from, std::size_t to,
+                                                   const std::uint32_t (&nanBits)[2]) {
+    for (std::size_t k = from; k < to; ++k) {
+        const float value = _cvtsh_ss(in[k]);
+        std::memcpy(out + k, &value, sizeof value);
+    }
+    canonicalizeNaNs(in + from, out + from, to - from, nanBits);
+}
+
+template <OutputStores Stores>
+[[gnu::target("avx2,f16c")]] void f16cDecodeWith(const std::uint16_t* in, std::uint32_t* out,
+                                                 std::size_t count,
+                                                 const std::uint32_t (&nanBits)[2]) {
     std::size_t i = 0;
+    if constexpr (Stores == OutputStores::Streaming) {
+        i = headBytes(reinterpret_cast<unsigned char*>(out), count * 4, 64) / 4;
+        f16cDecodeScalar(in, out, 0, i, nanBits);
+    }
     for (; i + 8 <= count; i += 8) {
         const __m128i half = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i));
-        _mm256_storeu_ps(reinterpret_cast<float*>(out + i), _mm256_cvtph_ps(half));
+        __m256 wide = _mm256_cvtph_ps(half);
         const __m128i nan =
             _mm_cmpgt_epi16(_mm_and_si128(half, _mm_set1_epi16(0x7fff)), _mm_set1_epi16(0x7c00));
-        if (!_mm_testz_si128(nan, nan)) [[unlikely]]
-            canonicalizeNaNs(in + i, out + i, 8, nanBits);
+        if (!_mm_testz_si128(nan, nan)) [[unlikely]] {
+            alignas(32) std::uint32_t fixed[8];
+            _mm256_store_ps(reinterpret_cast<float*>(fixed), wide);
+            canonicalizeNaNs(in + i, fixed, 8, nanBits);
+            wide = _mm256_load_ps(reinterpret_cast<const float*>(fixed));
+        }
+        if constexpr (Stores == OutputStores::Streaming)
+            _mm256_stream_ps(reinterpret_cast<float*>(out + i), wide);
+        else
+            _mm256_storeu_ps(reinterpret_cast<float*>(out + i), wide);
     }
-    for (; i < count; ++i) {
-        const float value = _cvtsh_ss(in[i]);
-        std::memcpy(out + i, &value, sizeof value);
-    }
-    canonicalizeNaNs(in + (count & ~std::size_t{7}), out + (count & ~std::size_t{7}), count & 7,
-                     nanBits);
+    f16cDecodeScalar(in, out, i, count, nanBits);
+}
+
+} // namespace
+
+void f16cDecode(const std::uint16_t* in, std::uint32_t* out, std::size_t count,
+                const std::uint32_t (&nanBits)[2], OutputStores stores) {
+    if (stores == OutputStores::Streaming)
+        f16cDecodeWith<OutputStores::Streaming>(in, out, count, nanBits);
+    else
+        f16cDecodeWith<OutputStores::Cached>(in, out, count, nanBits);
 }
 
 [[gnu::target("avx512f,avx512bw,avx512vl,avx512bf16")]] void
@@ -190,33 +231,58 @@ void avx512Fp16Encode(RoundingMode mode, const std::uint32_t* in, std::uint16_t*
     }
 }
 
+namespace {
+
+// The `n` (< 16) elements from `at`, by masked loads and stores.
 [[gnu::target("avx512f,avx512bw,avx512vl,avx512dq,avx512fp16")]] void
-avx512Fp16Decode(const std::uint16_t* in, std::uint32_t* out, std::size_t count,
-                 const std::uint32_t (&nanBits)[2]) {
+avx512Fp16DecodePartial(const std::uint16_t* in, std::uint32_t* out, std::size_t at, std::size_t n,
+                        const std::uint32_t (&nanBits)[2]) {
+    const __mmask16 lanes = static_cast<__mmask16>((1u << n) - 1u);
+    const __m256i half = _mm256_maskz_loadu_epi16(lanes, in + at);
+    _mm512_mask_storeu_ps(out + at, lanes, _mm512_cvtxph_ps(_mm256_castsi256_ph(half)));
+    canonicalizeNaNs(in + at, out + at, n, nanBits);
+}
+
+template <OutputStores Stores>
+[[gnu::target("avx512f,avx512bw,avx512vl,avx512dq,avx512fp16")]] void
+avx512Fp16DecodeWith(const std::uint16_t* in, std::uint32_t* out, std::size_t count,
+                     const std::uint32_t (&nanBits)[2]) {
     std::size_t i = 0;
+    if constexpr (Stores == OutputStores::Streaming) {
+        i = headBytes(reinterpret_cast<unsigned char*>(out), count * 4, 64) / 4;
+        avx512Fp16DecodePartial(in, out, 0, i, nanBits);
+    }
     for (; i + 16 <= count; i += 16) {
         const __m256i half = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i));
-        _mm512_storeu_ps(out + i, _mm512_cvtxph_ps(_mm256_castsi256_ph(half)));
+        __m512 wide = _mm512_cvtxph_ps(_mm256_castsi256_ph(half));
         const __mmask16 nan = _mm256_cmpgt_epu16_mask(
             _mm256_and_si256(half, _mm256_set1_epi16(0x7fff)), _mm256_set1_epi16(0x7c00));
-        if (nan) [[unlikely]]
-            canonicalizeNaNs(in + i, out + i, 16, nanBits);
+        if (nan) [[unlikely]] {
+            alignas(64) std::uint32_t fixed[16];
+            _mm512_store_ps(fixed, wide);
+            canonicalizeNaNs(in + i, fixed, 16, nanBits);
+            wide = _mm512_load_ps(fixed);
+        }
+        if constexpr (Stores == OutputStores::Streaming)
+            _mm512_stream_ps(reinterpret_cast<float*>(out + i), wide);
+        else
+            _mm512_storeu_ps(out + i, wide);
     }
-    if (i < count) {
-        const __mmask16 tail = static_cast<__mmask16>((1u << (count - i)) - 1u);
-        const __m256i half = _mm256_maskz_loadu_epi16(tail, in + i);
-        _mm512_mask_storeu_ps(out + i, tail, _mm512_cvtxph_ps(_mm256_castsi256_ph(half)));
-        canonicalizeNaNs(in + i, out + i, count - i, nanBits);
-    }
+    if (i < count)
+        avx512Fp16DecodePartial(in, out, i, count - i, nanBits);
+}
+
+} // namespace
+
+void avx512Fp16Decode(const std::uint16_t* in, std::uint32_t* out, std::size_t count,
+                      const std::uint32_t (&nanBits)[2], OutputStores stores) {
+    if (stores == OutputStores::Streaming)
+        avx512Fp16DecodeWith<OutputStores::Streaming>(in, out, count, nanBits);
+    else
+        avx512Fp16DecodeWith<OutputStores::Cached>(in, out, count, nanBits);
 }
 
 namespace {
-
-// Bytes before the first `alignment`-aligned address of `to` (at most `bytes`).
-std::size_t headBytes(const unsigned char* to, std::size_t bytes, std::size_t alignment) {
-    return std::min(bytes,
-                    (alignment - (reinterpret_cast<std::uintptr_t>(to) % alignment)) % alignment);
-}
 
 // A whole cache line per streaming store: written in one piece, it leaves its write-combining
 // buffer at once instead of waiting there for its other three parts. (On this project's
@@ -328,13 +394,14 @@ bool hasAvx512Fp16() {
 }
 void f16cEncode(RoundingMode, const std::uint32_t*, std::uint16_t*, std::size_t,
                 const std::uint32_t (&)[2]) {}
-void f16cDecode(const std::uint16_t*, std::uint32_t*, std::size_t, const std::uint32_t (&)[2]) {}
+void f16cDecode(const std::uint16_t*, std::uint32_t*, std::size_t, const std::uint32_t (&)[2],
+                OutputStores) {}
 void avx512Bf16Encode(const std::uint32_t*, std::uint16_t*, std::size_t,
                       const std::uint32_t (&)[2]) {}
 void avx512Fp16Encode(RoundingMode, const std::uint32_t*, std::uint16_t*, std::size_t,
                       const std::uint32_t (&)[2]) {}
-void avx512Fp16Decode(const std::uint16_t*, std::uint32_t*, std::size_t,
-                      const std::uint32_t (&)[2]) {}
+void avx512Fp16Decode(const std::uint16_t*, std::uint32_t*, std::size_t, const std::uint32_t (&)[2],
+                      OutputStores) {}
 void f16cEncodeBare(const std::uint32_t*, std::uint16_t*, std::size_t) {}
 void streamingCopy(void* destination, const void* source, std::size_t bytes) {
     std::memcpy(destination, source, bytes);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "fpx/rounding.h"
+#include "output_stores.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -22,7 +23,7 @@ bool hasAvx512();
 void f16cEncode(RoundingMode mode, const std::uint32_t* in, std::uint16_t* out, std::size_t count,
                 const std::uint32_t (&nanCode)[2]);
 void f16cDecode(const std::uint16_t* in, std::uint32_t* out, std::size_t count,
-                const std::uint32_t (&nanBits)[2]);
+                const std::uint32_t (&nanBits)[2], OutputStores stores = OutputStores::Cached);
 // vcvtneps2bf16: nearest-even; flushes FP32 subnormal inputs to ±0 (not bit-exact).
 void avx512Bf16Encode(const std::uint32_t* in, std::uint16_t* out, std::size_t count,
                       const std::uint32_t (&nanCode)[2]);
@@ -30,7 +31,8 @@ void avx512Bf16Encode(const std::uint32_t* in, std::uint16_t* out, std::size_t c
 void avx512Fp16Encode(RoundingMode mode, const std::uint32_t* in, std::uint16_t* out,
                       std::size_t count, const std::uint32_t (&nanCode)[2]);
 void avx512Fp16Decode(const std::uint16_t* in, std::uint32_t* out, std::size_t count,
-                      const std::uint32_t (&nanBits)[2]);
+                      const std::uint32_t (&nanBits)[2],
+                      OutputStores stores = OutputStores::Cached);
 
 // Copies with non-temporal stores (the destination is not read first nor kept in the cache):
 // for outputs far larger than the cache. memcpy elsewhere. Call streamingFence() once after
