@@ -557,33 +557,14 @@ void writeStreaming(void* out, std::size_t count, std::size_t outBytes, const Co
 
 } // namespace
 
-void BulkEncoder::encode(const std::uint32_t* in, void* out, std::size_t count,
-                         std::uint64_t firstIndex) const {
-    const BulkConverterImpl& c = *impl_;
-    const std::size_t bytes = static_cast<std::size_t>(c.bytes);
-    if (count * bytes >= kStreamingOutputBytes && c.strategy == Strategy::BitTrick) {
-        c.encodeLoop[static_cast<int>(kernels::OutputStores::Streaming)](c.encode, in, out, count,
-                                                                         c.seed, firstIndex);
-        kernels::streamingFence();
-        return;
-    }
-    if (count * bytes >= kStreamingOutputBytes) {
-        writeStreaming(out, count, bytes, [&](std::size_t start, std::size_t n, void* piece) {
-            encodeDirect(in + start, piece, n, firstIndex + start);
-        });
-        return;
-    }
-    encodeDirect(in, out, count, firstIndex);
-}
+namespace {
 
-void BulkEncoder::encodeDirect(const std::uint32_t* in, void* out, std::size_t count,
-                               std::uint64_t firstIndex) const {
-    const BulkConverterImpl& c = *impl_;
+void encodeWith(const BulkConverterImpl& c, const std::uint32_t* in, void* out, std::size_t count,
+                std::uint64_t firstIndex, kernels::OutputStores stores) {
     auto* out16 = static_cast<std::uint16_t*>(out);
     switch (c.strategy) {
     case Strategy::BitTrick:
-        c.encodeLoop[static_cast<int>(kernels::OutputStores::Cached)](c.encode, in, out, count,
-                                                                      c.seed, firstIndex);
+        c.encodeLoop[static_cast<int>(stores)](c.encode, in, out, count, c.seed, firstIndex);
         return;
     case Strategy::Lookup:
         c.loops->lookup[kernels::widthIndex(c.bytes)](c.lookup, in, out, count);
@@ -611,6 +592,34 @@ void BulkEncoder::encodeDirect(const std::uint32_t* in, void* out, std::size_t c
     case Strategy::Widen:
     case Strategy::FloatDecode:
         return; // decoders only
+    }
+}
+
+// Whether the strategy's own loop writes streaming stores to `out`: the bit-trick loops stream
+// whole lines from the first 64-byte boundary, which a code reaches only if `out` is aligned
+// to the code's size. The others are written in pieces by writeStreaming. (Hardware encoders
+// streaming blocks of 64–1024 codes themselves measured no faster than the pieces: they are
+// bound by the narrowing copy's memory traffic, not by a lack of overlap.)
+bool streamsItself(Strategy strategy, const void* out, std::size_t bytes) {
+    const bool aligned = reinterpret_cast<std::uintptr_t>(out) % bytes == 0;
+    return aligned && strategy == Strategy::BitTrick;
+}
+
+} // namespace
+
+void BulkEncoder::encode(const std::uint32_t* in, void* out, std::size_t count,
+                         std::uint64_t firstIndex) const {
+    const BulkConverterImpl& c = *impl_;
+    const std::size_t bytes = static_cast<std::size_t>(c.bytes);
+    if (count * bytes < kStreamingOutputBytes) {
+        encodeWith(c, in, out, count, firstIndex, kernels::OutputStores::Cached);
+    } else if (streamsItself(c.strategy, out, bytes)) {
+        encodeWith(c, in, out, count, firstIndex, kernels::OutputStores::Streaming);
+        kernels::streamingFence();
+    } else {
+        writeStreaming(out, count, bytes, [&](std::size_t start, std::size_t n, void* piece) {
+            encodeWith(c, in + start, piece, n, firstIndex + start, kernels::OutputStores::Cached);
+        });
     }
 }
 
@@ -688,10 +697,18 @@ void BulkDecoder::decode(const void* in, std::uint32_t* out, std::size_t count) 
         decodeWith(c, in, out, count, kernels::OutputStores::Cached);
         return;
     }
-    // Every decoder has a streaming loop except the exact core itself, whose speed no store
-    // can change.
-    decodeWith(c, in, out, count, kernels::OutputStores::Streaming);
-    kernels::streamingFence();
+    // Every decoder has a streaming loop (the exact core's speed no store can change).
+    if (reinterpret_cast<std::uintptr_t>(out) % alignof(std::uint32_t) == 0) {
+        decodeWith(c, in, out, count, kernels::OutputStores::Streaming);
+        kernels::streamingFence();
+        return;
+    }
+    // A misaligned output (possible through a cast from bytes) reaches no 64-byte boundary.
+    const std::size_t inBytes = static_cast<std::size_t>(c.bytes);
+    writeStreaming(out, count, 4, [&](std::size_t start, std::size_t n, void* piece) {
+        decodeWith(c, static_cast<const unsigned char*>(in) + start * inBytes,
+                   static_cast<std::uint32_t*>(piece), n, kernels::OutputStores::Cached);
+    });
 }
 
 } // namespace fpx

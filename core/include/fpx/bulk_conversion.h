@@ -79,8 +79,6 @@ class BulkEncoder {
 
   private:
     explicit BulkEncoder(std::unique_ptr<BulkConverterImpl> impl);
-    void encodeDirect(const std::uint32_t* in, void* out, std::size_t count,
-                      std::uint64_t firstIndex) const;
     std::unique_ptr<BulkConverterImpl> impl_;
 };
 
