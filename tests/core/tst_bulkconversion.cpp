@@ -14,6 +14,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 
@@ -92,6 +93,7 @@ class TestBulkConversion : public QObject {
     void decodeMatchesCore_data();
     void decodeMatchesCore();
     void everyIssueFormatHasAFastPath();
+    void lookupLoopsMatchLookupElement();
     void hardwareUseIsRespected();
     void bf16HardwareDiffersOnlyOnSubnormals();
     void stochasticRoundingIsReproducibleAcrossBatches();
@@ -287,6 +289,47 @@ void TestBulkConversion::decodeMatchesCore() {
                     QVERIFY2(destination[count] == 0xdeadbeef && destination[-1] == 0xdeadbeef,
                              qPrintable(what + ": wrote outside the output"));
                 }
+            }
+        }
+    }
+}
+
+void TestBulkConversion::lookupLoopsMatchLookupElement() {
+    // The breakpoint loops (AVX-512's picks codes from registers and blends NaNs by sign)
+    // against the one-element definition, on made-up tables with every breakpoint count and
+    // different NaN codes for each sign, which no catalogue format has.
+    std::mt19937_64 random(5);
+    std::vector<std::uint32_t> inputs(4096);
+    for (std::uint32_t& x : inputs)
+        x = static_cast<std::uint32_t>(random());
+    for (std::uint32_t special : {0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u,
+                                  0xffc00001u, 0x7f800001u, 0xff800001u})
+        inputs.push_back(special);
+    for (std::uint32_t count = 0; count <= kernels::LookupParams::kMaxBreakpoints; ++count) {
+        kernels::LookupParams p;
+        p.count = count;
+        std::vector<std::int32_t> keys(count);
+        for (std::int32_t& key : keys)
+            key = static_cast<std::int32_t>(random());
+        std::sort(keys.begin(), keys.end());
+        for (std::uint32_t b = 0; b < kernels::LookupParams::kMaxBreakpoints; ++b)
+            p.breakpoints[b] = b < count ? keys[b] : INT32_MAX;
+        for (std::uint32_t& code : p.codes)
+            code = static_cast<std::uint32_t>(random() & 0xff);
+        p.nanCode[0] = 0x11;
+        p.nanCode[1] = 0x22;
+        for (const kernels::LoopSet* set : loopSets()) {
+            for (int width : {1, 2, 4}) {
+                std::vector<std::uint8_t> got(inputs.size() * static_cast<std::size_t>(width));
+                set->lookup[kernels::widthIndex(width)](p, inputs.data(), got.data(),
+                                                        inputs.size());
+                for (std::size_t i = 0; i < inputs.size(); ++i)
+                    QVERIFY2(packedAt(got, i, width) == kernels::lookupElement(p, inputs[i]),
+                             qPrintable(QString("%1, %2 breakpoints, %3-byte codes: fp32 0x%4")
+                                            .arg(set->isaName)
+                                            .arg(count)
+                                            .arg(width)
+                                            .arg(inputs[i], 8, 16, QChar('0'))));
             }
         }
     }
