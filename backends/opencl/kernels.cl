@@ -47,6 +47,8 @@ typedef struct {
     uint overflowCode[2];
     uint nanCode[2];
     uint infinityCode[2];
+    // Unused here: the CPU's integer nearest-even path (a double; FP64 is optional in OpenCL).
+    ulong reciprocalScaleBits;
 } EncodeParams;
 
 #define FPX_MAX_BREAKPOINTS 32u

@@ -72,8 +72,9 @@ struct ClEncodeParams {
     cl_uint overflowCode[2];
     cl_uint nanCode[2];
     cl_uint infinityCode[2];
+    cl_ulong reciprocalScaleBits; // a double, used by the CPU only
 };
-static_assert(sizeof(ClEncodeParams) == 20 * 4);
+static_assert(sizeof(ClEncodeParams) == 22 * 4);
 
 struct ClLookupParams {
     cl_uint count;
@@ -121,6 +122,7 @@ ClEncodeParams toCl(const kernels::EncodeParams& p) {
     copyArray(c.overflowCode, p.overflowCode);
     copyArray(c.nanCode, p.nanCode);
     copyArray(c.infinityCode, p.infinityCode);
+    c.reciprocalScaleBits = std::bit_cast<cl_ulong>(p.reciprocalScale);
     return c;
 }
 

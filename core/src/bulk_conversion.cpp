@@ -9,6 +9,7 @@
 #include "kernels/x86_hardware.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace fpx {
@@ -137,6 +138,7 @@ std::optional<kernels::EncodeParams> encodeParams(const FormatSpec& target,
             return std::nullopt;
         p.kind = kernels::EncodeKind::SignedInteger;
         p.multiplier = static_cast<std::uint32_t>(scale.denominator());
+        p.reciprocalScale = std::ldexp(static_cast<double>(p.multiplier), -scale.exponent2());
         p.smallShiftBase = 150 + static_cast<std::int32_t>(scale.exponent2());
         p.maxMagnitude = (1u << (n - 1)) - 1u;
         p.maxNegativeMagnitude = 1u << (n - 1);

@@ -20,6 +20,14 @@
 
 namespace fpx::kernels {
 
+// Whether this copy is compiled for a GPU (CUDA device code). The device keeps the integer
+// nearest-even path (most GPUs compute FP64 at a small fraction of their FP32 rate).
+#if defined(__CUDA_ARCH__)
+inline constexpr bool kDeviceCode = true;
+#else
+inline constexpr bool kDeviceCode = false;
+#endif
+
 enum class EncodeKind : std::uint32_t { BinaryFloat, SignedInteger };
 
 // FP32 → binary float (≤ 8 exponent bits, ≤ 22 fraction bits, hidden integer bit) or
@@ -45,6 +53,9 @@ struct EncodeParams {
     std::uint32_t overflowCode[2] = {0, 0};
     std::uint32_t nanCode[2] = {0, 0};
     std::uint32_t infinityCode[2] = {0, 0};
+    // Integer, nearest-even fast path on the CPU (see encodeElementOf): K · 2^−k, the
+    // reciprocal of the scale.
+    double reciprocalScale = 0;
 };
 
 // Branch-free choice: a mask of all ones or all zeros instead of a jump, so that compilers
@@ -71,6 +82,22 @@ FPX_HOST_DEVICE static inline std::uint32_t subtractAsFloat(std::uint32_t a, std
     return __float_as_uint(__fsub_rn(__uint_as_float(a), __uint_as_float(b)));
 #else
     return std::bit_cast<std::uint32_t>(std::bit_cast<float>(a) - std::bit_cast<float>(b));
+#endif
+}
+
+// FP32 bits → that value as a double (exact), and a double's bits.
+FPX_HOST_DEVICE static inline double fp32ToDouble(std::uint32_t bits) {
+#if defined(__CUDA_ARCH__)
+    return static_cast<double>(__uint_as_float(bits));
+#else
+    return static_cast<double>(std::bit_cast<float>(bits));
+#endif
+}
+FPX_HOST_DEVICE static inline std::uint64_t doubleBits(double value) {
+#if defined(__CUDA_ARCH__)
+    return static_cast<std::uint64_t>(__double_as_longlong(value));
+#else
+    return std::bit_cast<std::uint64_t>(value);
 #endif
 }
 
@@ -239,6 +266,31 @@ encodeElementOf(const EncodeParams& p, std::uint32_t bits, std::uint64_t random)
         code =
             select(rounded == 0u, bySign(p.zeroCode, negative), rounded | (signMask & p.signBit));
         code = select(rounded > p.maxMagnitude, bySign(p.overflowCode, negative), code);
+    } else if constexpr (Mode == RoundingMode::NearestEven && !kDeviceCode) {
+        // Nearest-even through FP64, fewer vector instructions than the shifts below (INT8 in
+        // cache, AVX-512: 1.03 → 1.29 G elements/s on the machine in the README).
+        // x · K · 2^−k is exact in a double (a 24-bit significand times K ≤ 127 is 31 bits;
+        // 2^±64 · 2^±128 is far inside FP64's range). Clamped to ±2^31 (a NaN passes through;
+        // its lanes are replaced below), then 1.5 · 2^52 is added: the sum lies in
+        // [2^52, 2^53), where FP64's spacing is 1, so the adder rounds to an integer, ties to
+        // even, and the integer is the low bits:
+        //
+        //   1.5·2^52 + v  =  0 10000110011 | 1000…0 + round(v)   (two's complement, 51 bits)
+        //                                    low 32 bits = round(v) as an int32
+        //
+        // ±2^31 becomes INT32_MIN, below every format's range: an overflow on either side (the
+        // answer is chosen by the input's sign).
+        constexpr double kLimit = 2147483648.0;
+        double scaled = fp32ToDouble(bits) * p.reciprocalScale;
+        scaled = scaled < -kLimit ? -kLimit : scaled;
+        scaled = scaled > kLimit ? kLimit : scaled;
+        const auto rounded =
+            static_cast<std::int32_t>(static_cast<std::uint32_t>(doubleBits(scaled + 0x1.8p52)));
+        const bool overflow = (rounded > static_cast<std::int32_t>(p.maxMagnitude)) |
+                              (rounded < -static_cast<std::int32_t>(p.maxNegativeMagnitude));
+        code = select(rounded == 0, bySign(p.zeroCode, negative),
+                      static_cast<std::uint32_t>(rounded) & p.codeMask);
+        code = select(overflow, bySign(p.overflowCode, negative), code);
     } else {
         // A shift below 1 is an integer of 2^23 or more (always an overflow); past 31, scaled
         // (< 2^31) may exceed a 31-bit half, so it is replaced by its sticky bit, which every
