@@ -421,26 +421,44 @@ std::vector<Impl> encodeCandidates(const FormatSpec& target, const RoundingOptio
         impl->nanCode[1] = coreCode(target, ExactValue::nan(true), options);
         found.push_back(std::move(impl));
     }
-    if (auto p = encodeParams(target, options)) {
-        const kernels::LoopSet& loops = bestLoops();
+    const kernels::LoopSet& loops = bestLoops();
+    const std::optional<kernels::EncodeParams> bitTrick = encodeParams(target, options);
+    // Formats of few codes can also be encoded by their breakpoints. With AVX-512 the segment
+    // is found by permutes (about 2.25 G elements/s per core in cache on the machine in the
+    // README): faster than the integer bit trick (INT4 1.3), slower than the float one (FP4,
+    // FP6 3.3). So integers take the breakpoints first there; other formats offer them as a
+    // further path (all paths) or where there is no bit trick (NF4).
+    const bool registerBisection = &loops == kernels::avx512Loops();
+    const bool integer = bitTrick && bitTrick->kind == kernels::EncodeKind::SignedInteger;
+    const bool breakpointsFirst = registerBisection && integer;
+    std::optional<kernels::LookupParams> breakpoints;
+    if (!bitTrick || breakpointsFirst || withReference)
+        breakpoints = lookupParams(target, options);
+    auto addBreakpoints = [&] {
+        if (!breakpoints)
+            return;
+        Impl impl = makeImpl(target, options, seed, Strategy::Lookup,
+                             {"breakpoints (" + isaLabel(loops) + ")", false, true, ""});
+        impl->lookup = *breakpoints;
+        found.push_back(std::move(impl));
+    };
+    if (breakpointsFirst)
+        addBreakpoints();
+    if (bitTrick) {
         Impl impl = makeImpl(target, options, seed, Strategy::BitTrick,
                              {"bit trick (" + isaLabel(loops) + ")", false, true, ""});
-        setEncode(*impl, *p);
+        setEncode(*impl, *bitTrick);
         found.push_back(std::move(impl));
         if (withReference) {
             Impl scalar = makeImpl(target, options, seed, Strategy::BitTrick,
                                    {"bit trick (scalar)", false, true, ""});
             scalar->loops = &kernels::scalarLoops();
-            setEncode(*scalar, *p);
+            setEncode(*scalar, *bitTrick);
             found.push_back(std::move(scalar));
         }
-    } else if (auto p = lookupParams(target, options)) {
-        const kernels::LoopSet& loops = bestLoops();
-        Impl impl = makeImpl(target, options, seed, Strategy::Lookup,
-                             {"breakpoints (" + isaLabel(loops) + ")", false, true, ""});
-        impl->lookup = *p;
-        found.push_back(std::move(impl));
     }
+    if (!breakpointsFirst)
+        addBreakpoints();
     if (withReference && !found.empty() && packedBytes(target) <= 4) {
         Impl impl = makeImpl(target, options, seed, Strategy::ScalarReference,
                              {"scalar reference", false, true, ""});
@@ -545,9 +563,10 @@ const KernelPath& BulkEncoder::path() const {
 
 namespace {
 
-// Outputs larger than this are written in L1-sized pieces with streaming stores: far beyond
-// the cache, a normal store first reads the line it writes (read-for-ownership), a quarter to
-// a half more memory traffic than the conversion needs.
+// Outputs larger than this are written with streaming stores: far beyond the cache, a normal
+// store first reads the line it writes (read-for-ownership), a quarter to a half more memory
+// traffic than the conversion needs. The loops stream themselves (streamsItself below); the
+// rest is converted in L1-sized pieces that are then copied out.
 constexpr std::size_t kStreamingOutputBytes = std::size_t{8} << 20;
 constexpr std::size_t kStreamingPieceBytes = 16384;
 
@@ -576,16 +595,17 @@ void encodeWith(const BulkConverterImpl& c, const std::uint32_t* in, void* out, 
         c.encodeLoop[static_cast<int>(stores)](c.encode, in, out, count, c.seed, firstIndex);
         return;
     case Strategy::Lookup:
-        c.loops->lookup[kernels::widthIndex(c.bytes)](c.lookup, in, out, count);
+        c.loops->lookup[static_cast<int>(stores)][kernels::widthIndex(c.bytes)](c.lookup, in, out,
+                                                                                count);
         return;
     case Strategy::F16c:
-        kernels::f16cEncode(c.options.mode, in, out16, count, c.nanCode);
+        kernels::f16cEncode(c.options.mode, in, out16, count, c.nanCode, stores);
         return;
     case Strategy::Avx512Fp16:
-        kernels::avx512Fp16Encode(c.options.mode, in, out16, count, c.nanCode);
+        kernels::avx512Fp16Encode(c.options.mode, in, out16, count, c.nanCode, stores);
         return;
     case Strategy::Avx512Bf16:
-        kernels::avx512Bf16Encode(in, out16, count, c.nanCode);
+        kernels::avx512Bf16Encode(in, out16, count, c.nanCode, stores);
         return;
     case Strategy::ScalarReference:
         if (c.scalar && c.bytes == 1)
@@ -604,14 +624,13 @@ void encodeWith(const BulkConverterImpl& c, const std::uint32_t* in, void* out, 
     }
 }
 
-// Whether the strategy's own loop writes streaming stores to `out`: the bit-trick loops stream
-// whole lines from the first 64-byte boundary, which a code reaches only if `out` is aligned
-// to the code's size. The others are written in pieces by writeStreaming. (Hardware encoders
-// streaming blocks of 64–1024 codes themselves measured no faster than the pieces: they are
-// bound by the narrowing copy's memory traffic, not by a lack of overlap.)
+// Whether the strategy's own loop writes streaming stores to `out`: every loop but the scalar
+// reference streams whole lines from the first 64-byte boundary (in interleaved runs, see
+// kernels/interleaved_blocks.h), which a code reaches only if `out` is aligned to the code's
+// size. The rest is written in pieces by writeStreaming.
 bool streamsItself(Strategy strategy, const void* out, std::size_t bytes) {
     const bool aligned = reinterpret_cast<std::uintptr_t>(out) % bytes == 0;
-    return aligned && strategy == Strategy::BitTrick;
+    return aligned && strategy != Strategy::ScalarReference;
 }
 
 } // namespace

@@ -8,6 +8,7 @@
 #include "fpx/bulk_conversion.h"
 #include "fpx/conversion.h"
 
+#include "../../core/src/kernels/interleaved_blocks.h"
 #include "../../core/src/kernels/loop_set.h"
 #include "../../core/src/kernels/x86_hardware.h"
 #include "test_support.h"
@@ -16,6 +17,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <random>
 
 using namespace fpx;
@@ -94,6 +96,7 @@ class TestBulkConversion : public QObject {
     void decodeMatchesCore();
     void everyIssueFormatHasAFastPath();
     void lookupLoopsMatchLookupElement();
+    void interleavedBlocksVisitEveryBlockOnce();
     void hardwareUseIsRespected();
     void bf16HardwareDiffersOnlyOnSubnormals();
     void stochasticRoundingIsReproducibleAcrossBatches();
@@ -148,53 +151,62 @@ void TestBulkConversion::encodeMatchesCore() {
             // Every loop set, called directly, with ordinary stores and with streaming stores;
             // the streaming loops write 0–60 bytes past a 64-byte boundary, so that their
             // head, whole lines and tail all run, and nothing may be written outside.
+            const std::size_t bytes = got.size();
+            std::vector<std::uint8_t> padded(bytes + 192);
+            const std::size_t toBoundary =
+                (64 - reinterpret_cast<std::uintptr_t>(padded.data()) % 64) % 64;
+            // `loop(destination)` runs one loop over all inputs.
+            const auto runLoop = [&](const std::function<void(void*)>& loop, const QString& name,
+                                     kernels::OutputStores stores) {
+                if (stores == kernels::OutputStores::Cached) {
+                    std::fill(got.begin(), got.end(), 0x5a);
+                    loop(got.data());
+                    check(name);
+                    return;
+                }
+                // One offset per mode (0, 4 or 60 bytes past a boundary) keeps the default
+                // suite short; across the modes all three run.
+                constexpr std::size_t kOffsets[] = {0, 4, 60};
+                const std::size_t offset = kOffsets[static_cast<std::size_t>(options.mode) % 3];
+                std::fill(padded.begin(), padded.end(), 0x5a);
+                std::uint8_t* const destination = padded.data() + toBoundary + 64 + offset;
+                loop(destination);
+                kernels::streamingFence();
+                QVERIFY2(destination[-1] == 0x5a && destination[bytes] == 0x5a,
+                         qPrintable(name + ": wrote outside the output"));
+                std::copy(destination, destination + bytes, got.begin());
+                check(QString("%1, streaming stores at line offset %2").arg(name).arg(offset));
+            };
+            const int mode = static_cast<int>(options.mode);
+            const int w = kernels::widthIndex(width);
+            constexpr kernels::OutputStores kBothStores[] = {kernels::OutputStores::Cached,
+                                                             kernels::OutputStores::Streaming};
             if (const auto params = encodeParams(target, options)) {
-                const std::size_t bytes = got.size();
-                std::vector<std::uint8_t> padded(bytes + 192);
-                const std::size_t toBoundary =
-                    (64 - reinterpret_cast<std::uintptr_t>(padded.data()) % 64) % 64;
-                const auto runLoop = [&](kernels::LoopSet::EncodeLoop loop, const QString& name,
-                                         kernels::OutputStores stores) {
-                    if (stores == kernels::OutputStores::Cached) {
-                        std::fill(got.begin(), got.end(), 0x5a);
-                        loop(*params, inputs.data(), got.data(), inputs.size(), seed, 0);
-                        check(name);
-                        return;
-                    }
-                    // One offset per mode (0, 4 or 60 bytes past a boundary) keeps the default
-                    // suite short; across the modes all three run.
-                    constexpr std::size_t kOffsets[] = {0, 4, 60};
-                    const std::size_t offset = kOffsets[static_cast<std::size_t>(options.mode) % 3];
-                    std::fill(padded.begin(), padded.end(), 0x5a);
-                    std::uint8_t* const destination = padded.data() + toBoundary + 64 + offset;
-                    loop(*params, inputs.data(), destination, inputs.size(), seed, 0);
-                    kernels::streamingFence();
-                    QVERIFY2(destination[-1] == 0x5a && destination[bytes] == 0x5a,
-                             qPrintable(name + ": wrote outside the output"));
-                    std::copy(destination, destination + bytes, got.begin());
-                    check(QString("%1, streaming stores at line offset %2").arg(name).arg(offset));
-                };
-                const int mode = static_cast<int>(options.mode);
-                const int w = kernels::widthIndex(width);
                 for (const kernels::LoopSet* set : loopSets()) {
-                    for (const kernels::OutputStores stores :
-                         {kernels::OutputStores::Cached, kernels::OutputStores::Streaming}) {
+                    for (const kernels::OutputStores stores : kBothStores) {
                         const int s = static_cast<int>(stores);
-                        runLoop(set->encode[s][mode][static_cast<int>(params->kind)][w],
+                        const auto run = [&](kernels::LoopSet::EncodeLoop loop) {
+                            return [&, loop](void* destination) {
+                                loop(*params, inputs.data(), destination, inputs.size(), seed, 0);
+                            };
+                        };
+                        runLoop(run(set->encode[s][mode][static_cast<int>(params->kind)][w]),
                                 QString("bit trick (%1)").arg(set->isaName), stores);
                         if (kernels::symmetricSpecials(*params, options.mode))
-                            runLoop(set->encodeSymmetric[s][mode][w],
+                            runLoop(run(set->encodeSymmetric[s][mode][w]),
                                     QString("bit trick, symmetric specials (%1)").arg(set->isaName),
                                     stores);
                     }
                 }
             } else if (const auto params = lookupParams(target, options)) {
-                for (const kernels::LoopSet* set : loopSets()) {
-                    std::fill(got.begin(), got.end(), 0x5a);
-                    set->lookup[kernels::widthIndex(width)](*params, inputs.data(), got.data(),
-                                                            inputs.size());
-                    check(QString("breakpoints (%1)").arg(set->isaName));
-                }
+                for (const kernels::LoopSet* set : loopSets())
+                    for (const kernels::OutputStores stores : kBothStores)
+                        runLoop(
+                            [&](void* destination) {
+                                set->lookup[static_cast<int>(stores)][w](
+                                    *params, inputs.data(), destination, inputs.size());
+                            },
+                            QString("breakpoints (%1)").arg(set->isaName), stores);
             } else {
                 QVERIFY2(paths.empty() || options.mode == RoundingMode::Stochastic,
                          qPrintable(what + ": a path without parameters"));
@@ -320,18 +332,50 @@ void TestBulkConversion::lookupLoopsMatchLookupElement() {
         p.nanCode[1] = 0x22;
         for (const kernels::LoopSet* set : loopSets()) {
             for (int width : {1, 2, 4}) {
-                std::vector<std::uint8_t> got(inputs.size() * static_cast<std::size_t>(width));
-                set->lookup[kernels::widthIndex(width)](p, inputs.data(), got.data(),
-                                                        inputs.size());
-                for (std::size_t i = 0; i < inputs.size(); ++i)
-                    QVERIFY2(packedAt(got, i, width) == kernels::lookupElement(p, inputs[i]),
-                             qPrintable(QString("%1, %2 breakpoints, %3-byte codes: fp32 0x%4")
-                                            .arg(set->isaName)
-                                            .arg(count)
-                                            .arg(width)
-                                            .arg(inputs[i], 8, 16, QChar('0'))));
+                for (int stores = 0; stores < 2; ++stores) {
+                    std::vector<std::uint8_t> got(inputs.size() * static_cast<std::size_t>(width));
+                    set->lookup[stores][kernels::widthIndex(width)](p, inputs.data(), got.data(),
+                                                                    inputs.size());
+                    kernels::streamingFence();
+                    for (std::size_t i = 0; i < inputs.size(); ++i)
+                        QVERIFY2(
+                            packedAt(got, i, width) == kernels::lookupElement(p, inputs[i]),
+                            qPrintable(
+                                QString("%1, %2 breakpoints, %3-byte codes, %4 stores: fp32 0x%5")
+                                    .arg(set->isaName)
+                                    .arg(count)
+                                    .arg(width)
+                                    .arg(stores == 0 ? "cached" : "streaming")
+                                    .arg(inputs[i], 8, 16, QChar('0'))));
+                }
             }
         }
+    }
+}
+
+void TestBulkConversion::interleavedBlocksVisitEveryBlockOnce() {
+    constexpr std::size_t kRuns = kernels::kInterleavedRuns;
+    for (std::size_t blocks : {std::size_t{0}, std::size_t{1}, kRuns - 1, kRuns, kRuns + 1,
+                               3 * kRuns + 5, std::size_t{1000}, std::size_t{4099}}) {
+        const kernels::InterleavedBlocks order(blocks);
+        QCOMPARE(order.size(), blocks);
+        std::vector<int> visits(blocks, 0);
+        for (std::size_t k = 0; k < blocks; ++k) {
+            QVERIFY(order[k] < blocks);
+            ++visits[order[k]];
+        }
+        QVERIFY2(std::all_of(visits.begin(), visits.end(), [](int n) { return n == 1; }),
+                 qPrintable(QString("%1 blocks: a block missed or visited twice").arg(blocks)));
+        // One block of each run in turn: the first kRuns visits start the runs, blocks / kRuns
+        // apart; the leftover blocks come last, in order.
+        const std::size_t perRun = blocks / kRuns;
+        if (perRun > 0)
+            for (std::size_t run = 0; run < kRuns; ++run) {
+                QCOMPARE(order[run], run * perRun);
+                QCOMPARE(order[kRuns + run], perRun > 1 ? run * perRun + 1 : kRuns * perRun + run);
+            }
+        for (std::size_t k = perRun * kRuns; k < blocks; ++k)
+            QCOMPARE(order[k], k);
     }
 }
 

@@ -22,7 +22,8 @@ struct LoopSet {
     // Binary floats with symmetricSpecials(): [OutputStores][rounding mode][output bytes].
     EncodeLoop encodeSymmetric[2][7][3];
     using LookupLoop = void (*)(const LookupParams&, const std::uint32_t*, void*, std::size_t);
-    LookupLoop lookup[3];
+    // Breakpoints (NF4 …): [OutputStores][output bytes].
+    LookupLoop lookup[2][3];
     // Table decode of 1- or 2-byte codes: [OutputStores][input bytes 1, 2].
     using TableLoop = void (*)(const std::uint32_t* table, std::uint32_t mask, const void*,
                                std::uint32_t*, std::size_t);

@@ -21,15 +21,17 @@ bool hasAvx512();
 // NaN lanes are replaced by `nanCode[sign]`: the instructions keep payload bits, the exact
 // core gives the canonical NaN. Modes: nearest-even, toward zero, up, down.
 void f16cEncode(RoundingMode mode, const std::uint32_t* in, std::uint16_t* out, std::size_t count,
-                const std::uint32_t (&nanCode)[2]);
+                const std::uint32_t (&nanCode)[2], OutputStores stores = OutputStores::Cached);
 void f16cDecode(const std::uint16_t* in, std::uint32_t* out, std::size_t count,
                 const std::uint32_t (&nanBits)[2], OutputStores stores = OutputStores::Cached);
 // vcvtneps2bf16: nearest-even; flushes FP32 subnormal inputs to ±0 (not bit-exact).
 void avx512Bf16Encode(const std::uint32_t* in, std::uint16_t* out, std::size_t count,
-                      const std::uint32_t (&nanCode)[2]);
+                      const std::uint32_t (&nanCode)[2],
+                      OutputStores stores = OutputStores::Cached);
 // vcvtps2phx with embedded rounding (all four IEEE modes); subnormals are kept.
 void avx512Fp16Encode(RoundingMode mode, const std::uint32_t* in, std::uint16_t* out,
-                      std::size_t count, const std::uint32_t (&nanCode)[2]);
+                      std::size_t count, const std::uint32_t (&nanCode)[2],
+                      OutputStores stores = OutputStores::Cached);
 void avx512Fp16Decode(const std::uint16_t* in, std::uint32_t* out, std::size_t count,
                       const std::uint32_t (&nanBits)[2],
                       OutputStores stores = OutputStores::Cached);
