@@ -94,7 +94,8 @@ void encodeLoop(const EncodeParams& params, const std::uint32_t* __restrict__ in
                 encodeLoop<Mode, Kind, Out, Symmetric, OutputStores::Cached>(
                     p, in + first, out + first, n, seed, firstIndex + first);
             },
-            [&](std::size_t first) {
+            // Flattened: a call of encodeBlock per block would broadcast every parameter again.
+            [&](std::size_t first) __attribute__((flatten)) {
                 alignas(64) Out block[kStreamBlock];
                 if constexpr (sizeof(Out) == 4) {
                     encodeBlock<Mode, Kind, Symmetric>(p, in + first,
