@@ -181,15 +181,28 @@ void TestBulkExhaustive::everyInput() {
 
             // The paths: every public one that claims exactness, and every loop set for the
             // nearest-even / IEEE case (the same source compiled for each instruction set).
+            // Blocks of 16 Mi inputs: a public path called on a whole block writes its output
+            // (16–64 MiB) with streaming stores, on 1 Mi at a time with ordinary stores (the
+            // switch is at 8 MiB); both are candidates.
+            constexpr std::uint64_t kBlock = 1 << 24;
+            static constexpr std::size_t kCachedPiece = std::size_t{1} << 20;
             std::vector<Candidate> candidates;
             for (const BulkEncoder& path : BulkEncoder::allPaths(target, options)) {
                 if (!path.path().bitExact || path.path().name == "scalar reference" ||
                     path.path().name == "bit trick (scalar)")
                     continue;
-                candidates.push_back({QString::fromStdString(path.path().name),
-                                      [path](const std::uint32_t* in, void* out, std::size_t n) {
-                                          path.encode(in, out, n);
-                                      }});
+                const QString name = QString::fromStdString(path.path().name);
+                candidates.push_back(
+                    {name, [path, width](const std::uint32_t* in, void* out, std::size_t n) {
+                         for (std::size_t i = 0; i < n; i += kCachedPiece)
+                             path.encode(in + i,
+                                         static_cast<std::uint8_t*>(out) +
+                                             i * static_cast<std::size_t>(width),
+                                         std::min<std::size_t>(kCachedPiece, n - i), i);
+                     }});
+                candidates.push_back(
+                    {name + " (streaming)", [path](const std::uint32_t* in, void* out,
+                                                   std::size_t n) { path.encode(in, out, n); }});
             }
             // Nearest-even: every loop set, both the general and the symmetric-specials loop.
             if (mode == RoundingMode::NearestEven) {
@@ -224,13 +237,30 @@ void TestBulkExhaustive::everyInput() {
                                         *params);
                         }
                     }
+                // The breakpoint loops of every loop set (the public path is the best set's).
+                if (const auto params = lookupParams(target, options))
+                    for (const kernels::LoopSet* set : sets)
+                        for (const kernels::OutputStores stores :
+                             {kernels::OutputStores::Cached, kernels::OutputStores::Streaming}) {
+                            const auto loop =
+                                set->lookup[static_cast<int>(stores)][kernels::widthIndex(width)];
+                            candidates.push_back(
+                                {QString("breakpoints (%1%2)")
+                                     .arg(set->isaName, stores == kernels::OutputStores::Streaming
+                                                            ? ", streaming"
+                                                            : ""),
+                                 [loop, p = *params](const std::uint32_t* in, void* out,
+                                                     std::size_t n) {
+                                     loop(p, in, out, n);
+                                     kernels::streamingFence();
+                                 }});
+                        }
             }
             QVERIFY2(!candidates.empty(), qPrintable(what + ": no fast path"));
 
             std::atomic<std::uint64_t> failures{0};
             std::atomic<std::uint64_t> firstBad{~std::uint64_t{0}};
             std::atomic<unsigned> failedCandidate{0};
-            constexpr std::uint64_t kBlock = 1 << 20;
             std::atomic<std::uint64_t> nextBlock{0};
             auto worker = [&] {
                 std::vector<std::uint32_t> in(kBlock), expected(kBlock);
