@@ -88,33 +88,27 @@ constexpr std::size_t kEncodeBlock = 64;
                                    _mm512_set1_epi32(0x7f800000));
 }
 
-// Whether some lane of `top`, the unsigned maximum of FP32 bit patterns shifted left by one
-// (the sign drops out), comes from a NaN: exceeds 0xff000000 (AVX2 compares signed, hence the
-// flipped top bits).
-[[gnu::target("avx2")]] inline bool anyNaNShifted(__m256i top) {
-    const __m256i flipped = _mm256_xor_si256(top, _mm256_set1_epi32(INT32_MIN));
-    const __m256i nan =
-        _mm256_cmpgt_epi32(flipped, _mm256_set1_epi32(static_cast<int>(0xff000000u ^ 0x80000000u)));
-    return !_mm256_testz_si256(nan, nan);
-}
-
 template <int Rounding>
 [[gnu::target("avx2,f16c")]] void f16cEncodeWith(const std::uint32_t* in, std::uint16_t* out,
                                                  std::size_t count,
                                                  const std::uint32_t (&nanCode)[2]) {
     std::size_t i = 0;
     // Eight vectors share one NaN test (NaN is rare; the test is all the overhead over the bare
-    // instruction loop): the unsigned maximum of the magnitudes shifted left by one (the sign
-    // drops out) exceeds 0xff000000 exactly when some element is a NaN.
+    // instruction loop): one unordered compare per pair of vectors (true where either lane is
+    // a NaN), ORed together. vcvtps2ph and the compare share the same two vector ports; a
+    // shift and a maximum per vector instead ran at 61–76 % of the bare loop.
     for (; i + 64 <= count; i += 64) {
-        __m256i top = _mm256_setzero_si256();
-        for (std::size_t k = 0; k < 64; k += 8) {
-            const __m256i bits = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i + k));
+        __m256 nan = _mm256_setzero_ps();
+        for (std::size_t k = 0; k < 64; k += 16) {
+            const __m256 low = _mm256_loadu_ps(reinterpret_cast<const float*>(in + i + k));
+            const __m256 high = _mm256_loadu_ps(reinterpret_cast<const float*>(in + i + k + 8));
             _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i + k),
-                             _mm256_cvtps_ph(_mm256_castsi256_ps(bits), Rounding));
-            top = _mm256_max_epu32(top, _mm256_slli_epi32(bits, 1));
+                             _mm256_cvtps_ph(low, Rounding));
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i + k + 8),
+                             _mm256_cvtps_ph(high, Rounding));
+            nan = _mm256_or_ps(nan, _mm256_cmp_ps(low, high, _CMP_UNORD_Q));
         }
-        if (anyNaNShifted(top)) [[unlikely]]
+        if (!_mm256_testz_ps(nan, nan)) [[unlikely]]
             canonicalizeNaNs(in + i, out + i, 64, nanCode);
     }
     for (; i + 8 <= count; i += 8) {
@@ -172,18 +166,15 @@ template <int Rounding>
             const std::uint32_t* from = in + first;
             std::uint16_t* to = out + first;
             __m256i lines[4];
-            __m256i top = _mm256_setzero_si256();
+            __m256 nan = _mm256_setzero_ps(); // as in f16cEncodeWith
             for (std::size_t k = 0; k < kEncodeBlock; k += 16) {
-                const __m256i low = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(from + k));
-                const __m256i high =
-                    _mm256_loadu_si256(reinterpret_cast<const __m256i*>(from + k + 8));
-                lines[k / 16] =
-                    _mm256_set_m128i(_mm256_cvtps_ph(_mm256_castsi256_ps(high), Rounding),
-                                     _mm256_cvtps_ph(_mm256_castsi256_ps(low), Rounding));
-                top = _mm256_max_epu32(
-                    top, _mm256_max_epu32(_mm256_slli_epi32(low, 1), _mm256_slli_epi32(high, 1)));
+                const __m256 low = _mm256_loadu_ps(reinterpret_cast<const float*>(from + k));
+                const __m256 high = _mm256_loadu_ps(reinterpret_cast<const float*>(from + k + 8));
+                lines[k / 16] = _mm256_set_m128i(_mm256_cvtps_ph(high, Rounding),
+                                                 _mm256_cvtps_ph(low, Rounding));
+                nan = _mm256_or_ps(nan, _mm256_cmp_ps(low, high, _CMP_UNORD_Q));
             }
-            if (anyNaNShifted(top)) [[unlikely]] {
+            if (!_mm256_testz_ps(nan, nan)) [[unlikely]] {
                 alignas(32) std::uint16_t fixed[kEncodeBlock];
                 for (int v = 0; v < 4; ++v)
                     _mm256_store_si256(reinterpret_cast<__m256i*>(fixed) + v, lines[v]);
