@@ -187,13 +187,15 @@ template <int Rounding>
         });
 }
 
-template <int Rounding>
-void f16cEncodeIn(const std::uint32_t* in, std::uint16_t* out, std::size_t count,
-                  const std::uint32_t (&nanCode)[2], OutputStores stores) {
-    if (stores == OutputStores::Streaming)
-        f16cEncodeStreaming<Rounding>(in, out, count, nanCode);
-    else
-        f16cEncodeWith<Rounding>(in, out, count, nanCode);
+// An encoder's loop for the stores asked for.
+using EncodeLoop = void (*)(const std::uint32_t*, std::uint16_t*, std::size_t,
+                            const std::uint32_t (&)[2]);
+EncodeLoop loopFor(OutputStores stores, EncodeLoop cached, EncodeLoop streaming) {
+    return stores == OutputStores::Streaming ? streaming : cached;
+}
+
+template <int Rounding> EncodeLoop f16cEncodeLoop(OutputStores stores) {
+    return loopFor(stores, &f16cEncodeWith<Rounding>, &f16cEncodeStreaming<Rounding>);
 }
 
 } // namespace
@@ -202,13 +204,13 @@ void f16cEncode(RoundingMode mode, const std::uint32_t* in, std::uint16_t* out, 
                 const std::uint32_t (&nanCode)[2], OutputStores stores) {
     switch (mode) {
     case RoundingMode::TowardZero:
-        return f16cEncodeIn<_MM_FROUND_TO_ZERO>(in, out, count, nanCode, stores);
+        return f16cEncodeLoop<_MM_FROUND_TO_ZERO>(stores)(in, out, count, nanCode);
     case RoundingMode::TowardPositive:
-        return f16cEncodeIn<_MM_FROUND_TO_POS_INF>(in, out, count, nanCode, stores);
+        return f16cEncodeLoop<_MM_FROUND_TO_POS_INF>(stores)(in, out, count, nanCode);
     case RoundingMode::TowardNegative:
-        return f16cEncodeIn<_MM_FROUND_TO_NEG_INF>(in, out, count, nanCode, stores);
+        return f16cEncodeLoop<_MM_FROUND_TO_NEG_INF>(stores)(in, out, count, nanCode);
     default:
-        return f16cEncodeIn<_MM_FROUND_TO_NEAREST_INT>(in, out, count, nanCode, stores);
+        return f16cEncodeLoop<_MM_FROUND_TO_NEAREST_INT>(stores)(in, out, count, nanCode);
     }
 }
 
@@ -328,13 +330,8 @@ fp16EncodeStreaming(const std::uint32_t* in, std::uint16_t* out, std::size_t cou
             });
 }
 
-template <int Rounding>
-void fp16EncodeIn(const std::uint32_t* in, std::uint16_t* out, std::size_t count,
-                  const std::uint32_t (&nanCode)[2], OutputStores stores) {
-    if (stores == OutputStores::Streaming)
-        fp16EncodeStreaming<Rounding>(in, out, count, nanCode);
-    else
-        fp16EncodeWith<Rounding>(in, out, count, nanCode);
+template <int Rounding> EncodeLoop fp16EncodeLoop(OutputStores stores) {
+    return loopFor(stores, &fp16EncodeWith<Rounding>, &fp16EncodeStreaming<Rounding>);
 }
 
 [[gnu::target("avx512f,avx512bw,avx512vl,avx512bf16")]] void
@@ -367,23 +364,20 @@ avx512Bf16EncodeStreaming(const std::uint32_t* in, std::uint16_t* out, std::size
 
 void avx512Bf16Encode(const std::uint32_t* in, std::uint16_t* out, std::size_t count,
                       const std::uint32_t (&nanCode)[2], OutputStores stores) {
-    if (stores == OutputStores::Streaming)
-        avx512Bf16EncodeStreaming(in, out, count, nanCode);
-    else
-        avx512Bf16EncodeCached(in, out, count, nanCode);
+    loopFor(stores, &avx512Bf16EncodeCached, &avx512Bf16EncodeStreaming)(in, out, count, nanCode);
 }
 
 void avx512Fp16Encode(RoundingMode mode, const std::uint32_t* in, std::uint16_t* out,
                       std::size_t count, const std::uint32_t (&nanCode)[2], OutputStores stores) {
     switch (mode) {
     case RoundingMode::TowardZero:
-        return fp16EncodeIn<_MM_FROUND_TO_ZERO>(in, out, count, nanCode, stores);
+        return fp16EncodeLoop<_MM_FROUND_TO_ZERO>(stores)(in, out, count, nanCode);
     case RoundingMode::TowardPositive:
-        return fp16EncodeIn<_MM_FROUND_TO_POS_INF>(in, out, count, nanCode, stores);
+        return fp16EncodeLoop<_MM_FROUND_TO_POS_INF>(stores)(in, out, count, nanCode);
     case RoundingMode::TowardNegative:
-        return fp16EncodeIn<_MM_FROUND_TO_NEG_INF>(in, out, count, nanCode, stores);
+        return fp16EncodeLoop<_MM_FROUND_TO_NEG_INF>(stores)(in, out, count, nanCode);
     default:
-        return fp16EncodeIn<_MM_FROUND_TO_NEAREST_INT>(in, out, count, nanCode, stores);
+        return fp16EncodeLoop<_MM_FROUND_TO_NEAREST_INT>(stores)(in, out, count, nanCode);
     }
 }
 
