@@ -187,15 +187,15 @@ template <int Rounding>
         });
 }
 
-// An encoder's loop for the stores asked for.
-using EncodeLoop = void (*)(const std::uint32_t*, std::uint16_t*, std::size_t,
-                            const std::uint32_t (&)[2]);
-EncodeLoop loopFor(OutputStores stores, EncodeLoop cached, EncodeLoop streaming) {
+// A path's loop for the stores asked for.
+template <typename Loop> Loop loopFor(OutputStores stores, Loop cached, Loop streaming) {
     return stores == OutputStores::Streaming ? streaming : cached;
 }
+using EncodeLoop = void (*)(const std::uint32_t*, std::uint16_t*, std::size_t,
+                            const std::uint32_t (&)[2]);
 
 template <int Rounding> EncodeLoop f16cEncodeLoop(OutputStores stores) {
-    return loopFor(stores, &f16cEncodeWith<Rounding>, &f16cEncodeStreaming<Rounding>);
+    return loopFor<EncodeLoop>(stores, &f16cEncodeWith<Rounding>, &f16cEncodeStreaming<Rounding>);
 }
 
 } // namespace
@@ -262,10 +262,8 @@ template <OutputStores Stores>
 
 void f16cDecode(const std::uint16_t* in, std::uint32_t* out, std::size_t count,
                 const std::uint32_t (&nanBits)[2], OutputStores stores) {
-    if (stores == OutputStores::Streaming)
-        f16cDecodeWith<OutputStores::Streaming>(in, out, count, nanBits);
-    else
-        f16cDecodeWith<OutputStores::Cached>(in, out, count, nanBits);
+    loopFor(stores, &f16cDecodeWith<OutputStores::Cached>,
+            &f16cDecodeWith<OutputStores::Streaming>)(in, out, count, nanBits);
 }
 
 namespace {
@@ -331,7 +329,7 @@ fp16EncodeStreaming(const std::uint32_t* in, std::uint16_t* out, std::size_t cou
 }
 
 template <int Rounding> EncodeLoop fp16EncodeLoop(OutputStores stores) {
-    return loopFor(stores, &fp16EncodeWith<Rounding>, &fp16EncodeStreaming<Rounding>);
+    return loopFor<EncodeLoop>(stores, &fp16EncodeWith<Rounding>, &fp16EncodeStreaming<Rounding>);
 }
 
 [[gnu::target("avx512f,avx512bw,avx512vl,avx512bf16")]] void
@@ -364,7 +362,8 @@ avx512Bf16EncodeStreaming(const std::uint32_t* in, std::uint16_t* out, std::size
 
 void avx512Bf16Encode(const std::uint32_t* in, std::uint16_t* out, std::size_t count,
                       const std::uint32_t (&nanCode)[2], OutputStores stores) {
-    loopFor(stores, &avx512Bf16EncodeCached, &avx512Bf16EncodeStreaming)(in, out, count, nanCode);
+    loopFor<EncodeLoop>(stores, &avx512Bf16EncodeCached, &avx512Bf16EncodeStreaming)(in, out, count,
+                                                                                     nanCode);
 }
 
 void avx512Fp16Encode(RoundingMode mode, const std::uint32_t* in, std::uint16_t* out,
@@ -426,10 +425,8 @@ avx512Fp16DecodeWith(const std::uint16_t* in, std::uint32_t* out, std::size_t co
 
 void avx512Fp16Decode(const std::uint16_t* in, std::uint32_t* out, std::size_t count,
                       const std::uint32_t (&nanBits)[2], OutputStores stores) {
-    if (stores == OutputStores::Streaming)
-        avx512Fp16DecodeWith<OutputStores::Streaming>(in, out, count, nanBits);
-    else
-        avx512Fp16DecodeWith<OutputStores::Cached>(in, out, count, nanBits);
+    loopFor(stores, &avx512Fp16DecodeWith<OutputStores::Cached>,
+            &avx512Fp16DecodeWith<OutputStores::Streaming>)(in, out, count, nanBits);
 }
 
 namespace {
