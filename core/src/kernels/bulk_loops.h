@@ -65,13 +65,19 @@ template <RoundingMode Mode, EncodeKind Kind, bool Symmetric>
     }
 }
 
-// Whole lines of a local block to 64-byte aligned `to` with streaming stores.
-template <typename Out, std::size_t N>
-inline void streamBlock(Out* __restrict__ to, const Out (&block)[N]) {
-    static_assert(sizeof block % 64 == 0, "whole lines");
-    for (std::size_t line = 0; line < sizeof block; line += 64)
-        streamLine(reinterpret_cast<unsigned char*>(to) + line,
-                   reinterpret_cast<const unsigned char*>(block) + line);
+// The streaming encoders' skeleton (streamInInterleavedBlocks) with each whole block computed
+// by `fill(first, block)` into a local block of 64 codes, then streamed out line by line.
+template <typename Out, typename Cached, typename Fill>
+[[gnu::always_inline]] inline void streamLocalBlocks(Out* __restrict__ out, std::size_t count,
+                                                     const Cached& cached, const Fill& fill) {
+    constexpr std::size_t kStreamBlock = 64;
+    streamInInterleavedBlocks<kStreamBlock>(out, count, cached, [&](std::size_t first) {
+        alignas(64) Out block[kStreamBlock];
+        fill(first, block);
+        for (std::size_t line = 0; line < sizeof block; line += 64)
+            streamLine(reinterpret_cast<unsigned char*>(out + first) + line,
+                       reinterpret_cast<const unsigned char*>(block) + line);
+    });
 }
 
 // The parameters are copied to a local: stores through the byte-sized output pointer may
@@ -88,28 +94,26 @@ void encodeLoop(const EncodeParams& params, const std::uint32_t* __restrict__ in
     const EncodeParams p = params;
     Out* __restrict__ out = static_cast<Out*>(outBytes);
     if constexpr (Stores == OutputStores::Streaming) {
-        constexpr std::size_t kStreamBlock = 64;
-        streamInInterleavedBlocks<kStreamBlock>(
+        streamLocalBlocks(
             out, count,
             [&](std::size_t first, std::size_t n) {
                 encodeLoop<Mode, Kind, Out, Symmetric, OutputStores::Cached>(
                     p, in + first, out + first, n, seed, firstIndex + first);
             },
             // Flattened: a call of encodeBlock per block would broadcast every parameter again.
-            [&](std::size_t first) __attribute__((flatten)) {
-                alignas(64) Out block[kStreamBlock];
+            [&](std::size_t first, auto& block) __attribute__((flatten)) {
+                constexpr std::size_t kCount = sizeof block / sizeof(Out);
                 if constexpr (sizeof(Out) == 4) {
                     encodeBlock<Mode, Kind, Symmetric>(p, in + first,
                                                        reinterpret_cast<std::uint32_t*>(block),
-                                                       kStreamBlock, seed, firstIndex + first);
+                                                       kCount, seed, firstIndex + first);
                 } else {
-                    alignas(64) std::uint32_t codes[kStreamBlock];
-                    encodeBlock<Mode, Kind, Symmetric>(p, in + first, codes, kStreamBlock, seed,
+                    alignas(64) std::uint32_t codes[kCount];
+                    encodeBlock<Mode, Kind, Symmetric>(p, in + first, codes, kCount, seed,
                                                        firstIndex + first);
-                    for (std::size_t i = 0; i < kStreamBlock; ++i)
+                    for (std::size_t i = 0; i < kCount; ++i)
                         block[i] = static_cast<Out>(codes[i]);
                 }
-                streamBlock(out + first, block);
             });
         return;
     }
@@ -220,16 +224,13 @@ void lookupLoop(const LookupParams& params, const std::uint32_t* __restrict__ in
     const LookupParams p = params;
     Out* __restrict__ out = static_cast<Out*>(outBytes);
     if constexpr (Stores == OutputStores::Streaming) {
-        constexpr std::size_t kStreamBlock = 64;
-        streamInInterleavedBlocks<kStreamBlock>(
+        streamLocalBlocks(
             out, count,
             [&](std::size_t first, std::size_t n) {
                 lookupElements(p, in + first, out + first, n);
             },
-            [&](std::size_t first) {
-                alignas(64) Out block[kStreamBlock];
-                lookupElements(p, in + first, block, kStreamBlock);
-                streamBlock(out + first, block);
+            [&](std::size_t first, auto& block) {
+                lookupElements(p, in + first, block, sizeof block / sizeof(Out));
             });
     } else {
         lookupElements(p, in, out, count);

@@ -88,6 +88,23 @@ constexpr std::size_t kEncodeBlock = 64;
                                    _mm512_set1_epi32(0x7f800000));
 }
 
+// A block's 64 FP32 inputs as four vectors, and whether any of them is a NaN.
+struct BlockInputs {
+    __m512 vectors[4];
+    bool anyNaN;
+};
+[[gnu::target("avx512f")]] inline BlockInputs loadBlock(const std::uint32_t* from) {
+    BlockInputs block;
+    __mmask16 nan = 0;
+    for (int v = 0; v < 4; ++v) {
+        const __m512i bits = _mm512_loadu_si512(from + 16 * v);
+        block.vectors[v] = _mm512_castsi512_ps(bits);
+        nan |= nanLanes(bits);
+    }
+    block.anyNaN = nan != 0;
+    return block;
+}
+
 template <int Rounding>
 [[gnu::target("avx2,f16c")]] void f16cEncodeWith(const std::uint32_t* in, std::uint16_t* out,
                                                  std::size_t count,
@@ -305,26 +322,21 @@ fp16EncodeStreaming(const std::uint32_t* in, std::uint16_t* out, std::size_t cou
         },
         [&](std::size_t first)
             __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512fp16"))) {
-                const std::uint32_t* from = in + first;
-                std::uint16_t* to = out + first;
+                const BlockInputs block = loadBlock(in + first);
                 __m512i lines[2];
-                __mmask16 nan = 0;
                 for (int line = 0; line < 2; ++line) {
-                    const __m512i low = _mm512_loadu_si512(from + 32 * line);
-                    const __m512i high = _mm512_loadu_si512(from + 32 * line + 16);
                     constexpr int kRounding = Rounding | _MM_FROUND_NO_EXC;
                     // The zero-masked form with every lane kept: the plain intrinsic starts
                     // from an undefined vector, which GCC 12 reports as maybe uninitialised.
                     lines[line] = _mm512_maskz_inserti64x4(
                         static_cast<__mmask8>(0xff),
                         _mm512_castsi256_si512(_mm256_castph_si256(
-                            _mm512_cvtx_roundps_ph(_mm512_castsi512_ps(low), kRounding))),
+                            _mm512_cvtx_roundps_ph(block.vectors[2 * line], kRounding))),
                         _mm256_castph_si256(
-                            _mm512_cvtx_roundps_ph(_mm512_castsi512_ps(high), kRounding)),
+                            _mm512_cvtx_roundps_ph(block.vectors[2 * line + 1], kRounding)),
                         1);
-                    nan |= nanLanes(low) | nanLanes(high);
                 }
-                streamCodeLines(from, to, lines, nan != 0, nanCode);
+                streamCodeLines(in + first, out + first, lines, block.anyNaN, nanCode);
             });
 }
 
@@ -341,20 +353,15 @@ avx512Bf16EncodeStreaming(const std::uint32_t* in, std::uint16_t* out, std::size
             avx512Bf16EncodeCached(in + first, out + first, n, nanCode);
         },
         [&](std::size_t first) __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16"))) {
-            const std::uint32_t* from = in + first;
-            std::uint16_t* to = out + first;
+            const BlockInputs block = loadBlock(in + first);
             __m512i lines[2];
-            __mmask16 nan = 0;
             for (int line = 0; line < 2; ++line) {
-                const __m512i low = _mm512_loadu_si512(from + 32 * line);
-                const __m512i high = _mm512_loadu_si512(from + 32 * line + 16);
                 // vcvtne2ps2bf16 packs two vectors, the second operand's in the low half.
                 const __m512bh packed =
-                    _mm512_cvtne2ps_pbh(_mm512_castsi512_ps(high), _mm512_castsi512_ps(low));
+                    _mm512_cvtne2ps_pbh(block.vectors[2 * line + 1], block.vectors[2 * line]);
                 std::memcpy(&lines[line], &packed, sizeof packed);
-                nan |= nanLanes(low) | nanLanes(high);
             }
-            streamCodeLines(from, to, lines, nan != 0, nanCode);
+            streamCodeLines(in + first, out + first, lines, block.anyNaN, nanCode);
         });
 }
 
