@@ -283,6 +283,15 @@ std::optional<kernels::FloatDecodeParams> floatDecodeParams(const FormatSpec& so
     return p;
 }
 
+// Byte p of entry c at planes[256·p + c]; zeros past the table's end.
+void splitIntoBytePlanes(const std::vector<std::uint32_t>& table,
+                         std::uint8_t (&planes)[kernels::kTablePlaneBytes]) {
+    std::fill(std::begin(planes), std::end(planes), std::uint8_t{0});
+    for (std::size_t c = 0; c < std::min<std::size_t>(table.size(), 256); ++c)
+        for (std::size_t p = 0; p < 4; ++p)
+            planes[256 * p + c] = static_cast<std::uint8_t>(table[c] >> (8 * p));
+}
+
 std::vector<std::uint32_t> decodeTable(const FormatSpec& source, const RoundingOptions& options) {
     if (source.totalBits() > 16)
         return {};
@@ -323,6 +332,7 @@ enum class Strategy {
     Avx512Fp16,      // vcvtps2phx / vcvtph2psx
     ScalarReference, // Fp32Kernel, or the exact core, one element at a time
     Table,           // decode: table[code]
+    ByteTable,       // decode: table[code] by byte planes, 64 codes at a time (AVX512-VBMI)
     Widen,           // decode: code << shift
     FloatDecode,     // decode: decodeFloatElement
 };
@@ -343,6 +353,8 @@ struct BulkConverterImpl {
     kernels::WidenParams widen;
     kernels::FloatDecodeParams floatDecode;
     std::vector<std::uint32_t> table;
+    // ByteTable: the table's four byte planes (kernels::avx512VbmiTableDecode).
+    std::uint8_t tablePlanes[kernels::kTablePlaneBytes] = {};
     std::uint32_t nanCode[2] = {0, 0};
     std::optional<Fp32Kernel> scalar;
 };
@@ -505,6 +517,17 @@ std::vector<Impl> decodeCandidates(const FormatSpec& source, const RoundingOptio
         impl->floatDecode = *p;
         found.push_back(std::move(impl));
     }
+    // 7- and 8-bit codes (FP8, INT8, E8M0): the table split into byte planes, 64 codes at a
+    // time, is faster than the bit trick (FP8 E4M3 in cache: 7.0 against 3.3 G elements/s)
+    // and than the dword table in registers (3.4).
+    if (hardware != HardwareUse::Never && source.totalBits() >= 7 && source.totalBits() <= 8 &&
+        options.mode != RoundingMode::Stochastic && kernels::hasAvx512Vbmi()) {
+        Impl impl = makeImpl(source, options, 0, Strategy::ByteTable,
+                             {"table (AVX-512 VBMI byte planes)", false, true, ""});
+        impl->table = decodeTable(source, options);
+        splitIntoBytePlanes(impl->table, impl->tablePlanes);
+        found.insert(found.begin(), std::move(impl));
+    }
     // The table, for every format of at most 16 bits: the reference the bit tricks are
     // compared with. With AVX-512 a table of up to 256 entries is held in registers
     // (registerTableLoop); up to 64 entries (FP6, FP4, INT4, NF4) that is faster than any bit
@@ -618,6 +641,7 @@ void encodeWith(const BulkConverterImpl& c, const std::uint32_t* in, void* out, 
             encodeWithExactCore(c.format, c.options, in, out, count, c.seed, firstIndex);
         return;
     case Strategy::Table:
+    case Strategy::ByteTable:
     case Strategy::Widen:
     case Strategy::FloatDecode:
         return; // decoders only
@@ -710,6 +734,11 @@ void decodeWith(const BulkConverterImpl& c, const void* in, std::uint32_t* out, 
     case Strategy::Table:
         c.loops->table[storesIndex][c.bytes == 1 ? 0 : 1](
             c.table.data(), static_cast<std::uint32_t>(c.table.size() - 1), in, out, count);
+        return;
+    case Strategy::ByteTable:
+        kernels::avx512VbmiTableDecode(static_cast<const std::uint8_t*>(in), out, count,
+                                       c.table.data(), c.tablePlanes,
+                                       static_cast<std::uint8_t>(c.table.size() - 1), stores);
         return;
     default:
         decodeWithExactCore(c.format, c.options, in, out, count);

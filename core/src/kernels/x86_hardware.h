@@ -15,6 +15,7 @@ namespace fpx::kernels {
 bool hasF16c();
 bool hasAvx512Bf16();
 bool hasAvx512Fp16();
+bool hasAvx512Vbmi();
 bool hasAvx2();
 bool hasAvx512();
 
@@ -35,6 +36,15 @@ void avx512Fp16Encode(RoundingMode mode, const std::uint32_t* in, std::uint16_t*
 void avx512Fp16Decode(const std::uint16_t* in, std::uint32_t* out, std::size_t count,
                       const std::uint32_t (&nanBits)[2],
                       OutputStores stores = OutputStores::Cached);
+
+// Decoding 8-bit codes by a table of at most 256 FP32 answers, 64 codes at a time
+// (AVX512-VBMI). `planes` holds the table's four byte planes: byte p of entry c at
+// planes[256·p + c] (zeros past the table's end: never picked, as index = code & mask).
+constexpr std::size_t kTablePlaneBytes = 4 * 256;
+void avx512VbmiTableDecode(const std::uint8_t* in, std::uint32_t* out, std::size_t count,
+                           const std::uint32_t* table,
+                           const std::uint8_t (&planes)[kTablePlaneBytes], std::uint8_t mask,
+                           OutputStores stores = OutputStores::Cached);
 
 // Copies with non-temporal stores (the destination is not read first nor kept in the cache):
 // for outputs far larger than the cache. memcpy elsewhere. Call streamingFence() once after
