@@ -6,7 +6,9 @@
 #include "interleaved_blocks.h"
 #include "loop_set.h"
 
+#include <cstdint>
 #include <cstring>
+#include <type_traits>
 #if defined(__SSE2__)
 #include <immintrin.h>
 #endif
@@ -80,6 +82,120 @@ template <typename Out, typename Cached, typename Fill>
     });
 }
 
+#if defined(__AVX512BW__)
+// encodeElementOf<NearestEven, BinaryFloat, Symmetric> for byte codes (FP8, FP6, FP4), written
+// out in intrinsics, 64 inputs at a time. GCC's vectorisation of the element code spends about
+// 23 instructions per 16 inputs: two compares for the normal/small choice, a blend by OR, a
+// shift with its count in an xmm register (two µops), the codes stored as dwords and narrowed
+// in a second pass. Here (per 16 inputs):
+//
+//   normal = (|x| + addend + lsb) >> (23 − M)     the small result's lanes merged in by the
+//   small  = (|x| + c) − c in FP32                  shift's mask: one compare, no blend
+//   > max  → the overflow answer                  NaN and ±∞ only where their answers differ
+//   ^ sign                                          from it (E4M3: all three are 0x7f)
+//
+// and the four vectors of 16 codes packed into 64 bytes with two vpackusdw, one vpackuswb and
+// one vpermd (they pack within 128-bit lanes): about 14 instructions instead of 23.
+class SymmetricByteEncoder {
+  public:
+    explicit SymmetricByteEncoder(const EncodeParams& p)
+        : p_(p), addend_(_mm512_set1_epi32(static_cast<int>(p.nearestEvenAddend))),
+          fractionShift_(_mm512_set1_epi32(static_cast<int>(p.fractionShift))),
+          magicBits_(_mm512_set1_epi32(static_cast<int>(p.subnormalMagicBits))),
+          minNormal_(_mm512_set1_epi32(static_cast<int>(p.minNormalBits))),
+          maxMagnitude_(_mm512_set1_epi32(static_cast<int>(p.maxMagnitude))),
+          overflow_(_mm512_set1_epi32(static_cast<int>(p.overflowCode[0]))),
+          nan_(_mm512_set1_epi32(static_cast<int>(p.nanCode[0]))),
+          infinity_(_mm512_set1_epi32(static_cast<int>(p.infinityCode[0]))),
+          signBit_(_mm512_set1_epi32(static_cast<int>(p.signBit))) {
+        // ±∞ and NaN take the normal formula; where it lands above maxMagnitude for all of
+        // them (the sum |x| + addend + lsb must not wrap past 2^32, so that it grows with |x|),
+        // the overflow test catches them, and only answers that differ need their own.
+        const bool noWrap =
+            std::uint64_t{0x7fffffffu} + p.nearestEvenAddend + 1u < (std::uint64_t{1} << 32);
+        const bool specialsOverflow = noWrap && roundFloatMagnitude<RoundingMode::NearestEven>(
+                                                    p, 0x7f800000u, 0, 0) > p.maxMagnitude;
+        nanApart_ = !specialsOverflow || p.nanCode[0] != p.overflowCode[0];
+        infinityApart_ = !specialsOverflow || p.infinityCode[0] != p.overflowCode[0];
+    }
+
+    // out[i] for i < count; the last count % 64 one at a time.
+    void encode(const std::uint32_t* __restrict__ in, std::uint8_t* __restrict__ out,
+                std::size_t count) const {
+        withSpecials([&](auto nanApart, auto infinityApart) {
+            std::size_t i = 0;
+            for (; i + 64 <= count; i += 64)
+                _mm512_storeu_si512(out + i, encode64<nanApart, infinityApart>(in + i));
+            for (; i < count; ++i)
+                out[i] = static_cast<std::uint8_t>(
+                    encodeElementOf<RoundingMode::NearestEven, EncodeKind::BinaryFloat, true>(
+                        p_, in[i], 0));
+        });
+    }
+
+    // Calls f(nanApart, infinityApart) with the two as compile-time constants.
+    template <typename F> void withSpecials(const F& f) const {
+        using Yes = std::true_type;
+        using No = std::false_type;
+        if (nanApart_)
+            infinityApart_ ? f(Yes{}, Yes{}) : f(Yes{}, No{});
+        else
+            infinityApart_ ? f(No{}, Yes{}) : f(No{}, No{});
+    }
+
+    // 64 codes as one vector of bytes, in order.
+    template <bool NanApart, bool InfinityApart>
+    [[gnu::always_inline]] __m512i encode64(const std::uint32_t* in) const {
+        __m512i codes[4];
+        for (int v = 0; v < 4; ++v)
+            codes[v] = encode16<NanApart, InfinityApart>(_mm512_loadu_si512(in + 16 * v));
+        // Codes are below 256, so the saturating packs keep them. Per 128-bit lane L the
+        // result holds codes[0..3]'s lane L in turn; dword 4L + v → 4v + L puts them in order.
+        const __m512i packed = _mm512_packus_epi16(_mm512_packus_epi32(codes[0], codes[1]),
+                                                   _mm512_packus_epi32(codes[2], codes[3]));
+        return _mm512_maskz_permutexvar_epi32(
+            kAllLanes, _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15),
+            packed);
+    }
+
+  private:
+    // The zero-masked forms with every lane kept: the plain intrinsics start from
+    // _mm512_undefined_epi32(), which GCC 12 reports as maybe uninitialised.
+    static constexpr __mmask16 kAllLanes = 0xffff;
+
+    template <bool NanApart, bool InfinityApart>
+    [[gnu::always_inline]] __m512i encode16(__m512i bits) const {
+        const __m512i magnitude = _mm512_and_si512(bits, _mm512_set1_epi32(0x7fffffff));
+        const __m512i lsb = _mm512_and_si512(
+            _mm512_maskz_srlv_epi32(kAllLanes, magnitude, fractionShift_), _mm512_set1_epi32(1));
+        const __m512i sum = _mm512_add_epi32(_mm512_add_epi32(magnitude, addend_), lsb);
+        const __m512i small =
+            _mm512_sub_epi32(_mm512_castps_si512(_mm512_add_ps(_mm512_castsi512_ps(magnitude),
+                                                               _mm512_castsi512_ps(magicBits_))),
+                             magicBits_);
+        const __mmask16 normal = _mm512_cmpge_epu32_mask(magnitude, minNormal_);
+        __m512i code = _mm512_mask_srlv_epi32(small, normal, sum, fractionShift_);
+        code = _mm512_mask_mov_epi32(code, _mm512_cmpgt_epu32_mask(code, maxMagnitude_), overflow_);
+        const __m512i infinityBits = _mm512_set1_epi32(0x7f800000);
+        if constexpr (NanApart)
+            code =
+                _mm512_mask_mov_epi32(code, _mm512_cmpgt_epu32_mask(magnitude, infinityBits), nan_);
+        if constexpr (InfinityApart)
+            code = _mm512_mask_mov_epi32(code, _mm512_cmpeq_epi32_mask(magnitude, infinityBits),
+                                         infinity_);
+        // code ^ (sign mask & signBit): vpternlogd 0x78 is A ^ (B & C).
+        return _mm512_ternarylogic_epi32(code, _mm512_maskz_srai_epi32(kAllLanes, bits, 31),
+                                         signBit_, 0x78);
+    }
+
+    EncodeParams p_;
+    __m512i addend_, fractionShift_, magicBits_, minNormal_, maxMagnitude_, overflow_, nan_,
+        infinity_, signBit_;
+    bool nanApart_ = true;
+    bool infinityApart_ = true;
+};
+#endif
+
 // The parameters are copied to a local: stores through the byte-sized output pointer may
 // alias anything, and a local whose address never escapes keeps them in registers.
 // Streaming (outputs far beyond the cache): each block of 64 codes goes to memory with
@@ -93,6 +209,28 @@ void encodeLoop(const EncodeParams& params, const std::uint32_t* __restrict__ in
                 std::size_t count, std::uint64_t seed, std::uint64_t firstIndex) {
     const EncodeParams p = params;
     Out* __restrict__ out = static_cast<Out*>(outBytes);
+#if defined(__AVX512BW__)
+    if constexpr (Mode == RoundingMode::NearestEven && Kind == EncodeKind::BinaryFloat &&
+                  Symmetric && sizeof(Out) == 1) {
+        const SymmetricByteEncoder encoder(p);
+        if constexpr (Stores == OutputStores::Streaming) {
+            encoder.withSpecials([&](auto nanApart, auto infinityApart) {
+                streamLocalBlocks(
+                    out, count,
+                    [&](std::size_t first, std::size_t n) {
+                        encoder.encode(in + first, out + first, n);
+                    },
+                    [&](std::size_t first, auto& block) {
+                        _mm512_store_si512(
+                            block, encoder.template encode64<nanApart, infinityApart>(in + first));
+                    });
+            });
+        } else {
+            encoder.encode(in, out, count);
+        }
+        return;
+    }
+#endif
     if constexpr (Stores == OutputStores::Streaming) {
         streamLocalBlocks(
             out, count,
