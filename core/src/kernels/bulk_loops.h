@@ -83,8 +83,8 @@ template <typename Out, typename Cached, typename Fill>
 }
 
 #if defined(__AVX512BW__)
-// encodeElementOf<NearestEven, BinaryFloat, Symmetric> for byte codes (FP8, FP6, FP4), written
-// out in intrinsics, 64 inputs at a time. GCC's vectorisation of the element code spends about
+// encodeElementOf<NearestEven, BinaryFloat> for byte codes (FP8, FP6, FP4), written out in
+// intrinsics, 64 inputs at a time. GCC's vectorisation of the element code spends about
 // 23 instructions per 16 inputs: two compares for the normal/small choice, a blend by OR, a
 // shift with its count in an xmm register (two µops), the codes stored as dwords and narrowed
 // in a second pass. Here (per 16 inputs):
@@ -96,10 +96,25 @@ template <typename Out, typename Cached, typename Fill>
 //
 // and the four vectors of 16 codes packed into 64 bytes with two vpackusdw, one vpackuswb and
 // one vpermd (they pack within 128-bit lanes): about 14 instructions instead of 23.
-class SymmetricByteEncoder {
+//
+// The sign goes in by XOR, which needs answers for −x that are those for +x with the sign bit:
+// every answer for the symmetric formats (symmetricSpecials), or, with UnsignedZero, every
+// answer with magnitude bits (fnuz: zero and the NaN 100…0 have none and are the same for both
+// signs; unsignedZeroApplies checks the parameters).
+template <bool UnsignedZero> class NearestEvenByteEncoder {
   public:
-    explicit SymmetricByteEncoder(const EncodeParams& p)
-        : p_(p), addend_(_mm512_set1_epi32(static_cast<int>(p.nearestEvenAddend))),
+    static bool unsignedZeroApplies(const EncodeParams& p) {
+        const std::uint32_t magnitudeBits = p.codeMask & ~p.signBit;
+        const auto follows = [&](const std::uint32_t(&pair)[2]) {
+            return pair[1] == ((pair[0] & magnitudeBits) != 0u ? pair[0] ^ p.signBit : pair[0]);
+        };
+        return p.kind == EncodeKind::BinaryFloat && p.zeroCode[0] == 0u && p.zeroCode[1] == 0u &&
+               follows(p.overflowCode) && follows(p.nanCode) && follows(p.infinityCode);
+    }
+
+    explicit NearestEvenByteEncoder(const EncodeParams& p)
+        : p_(p), magnitudeBits_(_mm512_set1_epi32(static_cast<int>(p.codeMask & ~p.signBit))),
+          addend_(_mm512_set1_epi32(static_cast<int>(p.nearestEvenAddend))),
           fractionShift_(_mm512_set1_epi32(static_cast<int>(p.fractionShift))),
           magicBits_(_mm512_set1_epi32(static_cast<int>(p.subnormalMagicBits))),
           minNormal_(_mm512_set1_epi32(static_cast<int>(p.minNormalBits))),
@@ -128,8 +143,8 @@ class SymmetricByteEncoder {
                 _mm512_storeu_si512(out + i, encode64<nanApart, infinityApart>(in + i));
             for (; i < count; ++i)
                 out[i] = static_cast<std::uint8_t>(
-                    encodeElementOf<RoundingMode::NearestEven, EncodeKind::BinaryFloat, true>(
-                        p_, in[i], 0));
+                    encodeElementOf<RoundingMode::NearestEven, EncodeKind::BinaryFloat,
+                                    !UnsignedZero>(p_, in[i], 0));
         });
     }
 
@@ -184,16 +199,43 @@ class SymmetricByteEncoder {
             code = _mm512_mask_mov_epi32(code, _mm512_cmpeq_epi32_mask(magnitude, infinityBits),
                                          infinity_);
         // code ^ (sign mask & signBit): vpternlogd 0x78 is A ^ (B & C).
-        return _mm512_ternarylogic_epi32(code, _mm512_maskz_srai_epi32(kAllLanes, bits, 31),
-                                         signBit_, 0x78);
+        const __m512i signMask = _mm512_maskz_srai_epi32(kAllLanes, bits, 31);
+        if constexpr (UnsignedZero)
+            return _mm512_mask_ternarylogic_epi32(
+                code, _mm512_test_epi32_mask(code, magnitudeBits_), signMask, signBit_, 0x78);
+        else
+            return _mm512_ternarylogic_epi32(code, signMask, signBit_, 0x78);
     }
 
     EncodeParams p_;
-    __m512i addend_, fractionShift_, magicBits_, minNormal_, maxMagnitude_, overflow_, nan_,
-        infinity_, signBit_;
+    __m512i magnitudeBits_, addend_, fractionShift_, magicBits_, minNormal_, maxMagnitude_,
+        overflow_, nan_, infinity_, signBit_;
     bool nanApart_ = true;
     bool infinityApart_ = true;
 };
+#endif
+
+#if defined(__AVX512BW__)
+template <bool UnsignedZero, OutputStores Stores>
+void nearestEvenBytes(const EncodeParams& p, const std::uint32_t* __restrict__ in,
+                      std::uint8_t* __restrict__ out, std::size_t count) {
+    const NearestEvenByteEncoder<UnsignedZero> encoder(p);
+    if constexpr (Stores == OutputStores::Streaming) {
+        encoder.withSpecials([&](auto nanApart, auto infinityApart) {
+            streamLocalBlocks(
+                out, count,
+                [&](std::size_t first, std::size_t n) {
+                    encoder.encode(in + first, out + first, n);
+                },
+                [&](std::size_t first, auto& block) {
+                    _mm512_store_si512(
+                        block, encoder.template encode64<nanApart, infinityApart>(in + first));
+                });
+        });
+    } else {
+        encoder.encode(in, out, count);
+    }
+}
 #endif
 
 // The parameters are copied to a local: stores through the byte-sized output pointer may
@@ -211,24 +253,11 @@ void encodeLoop(const EncodeParams& params, const std::uint32_t* __restrict__ in
     Out* __restrict__ out = static_cast<Out*>(outBytes);
 #if defined(__AVX512BW__)
     if constexpr (Mode == RoundingMode::NearestEven && Kind == EncodeKind::BinaryFloat &&
-                  Symmetric && sizeof(Out) == 1) {
-        const SymmetricByteEncoder encoder(p);
-        if constexpr (Stores == OutputStores::Streaming) {
-            encoder.withSpecials([&](auto nanApart, auto infinityApart) {
-                streamLocalBlocks(
-                    out, count,
-                    [&](std::size_t first, std::size_t n) {
-                        encoder.encode(in + first, out + first, n);
-                    },
-                    [&](std::size_t first, auto& block) {
-                        _mm512_store_si512(
-                            block, encoder.template encode64<nanApart, infinityApart>(in + first));
-                    });
-            });
-        } else {
-            encoder.encode(in, out, count);
-        }
-        return;
+                  sizeof(Out) == 1) {
+        if constexpr (Symmetric)
+            return nearestEvenBytes<false, Stores>(p, in, out, count);
+        else if (NearestEvenByteEncoder<true>::unsignedZeroApplies(p))
+            return nearestEvenBytes<true, Stores>(p, in, out, count);
     }
 #endif
     if constexpr (Stores == OutputStores::Streaming) {
