@@ -437,12 +437,16 @@ std::vector<Impl> encodeCandidates(const FormatSpec& target, const RoundingOptio
     const std::optional<kernels::EncodeParams> bitTrick = encodeParams(target, options);
     // Formats of few codes can also be encoded by their breakpoints. With AVX-512 the segment
     // is found by permutes (about 2.25 G elements/s per core in cache on the machine in the
-    // README): faster than the integer bit trick (INT4 1.3), slower than the float one (FP4,
-    // FP6 3.3). So integers take the breakpoints first there; other formats offer them as a
-    // further path (all paths) or where there is no bit trick (NF4).
+    // README): faster than the integer bit trick as GCC vectorises it (INT4 1.3), slower than
+    // the float one (FP4, FP6 3.3) and than the hand-written nearest-even byte encoders (INT4
+    // 5.6). So integers take the breakpoints first where those do not apply; other formats
+    // offer them as a further path (all paths) or where there is no bit trick (NF4).
     const bool registerBisection = &loops == kernels::avx512Loops();
     const bool integer = bitTrick && bitTrick->kind == kernels::EncodeKind::SignedInteger;
-    const bool breakpointsFirst = registerBisection && integer;
+    const bool intrinsics = bitTrick && options.mode == RoundingMode::NearestEven &&
+                            packedBytes(target) == 1 &&
+                            loops.nearestEvenBytesInIntrinsics(*bitTrick);
+    const bool breakpointsFirst = registerBisection && integer && !intrinsics;
     std::optional<kernels::LookupParams> breakpoints;
     if (!bitTrick || breakpointsFirst || withReference)
         breakpoints = lookupParams(target, options);

@@ -35,6 +35,10 @@ struct LoopSet {
     // Widening of 2- or 4-byte codes (BF16, TF32): [OutputStores][input bytes 2, 4].
     using WidenLoop = void (*)(const WidenParams&, const void*, std::uint32_t*, std::size_t);
     WidenLoop widen[2][2];
+    // Whether nearest-even encodes to byte codes with these parameters run in this set's
+    // hand-written block encoders (AVX-512: about twice GCC's vectorisation of the element
+    // code), so that callers can rank the paths.
+    bool (*nearestEvenBytesInIntrinsics)(const EncodeParams&);
 };
 
 const LoopSet& scalarLoops();   // one element at a time: vectorisation disabled
