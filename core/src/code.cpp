@@ -23,18 +23,10 @@ std::string codeToBinary(Code code, int bits) {
     return text;
 }
 
-std::optional<Code> parseCode(std::string_view text, int bits) {
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
-        text.remove_prefix(1);
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r'))
-        text.remove_suffix(1);
-    int radixBits = 4;
-    if (text.size() >= 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-        text.remove_prefix(2);
-    } else if (text.size() >= 2 && text[0] == '0' && (text[1] == 'b' || text[1] == 'B')) {
-        text.remove_prefix(2);
-        radixBits = 1;
-    }
+namespace {
+
+// Digits of 2^radixBits each (digit separators _ ' and space skipped), at most `bits` wide.
+std::optional<Code> parseDigits(std::string_view text, int radixBits, int bits) {
     if (text.empty())
         return std::nullopt;
     Code value = 0;
@@ -60,6 +52,22 @@ std::optional<Code> parseCode(std::string_view text, int bits) {
     if (bits < 128 && (value >> bits) != 0)
         return std::nullopt;
     return value;
+}
+
+} // namespace
+
+std::optional<Code> parseCode(std::string_view text, int bits) {
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
+        text.remove_prefix(1);
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r'))
+        text.remove_suffix(1);
+    if (text.size() >= 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
+        return parseDigits(text.substr(2), 4, bits);
+    // "0b…" is binary when binary digits follow; otherwise ("0b", "0b3f") it can only be hex.
+    if (text.size() >= 2 && text[0] == '0' && (text[1] == 'b' || text[1] == 'B'))
+        if (auto binary = parseDigits(text.substr(2), 1, bits))
+            return binary;
+    return parseDigits(text, 4, bits);
 }
 
 std::string codeToDecimal(Code code) {

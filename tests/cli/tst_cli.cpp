@@ -74,6 +74,7 @@ class TestCli : public QObject {
     void tableJsonAndCsv();
     void convertText();
     void convertCodes();
+    void convertCodesWithBinaryPrefix();
     void convertRawMatchesCore_data();
     void convertRawMatchesCore();
     void convertRawTruncated();
@@ -262,6 +263,16 @@ void TestCli::convertCodes() {
     QCOMPARE(run.out, QByteArray("0x3eca6000\n0x3f800000\n0x7f800000\nerror\nerror\n"));
     QVERIFY(run.err.contains("line 4"));
     QVERIFY(run.err.contains("line 5"));
+}
+
+// "0b" starts a binary code only where binary digits follow: "0b" and "0bff" are the hex
+// bytes 0x0b and 0x0bff, "0b1" is binary 1, "0b2z" is neither.
+void TestCli::convertCodesWithBinaryPrefix() {
+    const Run run =
+        runFpx({"convert", "--from", "fp16", "--to", "fp32"}, "0b\n0B11110000000000\n0bff\n0b2z\n");
+    QCOMPARE(run.exitCode, 1);
+    QCOMPARE(run.out, QByteArray("0x35300000\n0x3f800000\n0x397fe000\nerror\n"));
+    QVERIFY(run.err.contains("line 4"));
 }
 
 void TestCli::convertRawMatchesCore_data() {

@@ -18,7 +18,8 @@ constexpr Code lowBitsMask(int bits) {
 std::string codeToHex(Code code, int bits);
 // Groups of bits, most significant first, e.g. widths {1, 5, 10} → "0 01101 1001010011".
 std::string codeToBinary(Code code, int bits);
-// Parses hex with or without "0x" (also "0b…" binary); nullopt when malformed or too wide.
+// Parses hex with or without "0x" (also "0b…" binary, where binary digits follow: "0b" and
+// "0b3f" are hex); nullopt when malformed or too wide.
 std::optional<Code> parseCode(std::string_view text, int bits);
 // Decimal text of an unsigned 128-bit number.
 std::string codeToDecimal(Code code);
