@@ -7,6 +7,7 @@
 // format of at most 16 bits. The all-2^32 version is tst_bulk_exhaustive (label exhaustive).
 #include "fpx/bulk_conversion.h"
 #include "fpx/conversion.h"
+#include "fpx/value_parser.h"
 
 #include "../../core/src/kernels/interleaved_blocks.h"
 #include "../../core/src/kernels/loop_set.h"
@@ -32,6 +33,21 @@ const char* const kFormats[] = {
     "nf4",          "e3m4",      "e4m3b11fnuz", "e2m1fn",   "e8m3",      "e5m6f",
     "int6",         "e1m2f",     "e8m7b126",    "e8m7fn",   "e4m3b-120", "e8m7b100",
     "e5m23",        "e8m22b126", "e3m3",        "uint8",    "fp8_e8m0"};
+
+// Integer formats with scales of other shapes than the default 1/K: 2^k/K with k ≠ 0, from
+// far below to far above 1 (the kernels multiply by K·2^−k and clamp in units of the scale).
+const char* const kScaledIntegers[][2] = {{"int8", "4/127"},  {"int8", "2^-7"},
+                                          {"int8", "2^60/3"}, {"int4", "1/5120"},
+                                          {"int4", "2^-60"},  {"int6", "1048576"}};
+
+// The format a test row names: "int8 scale 4/127" is INT8 with that scale.
+FormatSpec rowFormat(const QString& row) {
+    const QStringList parts = row.split(" scale ");
+    FormatSpec spec = lookUp(parts.front());
+    if (parts.size() == 2)
+        spec.scale = *parseValue(parts.back().toStdString()).value;
+    return spec;
+}
 
 // FP32 inputs where every rounding decision of a target with `fractionBits` happens.
 std::vector<std::uint32_t> decisiveInputs(std::uint64_t seed) {
@@ -109,11 +125,20 @@ void TestBulkConversion::encodeMatchesCore_data() {
     QTest::addColumn<QString>("id");
     for (const char* id : kFormats)
         QTest::newRow(id) << id;
+    for (const auto& [id, scale] : kScaledIntegers) {
+        const QString row = QString("%1 scale %2").arg(id, scale);
+        QTest::newRow(qPrintable(row)) << row;
+    }
 }
 
 void TestBulkConversion::encodeMatchesCore() {
     QFETCH(QString, id);
-    const FormatSpec target = lookUp(id);
+    const FormatSpec target = rowFormat(id);
+    if (id.contains(" scale ")) { // the scaled rows are there for the integer bit trick
+        const auto encoder = BulkEncoder::create(target, RoundingOptions{});
+        QVERIFY2(encoder && encoder->path().name.rfind("bit trick", 0) == 0,
+                 qPrintable(id + ": not by the bit trick"));
+    }
     const std::vector<std::uint32_t> inputs = decisiveInputs(std::hash<QString>{}(id));
     const int width = packedBytes(target);
     std::vector<std::uint8_t> expected(inputs.size() * static_cast<std::size_t>(width));
@@ -223,7 +248,7 @@ void TestBulkConversion::decodeMatchesCore_data() {
 
 void TestBulkConversion::decodeMatchesCore() {
     QFETCH(QString, id);
-    const FormatSpec source = lookUp(id);
+    const FormatSpec source = rowFormat(id);
     const int width = packedBytes(source);
     std::vector<std::uint8_t> codes;
     std::mt19937_64 random(7);
