@@ -112,6 +112,7 @@ class TestBulkConversion : public QObject {
     void decodeMatchesCore_data();
     void decodeMatchesCore();
     void everyIssueFormatHasAFastPath();
+    void bucketLookupMatchesLookupElement();
     void lookupLoopsMatchLookupElement();
     void interleavedBlocksVisitEveryBlockOnce();
     void hardwareUseIsRespected();
@@ -330,6 +331,79 @@ void TestBulkConversion::decodeMatchesCore() {
             }
         }
     }
+}
+
+void TestBulkConversion::bucketLookupMatchesLookupElement() {
+    // The bucketed breakpoints (AVX-512) against the one-element definition, on made-up tables
+    // shaped like NF4's (levels spread over [−a, a], breakpoints at their midpoints) with 1 to
+    // 31 breakpoints, a NaN code per sign; inputs at and next to every breakpoint, random bit
+    // patterns and the specials. Tables no bucket layout fits must be refused, never wrong.
+    if (!kernels::hasAvx512())
+        QSKIP("no AVX-512 on this CPU");
+    std::mt19937_64 random(11);
+    std::uniform_real_distribution<float> jitter(-0.3f, 0.3f);
+    int bucketed = 0;
+    for (int table = 0; table < 200; ++table) {
+        kernels::LookupParams p;
+        p.count = 1 + static_cast<std::uint32_t>(random() % 31);
+        const float span = std::ldexp(1.0f, static_cast<int>(random() % 40) - 20);
+        std::vector<float> levels(p.count + 1);
+        for (std::size_t i = 0; i < levels.size(); ++i)
+            levels[i] = span * ((static_cast<float>(i) + jitter(random)) /
+                                    static_cast<float>(levels.size() - 1) * 2.0f -
+                                1.0f);
+        std::sort(levels.begin(), levels.end());
+        std::vector<std::uint32_t> inputs = {0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u,
+                                             0x7fc00000u, 0xffc00001u, 0x7f800001u, 0xff800001u};
+        for (std::uint32_t b = 0; b < kernels::LookupParams::kMaxBreakpoints; ++b) {
+            std::int32_t key = INT32_MAX;
+            if (b < p.count) {
+                const float midpoint = (levels[b] + levels[b + 1]) / 2;
+                std::uint32_t bits;
+                std::memcpy(&bits, &midpoint, sizeof bits);
+                key = std::max(kernels::orderedKey(bits),
+                               b == 0 ? INT32_MIN : p.breakpoints[b - 1] + 1);
+                for (std::int32_t d = -2; d <= 2; ++d) {
+                    const std::int64_t k = std::int64_t{key} + d;
+                    // Back from the ordered key to FP32 bits (negative keys: −m − 1).
+                    inputs.push_back(k < 0 ? static_cast<std::uint32_t>(-k - 1) | 0x80000000u
+                                           : static_cast<std::uint32_t>(k));
+                }
+            }
+            p.breakpoints[b] = key;
+        }
+        for (std::uint32_t& code : p.codes)
+            code = static_cast<std::uint32_t>(random() % 64);
+        p.nanCode[0] = 0x11;
+        p.nanCode[1] = 0x22;
+        for (int i = 0; i < 2000; ++i)
+            inputs.push_back(static_cast<std::uint32_t>(random()));
+        const auto buckets = kernels::bucketBreakpoints(p);
+        if (!buckets)
+            continue;
+        ++bucketed;
+        for (const kernels::OutputStores stores :
+             {kernels::OutputStores::Cached, kernels::OutputStores::Streaming}) {
+            std::vector<std::uint8_t> got(inputs.size() + 64, 0xee);
+            kernels::avx512BucketLookup(*buckets, inputs.data(), got.data() + 1, inputs.size(),
+                                        stores);
+            kernels::streamingFence();
+            for (std::size_t i = 0; i < inputs.size(); ++i)
+                QVERIFY2(got[i + 1] == kernels::lookupElement(p, inputs[i]),
+                         qPrintable(QString("table %1 (%2 breakpoints), %3 stores: fp32 0x%4 gave "
+                                            "0x%5, lookupElement 0x%6")
+                                        .arg(table)
+                                        .arg(p.count)
+                                        .arg(stores == kernels::OutputStores::Cached ? "cached"
+                                                                                     : "streaming")
+                                        .arg(inputs[i], 8, 16, QChar('0'))
+                                        .arg(got[i + 1], 0, 16)
+                                        .arg(kernels::lookupElement(p, inputs[i]), 0, 16)));
+            QVERIFY(got[0] == 0xee && got[inputs.size() + 1] == 0xee);
+        }
+    }
+    qInfo("%d of 200 tables fit the buckets", bucketed);
+    QVERIFY(bucketed >= 20);
 }
 
 void TestBulkConversion::lookupLoopsMatchLookupElement() {

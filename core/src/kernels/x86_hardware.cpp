@@ -530,6 +530,103 @@ void avx512VbmiTableDecode(const std::uint8_t* in, std::uint32_t* out, std::size
 
 namespace {
 
+// The zero-masked forms of some intrinsics with every lane kept: the plain ones start from
+// _mm512_undefined_epi32(), which GCC 12 reports as maybe uninitialised.
+constexpr __mmask16 kAllLanes = 0xffff;
+
+// 16 codes of avx512BucketLookup in dword lanes (bucket tables in registers).
+struct BucketRegisters {
+    __m512i breakpointsLow, breakpointsHigh, codesLow, codesHigh, shift, base, nan[2];
+};
+
+[[gnu::target("avx512f,avx512bw,avx512dq"), gnu::always_inline]] inline __m512i
+bucketCodes16(const BucketRegisters& r, __m512i bits) {
+    const __m512i magnitude = _mm512_and_si512(bits, _mm512_set1_epi32(0x7fffffff));
+    const __mmask16 negative = _mm512_movepi32_mask(bits);
+    const __m512i unit = _mm512_maskz_srlv_epi32(kAllLanes, magnitude, r.shift);
+    const __m512i bucket = _mm512_maskz_min_epi32(
+        kAllLanes,
+        _mm512_maskz_max_epi32(kAllLanes, _mm512_sub_epi32(unit, r.base), _mm512_setzero_si512()),
+        _mm512_set1_epi32(15));
+    const __m512i index = _mm512_mask_or_epi32(bucket, negative, bucket, _mm512_set1_epi32(16));
+    // orderedKey: negative inputs map to −magnitude − 1 = ~magnitude.
+    const __m512i key =
+        _mm512_mask_xor_epi32(magnitude, negative, magnitude, _mm512_set1_epi32(-1));
+    const __m512i breakpoint =
+        _mm512_permutex2var_epi32(r.breakpointsLow, index, r.breakpointsHigh);
+    __m512i code = _mm512_permutex2var_epi32(r.codesLow, index, r.codesHigh);
+    code = _mm512_mask_srli_epi32(code, _mm512_cmpge_epi32_mask(key, breakpoint), code, 8);
+    const __mmask16 nan = _mm512_cmpgt_epu32_mask(magnitude, _mm512_set1_epi32(0x7f800000));
+    code = _mm512_mask_mov_epi32(code, nan & ~negative, r.nan[0]);
+    code = _mm512_mask_mov_epi32(code, nan & negative, r.nan[1]);
+    return _mm512_and_si512(code, _mm512_set1_epi32(0xff));
+}
+
+// 64 codes as one vector of bytes, in order: vpackus* packs within 128-bit lanes, so lane L of
+// the packed vector holds lane L of the four inputs in turn; dword 4L + v → 4v + L.
+[[gnu::target("avx512f,avx512bw,avx512dq"), gnu::always_inline]] inline __m512i
+bucketCodes64(const BucketRegisters& r, const std::uint32_t* in) {
+    __m512i codes[4]; // unrolled, so that they stay in registers (GCC -O2 would not)
+#pragma GCC unroll 4
+    for (int v = 0; v < 4; ++v)
+        codes[v] = bucketCodes16(r, _mm512_loadu_si512(in + 16 * v));
+    const __m512i packed = _mm512_packus_epi16(_mm512_packus_epi32(codes[0], codes[1]),
+                                               _mm512_packus_epi32(codes[2], codes[3]));
+    return _mm512_maskz_permutexvar_epi32(
+        kAllLanes, _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), packed);
+}
+
+[[gnu::target("avx512f,avx512bw,avx512dq")]] void avx512BucketLookupCached(const BucketRegisters& r,
+                                                                           const std::uint32_t* in,
+                                                                           std::uint8_t* out,
+                                                                           std::size_t count) {
+    std::size_t i = 0;
+    for (; i + 64 <= count; i += 64)
+        _mm512_storeu_si512(out + i, bucketCodes64(r, in + i));
+    if (i < count) {
+        // The last < 64 inputs through a zero-padded copy.
+        alignas(64) std::uint32_t tailIn[64] = {};
+        alignas(64) std::uint8_t tailOut[64];
+        std::memcpy(tailIn, in + i, (count - i) * sizeof(std::uint32_t));
+        _mm512_store_si512(tailOut, bucketCodes64(r, tailIn));
+        std::memcpy(out + i, tailOut, count - i);
+    }
+}
+
+[[gnu::target("avx512f,avx512bw,avx512dq")]] void
+avx512BucketLookupWith(const BucketedBreakpoints& buckets, const std::uint32_t* in,
+                       std::uint8_t* out, std::size_t count, OutputStores stores) {
+    BucketRegisters r;
+    r.breakpointsLow = _mm512_loadu_si512(buckets.breakpoint);
+    r.breakpointsHigh = _mm512_loadu_si512(buckets.breakpoint + 16);
+    r.codesLow = _mm512_loadu_si512(buckets.codes);
+    r.codesHigh = _mm512_loadu_si512(buckets.codes + 16);
+    r.shift = _mm512_set1_epi32(static_cast<int>(buckets.shift));
+    r.base = _mm512_set1_epi32(buckets.base);
+    r.nan[0] = _mm512_set1_epi32(static_cast<int>(buckets.nanCode[0]));
+    r.nan[1] = _mm512_set1_epi32(static_cast<int>(buckets.nanCode[1]));
+    if (stores == OutputStores::Cached)
+        return avx512BucketLookupCached(r, in, out, count);
+    streamInInterleavedBlocks<64>(
+        out, count,
+        [&](std::size_t first, std::size_t n) {
+            avx512BucketLookupCached(r, in + first, out + first, n);
+        },
+        [&](std::size_t first) __attribute__((target("avx512f,avx512bw,avx512dq"))) {
+            _mm512_stream_si512(reinterpret_cast<__m512i*>(out + first),
+                                bucketCodes64(r, in + first));
+        });
+}
+
+} // namespace
+
+void avx512BucketLookup(const BucketedBreakpoints& buckets, const std::uint32_t* in,
+                        std::uint8_t* out, std::size_t count, OutputStores stores) {
+    avx512BucketLookupWith(buckets, in, out, count, stores);
+}
+
+namespace {
+
 // A whole cache line per streaming store: written in one piece, it leaves its write-combining
 // buffer at once instead of waiting there for its other three parts. (On this project's
 // 2-vCPU VM the difference drowns in run-to-run noise; it is the documented best case.)
@@ -641,6 +738,8 @@ bool hasAvx512Fp16() {
 bool hasAvx512Vbmi() {
     return false;
 }
+void avx512BucketLookup(const BucketedBreakpoints&, const std::uint32_t*, std::uint8_t*,
+                        std::size_t, OutputStores) {}
 void avx512VbmiTableDecode(const std::uint8_t*, std::uint32_t*, std::size_t, const std::uint32_t*,
                            const std::uint8_t (&)[kTablePlaneBytes], std::uint8_t, OutputStores) {}
 void f16cEncode(RoundingMode, const std::uint32_t*, std::uint16_t*, std::size_t,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "bucketed_breakpoints.h"
 #include "fpx/rounding.h"
 #include "output_stores.h"
 
@@ -45,6 +46,11 @@ void avx512VbmiTableDecode(const std::uint8_t* in, std::uint32_t* out, std::size
                            const std::uint32_t* table,
                            const std::uint8_t (&planes)[kTablePlaneBytes], std::uint8_t mask,
                            OutputStores stores = OutputStores::Cached);
+
+// The buckets' codes for one-byte codes (bucketed_breakpoints.h), AVX-512F/BW/DQ.
+void avx512BucketLookup(const BucketedBreakpoints& buckets, const std::uint32_t* in,
+                        std::uint8_t* out, std::size_t count,
+                        OutputStores stores = OutputStores::Cached);
 
 // Copies with non-temporal stores (the destination is not read first nor kept in the cache):
 // for outputs far larger than the cache. memcpy elsewhere. Call streamingFence() once after

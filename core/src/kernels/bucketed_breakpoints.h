@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "fpx/kernels/element_conversion.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace fpx::kernels {
+
+// Formats encoded by their breakpoints (LookupParams: NF4 …) whose breakpoints fall at most
+// one into each of 2 × 16 buckets of the FP32 line: bucket = the sign · 16 + |x|'s bits shifted
+// right by `shift`, less `base`, clamped to 0 … 15 (so buckets 0 and 15 reach to 0 and to ∞).
+// An element's code is then one of its bucket's two, by one compare with the bucket's
+// breakpoint, instead of a bisection.
+struct BucketedBreakpoints {
+    std::uint32_t shift = 23;
+    std::int32_t base = 0;
+    // Per bucket: the ordered key (orderedKey) where its code changes, INT32_MAX if it does
+    // not; the code below that key | the code from it on << 8.
+    std::int32_t breakpoint[32] = {};
+    std::uint32_t codes[32] = {};
+    std::uint32_t nanCode[2] = {0, 0};
+};
+
+// The breakpoints in such buckets, where some bucket width and base put at most one breakpoint
+// into each; nullopt where none does.
+std::optional<BucketedBreakpoints> bucketBreakpoints(const LookupParams& p);
+
+} // namespace fpx::kernels
