@@ -71,8 +71,9 @@ std::vector<std::uint32_t> decisiveInputs(std::uint64_t seed) {
     }
     for (int i = 0; i < 20000; ++i)
         inputs.push_back(static_cast<std::uint32_t>(random()));
-    for (std::uint32_t special : {0x7f800000u, 0xff800000u, 0x7fc00000u, 0xffc00000u, 0x7f800001u,
-                                  0xffbfffffu, 0x00000001u, 0x80000001u, 0x7f7fffffu, 0xff7fffffu})
+    for (std::uint32_t special :
+         {0x7f800000u, 0xff800000u, 0x7fc00000u, 0xffc00000u, 0x7f800001u, 0xffbfffffu, 0x7fffffffu,
+          0xffffffffu, 0x00000001u, 0x80000001u, 0x7f7fffffu, 0xff7fffffu})
         inputs.push_back(special);
     return inputs;
 }
@@ -112,6 +113,7 @@ class TestBulkConversion : public QObject {
     void decodeMatchesCore_data();
     void decodeMatchesCore();
     void everyIssueFormatHasAFastPath();
+    void everyNaNAndInfinity();
     void bucketLookupMatchesLookupElement();
     void lookupLoopsMatchLookupElement();
     void interleavedBlocksVisitEveryBlockOnce();
@@ -327,6 +329,51 @@ void TestBulkConversion::decodeMatchesCore() {
                     check(what, destination);
                     QVERIFY2(destination[count] == 0xdeadbeef && destination[-1] == 0xdeadbeef,
                              qPrintable(what + ": wrote outside the output"));
+                }
+            }
+        }
+    }
+}
+
+void TestBulkConversion::everyNaNAndInfinity() {
+    // NaNs (every third payload, and the extremes) and ±∞ through every path, both policies, in
+    // nearest-even: the byte encoders let the overflow test catch NaN and ∞ where their answers
+    // are the overflow answer, which holds only if the normal formula overflows for all of them.
+    std::vector<std::uint32_t> inputs;
+    for (std::uint32_t m = 0x7f800000u; m < 0x7fffffffu; m += 3)
+        for (std::uint32_t sign : {0u, 0x80000000u})
+            inputs.push_back(m | sign);
+    for (std::uint32_t bits : {0x7fffffffu, 0xffffffffu, 0x7f800001u, 0xff800001u})
+        inputs.push_back(bits);
+    std::vector<std::uint8_t> got;
+    for (const char* id : kFormats) {
+        const FormatSpec target = lookUp(id);
+        const int width = packedBytes(target);
+        for (OverflowPolicy policy : kPolicies) {
+            RoundingOptions options;
+            options.overflow = policy;
+            // The exact core's answers: one per class and sign, whatever the payload.
+            const std::uint32_t classes[4] = {0x7fc00000u, 0xffc00000u, 0x7f800000u, 0xff800000u};
+            std::vector<std::uint8_t> answers(4 * static_cast<std::size_t>(width));
+            encodeWithExactCore(target, options, classes, answers.data(), 4, 0, 0);
+            std::uint64_t expected[4];
+            for (int kind = 0; kind < 4; ++kind)
+                expected[kind] = packedAt(answers, static_cast<std::size_t>(kind), width);
+            got.assign(inputs.size() * static_cast<std::size_t>(width), 0);
+            for (const BulkEncoder& path : BulkEncoder::allPaths(target, options)) {
+                if (!path.path().bitExact || path.path().name == "scalar reference")
+                    continue;
+                path.encode(inputs.data(), got.data(), inputs.size(), 0);
+                for (std::size_t i = 0; i < inputs.size(); ++i) {
+                    const int kind = ((inputs[i] & 0x7fffffffu) == 0x7f800000u ? 2 : 0) +
+                                     static_cast<int>(inputs[i] >> 31);
+                    if (packedAt(got, i, width) != expected[kind])
+                        QFAIL(qPrintable(QString("%1 %2: fp32 0x%3 gave 0x%4, exact core 0x%5")
+                                             .arg(describe(id, options.mode, policy),
+                                                  QString::fromStdString(path.path().name))
+                                             .arg(inputs[i], 8, 16, QChar('0'))
+                                             .arg(packedAt(got, i, width), 0, 16)
+                                             .arg(expected[kind], 0, 16)));
                 }
             }
         }

@@ -162,10 +162,13 @@ template <bool UnsignedZero> class NearestEvenByteEncoder {
           infinity_(_mm512_set1_epi32(static_cast<int>(p.infinityCode[0]))),
           signBit_(_mm512_set1_epi32(static_cast<int>(p.signBit))) {
         // ±∞ and NaN take the normal formula; where it lands above maxMagnitude for all of
-        // them (the sum |x| + addend + lsb must not wrap past 2^32, so that it grows with |x|),
-        // the overflow test catches them, and only answers that differ need their own.
-        const bool noWrap =
-            std::uint64_t{0x7fffffffu} + p.nearestEvenAddend + 1u < (std::uint64_t{1} << 32);
+        // them, the overflow test catches them, and only answers that differ need their own.
+        // The sum |x| + addend + lsb wraps modulo 2^32 by design (the addend holds −rebias);
+        // over the NaN and ∞ magnitudes it must not cross a multiple of 2^32, so that it
+        // grows with |x| there and ∞'s sum is the smallest.
+        const std::uint64_t lowest = std::uint64_t{0x7f800000u} + p.nearestEvenAddend;
+        const std::uint64_t highest = std::uint64_t{0x7fffffffu} + p.nearestEvenAddend + 1u;
+        const bool noWrap = lowest >> 32 == highest >> 32;
         const bool specialsOverflow = noWrap && roundFloatMagnitude<RoundingMode::NearestEven>(
                                                     p, 0x7f800000u, 0, 0) > p.maxMagnitude;
         nanApart_ = !specialsOverflow || p.nanCode[0] != p.overflowCode[0];
@@ -257,7 +260,8 @@ class NearestEvenIntegerByteEncoder {
                p.overflowCode[0] == p.maxMagnitude && p.overflowCode[1] == minCode &&
                p.infinityCode[0] == p.overflowCode[0] && p.infinityCode[1] == p.overflowCode[1] &&
                p.nanCode[0] == p.nanCode[1] && p.maxMagnitude <= 127u &&
-               p.maxNegativeMagnitude <= 128u; // what the signed saturating packs keep
+               // what the signed saturating packs keep (the NaN code goes in before them)
+               p.maxNegativeMagnitude <= 128u && p.nanCode[0] <= p.maxMagnitude;
     }
 
     explicit NearestEvenIntegerByteEncoder(const EncodeParams& p)
