@@ -5,6 +5,7 @@
 
 #include "interleaved_blocks.h"
 #include "loop_set.h"
+#include "pack_in_order.h"
 
 #include <cstdint>
 #include <cstring>
@@ -86,14 +87,6 @@ template <typename Out, typename Cached, typename Fill>
 // The zero-masked forms of some intrinsics are used with every lane kept: the plain ones start
 // from _mm512_undefined_epi32(), which GCC 12 reports as maybe uninitialised.
 constexpr __mmask16 kAllLanes = 0xffff;
-
-// Four vectors of 16 dword codes packed to bytes (vpack*: within 128-bit lanes, so lane L of
-// the result holds lane L of the four vectors in turn): dword 4L + v → 4v + L puts them in
-// order.
-[[gnu::always_inline]] inline __m512i packInOrder(__m512i packed) {
-    return _mm512_maskz_permutexvar_epi32(
-        kAllLanes, _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), packed);
-}
 
 // A byte encoder's loop: whole blocks of 64 codes by the encoder's block function (see
 // withBlockEncoder), the rest one at a time; streaming (outputs far beyond the cache) in the
@@ -197,9 +190,7 @@ template <bool UnsignedZero> class NearestEvenByteEncoder {
             __m512i codes[4];
             for (int v = 0; v < 4; ++v)
                 codes[v] = encode16<NanApart, InfinityApart>(_mm512_loadu_si512(in + 16 * v));
-            // Codes are below 256, so the unsigned saturating packs keep them.
-            return packInOrder(_mm512_packus_epi16(_mm512_packus_epi32(codes[0], codes[1]),
-                                                   _mm512_packus_epi32(codes[2], codes[3])));
+            return packCodesInOrder(codes); // codes are below 256
         };
     }
 
@@ -284,8 +275,8 @@ class NearestEvenIntegerByteEncoder {
                 codes[v] = encode16(in + 16 * v);
             // In [−128, 127] already: the signed saturating packs keep them.
             return _mm512_and_si512(
-                packInOrder(_mm512_packs_epi16(_mm512_packs_epi32(codes[0], codes[1]),
-                                               _mm512_packs_epi32(codes[2], codes[3]))),
+                lanesInOrder(_mm512_packs_epi16(_mm512_packs_epi32(codes[0], codes[1]),
+                                                _mm512_packs_epi32(codes[2], codes[3]))),
                 codeMask_);
         });
     }

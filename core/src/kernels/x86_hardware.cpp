@@ -2,6 +2,7 @@
 #include "x86_hardware.h"
 
 #include "interleaved_blocks.h"
+#include "pack_in_order.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
@@ -562,18 +563,14 @@ bucketCodes16(const BucketRegisters& r, __m512i bits) {
     return _mm512_and_si512(code, _mm512_set1_epi32(0xff));
 }
 
-// 64 codes as one vector of bytes, in order: vpackus* packs within 128-bit lanes, so lane L of
-// the packed vector holds lane L of the four inputs in turn; dword 4L + v → 4v + L.
+// 64 codes as one vector of bytes, in order (pack_in_order.h).
 [[gnu::target("avx512f,avx512bw,avx512dq"), gnu::always_inline]] inline __m512i
 bucketCodes64(const BucketRegisters& r, const std::uint32_t* in) {
     __m512i codes[4]; // unrolled, so that they stay in registers (GCC -O2 would not)
 #pragma GCC unroll 4
     for (int v = 0; v < 4; ++v)
         codes[v] = bucketCodes16(r, _mm512_loadu_si512(in + 16 * v));
-    const __m512i packed = _mm512_packus_epi16(_mm512_packus_epi32(codes[0], codes[1]),
-                                               _mm512_packus_epi32(codes[2], codes[3]));
-    return _mm512_maskz_permutexvar_epi32(
-        kAllLanes, _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), packed);
+    return packCodesInOrder(codes);
 }
 
 [[gnu::target("avx512f,avx512bw,avx512dq")]] void avx512BucketLookupCached(const BucketRegisters& r,
