@@ -496,31 +496,46 @@ void lookupLoop(const LookupParams& params, const std::uint32_t* __restrict__ in
 //
 // A block is one 64-byte vector of input codes (64 FP8, 32 BF16 or 16 TF32 codes), which GCC
 // turns into whole-register loads and widenings; other block sizes vectorised worse (16 FP8
-// codes: 128-bit operations; 256: no better than the piece copy). Unlike the encoders, the
-// decoders visit their blocks front to back: interleaved runs (interleaved_blocks.h) measured
-// no faster for BF16/TF32 and slower for FP8 (78 → 58 % of memcpy); a decoder's reads are only
-// a fifth to a half of its traffic.
+// codes: 128-bit operations; 256: no better than the piece copy).
+//
+// Codes of 2 and 4 bytes are visited in the interleaved runs of interleaved_blocks.h, like the
+// encoders' blocks: reads are a third to a half of their traffic, and one stream front to back
+// keeps too few lines in flight. TF32 went from 68–75 % of memcpy to 101–111 %, BF16 from
+// 82–89 % to 93–95 % (fpx bench, 2 threads, 1 GiB of FP32, the machine in the README). Byte
+// codes go front to back: interleaved, FP8 measured slower (78 → 58 %), and so did the
+// byte-plane table decoder of x86_hardware.cpp, whose reads are a fifth of its traffic.
 //
 //   out:  |head (0–15)| block of 1–4 lines | … | block |tail (< one block)|
 //                     ^ 64-byte aligned
 // The head before the first 64-byte boundary and the tail are ordinary stores.
 template <OutputStores Stores, std::size_t InBytes, typename Element>
 void writeOutput(std::uint32_t* __restrict__ out, std::size_t count, const Element& element) {
-    std::size_t i = 0;
-    if constexpr (Stores == OutputStores::Streaming) {
-        for (const std::size_t head = elementsToLine(out, count); i < head; ++i)
+    const auto cached = [&](std::size_t first, std::size_t n) {
+        for (std::size_t i = first; i < first + n; ++i)
             out[i] = element(i);
+    };
+    if constexpr (Stores == OutputStores::Streaming) {
         constexpr std::size_t kBlock = 64 / InBytes;
-        for (; i + kBlock <= count; i += kBlock) {
-            alignas(64) std::uint32_t block[kBlock];
+        const auto block = [&](std::size_t first) {
+            alignas(64) std::uint32_t results[kBlock];
             for (std::size_t j = 0; j < kBlock; ++j)
-                block[j] = element(i + j);
+                results[j] = element(first + j);
             for (std::size_t j = 0; j < kBlock; j += 16)
-                streamLine(out + i + j, block + j);
+                streamLine(out + first + j, results + j);
+        };
+        if constexpr (InBytes >= 2) {
+            streamInInterleavedBlocks<kBlock>(out, count, cached, block);
+        } else {
+            const std::size_t head = elementsToLine(out, count);
+            cached(0, head);
+            std::size_t i = head;
+            for (; i + kBlock <= count; i += kBlock)
+                block(i);
+            cached(i, count - i);
         }
+    } else {
+        cached(0, count);
     }
-    for (; i < count; ++i)
-        out[i] = element(i);
 }
 
 #if defined(__AVX512F__)
