@@ -114,6 +114,7 @@ class TestBulkConversion : public QObject {
     void decodeMatchesCore();
     void everyIssueFormatHasAFastPath();
     void everyNaNAndInfinity();
+    void byteEncodersMatchElementCodeForMadeUpAnswers();
     void bucketLookupMatchesLookupElement();
     void lookupLoopsMatchLookupElement();
     void interleavedBlocksVisitEveryBlockOnce();
@@ -451,6 +452,76 @@ void TestBulkConversion::bucketLookupMatchesLookupElement() {
     }
     qInfo("%d of 200 tables fit the buckets", bucketed);
     QVERIFY(bucketed >= 20);
+}
+
+void TestBulkConversion::byteEncodersMatchElementCodeForMadeUpAnswers() {
+    // The nearest-even byte encoders (AVX-512 and AVX2) decide per parameter set how they find
+    // overflow, NaN and ±∞ (vpminud where the overflow code is maxMagnitude or the next code;
+    // NaN and ∞ folded into overflow where their answers agree). Every catalogue format takes
+    // the same choices, so here the answers are made up: each of a few codes for each of the
+    // three, against the one-element definition.
+    const std::vector<std::uint32_t> inputs = decisiveInputs(11);
+    for (const char* id : {"fp8_e4m3", "fp8_e5m2", "fp8_e4m3fnuz", "fp6_e2m3", "fp4_e2m1"}) {
+        const auto base = encodeParams(lookUp(id), {});
+        QVERIFY(base);
+        const std::uint32_t max = base->maxMagnitude;
+        const std::uint32_t magnitudeBits = base->codeMask & ~base->signBit;
+        const bool symmetric = kernels::symmetricSpecials(*base, RoundingMode::NearestEven);
+        // The answer pair for a positive answer: the negative one by the format's sign rule.
+        const auto pair = [&](std::uint32_t(&answers)[2], std::uint32_t positive) {
+            answers[0] = positive;
+            answers[1] =
+                symmetric || (positive & magnitudeBits) != 0u ? positive ^ base->signBit : positive;
+        };
+        const std::uint32_t candidates[] = {max, (max + 1u) & base->codeMask, max - 1u, 3u, 0u};
+        int runs = 0;
+        for (std::uint32_t overflow : candidates) {
+            for (std::uint32_t nan : candidates) {
+                for (std::uint32_t infinity : candidates) {
+                    kernels::EncodeParams p = *base;
+                    pair(p.overflowCode, overflow);
+                    pair(p.nanCode, nan);
+                    pair(p.infinityCode, infinity);
+                    for (const kernels::LoopSet* set : loopSets()) {
+                        for (int stores = 0; stores < 2; ++stores) {
+                            const int mode = static_cast<int>(RoundingMode::NearestEven);
+                            const auto loop = symmetric
+                                                  ? set->encodeSymmetric[stores][mode][0]
+                                                  : set->encode[stores][mode][static_cast<int>(
+                                                        kernels::EncodeKind::BinaryFloat)][0];
+                            std::vector<std::uint8_t> got(inputs.size());
+                            loop(p, inputs.data(), got.data(), inputs.size(), 0, 0);
+                            kernels::streamingFence();
+                            ++runs;
+                            for (std::size_t i = 0; i < inputs.size(); ++i) {
+                                const std::uint32_t expected =
+                                    symmetric
+                                        ? kernels::encodeElementOf<RoundingMode::NearestEven,
+                                                                   kernels::EncodeKind::BinaryFloat,
+                                                                   true>(p, inputs[i], 0)
+                                        : kernels::encodeElementOf<RoundingMode::NearestEven,
+                                                                   kernels::EncodeKind::BinaryFloat,
+                                                                   false>(p, inputs[i], 0);
+                                if (got[i] != expected)
+                                    QFAIL(qPrintable(
+                                        QString("%1 (%2, %3 stores), overflow 0x%4, NaN 0x%5, "
+                                                "inf 0x%6: fp32 0x%7 gave 0x%8, element code 0x%9")
+                                            .arg(id, set->isaName,
+                                                 stores == 0 ? "cached" : "streaming")
+                                            .arg(overflow, 0, 16)
+                                            .arg(nan, 0, 16)
+                                            .arg(infinity, 0, 16)
+                                            .arg(inputs[i], 8, 16, QChar('0'))
+                                            .arg(got[i], 0, 16)
+                                            .arg(expected, 0, 16)));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        QVERIFY(runs > 0);
+    }
 }
 
 void TestBulkConversion::lookupLoopsMatchLookupElement() {

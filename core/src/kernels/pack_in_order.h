@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// Four AVX-512 vectors of 16 dword codes packed into one vector of 64 bytes, in order: shared
-// by the byte encoders of the loop sets (bulk_loops.h) and of x86_hardware.cpp.
+// Four vectors of dword codes packed into one vector of bytes, in order (AVX-512: 64 bytes,
+// AVX2: 32): shared by the byte encoders of the loop sets (bulk_loops.h) and of
+// x86_hardware.cpp.
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
@@ -24,6 +25,18 @@ namespace fpx::kernels {
 packCodesInOrder(const __m512i (&codes)[4]) {
     return lanesInOrder(_mm512_packus_epi16(_mm512_packus_epi32(codes[0], codes[1]),
                                             _mm512_packus_epi32(codes[2], codes[3])));
+}
+
+// The same for four AVX2 vectors of 8 dword codes into 32 bytes: vpack* packs within 128-bit
+// lanes, dword 4L + v → 2v + L.
+[[gnu::target("avx2"), gnu::always_inline]] inline __m256i lanesInOrder(__m256i packed) {
+    return _mm256_permutevar8x32_epi32(packed, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+}
+
+[[gnu::target("avx2"), gnu::always_inline]] inline __m256i
+packCodesInOrder(const __m256i (&codes)[4]) {
+    return lanesInOrder(_mm256_packus_epi16(_mm256_packus_epi32(codes[0], codes[1]),
+                                            _mm256_packus_epi32(codes[2], codes[3])));
 }
 
 } // namespace fpx::kernels

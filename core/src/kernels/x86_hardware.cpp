@@ -18,7 +18,9 @@ bool hasF16c() {
     return __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx2");
 }
 bool hasAvx2() {
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2");
+    // The AVX2 loop set is compiled with -mavx2 -mbmi2 -mfma.
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2") &&
+           __builtin_cpu_supports("fma");
 }
 bool hasAvx512() {
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
