@@ -77,7 +77,11 @@ std::string cpuFeatures() {
     add(kernels::hasAvx512(), "avx512f/bw/vl/dq");
     add(kernels::hasAvx512Bf16(), "avx512_bf16");
     add(kernels::hasAvx512Fp16(), "avx512_fp16");
-    return features.empty() ? "no vector extensions detected" : features;
+    if (features.empty())
+        features = "no vector extensions detected";
+    if (const std::string note = kernels::maxIsaNote(); !note.empty())
+        features += " (" + note + ")";
+    return features;
 }
 
 // "in cache": 32 Ki elements (128 KiB of FP32 in, L2-resident on one core). "far beyond":

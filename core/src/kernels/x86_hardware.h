@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace fpx::kernels {
 
@@ -19,6 +20,11 @@ bool hasAvx512Fp16();
 bool hasAvx512Vbmi();
 bool hasAvx2();
 bool hasAvx512();
+
+// The environment variable FPX_MAX_ISA=avx2 or =baseline (plain x86-64) makes the functions
+// above say no to what is wider, as if the CPU lacked it, so that one machine can measure
+// what narrower ones would run (fpx bench). What it did, for reports: "" where it is not set.
+std::string maxIsaNote();
 
 // NaN lanes are replaced by `nanCode[sign]`: the instructions keep payload bits, the exact
 // core gives the canonical NaN. Modes: nearest-even, toward zero, up, down.
