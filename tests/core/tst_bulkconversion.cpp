@@ -296,40 +296,53 @@ void TestBulkConversion::decodeMatchesCore() {
             path.decode(codes.data(), got.data(), count);
             check(QString::fromStdString(path.path().name), got.data());
         }
-        // Every loop set's bit-trick loops, called directly, with ordinary and with streaming
-        // stores; the destination starts 0–15 elements past a 64-byte boundary, so the
+        // Every loop set's bit-trick and table loops, called directly, with ordinary and with
+        // streaming stores; the destination starts 0–15 elements past a 64-byte boundary, so the
         // streaming loop's head, whole lines and tail all run.
         const auto floatParams = floatDecodeParams(source, options);
         const auto widen = widenParams(source, options);
-        if (!floatParams && !widen)
-            continue;
+        const std::vector<std::uint32_t> table =
+            width <= 2 ? decodeTable(source, options) : std::vector<std::uint32_t>{};
+        const auto mask = static_cast<std::uint32_t>(source.codeMask());
         // A guard element before and after; the first 64-byte boundary at least one element in.
         std::vector<std::uint32_t> padded(count + 48);
         const std::size_t toBoundary =
             (16 - (reinterpret_cast<std::uintptr_t>(padded.data()) % 64) / 4) % 16;
         std::uint32_t* const aligned = padded.data() + toBoundary + 16;
         for (const kernels::LoopSet* set : loopSets()) {
-            for (const kernels::OutputStores stores :
-                 {kernels::OutputStores::Cached, kernels::OutputStores::Streaming}) {
-                for (std::size_t offset : {0, 1, 7, 15}) {
-                    std::fill(padded.begin(), padded.end(), 0xdeadbeef);
-                    std::uint32_t* const destination = aligned + offset;
-                    const int storesIndex = static_cast<int>(stores);
-                    QString what = QString("%1 (%2, %3 stores, offset %4)")
-                                       .arg(floatParams ? "bit trick" : "shift", set->isaName,
-                                            stores == kernels::OutputStores::Streaming ? "streaming"
-                                                                                       : "cached")
-                                       .arg(offset);
-                    if (floatParams)
-                        set->floatDecode[storesIndex][kernels::widthIndex(width)](
-                            *floatParams, codes.data(), destination, count);
-                    else
-                        set->widen[storesIndex][width == 2 ? 0 : 1](*widen, codes.data(),
+            // (name, loop for the stores index)
+            std::vector<std::pair<QString, std::function<void(int, std::uint32_t*)>>> loops;
+            if (floatParams)
+                loops.emplace_back("bit trick", [&](int s, std::uint32_t* destination) {
+                    set->floatDecode[s][kernels::widthIndex(width)](*floatParams, codes.data(),
                                                                     destination, count);
-                    kernels::streamingFence();
-                    check(what, destination);
-                    QVERIFY2(destination[count] == 0xdeadbeef && destination[-1] == 0xdeadbeef,
-                             qPrintable(what + ": wrote outside the output"));
+                });
+            if (widen)
+                loops.emplace_back("shift", [&](int s, std::uint32_t* destination) {
+                    set->widen[s][width == 2 ? 0 : 1](*widen, codes.data(), destination, count);
+                });
+            if (!table.empty())
+                loops.emplace_back("table", [&](int s, std::uint32_t* destination) {
+                    set->table[s][width - 1](table.data(), mask, codes.data(), destination, count);
+                });
+            for (const auto& [name, loop] : loops) {
+                for (const kernels::OutputStores stores :
+                     {kernels::OutputStores::Cached, kernels::OutputStores::Streaming}) {
+                    for (std::size_t offset : {0, 1, 7, 15}) {
+                        std::fill(padded.begin(), padded.end(), 0xdeadbeef);
+                        std::uint32_t* const destination = aligned + offset;
+                        const QString what =
+                            QString("%1 (%2, %3 stores, offset %4)")
+                                .arg(name, set->isaName,
+                                     stores == kernels::OutputStores::Streaming ? "streaming"
+                                                                                : "cached")
+                                .arg(offset);
+                        loop(static_cast<int>(stores), destination);
+                        kernels::streamingFence();
+                        check(what, destination);
+                        QVERIFY2(destination[count] == 0xdeadbeef && destination[-1] == 0xdeadbeef,
+                                 qPrintable(what + ": wrote outside the output"));
+                    }
                 }
             }
         }

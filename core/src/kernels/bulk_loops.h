@@ -701,20 +701,22 @@ void lookupLoop(const LookupParams& params, const std::uint32_t* __restrict__ in
 //   out:  |head (0–15)| block of 1–4 lines | … | block |tail (< one block)|
 //                     ^ 64-byte aligned
 // The head before the first 64-byte boundary and the tail are ordinary stores.
-template <OutputStores Stores, std::size_t InBytes, typename Element>
-void writeOutput(std::uint32_t* __restrict__ out, std::size_t count, const Element& element) {
-    const auto cached = [&](std::size_t first, std::size_t n) {
-        for (std::size_t i = first; i < first + n; ++i)
-            out[i] = element(i);
-    };
+//
+// compute(first, n, to) writes results first … first + n − 1 to `to`; fillBlock(first, to)
+// the kBlock (a multiple of 16) from `first`.
+template <OutputStores Stores, std::size_t InBytes, typename Compute, typename FillBlock>
+void writeOutputBy(std::uint32_t* __restrict__ out, std::size_t count, const Compute& compute,
+                   const FillBlock& fillBlock) {
     if constexpr (Stores == OutputStores::Streaming) {
         constexpr std::size_t kBlock = 64 / InBytes;
         const auto block = [&](std::size_t first) {
             alignas(64) std::uint32_t results[kBlock];
-            for (std::size_t j = 0; j < kBlock; ++j)
-                results[j] = element(first + j);
+            fillBlock(first, results);
             for (std::size_t j = 0; j < kBlock; j += 16)
                 streamLine(out + first + j, results + j);
+        };
+        const auto cached = [&](std::size_t first, std::size_t n) {
+            compute(first, n, out + first);
         };
         if constexpr (InBytes >= 2) {
             streamInInterleavedBlocks<kBlock>(out, count, cached, block);
@@ -727,9 +729,61 @@ void writeOutput(std::uint32_t* __restrict__ out, std::size_t count, const Eleme
             cached(i, count - i);
         }
     } else {
-        cached(0, count);
+        compute(0, count, out);
     }
 }
+
+// out[i] = element(i), one element at a time in the source (GCC vectorises the loop).
+template <OutputStores Stores, std::size_t InBytes, typename Element>
+void writeOutput(std::uint32_t* __restrict__ out, std::size_t count, const Element& element) {
+    const auto compute = [&](std::size_t first, std::size_t n, std::uint32_t* __restrict__ to) {
+        for (std::size_t j = 0; j < n; ++j)
+            to[j] = element(first + j);
+    };
+    writeOutputBy<Stores, InBytes>(out, count, compute, [&](std::size_t first, auto& block) {
+        compute(first, sizeof block / sizeof block[0], block);
+    });
+}
+
+#if defined(__AVX2__) && !defined(__AVX512F__)
+// out[i] = element(i), eight at a time by vector8(i) (results i … i + 7 as one AVX2 vector).
+// For the decoders whose element code GCC leaves scalar for AVX2 (its selects on unsigned
+// compares stay branches without AVX-512's masks): FP8 decoding ran at 0.7, BF16 at 2.0 G
+// elements/s per core.
+template <OutputStores Stores, std::size_t InBytes, typename Element, typename Vector8>
+void writeOutput8(std::uint32_t* __restrict__ out, std::size_t count, const Element& element,
+                  const Vector8& vector8) {
+    writeOutputBy<Stores, InBytes>(
+        out, count,
+        [&](std::size_t first, std::size_t n, std::uint32_t* __restrict__ to) {
+            std::size_t j = 0;
+            for (; j + 8 <= n; j += 8)
+                _mm256_storeu_si256(reinterpret_cast<__m256i*>(to + j), vector8(first + j));
+            for (; j < n; ++j)
+                to[j] = element(first + j);
+        },
+        [&](std::size_t first, auto& block) {
+            for (std::size_t j = 0; j < sizeof block / sizeof block[0]; j += 8)
+                _mm256_store_si256(reinterpret_cast<__m256i*>(block + j), vector8(first + j));
+        });
+}
+
+// Eight codes of `In` from `in` as dwords.
+template <typename In> __m256i loadCodes8(const In* in) {
+    if constexpr (sizeof(In) == 1)
+        return _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(in)));
+    else if constexpr (sizeof(In) == 2)
+        return _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in)));
+    else
+        return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in));
+}
+
+// |x| ≥ bound as a lane mask, for values below 2^31 (signed vpcmpgtd orders them as unsigned)
+// and bound − 1 at least −1.
+inline __m256i atLeast(__m256i x, std::uint32_t bound) {
+    return _mm256_cmpgt_epi32(x, _mm256_set1_epi32(static_cast<int>(bound - 1u)));
+}
+#endif
 
 #if defined(__AVX512F__)
 // Tables of up to 256 answers (the codes of an 8-bit or smaller format) held in registers,
@@ -812,6 +866,31 @@ void tableLoop(const std::uint32_t* __restrict__ table, std::uint32_t mask, cons
             return registerTableLoop<4, Stores>(table, mask, in, out, count);
         return registerTableLoop<8, Stores>(table, mask, in, out, count);
     }
+#elif defined(__AVX2__)
+    if constexpr (sizeof(In) == 1) {
+        const auto element = [&](std::size_t i) { return table[in[i] & mask]; };
+        const __m256i indexMask = _mm256_set1_epi32(static_cast<int>(mask));
+        if (mask < 16) {
+            // 16 entries (FP4, INT4, NF4) in two registers: vpermd picks by the index's low
+            // 3 bits from each, bit 3 chooses between them.
+            alignas(32) std::uint32_t padded[16] = {};
+            std::memcpy(padded, table, (std::size_t{mask} + 1) * sizeof(std::uint32_t));
+            const __m256i low = _mm256_load_si256(reinterpret_cast<const __m256i*>(padded));
+            const __m256i high = _mm256_load_si256(reinterpret_cast<const __m256i*>(padded + 8));
+            return writeOutput8<Stores, 1>(out, count, element, [&](std::size_t i) {
+                const __m256i index = _mm256_and_si256(loadCodes8(in + i), indexMask);
+                // vblendvps by each dword's top bit: the index's bit 3 shifted there.
+                return _mm256_castps_si256(
+                    _mm256_blendv_ps(_mm256_castsi256_ps(_mm256_permutevar8x32_epi32(low, index)),
+                                     _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(high, index)),
+                                     _mm256_castsi256_ps(_mm256_slli_epi32(index, 28))));
+            });
+        }
+        return writeOutput8<Stores, 1>(out, count, element, [&](std::size_t i) {
+            return _mm256_i32gather_epi32(reinterpret_cast<const int*>(table),
+                                          _mm256_and_si256(loadCodes8(in + i), indexMask), 4);
+        });
+    }
 #endif
     scalarTableLoop<In, Stores>(table, mask, in, out, count);
 }
@@ -821,8 +900,28 @@ void widenLoop(const WidenParams& params, const void* inBytes, std::uint32_t* __
                std::size_t count) {
     const WidenParams p = params;
     const In* __restrict__ in = static_cast<const In*>(inBytes);
-    writeOutput<Stores, sizeof(In)>(out, count,
-                                    [&](std::size_t i) { return widenElement(p, in[i]); });
+    const auto element = [&](std::size_t i) { return widenElement(p, in[i]); };
+#if defined(__AVX2__) && !defined(__AVX512F__)
+    // widenElement eight at a time; every magnitude is below 2^31.
+    const __m256i codeMask = _mm256_set1_epi32(static_cast<int>(p.codeMask));
+    const __m128i shift = _mm_cvtsi32_si128(static_cast<int>(p.shift));
+    const __m256i nan = _mm256_set1_epi32(static_cast<int>(p.nanBits[0]));
+    const __m256i infinity = _mm256_set1_epi32(static_cast<int>(p.infinityBits[0]));
+    const __m256i infinityBits = _mm256_set1_epi32(0x7f800000);
+    const __m256i signBit = _mm256_set1_epi32(INT32_MIN);
+    writeOutput8<Stores, sizeof(In)>(out, count, element, [&](std::size_t i) {
+        const __m256i bits =
+            _mm256_sll_epi32(_mm256_and_si256(loadCodes8(in + i), codeMask), shift);
+        const __m256i magnitude = _mm256_andnot_si256(signBit, bits);
+        const __m256i special =
+            _mm256_blendv_epi8(infinity, nan, _mm256_cmpgt_epi32(magnitude, infinityBits));
+        const __m256i value =
+            _mm256_blendv_epi8(magnitude, special, atLeast(magnitude, 0x7f800000u));
+        return _mm256_or_si256(value, _mm256_and_si256(bits, signBit));
+    });
+#else
+    writeOutput<Stores, sizeof(In)>(out, count, element);
+#endif
 }
 
 template <typename In, OutputStores Stores>
@@ -830,8 +929,46 @@ void floatDecodeLoop(const FloatDecodeParams& params, const void* inBytes,
                      std::uint32_t* __restrict__ out, std::size_t count) {
     const FloatDecodeParams p = params;
     const In* __restrict__ in = static_cast<const In*>(inBytes);
-    writeOutput<Stores, sizeof(In)>(out, count,
-                                    [&](std::size_t i) { return decodeFloatElement(p, in[i]); });
+    const auto element = [&](std::size_t i) { return decodeFloatElement(p, in[i]); };
+#if defined(__AVX2__) && !defined(__AVX512F__)
+    if constexpr (sizeof(In) <= 2) {
+        // decodeFloatElement eight at a time. Codes of at most 16 bits: every magnitude, and
+        // minNormalMagnitude and specialMagnitude (at most the magnitude mask + 1), are below
+        // 2^31; the "none" codes 0xffffffff of infinityMagnitude and negativeZeroNaN equal
+        // no code.
+        const auto broadcast = [](std::uint32_t v) {
+            return _mm256_set1_epi32(static_cast<int>(v));
+        };
+        const __m256i codeMask = broadcast(p.codeMask), magnitudeMask = broadcast(p.magnitudeMask),
+                      rebias = broadcast(p.rebias), magic = broadcast(p.subnormalMagicBits),
+                      infinityMagnitude = broadcast(p.infinityMagnitude),
+                      infinityBits = broadcast(p.infinityMagnitudeBits),
+                      nanBits = broadcast(p.nanMagnitude),
+                      negativeZeroNaN = broadcast(p.negativeZeroNaN),
+                      negativeZeroNaNBits = broadcast(p.negativeZeroNaNBits);
+        const __m128i fractionShift = _mm_cvtsi32_si128(static_cast<int>(p.fractionShift));
+        const __m128i signShift = _mm_cvtsi32_si128(static_cast<int>(p.signShift));
+        return writeOutput8<Stores, sizeof(In)>(out, count, element, [&](std::size_t i) {
+            const __m256i code = _mm256_and_si256(loadCodes8(in + i), codeMask);
+            const __m256i magnitude = _mm256_and_si256(code, magnitudeMask);
+            const __m256i normal =
+                _mm256_add_epi32(_mm256_sll_epi32(magnitude, fractionShift), rebias);
+            const __m256i subnormal = _mm256_castps_si256(
+                _mm256_sub_ps(_mm256_castsi256_ps(_mm256_or_si256(magic, magnitude)),
+                              _mm256_castsi256_ps(magic)));
+            __m256i value =
+                _mm256_blendv_epi8(subnormal, normal, atLeast(magnitude, p.minNormalMagnitude));
+            const __m256i special = _mm256_blendv_epi8(
+                nanBits, infinityBits, _mm256_cmpeq_epi32(magnitude, infinityMagnitude));
+            value = _mm256_blendv_epi8(value, special, atLeast(magnitude, p.specialMagnitude));
+            value =
+                _mm256_or_si256(value, _mm256_slli_epi32(_mm256_srl_epi32(code, signShift), 31));
+            return _mm256_blendv_epi8(value, negativeZeroNaNBits,
+                                      _mm256_cmpeq_epi32(code, negativeZeroNaN));
+        });
+    }
+#endif
+    writeOutput<Stores, sizeof(In)>(out, count, element);
 }
 
 template <RoundingMode Mode, EncodeKind Kind, bool Symmetric, OutputStores Stores>
