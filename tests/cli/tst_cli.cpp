@@ -23,8 +23,10 @@ struct Run {
     QByteArray err;
 };
 
-Run runFpx(const QStringList& args, const QByteArray& input = {}) {
+Run runFpx(const QStringList& args, const QByteArray& input = {},
+           const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment()) {
     QProcess process;
+    process.setProcessEnvironment(environment);
     process.start(QStringLiteral(FPX_CLI_PATH), args);
     if (!process.waitForStarted())
         qFatal("cannot start fpx");
@@ -90,6 +92,7 @@ class TestCli : public QObject {
     void benchOutputs();
     void benchArithmeticAndThreads();
     void benchSubnormalBf16();
+    void benchMaxIsa();
     void benchList();
     void benchUsageErrors_data();
     void benchUsageErrors();
@@ -680,6 +683,47 @@ void TestCli::benchArithmeticAndThreads() {
     const int all = root["devices"].toArray()[0].toObject()["compute_units"].toInt();
     QVERIFY(all >= 1);
     QCOMPARE(threads, (QSet<int>{1, all}));
+}
+
+void TestCli::benchMaxIsa() {
+    // FPX_MAX_ISA keeps the kernels below an instruction set: the header says so, no path uses
+    // what is capped, and every path still agrees with the exact core. A value it does not
+    // know is reported and ignored.
+    const auto runWith = [](const QString& value) {
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert("FPX_MAX_ISA", value);
+        return runFpx(QStringList{"bench", "--formats", "fp8_e4m3,fp16,int4", "--directions",
+                                  "encode,decode", "--no-arithmetic"} +
+                          kTinyBench,
+                      {}, environment);
+    };
+    const Run plain = runFpx(
+        QStringList{"bench", "--formats", "fp4_e2m1", "--directions", "encode", "--no-arithmetic"} +
+        kTinyBench);
+    QVERIFY2(plain.exitCode == 0, plain.err.constData());
+    QVERIFY(!plain.out.contains("FPX_MAX_ISA"));
+    const bool cpuHasAvx2 = plain.out.contains(" avx2");
+    for (const QString& cap : {QString("avx2"), QString("baseline")}) {
+        const Run run = runWith(cap.toUpper());
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QVERIFY2(run.out.contains(("FPX_MAX_ISA=" + cap + ":").toUtf8()), run.out.constData());
+        QByteArray rows; // the result rows, without the header's note
+        for (const QByteArray& line : run.out.split('\n'))
+            if (line.startsWith("cpu "))
+                rows += line + '\n';
+        QVERIFY2(rows.contains("fp32->int4"), run.out.constData());
+        QVERIFY2(!rows.contains("AVX-512") && !rows.contains("AVX512"), rows.constData());
+        QVERIFY2(!rows.contains(" NO "), rows.constData()); // every path verified
+        if (cap == "baseline")
+            QVERIFY2(!rows.contains("AVX2") && !rows.contains("F16C"), rows.constData());
+        else if (cpuHasAvx2)
+            QVERIFY2(rows.contains("(AVX2)"), rows.constData());
+    }
+    const Run unknown = runWith("avx3");
+    QVERIFY2(unknown.exitCode == 0, unknown.err.constData());
+    QVERIFY2(unknown.out.contains("FPX_MAX_ISA=avx3 not understood (avx512, avx2 or baseline): "
+                                  "ignored"),
+             unknown.out.constData());
 }
 
 void TestCli::benchSubnormalBf16() {
