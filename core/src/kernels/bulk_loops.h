@@ -626,6 +626,74 @@ void registerLookupLoop(const LookupParams& p, const std::uint32_t* __restrict__
 }
 #endif
 
+#if defined(__AVX2__) && !defined(__AVX512F__)
+// lookupElement eight inputs at a time for AVX2: the segment is the number of breakpoints
+// (padded with INT32_MAX to a multiple of 4, which only a NaN's key reaches) less those above
+// the key, one vpcmpgtd per breakpoint with the broadcast breakpoint read from memory, four
+// per step into two sums; the code picked from two registers (up to 16 codes: NF4, FP4, INT4)
+// or gathered. NF4 in cache: 0.3 → 0.85 G elements/s per core (GCC's vectorisation of the
+// block loop below keeps the segment counts in memory).
+template <typename Out>
+void avx2LookupLoop(const LookupParams& p, const std::uint32_t* __restrict__ in,
+                    Out* __restrict__ out, std::size_t count) {
+    static_assert(LookupParams::kMaxBreakpoints % 4 == 0);
+    const std::uint32_t padded = (p.count + 3u) & ~3u;
+    alignas(32) std::int32_t broadcast[LookupParams::kMaxBreakpoints][8];
+    for (std::uint32_t b = 0; b < padded; ++b)
+        for (std::int32_t& lane : broadcast[b])
+            lane = b < p.count ? p.breakpoints[b] : INT32_MAX;
+    alignas(32) std::uint32_t codes[16] = {};
+    std::memcpy(codes, p.codes, sizeof codes);
+    const __m256i codesLow = _mm256_load_si256(reinterpret_cast<const __m256i*>(codes));
+    const __m256i codesHigh = _mm256_load_si256(reinterpret_cast<const __m256i*>(codes + 8));
+    const __m256i inUse = _mm256_set1_epi32(static_cast<int>(padded));
+    const __m256i positiveNaN = _mm256_set1_epi32(static_cast<int>(p.nanCode[0]));
+    const __m256i negativeNaN = _mm256_set1_epi32(static_cast<int>(p.nanCode[1]));
+    std::size_t i = 0;
+    for (; i + 8 <= count; i += 8) {
+        const __m256i bits = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i));
+        const __m256i magnitude = _mm256_and_si256(bits, _mm256_set1_epi32(0x7fffffff));
+        const __m256i negative = _mm256_srai_epi32(bits, 31);
+        const __m256i key = _mm256_xor_si256(magnitude, negative); // orderedKey
+        const auto above = [&](std::uint32_t b) { // all ones where breakpoint b > key
+            return _mm256_cmpgt_epi32(
+                _mm256_load_si256(reinterpret_cast<const __m256i*>(broadcast[b])), key);
+        };
+        __m256i sums[2] = {_mm256_setzero_si256(), _mm256_setzero_si256()}; // −(how many above)
+        for (std::uint32_t b = 0; b < padded; b += 4) {
+            sums[0] = _mm256_add_epi32(sums[0], _mm256_add_epi32(above(b), above(b + 2)));
+            sums[1] = _mm256_add_epi32(sums[1], _mm256_add_epi32(above(b + 1), above(b + 3)));
+        }
+        const __m256i segment = _mm256_add_epi32(inUse, _mm256_add_epi32(sums[0], sums[1]));
+        __m256i code =
+            p.count < 16
+                // vblendvps by each dword's top bit: the segment's bit 3 shifted there.
+                ? _mm256_castps_si256(_mm256_blendv_ps(
+                      _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(codesLow, segment)),
+                      _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(codesHigh, segment)),
+                      _mm256_castsi256_ps(_mm256_slli_epi32(segment, 28))))
+                : _mm256_i32gather_epi32(reinterpret_cast<const int*>(p.codes), segment, 4);
+        const __m256i nan = _mm256_cmpgt_epi32(magnitude, _mm256_set1_epi32(0x7f800000));
+        code =
+            _mm256_blendv_epi8(code, _mm256_blendv_epi8(positiveNaN, negativeNaN, negative), nan);
+        if constexpr (sizeof(Out) == 4) {
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), code);
+        } else {
+            // Codes fit the output: unsigned saturating packs keep them.
+            const __m128i words =
+                _mm_packus_epi32(_mm256_castsi256_si128(code), _mm256_extracti128_si256(code, 1));
+            if constexpr (sizeof(Out) == 2)
+                _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), words);
+            else
+                _mm_storel_epi64(reinterpret_cast<__m128i*>(out + i),
+                                 _mm_packus_epi16(words, words));
+        }
+    }
+    for (; i < count; ++i)
+        out[i] = static_cast<Out>(lookupElement(p, in[i]));
+}
+#endif
+
 // lookupElement, reorganised in blocks so that the vector loop runs over elements (GCC would
 // otherwise vectorise the short loop over breakpoints): the same comparisons and counts.
 template <typename Out>
@@ -634,6 +702,8 @@ void lookupElements(const LookupParams& p, const std::uint32_t* __restrict__ in,
 #if defined(__AVX512F__)
     if (p.count < 32)
         return registerLookupLoop(p, in, out, count);
+#elif defined(__AVX2__)
+    return avx2LookupLoop(p, in, out, count);
 #endif
     constexpr std::size_t kBlock = 64;
     for (std::size_t start = 0; start < count; start += kBlock) {
