@@ -763,8 +763,8 @@ void lookupLoop(const LookupParams& params, const std::uint32_t* __restrict__ in
 //
 // Codes of 2 and 4 bytes are visited in the interleaved runs of interleaved_blocks.h, like the
 // encoders' blocks: reads are a third to a half of their traffic, and one stream front to back
-// keeps too few lines in flight. TF32 went from 68–75 % of memcpy to 101–111 %, BF16 from
-// 82–89 % to 93–95 % (fpx bench, 2 threads, 1 GiB of FP32, the machine in the README). Byte
+// keeps too few lines in flight. TF32 went from a median 76 % of memcpy to 107 %, BF16 from
+// 29–33 to 33–36 GB/s (fpx bench, 2 threads, 1 GiB of FP32, the machine in the README). Byte
 // codes go front to back: interleaved, FP8 measured slower (78 → 58 %), and so did the
 // byte-plane table decoder of x86_hardware.cpp, whose reads are a fifth of its traffic.
 //
