@@ -468,18 +468,21 @@ void TestBulkConversion::bucketLookupMatchesLookupElement() {
 }
 
 void TestBulkConversion::byteEncodersMatchElementCodeForMadeUpAnswers() {
-    // The nearest-even byte encoders (AVX-512 and AVX2) decide per parameter set how they find
-    // overflow, NaN and ±∞ (vpminud where the overflow code is maxMagnitude or the next code;
-    // NaN and ∞ folded into overflow where their answers agree). Every catalogue format takes
-    // the same choices, so here the answers are made up: each of a few codes for each of the
-    // three, against the one-element definition.
+    // The nearest-even float encoders (AVX-512 and AVX2; codes of 1 and 2 bytes) decide per
+    // parameter set how they find overflow, NaN and ±∞ (vpminud where the overflow code is
+    // maxMagnitude or the next code; NaN and ∞ folded into overflow where their answers agree).
+    // Every catalogue format takes the same choices, so here the answers are made up: each of a few
+    // codes for each of the three, against the one-element definition.
     const std::vector<std::uint32_t> inputs = decisiveInputs(11);
-    for (const char* id : {"fp8_e4m3", "fp8_e5m2", "fp8_e4m3fnuz", "fp6_e2m3", "fp4_e2m1"}) {
+    for (const char* id :
+         {"fp8_e4m3", "fp8_e5m2", "fp8_e4m3fnuz", "fp6_e2m3", "fp4_e2m1", "fp16", "bf16"}) {
+        const int width = packedBytes(lookUp(id));
         const auto base = encodeParams(lookUp(id), {});
         QVERIFY(base);
         const std::uint32_t max = base->maxMagnitude;
         const std::uint32_t magnitudeBits = base->codeMask & ~base->signBit;
         const bool symmetric = kernels::symmetricSpecials(*base, RoundingMode::NearestEven);
+        const int w = kernels::widthIndex(width);
         // The answer pair for a positive answer: the negative one by the format's sign rule.
         const auto pair = [&](std::uint32_t(&answers)[2], std::uint32_t positive) {
             answers[0] = positive;
@@ -499,10 +502,11 @@ void TestBulkConversion::byteEncodersMatchElementCodeForMadeUpAnswers() {
                         for (int stores = 0; stores < 2; ++stores) {
                             const int mode = static_cast<int>(RoundingMode::NearestEven);
                             const auto loop = symmetric
-                                                  ? set->encodeSymmetric[stores][mode][0]
+                                                  ? set->encodeSymmetric[stores][mode][w]
                                                   : set->encode[stores][mode][static_cast<int>(
-                                                        kernels::EncodeKind::BinaryFloat)][0];
-                            std::vector<std::uint8_t> got(inputs.size());
+                                                        kernels::EncodeKind::BinaryFloat)][w];
+                            std::vector<std::uint8_t> got(inputs.size() *
+                                                          static_cast<std::size_t>(width));
                             loop(p, inputs.data(), got.data(), inputs.size(), 0, 0);
                             kernels::streamingFence();
                             ++runs;
@@ -515,7 +519,7 @@ void TestBulkConversion::byteEncodersMatchElementCodeForMadeUpAnswers() {
                                         : kernels::encodeElementOf<RoundingMode::NearestEven,
                                                                    kernels::EncodeKind::BinaryFloat,
                                                                    false>(p, inputs[i], 0);
-                                if (got[i] != expected)
+                                if (packedAt(got, i, width) != expected)
                                     QFAIL(qPrintable(
                                         QString("%1 (%2, %3 stores), overflow 0x%4, NaN 0x%5, "
                                                 "inf 0x%6: fp32 0x%7 gave 0x%8, element code 0x%9")
@@ -525,7 +529,7 @@ void TestBulkConversion::byteEncodersMatchElementCodeForMadeUpAnswers() {
                                             .arg(nan, 0, 16)
                                             .arg(infinity, 0, 16)
                                             .arg(inputs[i], 8, 16, QChar('0'))
-                                            .arg(got[i], 0, 16)
+                                            .arg(packedAt(got, i, width), 0, 16)
                                             .arg(expected, 0, 16)));
                             }
                         }

@@ -84,8 +84,9 @@ template <typename Out, typename Cached, typename Fill>
 }
 
 #if defined(__AVX2__)
-// The hand-written nearest-even byte encoders below (AVX-512 where the loop set has it, AVX2
-// otherwise) share these rules, decided once per parameter set, and this loop.
+// The hand-written nearest-even encoders below (floats to codes of 1 or 2 bytes, integers to
+// bytes; AVX-512 where the loop set has it, AVX2 otherwise) share these rules, decided once per
+// parameter set, and this loop.
 
 // Whether the unsigned-zero sign rule gives every answer: the answer for −x is that for +x
 // with the sign bit wherever it has magnitude bits, and the same otherwise (fnuz: zero and the
@@ -164,18 +165,18 @@ bool integerByteEncoderApplies(const EncodeParams& p) {
            p.maxNegativeMagnitude <= 128u && p.nanCode[0] <= p.maxMagnitude;
 }
 
-// A byte encoder's loop: whole blocks of 64 codes by the encoder's block function
+// A hand-written encoder's loop: whole blocks of 64 codes by the encoder's block function
 // encode64(in, out) (see withBlockEncoder), the rest one at a time; streaming (outputs far
 // beyond the cache) in the interleaved runs of encodeLoop below.
-template <OutputStores Stores, typename Encoder>
-void encodeBytes(const Encoder& encoder, const std::uint32_t* __restrict__ in,
-                 std::uint8_t* __restrict__ out, std::size_t count) {
+template <OutputStores Stores, typename Encoder, typename Out>
+void encodeCodes(const Encoder& encoder, const std::uint32_t* __restrict__ in,
+                 Out* __restrict__ out, std::size_t count) {
     encoder.withBlockEncoder([&](const auto& encode64) {
         if constexpr (Stores == OutputStores::Streaming) {
             streamLocalBlocks(
                 out, count,
                 [&](std::size_t first, std::size_t n) {
-                    encodeBytes<OutputStores::Cached>(encoder, in + first, out + first, n);
+                    encodeCodes<OutputStores::Cached>(encoder, in + first, out + first, n);
                 },
                 [&](std::size_t first, auto& block) { encode64(in + first, block); });
         } else {
@@ -194,11 +195,11 @@ void encodeBytes(const Encoder& encoder, const std::uint32_t* __restrict__ in,
 // from _mm512_undefined_epi32(), which GCC 12 reports as maybe uninitialised.
 constexpr __mmask16 kAllLanes = 0xffff;
 
-// encodeElementOf<NearestEven, BinaryFloat> for byte codes (FP8, FP6, FP4), written out in
-// intrinsics, 64 inputs at a time. GCC's vectorisation of the element code spends about
-// 23 instructions per 16 inputs: two compares for the normal/small choice, a blend by OR, a
-// shift with its count in an xmm register (two µops), the codes stored as dwords and narrowed
-// in a second pass. Here (per 16 inputs):
+// encodeElementOf<NearestEven, BinaryFloat> for codes of one byte (FP8, FP6, FP4) or two
+// (FP16, BF16), written out in intrinsics, 64 inputs at a time. GCC's vectorisation of the element
+// code spends about 23 instructions per 16 inputs: two compares for the normal/small choice, a
+// blend by OR, a shift with its count in an xmm register (two µops), the codes stored as dwords and
+// narrowed in a second pass. Here (per 16 inputs):
 //
 //   normal = (|x| + addend + lsb) >> (23 − M)     the small result's lanes merged in by the
 //   small  = (|x| + c) − c in FP32                  shift's mask: one compare, no blend
@@ -206,14 +207,15 @@ constexpr __mmask16 kAllLanes = 0xffff;
 //   ^ sign                                          from it (E4M3: all three are 0x7f)
 //
 // and the four vectors of 16 codes packed into 64 bytes with two vpackusdw, one vpackuswb and
-// one vpermd (they pack within 128-bit lanes): about 14 instructions instead of 23.
+// one vpermd (they pack within 128-bit lanes): about 14 instructions instead of 23. 2-byte
+// codes: one vpackusdw and one vpermq per 32.
 //
 // The sign goes in by XOR, which needs answers for −x that are those for +x with the sign bit:
 // every answer for the symmetric formats (symmetricSpecials), or, with UnsignedZero, every
 // answer with magnitude bits (unsignedZeroApplies).
-template <bool UnsignedZero> class NearestEvenByteEncoder {
+template <bool UnsignedZero, typename Out> class NearestEvenFloatEncoder {
   public:
-    explicit NearestEvenByteEncoder(const EncodeParams& p)
+    explicit NearestEvenFloatEncoder(const EncodeParams& p)
         : p_(p), magnitudeBits_(_mm512_set1_epi32(static_cast<int>(p.codeMask & ~p.signBit))),
           addend_(_mm512_set1_epi32(static_cast<int>(p.nearestEvenAddend))),
           fractionShift_(_mm512_set1_epi32(static_cast<int>(p.fractionShift))),
@@ -225,8 +227,8 @@ template <bool UnsignedZero> class NearestEvenByteEncoder {
           infinity_(_mm512_set1_epi32(static_cast<int>(p.infinityCode[0]))),
           signBit_(_mm512_set1_epi32(static_cast<int>(p.signBit))), tests_(specialTests(p)) {}
 
-    std::uint8_t encodeOne(std::uint32_t bits) const {
-        return static_cast<std::uint8_t>(
+    Out encodeOne(std::uint32_t bits) const {
+        return static_cast<Out>(
             encodeElementOf<RoundingMode::NearestEven, EncodeKind::BinaryFloat, !UnsignedZero>(
                 p_, bits, 0));
     }
@@ -237,13 +239,17 @@ template <bool UnsignedZero> class NearestEvenByteEncoder {
         withSpecialTests(
             tests_,
             [this](auto tests) {
-                return [this](const std::uint32_t* in, std::uint8_t* out)
-                    __attribute__((always_inline)) {
+                return [this](const std::uint32_t* in, Out* out) __attribute__((always_inline)) {
                     __m512i codes[4];
                     for (int v = 0; v < 4; ++v)
                         codes[v] =
                             encode16<decltype(tests)::value>(_mm512_loadu_si512(in + 16 * v));
-                    _mm512_storeu_si512(out, packCodesInOrder(codes)); // below 256
+                    if constexpr (sizeof(Out) == 1) {
+                        _mm512_storeu_si512(out, packCodesInOrder(codes)); // below 256
+                    } else {
+                        _mm512_storeu_si512(out, packWordsInOrder(codes[0], codes[1]));
+                        _mm512_storeu_si512(out + 32, packWordsInOrder(codes[2], codes[3]));
+                    }
                 };
             },
             f);
@@ -287,6 +293,7 @@ template <bool UnsignedZero> class NearestEvenByteEncoder {
         overflow_, nan_, infinity_, signBit_;
     SpecialTests tests_;
 };
+
 // encodeElementOf<NearestEven, SignedInteger> for byte codes (INT8, INT4) in intrinsics, 64
 // inputs at a time, through FP64 like the element code (x · K · 2^−k is exact in a double),
 // with one FMA instead of a multiply and an add (its single rounding is the same), and with
@@ -360,7 +367,8 @@ class NearestEvenIntegerByteEncoder {
 // 8 inputs per vector. GCC's vectorisation of the element code ran FP8 at 1.7 and INT8 at
 // 0.17 G elements/s per core (the FP64 path does not vectorise without AVX-512).
 
-// encodeElementOf<NearestEven, BinaryFloat> for byte codes, as the AVX-512 encoder above:
+// encodeElementOf<NearestEven, BinaryFloat> for codes of 1 or 2 bytes, as the AVX-512 encoder
+// above:
 //
 //   normal = (|x| + addend + lsb) >> (23 − M)     chosen by a compare and vpblendvb
 //   small  = (|x| + c) − c in FP32
@@ -369,9 +377,9 @@ class NearestEvenIntegerByteEncoder {
 //
 // Every value compared is below 2^31 (magnitudes, and codes shifted right by 23 − M ≥ 1), so
 // the signed compares vpcmpgtd order them as unsigned.
-template <bool UnsignedZero> class NearestEvenByteEncoder {
+template <bool UnsignedZero, typename Out> class NearestEvenFloatEncoder {
   public:
-    explicit NearestEvenByteEncoder(const EncodeParams& p)
+    explicit NearestEvenFloatEncoder(const EncodeParams& p)
         : p_(p), magnitudeBits_(broadcast(p.codeMask & ~p.signBit)),
           addend_(broadcast(p.nearestEvenAddend)), fractionShift_(broadcast(p.fractionShift)),
           magicBits_(broadcast(p.subnormalMagicBits)),
@@ -380,8 +388,8 @@ template <bool UnsignedZero> class NearestEvenByteEncoder {
           nan_(broadcast(p.nanCode[0])), infinity_(broadcast(p.infinityCode[0])),
           signBit_(broadcast(p.signBit)), tests_(specialTests(p)) {}
 
-    std::uint8_t encodeOne(std::uint32_t bits) const {
-        return static_cast<std::uint8_t>(
+    Out encodeOne(std::uint32_t bits) const {
+        return static_cast<Out>(
             encodeElementOf<RoundingMode::NearestEven, EncodeKind::BinaryFloat, !UnsignedZero>(
                 p_, bits, 0));
     }
@@ -392,15 +400,21 @@ template <bool UnsignedZero> class NearestEvenByteEncoder {
         withSpecialTests(
             tests_,
             [this](auto tests) {
-                return [this](const std::uint32_t* in, std::uint8_t* out)
-                    __attribute__((always_inline)) {
+                return [this](const std::uint32_t* in, Out* out) __attribute__((always_inline)) {
                     for (int half = 0; half < 64; half += 32) {
                         __m256i codes[4];
                         for (int v = 0; v < 4; ++v)
                             codes[v] = encode8<decltype(tests)::value>(_mm256_loadu_si256(
                                 reinterpret_cast<const __m256i*>(in + half + 8 * v)));
-                        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + half),
-                                            packCodesInOrder(codes)); // below 256
+                        if constexpr (sizeof(Out) == 1) {
+                            _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + half),
+                                                packCodesInOrder(codes)); // below 256
+                        } else {
+                            for (int pair = 0; pair < 2; ++pair)
+                                _mm256_storeu_si256(
+                                    reinterpret_cast<__m256i*>(out + half + 16 * pair),
+                                    packWordsInOrder(codes[2 * pair], codes[2 * pair + 1]));
+                        }
                     }
                 };
             },
@@ -522,17 +536,19 @@ void encodeLoop(const EncodeParams& params, const std::uint32_t* __restrict__ in
     const EncodeParams p = params;
     Out* __restrict__ out = static_cast<Out*>(outBytes);
 #if defined(__AVX2__)
+    // Byte codes (FP8, FP6, FP4) and 2-byte codes (FP16, BF16): codes below 2^16, which the
+    // unsigned packs keep.
     if constexpr (Mode == RoundingMode::NearestEven && Kind == EncodeKind::BinaryFloat &&
-                  sizeof(Out) == 1) {
+                  sizeof(Out) <= 2) {
         if constexpr (Symmetric)
-            return encodeBytes<Stores>(NearestEvenByteEncoder<false>(p), in, out, count);
+            return encodeCodes<Stores>(NearestEvenFloatEncoder<false, Out>(p), in, out, count);
         else if (unsignedZeroApplies(p))
-            return encodeBytes<Stores>(NearestEvenByteEncoder<true>(p), in, out, count);
+            return encodeCodes<Stores>(NearestEvenFloatEncoder<true, Out>(p), in, out, count);
     }
     if constexpr (Mode == RoundingMode::NearestEven && Kind == EncodeKind::SignedInteger &&
                   sizeof(Out) == 1) {
         if (NearestEvenIntegerByteEncoder::applies(p))
-            return encodeBytes<Stores>(NearestEvenIntegerByteEncoder(p), in, out, count);
+            return encodeCodes<Stores>(NearestEvenIntegerByteEncoder(p), in, out, count);
     }
 #endif
     if constexpr (Stores == OutputStores::Streaming) {

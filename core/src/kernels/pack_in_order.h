@@ -27,6 +27,16 @@ packCodesInOrder(const __m512i (&codes)[4]) {
                                             _mm512_packus_epi32(codes[2], codes[3])));
 }
 
+// Two AVX-512 vectors of 16 dword codes (below 2^16) packed into 32 words, in order: vpackusdw
+// packs within 128-bit lanes (lane L: 4 of the first, 4 of the second), one vpermq puts the
+// quadwords back (the first's at 0, 2, 4, 6 → 0…3).
+[[gnu::target("avx512f,avx512bw"), gnu::always_inline]] inline __m512i
+packWordsInOrder(__m512i first, __m512i second) {
+    return _mm512_maskz_permutexvar_epi64(static_cast<__mmask8>(0xff),
+                                          _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7),
+                                          _mm512_packus_epi32(first, second));
+}
+
 // The same for four AVX2 vectors of 8 dword codes into 32 bytes: vpack* packs within 128-bit
 // lanes, dword 4L + v → 2v + L.
 [[gnu::target("avx2"), gnu::always_inline]] inline __m256i lanesInOrder(__m256i packed) {
@@ -37,6 +47,12 @@ packCodesInOrder(const __m512i (&codes)[4]) {
 packCodesInOrder(const __m256i (&codes)[4]) {
     return lanesInOrder(_mm256_packus_epi16(_mm256_packus_epi32(codes[0], codes[1]),
                                             _mm256_packus_epi32(codes[2], codes[3])));
+}
+
+// Two AVX2 vectors of 8 dword codes (below 2^16) into 16 words: quadwords 0, 2, 1, 3.
+[[gnu::target("avx2"), gnu::always_inline]] inline __m256i packWordsInOrder(__m256i first,
+                                                                            __m256i second) {
+    return _mm256_permute4x64_epi64(_mm256_packus_epi32(first, second), 0b11011000);
 }
 
 } // namespace fpx::kernels
