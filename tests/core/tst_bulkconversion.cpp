@@ -475,7 +475,7 @@ void TestBulkConversion::byteEncodersMatchElementCodeForMadeUpAnswers() {
     // codes for each of the three, against the one-element definition.
     const std::vector<std::uint32_t> inputs = decisiveInputs(11);
     for (const char* id :
-         {"fp8_e4m3", "fp8_e5m2", "fp8_e4m3fnuz", "fp6_e2m3", "fp4_e2m1", "fp16", "bf16"}) {
+         {"fp8_e4m3", "fp8_e5m2", "fp8_e4m3fnuz", "fp6_e2m3", "fp4_e2m1", "fp16", "bf16", "tf32"}) {
         const int width = packedBytes(lookUp(id));
         const auto base = encodeParams(lookUp(id), {});
         QVERIFY(base);

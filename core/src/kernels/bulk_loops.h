@@ -84,7 +84,7 @@ template <typename Out, typename Cached, typename Fill>
 }
 
 #if defined(__AVX2__)
-// The hand-written nearest-even encoders below (floats to codes of 1 or 2 bytes, integers to
+// The hand-written nearest-even encoders below (floats to codes of 1, 2 or 4 bytes, integers to
 // bytes; AVX-512 where the loop set has it, AVX2 otherwise) share these rules, decided once per
 // parameter set, and this loop.
 
@@ -195,11 +195,11 @@ void encodeCodes(const Encoder& encoder, const std::uint32_t* __restrict__ in,
 // from _mm512_undefined_epi32(), which GCC 12 reports as maybe uninitialised.
 constexpr __mmask16 kAllLanes = 0xffff;
 
-// encodeElementOf<NearestEven, BinaryFloat> for codes of one byte (FP8, FP6, FP4) or two
-// (FP16, BF16), written out in intrinsics, 64 inputs at a time. GCC's vectorisation of the element
-// code spends about 23 instructions per 16 inputs: two compares for the normal/small choice, a
-// blend by OR, a shift with its count in an xmm register (two µops), the codes stored as dwords and
-// narrowed in a second pass. Here (per 16 inputs):
+// encodeElementOf<NearestEven, BinaryFloat> for codes of one byte (FP8, FP6, FP4), two (FP16,
+// BF16) or four (TF32), written out in intrinsics, 64 inputs at a time. GCC's vectorisation of the
+// element code spends about 23 instructions per 16 inputs: two compares for the normal/small
+// choice, a blend by OR, a shift with its count in an xmm register (two µops), the codes stored as
+// dwords and narrowed in a second pass. Here (per 16 inputs):
 //
 //   normal = (|x| + addend + lsb) >> (23 − M)     the small result's lanes merged in by the
 //   small  = (|x| + c) − c in FP32                  shift's mask: one compare, no blend
@@ -208,7 +208,7 @@ constexpr __mmask16 kAllLanes = 0xffff;
 //
 // and the four vectors of 16 codes packed into 64 bytes with two vpackusdw, one vpackuswb and
 // one vpermd (they pack within 128-bit lanes): about 14 instructions instead of 23. 2-byte
-// codes: one vpackusdw and one vpermq per 32.
+// codes: one vpackusdw and one vpermq per 32; 4-byte codes are stored as they are.
 //
 // The sign goes in by XOR, which needs answers for −x that are those for +x with the sign bit:
 // every answer for the symmetric formats (symmetricSpecials), or, with UnsignedZero, every
@@ -246,9 +246,12 @@ template <bool UnsignedZero, typename Out> class NearestEvenFloatEncoder {
                             encode16<decltype(tests)::value>(_mm512_loadu_si512(in + 16 * v));
                     if constexpr (sizeof(Out) == 1) {
                         _mm512_storeu_si512(out, packCodesInOrder(codes)); // below 256
-                    } else {
+                    } else if constexpr (sizeof(Out) == 2) {
                         _mm512_storeu_si512(out, packWordsInOrder(codes[0], codes[1]));
                         _mm512_storeu_si512(out + 32, packWordsInOrder(codes[2], codes[3]));
+                    } else {
+                        for (int v = 0; v < 4; ++v)
+                            _mm512_storeu_si512(out + 16 * v, codes[v]);
                     }
                 };
             },
@@ -367,8 +370,8 @@ class NearestEvenIntegerByteEncoder {
 // 8 inputs per vector. GCC's vectorisation of the element code ran FP8 at 1.7 and INT8 at
 // 0.17 G elements/s per core (the FP64 path does not vectorise without AVX-512).
 
-// encodeElementOf<NearestEven, BinaryFloat> for codes of 1 or 2 bytes, as the AVX-512 encoder
-// above:
+// encodeElementOf<NearestEven, BinaryFloat> for codes of 1, 2 or 4 bytes, as the AVX-512
+// encoder above:
 //
 //   normal = (|x| + addend + lsb) >> (23 − M)     chosen by a compare and vpblendvb
 //   small  = (|x| + c) − c in FP32
@@ -409,6 +412,10 @@ template <bool UnsignedZero, typename Out> class NearestEvenFloatEncoder {
                         if constexpr (sizeof(Out) == 1) {
                             _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + half),
                                                 packCodesInOrder(codes)); // below 256
+                        } else if constexpr (sizeof(Out) == 4) {
+                            for (int v = 0; v < 4; ++v)
+                                _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + half + 8 * v),
+                                                    codes[v]);
                         } else {
                             for (int pair = 0; pair < 2; ++pair)
                                 _mm256_storeu_si256(
@@ -536,10 +543,9 @@ void encodeLoop(const EncodeParams& params, const std::uint32_t* __restrict__ in
     const EncodeParams p = params;
     Out* __restrict__ out = static_cast<Out*>(outBytes);
 #if defined(__AVX2__)
-    // Byte codes (FP8, FP6, FP4) and 2-byte codes (FP16, BF16): codes below 2^16, which the
-    // unsigned packs keep.
-    if constexpr (Mode == RoundingMode::NearestEven && Kind == EncodeKind::BinaryFloat &&
-                  sizeof(Out) <= 2) {
+    // Codes of 1 byte (FP8, FP6, FP4), 2 (FP16, BF16; below 2^16, which the unsigned packs
+    // keep) or 4 (TF32).
+    if constexpr (Mode == RoundingMode::NearestEven && Kind == EncodeKind::BinaryFloat) {
         if constexpr (Symmetric)
             return encodeCodes<Stores>(NearestEvenFloatEncoder<false, Out>(p), in, out, count);
         else if (unsignedZeroApplies(p))
