@@ -18,10 +18,10 @@ namespace fpx::kernels {
 
 namespace {
 
-enum class IsaCap { Baseline, Avx2, None };
+enum class IsaCap { Baseline, Avx2, Unlimited };
 
 struct MaxIsa {
-    IsaCap cap = IsaCap::None;
+    IsaCap cap = IsaCap::Unlimited;
     std::string note;
 };
 
@@ -39,9 +39,9 @@ const MaxIsa& maxIsa() {
         if (name == "baseline")
             return MaxIsa{IsaCap::Baseline, "FPX_MAX_ISA=baseline: AVX2, F16C, AVX-512 not used"};
         if (name == "avx512")
-            return MaxIsa{IsaCap::None, "FPX_MAX_ISA=avx512: everything the CPU has"};
-        return MaxIsa{IsaCap::None, "FPX_MAX_ISA=" + std::string(value) +
-                                        " not understood (avx512, avx2 or baseline): ignored"};
+            return MaxIsa{IsaCap::Unlimited, "FPX_MAX_ISA=avx512: everything the CPU has"};
+        return MaxIsa{IsaCap::Unlimited, "FPX_MAX_ISA=" + std::string(value) +
+                                             " not understood (avx512, avx2 or baseline): ignored"};
     }();
     return parsed;
 }
@@ -62,7 +62,7 @@ bool hasAvx2() {
            __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma");
 }
 bool hasAvx512() {
-    return maxIsa().cap == IsaCap::None && __builtin_cpu_supports("avx512f") &&
+    return maxIsa().cap == IsaCap::Unlimited && __builtin_cpu_supports("avx512f") &&
            __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
            __builtin_cpu_supports("avx512dq");
 }
