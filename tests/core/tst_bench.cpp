@@ -8,6 +8,8 @@
 #include "fpx/bench/result_io.h"
 #include "fpx/bulk_conversion.h"
 
+#include "../../core/src/kernels/x86_hardware.h"
+
 #include "test_support.h"
 
 #include <QDir>
@@ -497,12 +499,11 @@ void TestBench::cpuBackendSupport() {
         QCOMPARE(cpu->support(0, test::lookUp("int8"), d), Support::Emulated);
         QCOMPARE(cpu->support(0, test::lookUp("fp4_e2m1"), d), Support::Emulated);
     }
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    // FP16 has conversion instructions (F16C) on every x86-64 CPU of the last decade.
-    const Support fp16 = __builtin_cpu_supports("f16c") ? Support::Native : Support::Emulated;
+    // FP16 has conversion instructions (F16C) on every x86-64 CPU of the last decade (the
+    // kernels' check: FPX_MAX_ISA=baseline keeps them out).
+    const Support fp16 = kernels::hasF16c() ? Support::Native : Support::Emulated;
     QCOMPARE(cpu->support(0, test::lookUp("fp16"), Direction::Encode), fp16);
     QCOMPARE(cpu->support(0, test::lookUp("fp16"), Direction::Decode), fp16);
-#endif
     // BF16: decoding is a shift (emulated); encoding's only instruction is not bit-exact but
     // still a native path for a benchmark.
     QCOMPARE(cpu->support(0, test::lookUp("bf16"), Direction::Decode), Support::Emulated);
@@ -747,10 +748,9 @@ void TestBench::avx512Bf16DiffersOnSubnormals() {
         }
     }
     QVERIFY(sawBitTrick);
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    if (__builtin_cpu_supports("avx512bf16"))
+    // The kernels' own check (the CPU's feature, unless FPX_MAX_ISA keeps AVX-512 out).
+    if (kernels::hasAvx512Bf16())
         QVERIFY2(sawAvx512Bf16, "this CPU has AVX512-BF16 but no such path was measured");
-#endif
     if (!sawAvx512Bf16)
         qInfo("no AVX512-BF16 on this CPU: only the software paths were checked");
 }
