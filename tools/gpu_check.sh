@@ -10,8 +10,13 @@
 #   4. prints every figure and a summary of the acceptance criteria.
 # Usage: tools/gpu_check.sh            (results in ./gpu-results)
 #        OUT=/some/dir tools/gpu_check.sh
+#        FPX_GPU_PREBUILT=gpu-bundle.tar.xz tools/gpu_check.sh
+#            skips step 1 on a GPU machine without Qt, Boost or a compiler: the bundle is
+#            built elsewhere by tools/gpu_bundle.sh and carries the libraries it needs.
 # Environment: OUT, FPX_GPU_BUILD_DIR (build-gpu), FPX_GPU_BUDGET (0.1 s per measurement),
-# CUDA_ARCH (default: the GPU's compute capability from nvidia-smi, else "native").
+# CUDA_ARCH (default: the GPU's compute capability from nvidia-smi, else "native"),
+# FPX_GPU_PREBUILT, and each step's time limit in seconds: FPX_GPU_TEST_TIMEOUT (240),
+# FPX_GPU_BENCH_TIMEOUT (200), FPX_GPU_SATURATE_TIMEOUT (90).
 # It keeps going after a failed step and exits non-zero if any step failed.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -21,6 +26,10 @@ mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 BUILD_DIR=${FPX_GPU_BUILD_DIR:-build-gpu}
 BUDGET=${FPX_GPU_BUDGET:-0.1}
+# Each step's limit in seconds; together they keep a run inside a ten-minute device lease.
+TEST_TIMEOUT=${FPX_GPU_TEST_TIMEOUT:-240}
+BENCH_TIMEOUT=${FPX_GPU_BENCH_TIMEOUT:-200}
+SATURATE_TIMEOUT=${FPX_GPU_SATURATE_TIMEOUT:-90}
 exec > >(tee "$OUT/gpu_check.log") 2>&1
 
 failures=()
@@ -39,92 +48,157 @@ else
     echo "nvidia-smi: not found"
 fi
 
-NVCC=${CUDACXX:-}
-if [ -z "$NVCC" ]; then
-    NVCC=$(command -v nvcc || true)
-fi
-if [ -z "$NVCC" ] && [ -x /usr/local/cuda/bin/nvcc ]; then
-    NVCC=/usr/local/cuda/bin/nvcc
-fi
-if [ -z "$NVCC" ]; then
-    echo "gpu_check: no nvcc found (set CUDACXX)" >&2
-    exit 1
-fi
-"$NVCC" --version | tail -n 2
-# The CUDA runtime built in must not be newer than what the driver supports, or every check
-# will report cudaErrorInsufficientDriver.
-driver_cuda=$(nvidia-smi 2>/dev/null | grep -o 'CUDA Version: [0-9.]*' | grep -o '[0-9.]*$' || true)
-toolkit_cuda=$("$NVCC" --version | grep -o 'release [0-9.]*' | grep -o '[0-9.]*$' || true)
-echo "driver supports CUDA ${driver_cuda:-?}; nvcc is CUDA ${toolkit_cuda:-?}"
-if [ -n "$driver_cuda" ] && [ -n "$toolkit_cuda" ] &&
-    [ "$(printf '%s\n%s\n' "$driver_cuda" "$toolkit_cuda" | sort -V | head -n 1)" != "$toolkit_cuda" ]; then
-    echo "WARNING: nvcc (CUDA $toolkit_cuda) is newer than the driver (CUDA $driver_cuda):" \
-        "the runtime may refuse to start"
-fi
+PREBUILT=${FPX_GPU_PREBUILT:-}
+BIN_DIR="$PWD/$BUILD_DIR/bin"
+PLUGIN_DIR="$PWD/$BUILD_DIR/lib"
+# The environment the built programs run in: a bundle's libraries go into their
+# LD_LIBRARY_PATH alone, not the script's, where they would stand in for the system's own in
+# tools such as python3 and tar (and may be older than those need).
+with_libraries=()
 
-section "packages $(elapsed)"
-# The package list of ./build.sh, installed the same way where apt is available; the OpenCL
-# packages are left out (this build has no OpenCL backend). A machine without network access
-# must have them already: apt is given a minute, then the build is tried anyway.
-eval "$(grep '^PACKAGES=' build.sh)"
-needed=()
-for package in "${PACKAGES[@]}"; do
-    case "$package" in
-    *opencl* | pocl* | clinfo) ;;
-    *) needed+=("$package") ;;
-    esac
-done
-if command -v dpkg-query >/dev/null && command -v apt-get >/dev/null; then
-    missing=()
-    for package in "${needed[@]}"; do
-        if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
-            missing+=("$package")
+# The folders of the libraries a prebuilt bundle does not carry (cuBLASLt, for the CUDA it was
+# built with), looked for where CUDA toolkits and Python wheels put them.
+# Arguments: the LD_LIBRARY_PATH the programs will run with, then the programs.
+find_missing_libraries() {
+    local library_path=$1 name path
+    shift
+    for name in $(LD_LIBRARY_PATH="$library_path" ldd "$@" 2>/dev/null | awk '$2 == "=>" && $3 == "not" { print $1 }' | sort -u); do
+        path=$(find /usr/local /opt /usr/lib /usr/lib64 -name "$name" -print 2>/dev/null | head -n 1)
+        if [ -n "$path" ]; then
+            dirname "$path"
+        else
+            echo "gpu_check: $name not found on this machine" >&2
         fi
+    done | sort -u | paste -sd: -
+}
+
+if [ -n "$PREBUILT" ]; then
+    section "prebuilt bundle $PREBUILT $(elapsed)"
+    if [ -f "$PREBUILT" ]; then
+        unpacked=$(mktemp -d)
+        if ! tar -C "$unpacked" -xJf "$PREBUILT"; then
+            echo "gpu_check: cannot unpack $PREBUILT" >&2
+            exit 1
+        fi
+        PREBUILT="$unpacked/gpu-bundle"
+    fi
+    PREBUILT=$(cd "$PREBUILT" && pwd) || exit 1
+    BIN_DIR="$PREBUILT/bin"
+    PLUGIN_DIR="$PREBUILT/lib"
+    cat "$PREBUILT/BUILD_INFO" 2>/dev/null
+    built=$(cat "$PREBUILT/COMMIT" 2>/dev/null || echo unknown)
+    here=$(git rev-parse HEAD 2>/dev/null || echo unknown)
+    echo "bundle built at commit $built; this checkout is at $here"
+    if [ "$built" != "$here" ]; then
+        echo "WARNING: the bundle and this checkout differ: the figures are the bundle's"
+    fi
+    binaries=("$BIN_DIR/fpx" "$BIN_DIR/tst_cuda" "$PLUGIN_DIR/libfpx_backend_cuda.so")
+    library_path="$PREBUILT/deps${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    found=$(find_missing_libraries "$library_path" "${binaries[@]}")
+    if [ -n "$found" ]; then
+        library_path="$library_path:$found"
+    fi
+    # This machine's libstdc++ and libgcc_s are used unless they are older than the bundle's.
+    if LD_LIBRARY_PATH="$library_path" ldd "${binaries[@]}" 2>&1 | grep -q 'version .* not found'; then
+        echo "this machine's C++ runtime is older than the bundle's: using the bundle's"
+        library_path="$PREBUILT/deps-runtime:$library_path"
+    fi
+    echo "the programs run with LD_LIBRARY_PATH=$library_path"
+    with_libraries=(env "LD_LIBRARY_PATH=$library_path")
+    if LD_LIBRARY_PATH="$library_path" ldd "${binaries[@]}" 2>&1 | grep 'not found'; then
+        echo "gpu_check: libraries are missing (above)" >&2
+        exit 1
+    fi
+    nm -D --defined-only "$PLUGIN_DIR/libfpx_backend_cuda.so" | grep ' T fpx_' || true
+else
+    NVCC=${CUDACXX:-}
+    if [ -z "$NVCC" ]; then
+        NVCC=$(command -v nvcc || true)
+    fi
+    if [ -z "$NVCC" ] && [ -x /usr/local/cuda/bin/nvcc ]; then
+        NVCC=/usr/local/cuda/bin/nvcc
+    fi
+    if [ -z "$NVCC" ]; then
+        echo "gpu_check: no nvcc found (set CUDACXX)" >&2
+        exit 1
+    fi
+    "$NVCC" --version | tail -n 2
+    # The CUDA runtime built in must not be newer than what the driver supports, or every check
+    # will report cudaErrorInsufficientDriver.
+    driver_cuda=$(nvidia-smi 2>/dev/null | grep -o 'CUDA Version: [0-9.]*' | grep -o '[0-9.]*$' || true)
+    toolkit_cuda=$("$NVCC" --version | grep -o 'release [0-9.]*' | grep -o '[0-9.]*$' || true)
+    echo "driver supports CUDA ${driver_cuda:-?}; nvcc is CUDA ${toolkit_cuda:-?}"
+    if [ -n "$driver_cuda" ] && [ -n "$toolkit_cuda" ] &&
+        [ "$(printf '%s\n%s\n' "$driver_cuda" "$toolkit_cuda" | sort -V | head -n 1)" != "$toolkit_cuda" ]; then
+        echo "WARNING: nvcc (CUDA $toolkit_cuda) is newer than the driver (CUDA $driver_cuda):" \
+            "the runtime may refuse to start"
+    fi
+
+    section "packages $(elapsed)"
+    # The package list of ./build.sh, installed the same way where apt is available; the OpenCL
+    # packages are left out (this build has no OpenCL backend). A machine without network access
+    # must have them already: apt is given a minute, then the build is tried anyway.
+    eval "$(grep '^PACKAGES=' build.sh)"
+    needed=()
+    for package in "${PACKAGES[@]}"; do
+        case "$package" in
+        *opencl* | pocl* | clinfo) ;;
+        *) needed+=("$package") ;;
+        esac
     done
-    if [ ${#missing[@]} -gt 0 ]; then
-        echo "installing ${missing[*]}"
-        sudo=""
-        if [ "$(id -u)" -ne 0 ]; then
-            sudo="sudo"
-        fi
-        if ! { timeout 60 $sudo apt-get update -qq &&
-            DEBIAN_FRONTEND=noninteractive timeout 240 $sudo apt-get install -y -qq \
-                --no-install-recommends "${missing[@]}"; }; then
-            echo "gpu_check: could not install ${missing[*]} (no network?); trying the build anyway"
+    if command -v dpkg-query >/dev/null && command -v apt-get >/dev/null; then
+        missing=()
+        for package in "${needed[@]}"; do
+            if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+                missing+=("$package")
+            fi
+        done
+        if [ ${#missing[@]} -gt 0 ]; then
+            echo "installing ${missing[*]}"
+            sudo=""
+            if [ "$(id -u)" -ne 0 ]; then
+                sudo="sudo"
+            fi
+            if ! { timeout 60 $sudo apt-get update -qq &&
+                DEBIAN_FRONTEND=noninteractive timeout 240 $sudo apt-get install -y -qq \
+                    --no-install-recommends "${missing[@]}"; }; then
+                echo "gpu_check: could not install ${missing[*]} (no network?); trying the build anyway"
+            fi
+        else
+            echo "all present: ${needed[*]}"
         fi
     else
-        echo "all present: ${needed[*]}"
+        echo "no apt: assuming ${needed[*]} (or equivalents) are installed"
     fi
-else
-    echo "no apt: assuming ${needed[*]} (or equivalents) are installed"
-fi
 
-section "configure and build $(elapsed)"
-ARCH=${CUDA_ARCH:-}
-if [ -z "$ARCH" ] && command -v nvidia-smi >/dev/null; then
-    ARCH=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '. ')
+    section "configure and build $(elapsed)"
+    ARCH=${CUDA_ARCH:-}
+    if [ -z "$ARCH" ] && command -v nvidia-smi >/dev/null; then
+        ARCH=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '. ')
+    fi
+    ARCH=${ARCH:-native}
+    echo "CUDA architecture: $ARCH"
+    generator=()
+    if command -v ninja >/dev/null; then
+        generator=(-G Ninja)
+    fi
+    if ! cmake -S . -B "$BUILD_DIR" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+        -DFPX_WITH_CUDA=ON -DFPX_WITH_OPENCL=OFF -DCMAKE_CUDA_COMPILER="$NVCC" \
+        -DCMAKE_CUDA_ARCHITECTURES="$ARCH"; then
+        echo "gpu_check: configuring failed" >&2
+        exit 1
+    fi
+    if ! cmake --build "$BUILD_DIR" --parallel "$(nproc)" --target fpx fpx_backend_cuda tst_cuda; then
+        echo "gpu_check: the build failed" >&2
+        exit 1
+    fi
+    nm -D --defined-only "$PLUGIN_DIR/libfpx_backend_cuda.so" | grep ' T fpx_' || true
 fi
-ARCH=${ARCH:-native}
-echo "CUDA architecture: $ARCH"
-generator=()
-if command -v ninja >/dev/null; then
-    generator=(-G Ninja)
-fi
-if ! cmake -S . -B "$BUILD_DIR" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
-    -DFPX_WITH_CUDA=ON -DFPX_WITH_OPENCL=OFF -DCMAKE_CUDA_COMPILER="$NVCC" \
-    -DCMAKE_CUDA_ARCHITECTURES="$ARCH"; then
-    echo "gpu_check: configuring failed" >&2
-    exit 1
-fi
-if ! cmake --build "$BUILD_DIR" --parallel "$(nproc)" --target fpx fpx_backend_cuda tst_cuda; then
-    echo "gpu_check: the build failed" >&2
-    exit 1
-fi
-nm -D --defined-only "$BUILD_DIR/lib/libfpx_backend_cuda.so" | grep ' T fpx_' || true
 
 section "tst_cuda: every CUDA conversion path against the exact core $(elapsed)"
-QT_QPA_PLATFORM=offscreen QTEST_FUNCTION_TIMEOUT=600000 timeout 300 \
-    "$BUILD_DIR/bin/tst_cuda" 2>&1 | tee "$OUT/tst_cuda.txt"
+export FPX_BACKEND_DIR="$PLUGIN_DIR"
+QT_QPA_PLATFORM=offscreen QTEST_FUNCTION_TIMEOUT=600000 timeout "$TEST_TIMEOUT" \
+    "${with_libraries[@]}" "$BIN_DIR/tst_cuda" 2>&1 | tee "$OUT/tst_cuda.txt"
 test_status=${PIPESTATUS[0]}
 if [ "$test_status" -ne 0 ]; then
     failures+=("tst_cuda (exit $test_status)")
@@ -136,8 +210,7 @@ if grep -q '^SKIP' "$OUT/tst_cuda.txt"; then
 fi
 
 section "fpx bench --backend cuda $(elapsed)"
-export FPX_BACKEND_DIR="$PWD/$BUILD_DIR/lib"
-timeout 240 "$BUILD_DIR/bin/fpx" bench --backend cuda --sizes 1M,256M --budget "$BUDGET" --samples 5 \
+timeout "$BENCH_TIMEOUT" "${with_libraries[@]}" "$BIN_DIR/fpx" bench --backend cuda --sizes 1M,256M --budget "$BUDGET" --samples 5 \
     --json "$OUT/cuda.json" --csv "$OUT/cuda.csv" 2>&1 | tee "$OUT/cuda_bench.txt"
 bench_status=${PIPESTATUS[0]}
 if [ "$bench_status" -ne 0 ]; then
@@ -145,7 +218,7 @@ if [ "$bench_status" -ne 0 ]; then
 fi
 
 section "fpx bench --backend cuda --overflow saturate (hardware FP8) $(elapsed)"
-timeout 120 "$BUILD_DIR/bin/fpx" bench --backend cuda --overflow saturate --no-arithmetic \
+timeout "$SATURATE_TIMEOUT" "${with_libraries[@]}" "$BIN_DIR/fpx" bench --backend cuda --overflow saturate --no-arithmetic \
     --formats fp16,bf16,fp8_e4m3,fp8_e5m2,fp6_e3m2,fp6_e2m3,fp4_e2m1 --sizes 256M --budget "$BUDGET" \
     --samples 5 --json "$OUT/cuda_saturate.json" --csv "$OUT/cuda_saturate.csv" 2>&1 |
     tee "$OUT/cuda_bench_saturate.txt"

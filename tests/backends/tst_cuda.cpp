@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -127,8 +128,16 @@ std::vector<std::uint32_t> encodeInputs(const FormatSpec& format) {
     return v;
 }
 
-const char* pluginPath() {
-    return FPX_BACKEND_DIR "/libfpx_backend_cuda.so";
+// The plugin as built beside this test, or from $FPX_BACKEND_DIR where that is set: a GPU
+// machine without the build tools runs a prebuilt bundle of both (tools/gpu_bundle.sh).
+std::string pluginDir() {
+    if (const char* dir = std::getenv("FPX_BACKEND_DIR"); dir && *dir)
+        return dir;
+    return FPX_BACKEND_DIR;
+}
+
+std::string pluginPath() {
+    return pluginDir() + "/libfpx_backend_cuda.so";
 }
 
 } // namespace
@@ -163,7 +172,7 @@ class TestCuda : public QObject {
 
 void TestCuda::initTestCase() {
     // The plugin must load wherever the CUDA libraries are installed, GPU or not.
-    handle_ = dlopen(pluginPath(), RTLD_NOW | RTLD_LOCAL);
+    handle_ = dlopen(pluginPath().c_str(), RTLD_NOW | RTLD_LOCAL);
     QVERIFY2(handle_ != nullptr, dlerror());
     using AbiVersion = int (*)();
     using CreateBackend = bench::Backend* (*)();
@@ -233,7 +242,7 @@ void TestCuda::devices() {
 }
 
 void TestCuda::loadBackendsFindsThePlugin() {
-    qputenv("FPX_BACKEND_DIR", FPX_BACKEND_DIR);
+    qputenv("FPX_BACKEND_DIR", QByteArray::fromStdString(pluginDir()));
     const bench::LoadedBackends loaded = bench::loadBackends();
     const bench::Backend* cuda = nullptr;
     for (const auto& b : loaded.backends)

@@ -69,8 +69,11 @@ std::uint64_t physicalMemoryBytes() {
 std::string cpuFeatures() {
     std::string features;
     auto add = [&](bool present, const char* name) {
-        if (present)
-            features += (features.empty() ? "" : " ") + std::string(name);
+        if (!present)
+            return;
+        if (!features.empty())
+            features += ' ';
+        features += name;
     };
     add(kernels::hasAvx2(), "avx2");
     add(kernels::hasF16c(), "f16c");
