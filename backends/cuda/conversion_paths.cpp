@@ -160,15 +160,24 @@ std::vector<ConversionPath> encodePaths(const FormatSpec& format, const Rounding
             note += "; no satfinite: overflow and ±inf give ±inf where the saturating exact "
                     "core gives ±max";
         }
+        // cvt.rna rounds a NaN's bits as a number's: NaNs whose payload lies in the low bits
+        // come out as ±inf (±max with .satfinite), seen on an H200 (sm_90) where cvt.rn and
+        // cvt.rz keep them NaN.
+        const std::string rnaNaNs =
+            "NaN inputs with a payload in the low bits may give ±inf or ±max: the instruction "
+            "rounds a NaN's bits as a number's";
         if (options.mode == RoundingMode::NearestAway && saturate &&
             encodeOpCompiled(EncodeOp::Tf32RnaSatFinite))
-            paths.push_back(encodePath("cvt.rna.satfinite.tf32.f32 (nearest, ties away)",
-                                       EncodeOp::Tf32RnaSatFinite, 4, true, kDeviationNanEncoding,
-                                       "NaN payloads may differ from the exact core's NaN code"));
+            paths.push_back(encodePath(
+                "cvt.rna.satfinite.tf32.f32 (nearest, ties away)", EncodeOp::Tf32RnaSatFinite, 4,
+                true, kDeviationNanEncoding | kDeviationNanInputToInfinity,
+                "NaN payloads may differ from the exact core's NaN code; " + rnaNaNs));
         else if (options.mode == RoundingMode::NearestAway)
             paths.push_back(encodePath("cvt.rna.tf32.f32 (nearest, ties away: what cuBLAS and "
                                        "CUTLASS use)",
-                                       EncodeOp::Tf32Rna, 4, true, deviations, note));
+                                       EncodeOp::Tf32Rna, 4, true,
+                                       deviations | kDeviationNanInputToInfinity,
+                                       note + "; " + rnaNaNs));
         else if (rne && features.tf32DirectedRounding)
             paths.push_back(
                 encodePath("cvt.rn.tf32.f32", EncodeOp::Tf32Rn, 4, true, deviations, note));
@@ -248,10 +257,13 @@ std::vector<ConversionPath> decodePaths(const FormatSpec& format, const Rounding
                                           : "own kernel: decodeTable in global memory",
                            DecodeOp::Table, codeBytes, false, 0, {});
             p.description.ownKernel = true;
-            p.hostTable = std::move(*table);
-            // Formats with fewer codes than their byte holds (FP6, FP4, NF4): the rest never
-            // occur in valid input; they read as NaN.
-            p.hostTable.resize(codes, 0x7fc00000u);
+            // Formats with fewer codes than their byte holds (FP6, FP4, INT4, NF4, INT2): the
+            // core reads only a code's own bits, so the table repeats for every value of the
+            // bits above them.
+            const std::size_t formatCodes = table->size();
+            p.hostTable.resize(codes);
+            for (std::size_t k = 0; k < codes; ++k)
+                p.hostTable[k] = (*table)[k % formatCodes];
             paths.push_back(std::move(p));
         }
     }
@@ -328,14 +340,14 @@ void DeviceRunner::activate() const {
 }
 
 int DeviceRunner::blocksFor(std::size_t elements, int residentBlocksPerSM) const {
-    const std::size_t needed = (elements + 16 * 256 - 1) / (16 * 256);
+    const std::size_t needed = (elements + kTileElements - 1) / kTileElements;
     const std::size_t wave = static_cast<std::size_t>(std::max(1, multiProcessors_)) *
                              static_cast<std::size_t>(std::max(1, residentBlocksPerSM));
     return static_cast<int>(std::clamp<std::size_t>(needed, 1, wave));
 }
 
 int DeviceRunner::copyBlocksFor(std::size_t bytes) const {
-    return blocksFor((bytes + 3) / 4, copyResidentBlocks_); // 64 bytes a thread, as 16 floats
+    return blocksFor((bytes + 3) / 4, copyResidentBlocks_); // as FP32 elements
 }
 
 void DeviceRunner::launch(ConversionPath& path, const void* in, void* out, std::size_t count,

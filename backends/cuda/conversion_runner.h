@@ -32,6 +32,10 @@ enum Deviation : unsigned {
     kDeviationInfinityInput = 1u << 2,
     // Finite inputs beyond the format's largest finite value may give another code.
     kDeviationOverflowInput = 1u << 3,
+    // NaN inputs may give ±∞ or ±max of the input's sign: an instruction that rounds a NaN's
+    // bits as a number's, so that a payload in the dropped bits carries into the exponent's
+    // all-ones (cvt.rna.tf32.f32 and its .satfinite form, seen on an H200).
+    kDeviationNanInputToInfinity = 1u << 4,
 };
 
 struct PathDescription {

@@ -18,7 +18,8 @@ class DeviationJudge {
     DeviationJudge(const FormatSpec& format, const RoundingOptions& options,
                    bench::Direction direction, unsigned deviations)
         : format_(format), options_(options), direction_(direction), deviations_(deviations) {
-        if (direction == bench::Direction::Encode && (deviations & kDeviationOverflowInput) != 0) {
+        if (direction == bench::Direction::Encode &&
+            (deviations & (kDeviationOverflowInput | kDeviationNanInputToInfinity)) != 0) {
             // Largest finite magnitude: FLT_MAX rounded toward zero (IEEE overflow in a
             // directed mode toward zero gives the largest finite value), decoded.
             const std::uint32_t fltMax = 0x7f7fffffu;
@@ -50,6 +51,13 @@ class DeviationJudge {
             return true;
         if ((deviations_ & kDeviationInfinityInput) != 0 && magnitude == 0x7f800000u)
             return true;
+        if ((deviations_ & kDeviationNanInputToInfinity) != 0 && magnitude > 0x7f800000u) {
+            const std::uint32_t gotBits = decodeBits(got);
+            const std::uint32_t gotMagnitude = gotBits & 0x7fffffffu;
+            if ((gotBits & 0x80000000u) == (input & 0x80000000u) &&
+                (gotMagnitude == 0x7f800000u || gotMagnitude == maxFiniteBits_))
+                return true;
+        }
         if ((deviations_ & kDeviationOverflowInput) != 0 && magnitude < 0x7f800000u &&
             magnitude > maxFiniteBits_)
             return true;

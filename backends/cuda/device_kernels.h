@@ -10,8 +10,9 @@
 //     (fpx/kernels/element_conversion.h), the same code the CPU bulk loops run;
 //   - intrinsic kernels: CUDA's own conversions (__float2half_rn, cvt.rna.tf32.f32,
 //     __nv_cvt_float_to_fp8 …), which are compared with the exact core, not trusted.
-// Both share one memory-access pattern: grid-stride loops over groups of 16 elements with
-// 128-bit loads and stores, so that their throughput differs only by the conversion itself.
+// Both share one memory-access pattern: grid-stride loops over tiles of kTileElements, each
+// warp instruction loading or storing one contiguous run (device_kernels.cu draws it), so that
+// their throughput differs only by the conversion itself.
 
 #include "fpx/kernels/element_conversion.h"
 #include "fpx/rounding.h"
@@ -22,6 +23,10 @@
 #include <cstdint>
 
 namespace fpx::cuda {
+
+// Elements one block converts per step of its grid-stride loop (256 threads, 4 vectors of 4
+// elements each); grids are sized in these.
+inline constexpr std::size_t kTileElements = 4096;
 
 // What converts FP32 → code.
 enum class EncodeOp : int {

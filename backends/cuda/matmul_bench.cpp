@@ -10,6 +10,7 @@
 #include <exception>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -114,12 +115,15 @@ bench::BenchResult measureCase(const MatmulCase& c, const MatmulTarget& target,
     const std::uint64_t n = static_cast<std::uint64_t>(c.size);
     const std::size_t elements = static_cast<std::size_t>(n * n);
 
-    DeviceBuffer a(elements * c.aBytes), b(elements * c.bBytes), d(elements * c.cBytes);
+    // C apart from D: cuBLASLt runs some kernels (FP8 among them) only out of place.
+    DeviceBuffer a(elements * c.aBytes), b(elements * c.bBytes), cIn(elements * c.cBytes),
+        d(elements * c.cBytes);
     DeviceBuffer workspace(kWorkspaceBytes);
     DeviceBuffer scales(2 * sizeof(float));
     const int blocks = target.multiProcessors * 8;
     check(launchFill(c.fillA, a.get(), elements, 1, blocks, target.stream), "fill A");
     check(launchFill(c.fillB, b.get(), elements, 2, blocks, target.stream), "fill B");
+    check(cudaMemsetAsync(cIn.get(), 0, elements * c.cBytes, target.stream), "clear C");
     check(cudaMemsetAsync(d.get(), 0, elements * c.cBytes, target.stream), "clear D");
     const float ones[2] = {1.0f, 1.0f};
     check(cudaMemcpyAsync(scales.get(), ones, sizeof ones, cudaMemcpyHostToDevice, target.stream),
@@ -164,11 +168,14 @@ bench::BenchResult measureCase(const MatmulCase& c, const MatmulTarget& target,
                                                    CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
                                                    &workspaceBytes, sizeof workspaceBytes),
               "workspace preference");
-    cublasLtMatmulHeuristicResult_t heuristic{};
+    // The heuristic's candidates in its order of preference; the first that runs is timed
+    // (one it proposes may still be refused at run time, as FP8 kernels were on an H200).
+    constexpr int kCandidates = 8;
+    cublasLtMatmulHeuristicResult_t heuristics[kCandidates] = {};
     int found = 0;
     const cublasStatus_t status = cublasLtMatmulAlgoGetHeuristic(
         handle, desc.get(), layoutA.get(), layoutB.get(), layoutC.get(), layoutC.get(),
-        preference.get(), 1, &heuristic, &found);
+        preference.get(), kCandidates, heuristics, &found);
     if (status != CUBLAS_STATUS_SUCCESS || found == 0) {
         result.note = std::string("not measured: cuBLASLt's heuristic returned no algorithm "
                                   "for ") +
@@ -188,15 +195,34 @@ bench::BenchResult measureCase(const MatmulCase& c, const MatmulTarget& target,
     const void* beta = c.scale == CUDA_R_64F   ? static_cast<const void*>(&zeroD)
                        : c.scale == CUDA_R_32I ? static_cast<const void*>(&zeroI)
                                                : static_cast<const void*>(&zeroF);
+    auto run = [&](const cublasLtMatmulAlgo_t& algo) {
+        return cublasLtMatmul(handle, desc.get(), alpha, a.get(), layoutA.get(), b.get(),
+                              layoutB.get(), beta, cIn.get(), layoutC.get(), d.get(), layoutC.get(),
+                              &algo, workspace.get(), kWorkspaceBytes, target.stream);
+    };
+    // A first run of each candidate outside the timing, until one runs.
+    const cublasLtMatmulAlgo_t* chosen = nullptr;
+    cublasStatus_t refusal = CUBLAS_STATUS_SUCCESS;
+    for (int i = 0; i < found && chosen == nullptr; ++i) {
+        if (heuristics[i].state != CUBLAS_STATUS_SUCCESS)
+            continue;
+        const cublasStatus_t ran = run(heuristics[i].algo);
+        if (ran == CUBLAS_STATUS_SUCCESS) {
+            check(cudaStreamSynchronize(target.stream), "matmul");
+            chosen = &heuristics[i].algo;
+        } else {
+            refusal = ran;
+            cudaGetLastError(); // a refused launch may leave a non-sticky error
+        }
+    }
+    if (chosen == nullptr)
+        throw std::runtime_error("cublasLtMatmul refused all " + std::to_string(found) +
+                                 " algorithms its heuristic proposed (" +
+                                 cublasLtGetStatusName(refusal) + ")");
     auto body = [&] {
-        checkBlas(cublasLtMatmul(handle, desc.get(), alpha, a.get(), layoutA.get(), b.get(),
-                                 layoutB.get(), beta, d.get(), layoutC.get(), d.get(),
-                                 layoutC.get(), &heuristic.algo, workspace.get(), kWorkspaceBytes,
-                                 target.stream),
-                  "cublasLtMatmul");
+        checkBlas(run(*chosen), "cublasLtMatmul");
         check(cudaStreamSynchronize(target.stream), "matmul");
     };
-    body(); // a first run outside the timing: errors surface here with their own message
     result.time = bench::measure(body, plan, cancel);
     if (result.time.median > 0) {
         const double operations =
