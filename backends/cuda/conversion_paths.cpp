@@ -4,6 +4,7 @@
 #include "fpx/bulk_conversion.h"
 
 #include <algorithm>
+#include <cmath>
 #include <exception>
 #include <optional>
 #include <utility>
@@ -117,6 +118,18 @@ void addHalfLike(std::vector<ConversionPath>& paths, const RoundingOptions& opti
                                deviations, note));
 }
 
+// K·2^−k of a signed integer format under nearest-even, where it is a power of two inside
+// FP32's normal range: the device's FP32 path (IntegerNearestEvenEncode) is exact then. Else 0.
+float integerNearestEvenScale(const kernels::EncodeParams& p, RoundingMode mode) {
+    if (p.kind != kernels::EncodeKind::SignedInteger || mode != RoundingMode::NearestEven)
+        return 0.0f;
+    int exponent = 0;
+    const double fraction = std::frexp(p.reciprocalScale, &exponent);
+    if (fraction != 0.5 || exponent - 1 < -126 || exponent - 1 > 127)
+        return 0.0f;
+    return static_cast<float>(p.reciprocalScale);
+}
+
 std::vector<ConversionPath> encodePaths(const FormatSpec& format, const RoundingOptions& options,
                                         const DeviceFeatures& features) {
     std::vector<ConversionPath> paths;
@@ -127,11 +140,16 @@ std::vector<ConversionPath> encodePaths(const FormatSpec& format, const Rounding
     const std::string mode(roundingModeId(options.mode));
     if (auto params =
             tryCore<kernels::EncodeParams>([&] { return encodeParams(format, options); })) {
-        ConversionPath p = encodePath("own kernel: encodeElement<" + mode + ">", EncodeOp::Element,
-                                      codeBytes, false, 0, {});
+        const float integerScale = integerNearestEvenScale(*params, options.mode);
+        ConversionPath p = encodePath("own kernel: encodeElement<" + mode + ">" +
+                                          (integerScale != 0.0f ? " (FP32 scaling, cvt.rni)" : ""),
+                                      EncodeOp::Element, codeBytes, false, 0, {});
         p.description.ownKernel = true;
         p.encode.encode = *params;
         p.encode.mode = options.mode;
+        p.encode.symmetric = params->kind == kernels::EncodeKind::BinaryFloat &&
+                             kernels::symmetricSpecials(*params, options.mode);
+        p.encode.integerReciprocalScale = integerScale;
         paths.push_back(std::move(p));
     } else if (auto lookup =
                    tryCore<kernels::LookupParams>([&] { return lookupParams(format, options); })) {

@@ -52,7 +52,11 @@ class DeviationJudge {
         if ((deviations_ & kDeviationInfinityInput) != 0 && magnitude == 0x7f800000u)
             return true;
         if ((deviations_ & kDeviationNanInputToInfinity) != 0 && magnitude > 0x7f800000u) {
-            const std::uint32_t gotBits = decodeBits(got);
+            // Decoded as IEEE: the saturating policy would read an infinity code as ±FLT_MAX.
+            RoundingOptions ieee = options_;
+            ieee.overflow = OverflowPolicy::Ieee;
+            std::uint32_t gotBits = 0;
+            decodeWithExactCore(format_, ieee, &got, &gotBits, 1);
             const std::uint32_t gotMagnitude = gotBits & 0x7fffffffu;
             if ((gotBits & 0x80000000u) == (input & 0x80000000u) &&
                 (gotMagnitude == 0x7f800000u || gotMagnitude == maxFiniteBits_))

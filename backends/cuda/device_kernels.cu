@@ -154,23 +154,50 @@ __device__ __forceinline__ void decodeLoop(const Code* __restrict__ in,
 // ---- Own kernels: the core's element conversions -------------------------------------------
 
 // The kind (binary float or integer) is a template parameter, as in the CPU loops, so that
-// each kernel holds one straight-line conversion.
-template <RoundingMode Mode, kernels::EncodeKind Kind> struct ElementEncode {
+// each kernel holds one straight-line conversion; so is Symmetric (binary floats whose answers
+// mirror: a quarter fewer instructions, kernels::symmetricSpecials).
+template <RoundingMode Mode, kernels::EncodeKind Kind, bool Symmetric> struct ElementEncode {
     kernels::EncodeParams params;
     std::uint64_t seed;
     __device__ std::uint32_t operator()(std::uint32_t bits, std::size_t index) const {
         std::uint64_t random = 0;
         if constexpr (Mode == RoundingMode::Stochastic)
             random = stochasticBits(seed, index);
-        return kernels::encodeElementOf<Mode, Kind>(params, bits, random);
+        return kernels::encodeElementOf<Mode, Kind, Symmetric>(params, bits, random);
     }
 };
 
-template <typename Code, RoundingMode Mode, kernels::EncodeKind Kind>
+template <typename Code, RoundingMode Mode, kernels::EncodeKind Kind, bool Symmetric>
 __global__ void __launch_bounds__(kThreads)
     elementEncodeKernel(const std::uint32_t* __restrict__ in, Code* __restrict__ out,
                         std::size_t count, kernels::EncodeParams params, std::uint64_t seed) {
-    encodeLoop(in, out, count, ElementEncode<Mode, Kind>{params, seed});
+    encodeLoop(in, out, count, ElementEncode<Mode, Kind, Symmetric>{params, seed});
+}
+
+// Signed integers, nearest-even, where the scale's reciprocal K·2^−k is a power of two (every
+// catalogue integer format): x·2^−k is exact in FP32 (a product below 2^−126 may lose bits,
+// but lies far below ½, where it rounds to 0 all the same), and cvt.rni.s32.f32 rounds it to
+// an integer, ties to even, saturating beyond ±2^31 (an overflow on either side). The core's
+// shifting path, which the device takes otherwise, runs about three times the instructions;
+// the CPU's FP64 path would be slow on GPUs with few FP64 units.
+struct IntegerNearestEvenEncode {
+    kernels::EncodeParams params;
+    float reciprocalScale;
+    __device__ std::uint32_t operator()(std::uint32_t bits, std::size_t) const {
+        const std::uint32_t negative = bits >> 31;
+        const std::int32_t rounded =
+            __float2int_rn(__fmul_rn(__uint_as_float(bits), reciprocalScale));
+        return kernels::withSpecialInputs(params, bits & 0x7fffffffu, negative,
+                                          kernels::integerCodeOf(params, rounded, negative));
+    }
+};
+
+template <typename Code>
+__global__ void __launch_bounds__(kThreads)
+    integerNearestEvenKernel(const std::uint32_t* __restrict__ in, Code* __restrict__ out,
+                             std::size_t count, kernels::EncodeParams params,
+                             float reciprocalScale) {
+    encodeLoop(in, out, count, IntegerNearestEvenEncode{params, reciprocalScale});
 }
 
 struct LookupEncode {
@@ -412,13 +439,23 @@ cudaError_t launch(Kernel kernel, const Launcher& how, Args... args) {
 template <typename Code, RoundingMode Mode>
 cudaError_t launchElementEncodeMode(const EncodeLaunch& l, const std::uint32_t* in, Code* out,
                                     std::size_t count, const Launcher& how) {
-    if (l.encode.kind == kernels::EncodeKind::BinaryFloat)
-        return launch(elementEncodeKernel<Code, Mode, kernels::EncodeKind::BinaryFloat>, how, in,
-                      out, count, l.encode, l.seed);
+    using kernels::EncodeKind;
+    if (l.encode.kind == EncodeKind::BinaryFloat) {
+        if (l.symmetric)
+            return launch(elementEncodeKernel<Code, Mode, EncodeKind::BinaryFloat, true>, how, in,
+                          out, count, l.encode, l.seed);
+        return launch(elementEncodeKernel<Code, Mode, EncodeKind::BinaryFloat, false>, how, in, out,
+                      count, l.encode, l.seed);
+    }
     // Integers have at most 16 bits: no 4-byte instantiation.
-    if constexpr (sizeof(Code) <= 2)
-        return launch(elementEncodeKernel<Code, Mode, kernels::EncodeKind::SignedInteger>, how, in,
+    if constexpr (sizeof(Code) <= 2) {
+        if constexpr (Mode == RoundingMode::NearestEven)
+            if (l.integerReciprocalScale != 0.0f)
+                return launch(integerNearestEvenKernel<Code>, how, in, out, count, l.encode,
+                              l.integerReciprocalScale);
+        return launch(elementEncodeKernel<Code, Mode, EncodeKind::SignedInteger, false>, how, in,
                       out, count, l.encode, l.seed);
+    }
     return cudaErrorInvalidValue;
 }
 

@@ -226,6 +226,27 @@ roundFloatMagnitude(const EncodeParams& p, std::uint32_t magnitude, std::uint32_
     }
 }
 
+// The code of a signed integer format for x rounded to the integer `rounded` (scaled: x·K·2^−k):
+// zero by its sign, the overflow answer beyond the format's range, else the two's complement
+// bits. Shared by the CPU's FP64 path below and the CUDA backend's FP32 one.
+FPX_HOST_DEVICE static inline std::uint32_t
+integerCodeOf(const EncodeParams& p, std::int32_t rounded, std::uint32_t negative) {
+    const bool overflow = (rounded > static_cast<std::int32_t>(p.maxMagnitude)) |
+                          (rounded < -static_cast<std::int32_t>(p.maxNegativeMagnitude));
+    const std::uint32_t code = select(rounded == 0, bySign(p.zeroCode, negative),
+                                      static_cast<std::uint32_t>(rounded) & p.codeMask);
+    return select(overflow, bySign(p.overflowCode, negative), code);
+}
+
+// `code` for finite inputs, the NaN and infinity answers for the rest.
+FPX_HOST_DEVICE static inline std::uint32_t withSpecialInputs(const EncodeParams& p,
+                                                              std::uint32_t magnitude,
+                                                              std::uint32_t negative,
+                                                              std::uint32_t code) {
+    code = select(magnitude > 0x7f800000u, bySign(p.nanCode, negative), code);
+    return select(magnitude == 0x7f800000u, bySign(p.infinityCode, negative), code);
+}
+
 // FP32 bits → code, branch-free. Kind is a template parameter (the loops are instantiated
 // per kind); the run-time p.kind is there for callers that dispatch on it.
 //
@@ -245,7 +266,7 @@ encodeElementOf(const EncodeParams& p, std::uint32_t bits, std::uint64_t random)
     const std::uint32_t signMask =
         static_cast<std::uint32_t>(static_cast<std::int32_t>(bits) >> 31);
 
-    std::uint32_t code;
+    std::uint32_t code = 0; // set by every branch but the symmetric one, which returns
     if constexpr (Kind == EncodeKind::BinaryFloat && Symmetric) {
         std::uint32_t rounded = roundFloatMagnitude<Mode>(p, magnitude, negative, random);
         // Nearest-even rounds −x to −(x rounded), so its overflow answer mirrors too (checked
@@ -286,11 +307,7 @@ encodeElementOf(const EncodeParams& p, std::uint32_t bits, std::uint64_t random)
         scaled = scaled > kLimit ? kLimit : scaled;
         const auto rounded =
             static_cast<std::int32_t>(static_cast<std::uint32_t>(doubleBits(scaled + 0x1.8p52)));
-        const bool overflow = (rounded > static_cast<std::int32_t>(p.maxMagnitude)) |
-                              (rounded < -static_cast<std::int32_t>(p.maxNegativeMagnitude));
-        code = select(rounded == 0, bySign(p.zeroCode, negative),
-                      static_cast<std::uint32_t>(rounded) & p.codeMask);
-        code = select(overflow, bySign(p.overflowCode, negative), code);
+        code = integerCodeOf(p, rounded, negative);
     } else {
         // A shift below 1 is an integer of 2^23 or more (always an overflow); past 31, scaled
         // (< 2^31) may exceed a 31-bit half, so it is replaced by its sticky bit, which every
@@ -313,8 +330,7 @@ encodeElementOf(const EncodeParams& p, std::uint32_t bits, std::uint64_t random)
                       select(negative != 0u, 0u - small, small) & p.codeMask);
         code = select(overflow, bySign(p.overflowCode, negative), code);
     }
-    code = select(magnitude > 0x7f800000u, bySign(p.nanCode, negative), code);
-    return select(magnitude == 0x7f800000u, bySign(p.infinityCode, negative), code);
+    return withSpecialInputs(p, magnitude, negative, code);
 }
 
 // Whether encodeElementOf<mode, …, Symmetric = true> gives the same answers for these
