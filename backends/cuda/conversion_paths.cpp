@@ -118,16 +118,17 @@ void addHalfLike(std::vector<ConversionPath>& paths, const RoundingOptions& opti
                                deviations, note));
 }
 
-// K·2^−k of a signed integer format under nearest-even, where it is a power of two inside
-// FP32's normal range: the device's FP32 path (IntegerNearestEvenEncode) is exact then. Else 0.
+// K·2^−k of a signed integer format under nearest-even, where it is an FP32 number in the
+// normal range (K ≤ 127 has 7 bits): the device's FP32 path (IntegerNearestEvenEncode) is
+// exact then. Else 0.
 float integerNearestEvenScale(const kernels::EncodeParams& p, RoundingMode mode) {
     if (p.kind != kernels::EncodeKind::SignedInteger || mode != RoundingMode::NearestEven)
         return 0.0f;
-    int exponent = 0;
-    const double fraction = std::frexp(p.reciprocalScale, &exponent);
-    if (fraction != 0.5 || exponent - 1 < -126 || exponent - 1 > 127)
+    const double r = p.reciprocalScale;
+    if (!(r >= std::ldexp(1.0, -126) && r <= std::ldexp(1.0, 127)) ||
+        static_cast<double>(static_cast<float>(r)) != r)
         return 0.0f;
-    return static_cast<float>(p.reciprocalScale);
+    return static_cast<float>(r);
 }
 
 std::vector<ConversionPath> encodePaths(const FormatSpec& format, const RoundingOptions& options,
@@ -141,14 +142,17 @@ std::vector<ConversionPath> encodePaths(const FormatSpec& format, const Rounding
     if (auto params =
             tryCore<kernels::EncodeParams>([&] { return encodeParams(format, options); })) {
         const float integerScale = integerNearestEvenScale(*params, options.mode);
-        ConversionPath p = encodePath("own kernel: encodeElement<" + mode + ">" +
-                                          (integerScale != 0.0f ? " (FP32 scaling, cvt.rni)" : ""),
-                                      EncodeOp::Element, codeBytes, false, 0, {});
+        ConversionPath p =
+            encodePath("own kernel: encodeElement<" + mode + ">" +
+                           (integerScale != 0.0f ? " (FP32 two-product, cvt.rni)" : ""),
+                       EncodeOp::Element, codeBytes, false, 0, {});
         p.description.ownKernel = true;
         p.encode.encode = *params;
         p.encode.mode = options.mode;
         p.encode.symmetric = params->kind == kernels::EncodeKind::BinaryFloat &&
                              kernels::symmetricSpecials(*params, options.mode);
+        p.encode.unsignedZero =
+            options.mode == RoundingMode::NearestEven && kernels::unsignedZeroApplies(*params);
         p.encode.integerReciprocalScale = integerScale;
         paths.push_back(std::move(p));
     } else if (auto lookup =

@@ -154,39 +154,59 @@ __device__ __forceinline__ void decodeLoop(const Code* __restrict__ in,
 // ---- Own kernels: the core's element conversions -------------------------------------------
 
 // The kind (binary float or integer) is a template parameter, as in the CPU loops, so that
-// each kernel holds one straight-line conversion; so is Symmetric (binary floats whose answers
-// mirror: a quarter fewer instructions, kernels::symmetricSpecials).
-template <RoundingMode Mode, kernels::EncodeKind Kind, bool Symmetric> struct ElementEncode {
+// each kernel holds one straight-line conversion; so is the sign rule (binary floats whose
+// answers mirror, or fnuz's under nearest-even: the answer chosen among magnitudes and the
+// sign put in once, a quarter fewer instructions; kernels::symmetricSpecials and
+// kernels::unsignedZeroApplies say where they hold).
+template <RoundingMode Mode, kernels::EncodeKind Kind, bool Symmetric, bool UnsignedZero>
+struct ElementEncode {
     kernels::EncodeParams params;
     std::uint64_t seed;
     __device__ std::uint32_t operator()(std::uint32_t bits, std::size_t index) const {
         std::uint64_t random = 0;
         if constexpr (Mode == RoundingMode::Stochastic)
             random = stochasticBits(seed, index);
-        return kernels::encodeElementOf<Mode, Kind, Symmetric>(params, bits, random);
+        return kernels::encodeElementOf<Mode, Kind, Symmetric, UnsignedZero>(params, bits, random);
     }
 };
 
-template <typename Code, RoundingMode Mode, kernels::EncodeKind Kind, bool Symmetric>
+template <typename Code, RoundingMode Mode, kernels::EncodeKind Kind, bool Symmetric,
+          bool UnsignedZero>
 __global__ void __launch_bounds__(kThreads)
     elementEncodeKernel(const std::uint32_t* __restrict__ in, Code* __restrict__ out,
                         std::size_t count, kernels::EncodeParams params, std::uint64_t seed) {
-    encodeLoop(in, out, count, ElementEncode<Mode, Kind, Symmetric>{params, seed});
+    encodeLoop(in, out, count, ElementEncode<Mode, Kind, Symmetric, UnsignedZero>{params, seed});
 }
 
-// Signed integers, nearest-even, where the scale's reciprocal K·2^−k is a power of two (every
-// catalogue integer format): x·2^−k is exact in FP32 (a product below 2^−126 may lose bits,
-// but lies far below ½, where it rounds to 0 all the same), and cvt.rni.s32.f32 rounds it to
-// an integer, ties to even, saturating beyond ±2^31 (an overflow on either side). The core's
-// shifting path, which the device takes otherwise, runs about three times the instructions;
-// the CPU's FP64 path would be slow on GPUs with few FP64 units.
+// Signed integers under nearest-even whose reciprocal scale r = K·2^−k is an FP32 number (the
+// catalogue's: INT8 is x·127, INT4 x·7, INT2 x·1), in FP32 arithmetic, exactly:
+//
+//   p = x·r rounded to FP32;  e = fma(x, r, −p) = x·r − p exactly (the two-product: x·r has
+//   at most 24 + 7 bits);  n = rint(p), ties to even;  t = p − n, exact, |t| ≤ ½.
+//
+//   |t| < ½: p lies a whole FP32 spacing inside the tie (|p| < 2^16 here, so ½ is on the
+//            grid) and |e| is at most half a spacing: x·r rounds to n as well.
+//   |t| = ½: p is the tie. x·r = n + t + e is beyond it, and rounds away from n, where e ≠ 0
+//            has t's sign; otherwise it is the tie itself or short of it: n.
+//
+// Beyond |p| ≥ 2^16 every format overflows whatever e is; cvt.rni saturates at ±2^31, still an
+// overflow on its side. Products in FP32's subnormal range lie far below ½ and round to 0
+// whatever is lost. The core's shifting path, which the device takes otherwise, runs about
+// three times the instructions; the CPU's FP64 path would be slow on GPUs with few FP64 units.
 struct IntegerNearestEvenEncode {
     kernels::EncodeParams params;
     float reciprocalScale;
     __device__ std::uint32_t operator()(std::uint32_t bits, std::size_t) const {
-        const std::uint32_t negative = bits >> 31;
+        const float x = __uint_as_float(bits);
+        const float product = __fmul_rn(x, reciprocalScale);
+        const float error = __fmaf_rn(x, reciprocalScale, -product);
+        const float nearest = rintf(product);
+        const float tie = product - nearest;
+        const bool beyondTie =
+            fabsf(tie) == 0.5f && error != 0.0f && (error > 0.0f) == (tie > 0.0f);
         const std::int32_t rounded =
-            __float2int_rn(__fmul_rn(__uint_as_float(bits), reciprocalScale));
+            __float2int_rn(nearest) + (beyondTie ? (tie > 0.0f ? 1 : -1) : 0);
+        const std::uint32_t negative = bits >> 31;
         return kernels::withSpecialInputs(params, bits & 0x7fffffffu, negative,
                                           kernels::integerCodeOf(params, rounded, negative));
     }
@@ -441,11 +461,15 @@ cudaError_t launchElementEncodeMode(const EncodeLaunch& l, const std::uint32_t* 
                                     std::size_t count, const Launcher& how) {
     using kernels::EncodeKind;
     if (l.encode.kind == EncodeKind::BinaryFloat) {
+        if constexpr (Mode == RoundingMode::NearestEven)
+            if (l.unsignedZero)
+                return launch(elementEncodeKernel<Code, Mode, EncodeKind::BinaryFloat, true, true>,
+                              how, in, out, count, l.encode, l.seed);
         if (l.symmetric)
-            return launch(elementEncodeKernel<Code, Mode, EncodeKind::BinaryFloat, true>, how, in,
-                          out, count, l.encode, l.seed);
-        return launch(elementEncodeKernel<Code, Mode, EncodeKind::BinaryFloat, false>, how, in, out,
-                      count, l.encode, l.seed);
+            return launch(elementEncodeKernel<Code, Mode, EncodeKind::BinaryFloat, true, false>,
+                          how, in, out, count, l.encode, l.seed);
+        return launch(elementEncodeKernel<Code, Mode, EncodeKind::BinaryFloat, false, false>, how,
+                      in, out, count, l.encode, l.seed);
     }
     // Integers have at most 16 bits: no 4-byte instantiation.
     if constexpr (sizeof(Code) <= 2) {
@@ -453,8 +477,8 @@ cudaError_t launchElementEncodeMode(const EncodeLaunch& l, const std::uint32_t* 
             if (l.integerReciprocalScale != 0.0f)
                 return launch(integerNearestEvenKernel<Code>, how, in, out, count, l.encode,
                               l.integerReciprocalScale);
-        return launch(elementEncodeKernel<Code, Mode, EncodeKind::SignedInteger, false>, how, in,
-                      out, count, l.encode, l.seed);
+        return launch(elementEncodeKernel<Code, Mode, EncodeKind::SignedInteger, false, false>, how,
+                      in, out, count, l.encode, l.seed);
     }
     return cudaErrorInvalidValue;
 }

@@ -74,9 +74,10 @@ struct EncodeLaunch {
     RoundingMode mode = RoundingMode::NearestEven; // Element: the rounding compiled in
     int codeBytes = 1;                             // packed output: 1, 2 or 4 bytes a code
     kernels::EncodeParams encode;                  // Element
-    bool symmetric = false; // Element, binary floats: kernels::symmetricSpecials holds
-    // Element, integers, nearest-even: K·2^−k where it is a power of two in FP32's normal
-    // range (the FP32 path, integerNearestEvenScale); 0: the core's shifting path.
+    bool symmetric = false;    // Element, binary floats: kernels::symmetricSpecials holds
+    bool unsignedZero = false; // Element, nearest-even: kernels::unsignedZeroApplies holds
+    // Element, integers, nearest-even: K·2^−k where it is an FP32 number in the normal range
+    // (the FP32 path, integerNearestEvenScale); 0: the core's shifting path.
     float integerReciprocalScale = 0.0f;
     kernels::LookupParams lookup; // Lookup
     std::uint64_t seed = 0;       // stochastic rounding: stochasticBits(seed, i)

@@ -7,6 +7,7 @@
 // format of at most 16 bits. The all-2^32 version is tst_bulk_exhaustive (label exhaustive).
 #include "fpx/bulk_conversion.h"
 #include "fpx/conversion.h"
+#include "fpx/format_catalogue.h"
 #include "fpx/value_parser.h"
 
 #include "../../core/src/kernels/interleaved_blocks.h"
@@ -115,6 +116,7 @@ class TestBulkConversion : public QObject {
     void everyIssueFormatHasAFastPath();
     void everyNaNAndInfinity();
     void byteEncodersMatchElementCodeForMadeUpAnswers();
+    void signRuleFormsMatchTheGeneralForm();
     void bucketLookupMatchesLookupElement();
     void lookupLoopsMatchLookupElement();
     void interleavedBlocksVisitEveryBlockOnce();
@@ -465,6 +467,85 @@ void TestBulkConversion::bucketLookupMatchesLookupElement() {
     }
     qInfo("%d of 200 tables fit the buckets", bucketed);
     QVERIFY(bucketed >= 20);
+}
+
+void TestBulkConversion::signRuleFormsMatchTheGeneralForm() {
+    // encodeElementOf's symmetric form (and, nearest-even, its unsigned-zero form for fnuz)
+    // chooses among magnitudes and puts the sign in once; where symmetricSpecials or
+    // unsignedZeroApplies says it may, it must give the general form's answer for every input.
+    // The CPU's vector encoders use them for their last elements, the CUDA kernels for all.
+    const std::vector<std::uint32_t> inputs = decisiveInputs(23);
+    int symmetricRuns = 0, unsignedZeroRuns = 0;
+    for (const FormatSpec& format : builtinFormats()) {
+        for (OverflowPolicy overflow : {OverflowPolicy::Ieee, OverflowPolicy::Saturate}) {
+            for (RoundingMode mode : {RoundingMode::NearestEven, RoundingMode::TowardZero,
+                                      RoundingMode::TowardPositive, RoundingMode::TowardNegative}) {
+                const auto p = encodeParams(format, {mode, overflow, 0});
+                if (!p || p->kind != kernels::EncodeKind::BinaryFloat)
+                    continue;
+                const bool symmetric = kernels::symmetricSpecials(*p, mode);
+                const bool unsignedZero =
+                    mode == RoundingMode::NearestEven && kernels::unsignedZeroApplies(*p);
+                symmetricRuns += symmetric;
+                unsignedZeroRuns += unsignedZero;
+                for (std::uint32_t bits : inputs) {
+                    std::uint32_t general = 0, signRule = 0;
+                    switch (mode) {
+                    case RoundingMode::NearestEven:
+                        general =
+                            kernels::encodeElementOf<RoundingMode::NearestEven,
+                                                     kernels::EncodeKind::BinaryFloat>(*p, bits, 0);
+                        signRule =
+                            unsignedZero
+                                ? kernels::encodeElementOf<RoundingMode::NearestEven,
+                                                           kernels::EncodeKind::BinaryFloat, true,
+                                                           true>(*p, bits, 0)
+                                : kernels::encodeElementOf<RoundingMode::NearestEven,
+                                                           kernels::EncodeKind::BinaryFloat, true>(
+                                      *p, bits, 0);
+                        break;
+                    case RoundingMode::TowardZero:
+                        general =
+                            kernels::encodeElementOf<RoundingMode::TowardZero,
+                                                     kernels::EncodeKind::BinaryFloat>(*p, bits, 0);
+                        signRule = kernels::encodeElementOf<RoundingMode::TowardZero,
+                                                            kernels::EncodeKind::BinaryFloat, true>(
+                            *p, bits, 0);
+                        break;
+                    case RoundingMode::TowardPositive:
+                        general =
+                            kernels::encodeElementOf<RoundingMode::TowardPositive,
+                                                     kernels::EncodeKind::BinaryFloat>(*p, bits, 0);
+                        signRule = kernels::encodeElementOf<RoundingMode::TowardPositive,
+                                                            kernels::EncodeKind::BinaryFloat, true>(
+                            *p, bits, 0);
+                        break;
+                    default:
+                        general =
+                            kernels::encodeElementOf<RoundingMode::TowardNegative,
+                                                     kernels::EncodeKind::BinaryFloat>(*p, bits, 0);
+                        signRule = kernels::encodeElementOf<RoundingMode::TowardNegative,
+                                                            kernels::EncodeKind::BinaryFloat, true>(
+                            *p, bits, 0);
+                        break;
+                    }
+                    if ((symmetric || unsignedZero) && signRule != general)
+                        QFAIL(qPrintable(
+                            QString("%1 %2 %3: fp32 0x%4 gave 0x%5, general form 0x%6")
+                                .arg(QString::fromStdString(format.id))
+                                .arg(QString::fromUtf8(roundingModeId(mode)))
+                                .arg(overflow == OverflowPolicy::Ieee ? "ieee" : "saturate")
+                                .arg(bits, 8, 16, QChar('0'))
+                                .arg(signRule, 0, 16)
+                                .arg(general, 0, 16)));
+                }
+            }
+        }
+    }
+    qInfo("symmetric form checked for %d, unsigned-zero form for %d parameter sets", symmetricRuns,
+          unsignedZeroRuns);
+    QVERIFY(symmetricRuns >= 20);
+    QVERIFY(unsignedZeroRuns >= 4); // the fnuz formats, both policies
 }
 
 void TestBulkConversion::byteEncodersMatchElementCodeForMadeUpAnswers() {

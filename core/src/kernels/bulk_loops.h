@@ -88,17 +88,8 @@ template <typename Out, typename Cached, typename Fill>
 // bytes; AVX-512 where the loop set has it, AVX2 otherwise) share these rules, decided once per
 // parameter set, and this loop.
 
-// Whether the unsigned-zero sign rule gives every answer: the answer for −x is that for +x
-// with the sign bit wherever it has magnitude bits, and the same otherwise (fnuz: zero and the
-// NaN 100…0 have none and are the same for both signs).
-bool unsignedZeroApplies(const EncodeParams& p) {
-    const std::uint32_t magnitudeBits = p.codeMask & ~p.signBit;
-    const auto follows = [&](const std::uint32_t(&pair)[2]) {
-        return pair[1] == ((pair[0] & magnitudeBits) != 0u ? pair[0] ^ p.signBit : pair[0]);
-    };
-    return p.kind == EncodeKind::BinaryFloat && p.zeroCode[0] == 0u && p.zeroCode[1] == 0u &&
-           follows(p.overflowCode) && follows(p.nanCode) && follows(p.infinityCode);
-}
+// unsignedZeroApplies (element_conversion.h) says whether the unsigned-zero sign rule gives
+// every answer of a format.
 
 // How a float byte encoder finds the answers beyond its normal formula:
 //
@@ -229,7 +220,7 @@ template <bool UnsignedZero, typename Out> class NearestEvenFloatEncoder {
 
     Out encodeOne(std::uint32_t bits) const {
         return static_cast<Out>(
-            encodeElementOf<RoundingMode::NearestEven, EncodeKind::BinaryFloat, !UnsignedZero>(
+            encodeElementOf<RoundingMode::NearestEven, EncodeKind::BinaryFloat, true, UnsignedZero>(
                 p_, bits, 0));
     }
 
@@ -393,7 +384,7 @@ template <bool UnsignedZero, typename Out> class NearestEvenFloatEncoder {
 
     Out encodeOne(std::uint32_t bits) const {
         return static_cast<Out>(
-            encodeElementOf<RoundingMode::NearestEven, EncodeKind::BinaryFloat, !UnsignedZero>(
+            encodeElementOf<RoundingMode::NearestEven, EncodeKind::BinaryFloat, true, UnsignedZero>(
                 p_, bits, 0));
     }
 

@@ -257,9 +257,16 @@ FPX_HOST_DEVICE static inline std::uint32_t withSpecialInputs(const EncodeParams
 // and whose zero is code 0: every IEEE-style, "fn" and "f" format, not fnuz): the answer is
 // chosen among magnitudes and the sign put in once, a quarter fewer vector instructions.
 // symmetricSpecials() says whether a format qualifies.
-template <RoundingMode Mode, EncodeKind Kind, bool Symmetric = false>
+//
+// UnsignedZero (with Symmetric, nearest-even only): the fnuz formats, whose one zero and one
+// NaN (1000…0) take no sign. The answer is chosen among magnitudes as above, and the sign put
+// only into an answer with magnitude bits, so that 0 and 1000…0 stay as they are;
+// unsignedZeroApplies() says whether a format qualifies.
+template <RoundingMode Mode, EncodeKind Kind, bool Symmetric = false, bool UnsignedZero = false>
 FPX_HOST_DEVICE static inline std::uint32_t
 encodeElementOf(const EncodeParams& p, std::uint32_t bits, std::uint64_t random) {
+    static_assert(!UnsignedZero || (Symmetric && Mode == RoundingMode::NearestEven),
+                  "the unsigned-zero rule takes every answer from the positive side");
     const std::uint32_t negative = bits >> 31;
     const std::uint32_t magnitude = bits & 0x7fffffffu;
     // The sign as an all-ones mask, by an arithmetic shift.
@@ -279,6 +286,11 @@ encodeElementOf(const EncodeParams& p, std::uint32_t bits, std::uint64_t random)
         rounded = select(rounded > p.maxMagnitude, overflowMagnitude, rounded);
         rounded = select(magnitude > 0x7f800000u, p.nanCode[0], rounded);
         rounded = select(magnitude == 0x7f800000u, p.infinityCode[0], rounded);
+        if constexpr (UnsignedZero) {
+            const std::uint32_t hasMagnitude =
+                0u - static_cast<std::uint32_t>((rounded & p.codeMask & ~p.signBit) != 0u);
+            return rounded ^ (signMask & hasMagnitude & p.signBit);
+        }
         // The sign by XOR: the same as OR for a magnitude, and it gives FP6's and FP4's NaN
         // stand-ins too (they have no NaN; the exact core's answers are +NaN → 100…0, −NaN → 0).
         return rounded ^ (signMask & p.signBit);
@@ -346,6 +358,18 @@ FPX_HOST_DEVICE static inline bool symmetricSpecials(const EncodeParams& p, Roun
     return p.kind == EncodeKind::BinaryFloat && p.zeroCode[0] == 0u && mirrored(p.zeroCode) &&
            mirrored(p.infinityCode) && p.nanCode[1] == (p.nanCode[0] ^ p.signBit) &&
            overflowMirrored;
+}
+
+// Whether encodeElementOf<NearestEven, BinaryFloat, true, UnsignedZero = true> gives the same
+// answers for these parameters: zero is code 0 on both sides, and each special answer for −x
+// is the one for +x with the sign bit put in where it has magnitude bits.
+FPX_HOST_DEVICE static inline bool unsignedZeroApplies(const EncodeParams& p) {
+    const std::uint32_t magnitudeBits = p.codeMask & ~p.signBit;
+    const auto follows = [&](const std::uint32_t(&pair)[2]) {
+        return pair[1] == ((pair[0] & magnitudeBits) != 0u ? pair[0] ^ p.signBit : pair[0]);
+    };
+    return p.kind == EncodeKind::BinaryFloat && p.zeroCode[0] == 0u && p.zeroCode[1] == 0u &&
+           follows(p.overflowCode) && follows(p.nanCode) && follows(p.infinityCode);
 }
 
 template <RoundingMode Mode>
