@@ -223,7 +223,7 @@ __global__ void __launch_bounds__(kThreads)
 struct LookupEncode {
     const kernels::LookupParams* params; // shared memory: codes[] is indexed per element
     __device__ std::uint32_t operator()(std::uint32_t bits, std::size_t) const {
-        return kernels::lookupElement(*params, bits);
+        return kernels::lookupElementBisect(*params, bits); // 6 shared-memory loads, not 32
     }
 };
 

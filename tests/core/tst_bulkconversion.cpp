@@ -401,14 +401,14 @@ void TestBulkConversion::bucketLookupMatchesLookupElement() {
     // shaped like NF4's (levels spread over [−a, a], breakpoints at their midpoints) with 1 to
     // 31 breakpoints, a NaN code per sign; inputs at and next to every breakpoint, random bit
     // patterns and the specials. Tables no bucket layout fits must be refused, never wrong.
-    if (!kernels::hasAvx512())
-        QSKIP("no AVX-512 on this CPU");
+    // The bisection form (lookupElementBisect) is checked on every table, with or without
+    // AVX-512, up to the full 32 breakpoints.
     std::mt19937_64 random(11);
     std::uniform_real_distribution<float> jitter(-0.3f, 0.3f);
-    int bucketed = 0;
+    int bucketed = 0, bisected = 0;
     for (int table = 0; table < 200; ++table) {
         kernels::LookupParams p;
-        p.count = 1 + static_cast<std::uint32_t>(random() % 31);
+        p.count = 1 + static_cast<std::uint32_t>(random() % 32);
         const float span = std::ldexp(1.0f, static_cast<int>(random() % 40) - 20);
         std::vector<float> levels(p.count + 1);
         for (std::size_t i = 0; i < levels.size(); ++i)
@@ -441,6 +441,19 @@ void TestBulkConversion::bucketLookupMatchesLookupElement() {
         p.nanCode[1] = 0x22;
         for (int i = 0; i < 2000; ++i)
             inputs.push_back(static_cast<std::uint32_t>(random()));
+        // The bisection form (the CUDA kernel's) against the linear one, every table.
+        for (std::uint32_t bits : inputs)
+            QVERIFY2(kernels::lookupElementBisect(p, bits) == kernels::lookupElement(p, bits),
+                     qPrintable(QString("table %1 (%2 breakpoints): fp32 0x%3: bisection 0x%4, "
+                                        "linear 0x%5")
+                                    .arg(table)
+                                    .arg(p.count)
+                                    .arg(bits, 8, 16, QChar('0'))
+                                    .arg(kernels::lookupElementBisect(p, bits), 0, 16)
+                                    .arg(kernels::lookupElement(p, bits), 0, 16)));
+        ++bisected;
+        if (!kernels::hasAvx512())
+            continue;
         const auto buckets = kernels::bucketBreakpoints(p);
         if (!buckets)
             continue;
@@ -465,6 +478,9 @@ void TestBulkConversion::bucketLookupMatchesLookupElement() {
             QVERIFY(got[0] == 0xee && got[inputs.size() + 1] == 0xee);
         }
     }
+    QCOMPARE(bisected, 200);
+    if (!kernels::hasAvx512())
+        QSKIP("no AVX-512 on this CPU: the bucket layout was not run");
     qInfo("%d of 200 tables fit the buckets", bucketed);
     QVERIFY(bucketed >= 20);
 }

@@ -410,6 +410,27 @@ FPX_HOST_DEVICE static inline std::uint32_t lookupElement(const LookupParams& p,
                   p.codes[segment]);
 }
 
+// lookupElement by bisection: the number of breakpoints at or below the key in five steps
+// and one last look, instead of 32 compares. Where the breakpoints sit in memory that each
+// compare must load from (a GPU's shared memory), 6 loads beat 32; the CPU's vector loops
+// keep the linear form, whose compares are against registers.
+//
+//   step s = 16, 8, 4, 2, 1:  segment += s  where key ≥ breakpoints[segment + s − 1]
+//   last:                     segment += 1  where key ≥ breakpoints[segment]   (only
+//                             segment = 31 can still move: below it, that breakpoint was
+//                             already found above the key)
+FPX_HOST_DEVICE static inline std::uint32_t lookupElementBisect(const LookupParams& p,
+                                                                std::uint32_t bits) {
+    static_assert(LookupParams::kMaxBreakpoints == 32, "five steps and one last look");
+    const std::int32_t key = orderedKey(bits);
+    std::uint32_t segment = 0;
+    for (std::uint32_t step = 16; step != 0; step /= 2)
+        segment += select(key >= p.breakpoints[segment + step - 1], step, 0u);
+    segment += static_cast<std::uint32_t>(key >= p.breakpoints[segment]);
+    return select((bits & 0x7fffffffu) > 0x7f800000u, bySign(p.nanCode, bits >> 31),
+                  p.codes[segment]);
+}
+
 // Formats that are the leading bits of FP32 (BF16: 16, TF32: 19) widen by a shift; only NaN
 // needs the exact core's answer (its NaN is canonical, a shifted payload is not).
 struct WidenParams {
