@@ -157,8 +157,8 @@ std::vector<ConversionPath> encodePaths(const FormatSpec& format, const Rounding
         paths.push_back(std::move(p));
     } else if (auto lookup =
                    tryCore<kernels::LookupParams>([&] { return lookupParams(format, options); })) {
-        ConversionPath p =
-            encodePath("own kernel: lookupElement", EncodeOp::Lookup, codeBytes, false, 0, {});
+        ConversionPath p = encodePath("own kernel: lookupElementBisect", EncodeOp::Lookup,
+                                      codeBytes, false, 0, {});
         p.description.ownKernel = true;
         p.encode.lookup = *lookup;
         p.encode.mode = options.mode;

@@ -202,10 +202,11 @@ struct IntegerNearestEvenEncode {
         const float error = __fmaf_rn(x, reciprocalScale, -product);
         const float nearest = rintf(product);
         const float tie = product - nearest;
-        const bool beyondTie =
-            fabsf(tie) == 0.5f && error != 0.0f && (error > 0.0f) == (tie > 0.0f);
-        const std::int32_t rounded =
-            __float2int_rn(nearest) + (beyondTie ? (tie > 0.0f ? 1 : -1) : 0);
+        // Beyond the tie: |t| = ½ and e ≠ 0 of t's sign; the answer is then n + 2t, one step
+        // away from n (exact: |n| < 2^16 there).
+        const bool sameSign = ((__float_as_uint(error) ^ __float_as_uint(tie)) >> 31) == 0u;
+        const bool beyondTie = fabsf(tie) == 0.5f && error != 0.0f && sameSign;
+        const std::int32_t rounded = __float2int_rn(beyondTie ? nearest + 2.0f * tie : nearest);
         const std::uint32_t negative = bits >> 31;
         return kernels::withSpecialInputs(params, bits & 0x7fffffffu, negative,
                                           kernels::integerCodeOf(params, rounded, negative));

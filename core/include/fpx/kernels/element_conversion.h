@@ -59,11 +59,17 @@ struct EncodeParams {
 };
 
 // Branch-free choice: a mask of all ones or all zeros instead of a jump, so that compilers
-// turn a loop of these into vector blends (GCC does not if-convert nested ternaries).
+// turn a loop of these into vector blends (GCC does not if-convert nested ternaries). A GPU
+// thread has a select instruction of its own (SEL on a predicate), which the ternary becomes;
+// the mask takes three.
 FPX_HOST_DEVICE static inline std::uint32_t select(bool condition, std::uint32_t ifTrue,
                                                    std::uint32_t ifFalse) {
+#if defined(__CUDA_ARCH__)
+    return condition ? ifTrue : ifFalse;
+#else
     const std::uint32_t mask = 0u - static_cast<std::uint32_t>(condition);
     return (ifTrue & mask) | (ifFalse & ~mask);
+#endif
 }
 
 // a + b as FP32 values, rounded to nearest-even (the default floating-point environment; no
