@@ -491,6 +491,15 @@ void TestBulkConversion::signRuleFormsMatchTheGeneralForm() {
     // unsignedZeroApplies says it may, it must give the general form's answer for every input.
     // The CPU's vector encoders use them for their last elements, the CUDA kernels for all.
     const std::vector<std::uint32_t> inputs = decisiveInputs(23);
+    // {general form, sign-rule form} of one input.
+    const auto bothForms = []<RoundingMode Mode, bool UnsignedZero>(const kernels::EncodeParams& p,
+                                                                    std::uint32_t bits) {
+        using kernels::EncodeKind;
+        return std::pair{
+            kernels::encodeElementOf<Mode, EncodeKind::BinaryFloat>(p, bits, 0),
+            kernels::encodeElementOf<Mode, EncodeKind::BinaryFloat, true, UnsignedZero>(p, bits,
+                                                                                        0)};
+    };
     int symmetricRuns = 0, unsignedZeroRuns = 0;
     for (const FormatSpec& format : builtinFormats()) {
         for (OverflowPolicy overflow : {OverflowPolicy::Ieee, OverflowPolicy::Saturate}) {
@@ -505,46 +514,25 @@ void TestBulkConversion::signRuleFormsMatchTheGeneralForm() {
                 symmetricRuns += symmetric;
                 unsignedZeroRuns += unsignedZero;
                 for (std::uint32_t bits : inputs) {
-                    std::uint32_t general = 0, signRule = 0;
+                    std::pair<std::uint32_t, std::uint32_t> forms;
                     switch (mode) {
                     case RoundingMode::NearestEven:
-                        general =
-                            kernels::encodeElementOf<RoundingMode::NearestEven,
-                                                     kernels::EncodeKind::BinaryFloat>(*p, bits, 0);
-                        signRule =
+                        forms =
                             unsignedZero
-                                ? kernels::encodeElementOf<RoundingMode::NearestEven,
-                                                           kernels::EncodeKind::BinaryFloat, true,
-                                                           true>(*p, bits, 0)
-                                : kernels::encodeElementOf<RoundingMode::NearestEven,
-                                                           kernels::EncodeKind::BinaryFloat, true>(
-                                      *p, bits, 0);
+                                ? bothForms.operator()<RoundingMode::NearestEven, true>(*p, bits)
+                                : bothForms.operator()<RoundingMode::NearestEven, false>(*p, bits);
                         break;
                     case RoundingMode::TowardZero:
-                        general =
-                            kernels::encodeElementOf<RoundingMode::TowardZero,
-                                                     kernels::EncodeKind::BinaryFloat>(*p, bits, 0);
-                        signRule = kernels::encodeElementOf<RoundingMode::TowardZero,
-                                                            kernels::EncodeKind::BinaryFloat, true>(
-                            *p, bits, 0);
+                        forms = bothForms.operator()<RoundingMode::TowardZero, false>(*p, bits);
                         break;
                     case RoundingMode::TowardPositive:
-                        general =
-                            kernels::encodeElementOf<RoundingMode::TowardPositive,
-                                                     kernels::EncodeKind::BinaryFloat>(*p, bits, 0);
-                        signRule = kernels::encodeElementOf<RoundingMode::TowardPositive,
-                                                            kernels::EncodeKind::BinaryFloat, true>(
-                            *p, bits, 0);
+                        forms = bothForms.operator()<RoundingMode::TowardPositive, false>(*p, bits);
                         break;
                     default:
-                        general =
-                            kernels::encodeElementOf<RoundingMode::TowardNegative,
-                                                     kernels::EncodeKind::BinaryFloat>(*p, bits, 0);
-                        signRule = kernels::encodeElementOf<RoundingMode::TowardNegative,
-                                                            kernels::EncodeKind::BinaryFloat, true>(
-                            *p, bits, 0);
+                        forms = bothForms.operator()<RoundingMode::TowardNegative, false>(*p, bits);
                         break;
                     }
+                    const auto [general, signRule] = forms;
                     if ((symmetric || unsignedZero) && signRule != general)
                         QFAIL(qPrintable(
                             QString("%1 %2 %3: fp32 0x%4 gave 0x%5, general form 0x%6")
