@@ -157,10 +157,15 @@ std::vector<ConversionPath> encodePaths(const FormatSpec& format, const Rounding
         paths.push_back(std::move(p));
     } else if (auto lookup =
                    tryCore<kernels::LookupParams>([&] { return lookupParams(format, options); })) {
-        ConversionPath p = encodePath("own kernel: lookupElementBisect", EncodeOp::Lookup,
-                                      codeBytes, false, 0, {});
+        // By the buckets where the breakpoints fit them (NF4 does), else by bisection.
+        const auto buckets = kernels::bucketBreakpoints(*lookup);
+        ConversionPath p = encodePath(
+            buckets ? "own kernel: bucketLookupElement" : "own kernel: lookupElementBisect",
+            buckets ? EncodeOp::BucketLookup : EncodeOp::Lookup, codeBytes, false, 0, {});
         p.description.ownKernel = true;
         p.encode.lookup = *lookup;
+        if (buckets)
+            p.encode.buckets = *buckets;
         p.encode.mode = options.mode;
         paths.push_back(std::move(p));
     }

@@ -221,28 +221,39 @@ __global__ void __launch_bounds__(kThreads)
     encodeLoop(in, out, count, IntegerNearestEvenEncode{params, reciprocalScale});
 }
 
-struct LookupEncode {
-    const kernels::LookupParams* params; // shared memory: codes[] is indexed per element
+// Formats encoded by their breakpoints (NF4 …): by the buckets where they fit (a shift, a
+// clamp and one compare, kernels::bucketLookupElement), else by bisection (6 loads).
+__device__ __forceinline__ std::uint32_t lookUp(const kernels::BucketedBreakpoints& b,
+                                                std::uint32_t bits) {
+    return kernels::bucketLookupElement(b, bits);
+}
+__device__ __forceinline__ std::uint32_t lookUp(const kernels::LookupParams& p,
+                                                std::uint32_t bits) {
+    return kernels::lookupElementBisect(p, bits);
+}
+
+template <typename Params> struct LookupEncode {
+    const Params* params; // shared memory: the tables are indexed per element
     __device__ std::uint32_t operator()(std::uint32_t bits, std::size_t) const {
-        return kernels::lookupElementBisect(*params, bits); // 6 shared-memory loads, not 32
+        return lookUp(*params, bits);
     }
 };
 
-template <typename Code>
+template <typename Code, typename Params>
 __global__ void __launch_bounds__(kThreads)
     lookupEncodeKernel(const std::uint32_t* __restrict__ in, Code* __restrict__ out,
-                       std::size_t count, kernels::LookupParams params) {
+                       std::size_t count, Params params) {
     // Kernel parameters live in constant memory, which serialises a warp whose lanes read
-    // different addresses; the per-element segment lookup reads shared memory instead.
-    __shared__ kernels::LookupParams shared;
-    static_assert(sizeof(kernels::LookupParams) % 4 == 0);
-    constexpr int kWords = sizeof(kernels::LookupParams) / 4;
+    // different addresses; the per-element lookups read shared memory instead.
+    __shared__ Params shared;
+    static_assert(sizeof(Params) % 4 == 0);
+    constexpr int kWords = sizeof(Params) / 4;
     const auto* from = reinterpret_cast<const std::uint32_t*>(&params);
     auto* to = reinterpret_cast<std::uint32_t*>(&shared);
     for (int k = threadIdx.x; k < kWords; k += blockDim.x)
         to[k] = from[k];
     __syncthreads();
-    encodeLoop(in, out, count, LookupEncode{&shared});
+    encodeLoop(in, out, count, LookupEncode<Params>{&shared});
 }
 
 struct WidenDecode {
@@ -514,7 +525,11 @@ cudaError_t launchEncodeAs(const EncodeLaunch& l, const std::uint32_t* in, void*
     case EncodeOp::Element:
         return launchElementEncode(l, in, out, count, how);
     case EncodeOp::Lookup:
-        return launch(lookupEncodeKernel<Code>, how, in, out, count, l.lookup);
+        return launch(lookupEncodeKernel<Code, kernels::LookupParams>, how, in, out, count,
+                      l.lookup);
+    case EncodeOp::BucketLookup:
+        return launch(lookupEncodeKernel<Code, kernels::BucketedBreakpoints>, how, in, out, count,
+                      l.buckets);
 #define FPX_INTRINSIC_ENCODE(OP)                                                                   \
     case EncodeOp::OP:                                                                             \
         if constexpr (sizeof(Code) == naturalBytes(EncodeOp::OP))                                  \

@@ -14,6 +14,7 @@
 // warp instruction loading or storing one contiguous run (device_kernels.cu draws it), so that
 // their throughput differs only by the conversion itself.
 
+#include "fpx/kernels/bucketed_breakpoints.h"
 #include "fpx/kernels/element_conversion.h"
 #include "fpx/rounding.h"
 
@@ -30,9 +31,10 @@ inline constexpr std::size_t kTileElements = 4096;
 
 // What converts FP32 → code.
 enum class EncodeOp : int {
-    Element, // own kernel: kernels::encodeElement<mode>
-    Lookup,  // own kernel: kernels::lookupElement
-    HalfRn,  // __float2half_rn
+    Element,      // own kernel: kernels::encodeElement<mode>
+    Lookup,       // own kernel: kernels::lookupElementBisect
+    BucketLookup, // own kernel: kernels::bucketLookupElement
+    HalfRn,       // __float2half_rn
     HalfRz,
     HalfRu,
     HalfRd,
@@ -79,8 +81,9 @@ struct EncodeLaunch {
     // Element, integers, nearest-even: K·2^−k where it is an FP32 number in the normal range
     // (the FP32 path, integerNearestEvenScale); 0: the core's shifting path.
     float integerReciprocalScale = 0.0f;
-    kernels::LookupParams lookup; // Lookup
-    std::uint64_t seed = 0;       // stochastic rounding: stochasticBits(seed, i)
+    kernels::LookupParams lookup;         // Lookup
+    kernels::BucketedBreakpoints buckets; // BucketLookup
+    std::uint64_t seed = 0;               // stochastic rounding: stochasticBits(seed, i)
 };
 
 struct DecodeLaunch {

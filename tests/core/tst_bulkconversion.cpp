@@ -401,8 +401,9 @@ void TestBulkConversion::bucketLookupMatchesLookupElement() {
     // shaped like NF4's (levels spread over [−a, a], breakpoints at their midpoints) with 1 to
     // 31 breakpoints, a NaN code per sign; inputs at and next to every breakpoint, random bit
     // patterns and the specials. Tables no bucket layout fits must be refused, never wrong.
-    // The bisection form (lookupElementBisect) is checked on every table, with or without
-    // AVX-512, up to the full 32 breakpoints.
+    // The bisection form (lookupElementBisect) is checked on every table and the buckets'
+    // one-element form (bucketLookupElement) on every bucketed one, with or without AVX-512,
+    // up to the full 32 breakpoints.
     std::mt19937_64 random(11);
     std::uniform_real_distribution<float> jitter(-0.3f, 0.3f);
     int bucketed = 0, bisected = 0;
@@ -452,12 +453,23 @@ void TestBulkConversion::bucketLookupMatchesLookupElement() {
                                     .arg(kernels::lookupElementBisect(p, bits), 0, 16)
                                     .arg(kernels::lookupElement(p, bits), 0, 16)));
         ++bisected;
-        if (!kernels::hasAvx512())
-            continue;
         const auto buckets = kernels::bucketBreakpoints(p);
         if (!buckets)
             continue;
         ++bucketed;
+        // The one-element form of the buckets (the CUDA kernel's), every bucketed table.
+        for (std::uint32_t bits : inputs)
+            QVERIFY2(kernels::bucketLookupElement(*buckets, bits) ==
+                         kernels::lookupElement(p, bits),
+                     qPrintable(QString("table %1 (%2 breakpoints): fp32 0x%3: buckets 0x%4, "
+                                        "linear 0x%5")
+                                    .arg(table)
+                                    .arg(p.count)
+                                    .arg(bits, 8, 16, QChar('0'))
+                                    .arg(kernels::bucketLookupElement(*buckets, bits), 0, 16)
+                                    .arg(kernels::lookupElement(p, bits), 0, 16)));
+        if (!kernels::hasAvx512())
+            continue;
         for (const kernels::OutputStores stores :
              {kernels::OutputStores::Cached, kernels::OutputStores::Streaming}) {
             std::vector<std::uint8_t> got(inputs.size() + 64, 0xee);
@@ -479,10 +491,10 @@ void TestBulkConversion::bucketLookupMatchesLookupElement() {
         }
     }
     QCOMPARE(bisected, 200);
-    if (!kernels::hasAvx512())
-        QSKIP("no AVX-512 on this CPU: the bucket layout was not run");
     qInfo("%d of 200 tables fit the buckets", bucketed);
     QVERIFY(bucketed >= 20);
+    if (!kernels::hasAvx512())
+        QSKIP("no AVX-512 on this CPU: the AVX-512 bucket loop was not run");
 }
 
 void TestBulkConversion::signRuleFormsMatchTheGeneralForm() {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "bucketed_breakpoints.h"
+#include "fpx/kernels/bucketed_breakpoints.h"
 
 #include <algorithm>
 #include <climits>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "bucketed_breakpoints.h"
+#include "fpx/kernels/bucketed_breakpoints.h"
 #include "fpx/rounding.h"
 #include "output_stores.h"
 

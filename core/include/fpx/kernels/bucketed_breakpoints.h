@@ -27,4 +27,23 @@ struct BucketedBreakpoints {
 // into each; nullopt where none does.
 std::optional<BucketedBreakpoints> bucketBreakpoints(const LookupParams& p);
 
+// One element by the buckets: lookupElement's answer (checked against it on made-up tables by
+// tst_bulkconversion) in a shift, a clamp and one compare. The CUDA kernels run this; the
+// AVX-512 loop does the same steps in registers.
+//
+//   bucket = sign · 16 + clamp((|x| >> shift) − base, 0, 15)
+//   code   = key ≥ breakpoint[bucket] ? codes[bucket] >> 8 : codes[bucket] & 0xff
+FPX_HOST_DEVICE static inline std::uint32_t bucketLookupElement(const BucketedBreakpoints& b,
+                                                                std::uint32_t bits) {
+    const std::uint32_t magnitude = bits & 0x7fffffffu;
+    const std::uint32_t negative = bits >> 31;
+    const std::int32_t unit = static_cast<std::int32_t>(magnitude >> b.shift) - b.base;
+    const std::uint32_t bucket =
+        static_cast<std::uint32_t>(unit < 0 ? 0 : (unit > 15 ? 15 : unit)) | negative << 4;
+    const std::int32_t key = orderedKey(bits);
+    const std::uint32_t codes = b.codes[bucket];
+    const std::uint32_t code = select(key >= b.breakpoint[bucket], codes >> 8, codes) & 0xffu;
+    return select(magnitude > 0x7f800000u, bySign(b.nanCode, negative), code);
+}
+
 } // namespace fpx::kernels
