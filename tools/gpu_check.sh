@@ -76,6 +76,7 @@ if [ -n "$PREBUILT" ]; then
     section "prebuilt bundle $PREBUILT $(elapsed)"
     if [ -f "$PREBUILT" ]; then
         unpacked=$(mktemp -d)
+        trap 'rm -rf "$unpacked"' EXIT
         if ! tar -C "$unpacked" -xJf "$PREBUILT"; then
             echo "gpu_check: cannot unpack $PREBUILT" >&2
             exit 1
@@ -86,6 +87,13 @@ if [ -n "$PREBUILT" ]; then
     BIN_DIR="$PREBUILT/bin"
     PLUGIN_DIR="$PREBUILT/lib"
     cat "$PREBUILT/BUILD_INFO" 2>/dev/null
+    # The bundle holds machine code for one architecture (CUDA_ARCH when it was built).
+    bundle_arch=$(sed -n 's/^CUDA architecture \([0-9]*\).*/\1/p' "$PREBUILT/BUILD_INFO" 2>/dev/null)
+    gpu_arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '. ')
+    if [ -n "$bundle_arch" ] && [ -n "$gpu_arch" ] && [ "$bundle_arch" != "$gpu_arch" ]; then
+        echo "WARNING: the bundle was built for sm_$bundle_arch, this GPU is sm_$gpu_arch:" \
+            "rebuild it with CUDA_ARCH=$gpu_arch tools/gpu_bundle.sh"
+    fi
     built=$(cat "$PREBUILT/COMMIT" 2>/dev/null || echo unknown)
     here=$(git rev-parse HEAD 2>/dev/null || echo unknown)
     echo "bundle built at commit $built; this checkout is at $here"
@@ -99,7 +107,9 @@ if [ -n "$PREBUILT" ]; then
         library_path="$library_path:$found"
     fi
     # This machine's libstdc++ and libgcc_s are used unless they are older than the bundle's.
-    if LD_LIBRARY_PATH="$library_path" ldd "${binaries[@]}" 2>&1 | grep -q 'version .* not found'; then
+    # (grep reads all of ldd's output: with -q it would stop at the first match, and ldd's
+    # SIGPIPE would fail the pipeline under pipefail.)
+    if LD_LIBRARY_PATH="$library_path" ldd "${binaries[@]}" 2>&1 | grep 'version .* not found' >/dev/null; then
         echo "this machine's C++ runtime is older than the bundle's: using the bundle's"
         library_path="$PREBUILT/deps-runtime:$library_path"
     fi

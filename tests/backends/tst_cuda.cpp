@@ -125,6 +125,9 @@ std::vector<std::uint32_t> encodeInputs(const FormatSpec& format) {
                   (values.back() - values[values.size() > 1 ? values.size() - 2 : 0]) / 2);
     v.push_back(0x7f7fffffu); // FLT_MAX, both signs
     v.push_back(0xff7fffffu);
+    // 3 elements after the last 4-element vector: the kernels' per-element tail runs too.
+    for (std::uint32_t b = 0x3f800000u; v.size() % 4 != 3; ++b)
+        v.push_back(b);
     return v;
 }
 
@@ -396,16 +399,19 @@ void TestCuda::decode() {
     const RoundingOptions options{static_cast<RoundingMode>(mode),
                                   static_cast<OverflowPolicy>(policy), 0};
     const int codeBytes = packedBytes(spec);
-    // Every code, twice (in opposite orders), and a few more so that the count is not a
-    // multiple of the kernels' group of 16.
+    // Every code, twice (in opposite orders), repeated until the kernels' whole tiles of 4096
+    // elements run too (byte formats have few codes), and a few more so that the last tile is
+    // partial and the count leaves 3 elements after the last 4-element vector.
     const std::uint64_t codes = std::uint64_t{1} << spec.totalBits();
     std::vector<std::uint32_t> list;
-    for (std::uint64_t c = 0; c < codes; ++c)
-        list.push_back(static_cast<std::uint32_t>(c));
-    for (std::uint64_t c = codes; c-- > 0;)
-        list.push_back(static_cast<std::uint32_t>(c));
-    for (std::uint32_t c = 0; c < 7; ++c)
-        list.push_back(c);
+    while (list.size() < 3 * 4096) {
+        for (std::uint64_t c = 0; c < codes; ++c)
+            list.push_back(static_cast<std::uint32_t>(c));
+        for (std::uint64_t c = codes; c-- > 0;)
+            list.push_back(static_cast<std::uint32_t>(c));
+    }
+    for (std::uint32_t c = 0; c < 7 || list.size() % 4 != 3; ++c)
+        list.push_back(c % static_cast<std::uint32_t>(codes));
     const std::size_t count = list.size();
     std::vector<std::uint8_t> inputs(count * static_cast<std::size_t>(codeBytes));
     for (std::size_t i = 0; i < count; ++i)

@@ -43,7 +43,7 @@ FPX_HOST_DEVICE static inline std::uint32_t bucketLookupElement(const BucketedBr
     const std::int32_t key = orderedKey(bits);
     const std::uint32_t codes = b.codes[bucket];
     const std::uint32_t code = select(key >= b.breakpoint[bucket], codes >> 8, codes) & 0xffu;
-    return select(magnitude > 0x7f800000u, bySign(b.nanCode, negative), code);
+    return select(magnitude > 0x7f800000u, bySign(b.nanCode, negative) & 0xffu, code);
 }
 
 } // namespace fpx::kernels
