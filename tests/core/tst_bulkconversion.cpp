@@ -115,6 +115,7 @@ class TestBulkConversion : public QObject {
     void decodeMatchesCore();
     void everyIssueFormatHasAFastPath();
     void everyNaNAndInfinity();
+    void aLoneSpecialAmongFiniteInputs();
     void byteEncodersMatchElementCodeForMadeUpAnswers();
     void signRuleFormsMatchTheGeneralForm();
     void bucketLookupMatchesLookupElement();
@@ -396,6 +397,54 @@ void TestBulkConversion::everyNaNAndInfinity() {
     }
 }
 
+void TestBulkConversion::aLoneSpecialAmongFiniteInputs() {
+    // One NaN or ±∞ among 63 finite inputs, at every position of a 64-input block: the vector
+    // encoders test a block's largest magnitude once and give NaN and ±∞ their own answers only
+    // in blocks that hold one; a block with ∞ but no NaN (or NaN but no ∞) must still get both
+    // right. Long enough (64 blocks) that the streaming loops run whole blocks too.
+    const std::uint32_t specials[] = {0x7f800000u, 0xff800000u, 0x7fc00000u,
+                                      0xffc00001u, 0x7f800001u, 0xffffffffu};
+    std::vector<std::uint32_t> inputs;
+    std::mt19937 random(5);
+    std::normal_distribution<float> finite(0.0f, 2.0f);
+    for (std::size_t position = 0; position < 64; ++position)
+        for (std::size_t i = 0; i < 64; ++i) {
+            std::uint32_t bits;
+            const float value = finite(random);
+            std::memcpy(&bits, &value, sizeof bits);
+            inputs.push_back(i == position ? specials[position % std::size(specials)] : bits);
+        }
+    std::vector<std::uint8_t> got, expected;
+    for (const char* id : kFormats) {
+        const FormatSpec target = lookUp(id);
+        const int width = packedBytes(target);
+        for (OverflowPolicy policy : kPolicies) {
+            RoundingOptions options;
+            options.overflow = policy;
+            expected.assign(inputs.size() * static_cast<std::size_t>(width), 0);
+            encodeWithExactCore(target, options, inputs.data(), expected.data(), inputs.size(), 0,
+                                0);
+            for (const BulkEncoder& path : BulkEncoder::allPaths(target, options)) {
+                if (!path.path().bitExact || path.path().name == "scalar reference")
+                    continue;
+                got.assign(expected.size(), 0);
+                path.encode(inputs.data(), got.data(), inputs.size(), 0);
+                for (std::size_t i = 0; i < inputs.size(); ++i)
+                    if (packedAt(got, i, width) != packedAt(expected, i, width))
+                        QFAIL(qPrintable(
+                            QString("%1 %2: fp32 0x%3 (position %4 of its block) gave 0x%5, "
+                                    "exact core 0x%6")
+                                .arg(describe(id, options.mode, policy),
+                                     QString::fromStdString(path.path().name))
+                                .arg(inputs[i], 8, 16, QChar('0'))
+                                .arg(i % 64)
+                                .arg(packedAt(got, i, width), 0, 16)
+                                .arg(packedAt(expected, i, width), 0, 16)));
+            }
+        }
+    }
+}
+
 void TestBulkConversion::bucketLookupMatchesLookupElement() {
     // The bucketed breakpoints (AVX-512) against the one-element definition, on made-up tables
     // shaped like NF4's (levels spread over [−a, a], breakpoints at their midpoints) with 1 to
@@ -407,15 +456,26 @@ void TestBulkConversion::bucketLookupMatchesLookupElement() {
     std::mt19937_64 random(11);
     std::uniform_real_distribution<float> jitter(-0.3f, 0.3f);
     int bucketed = 0, bisected = 0;
-    for (int table = 0; table < 200; ++table) {
+    // The AVX-512 loop clamps bucket indices by words where the units fit 16 bits (shift ≥ 15)
+    // and by dwords otherwise: both must be reached.
+    int wordClamped = 0, dwordClamped = 0;
+    // Tables 200 … 239 crowd their levels into 2^−10 … 2^−9 of one binade, of either sign:
+    // their buckets are narrower than 2^−8 binade (shift < 15).
+    constexpr int kSpreadTables = 200, kTables = 240;
+    for (int table = 0; table < kTables; ++table) {
         kernels::LookupParams p;
-        p.count = 1 + static_cast<std::uint32_t>(random() % 32);
+        const bool crowded = table >= kSpreadTables;
+        p.count = 1 + static_cast<std::uint32_t>(random() % (crowded ? 12 : 32));
         const float span = std::ldexp(1.0f, static_cast<int>(random() % 40) - 20);
+        const float step = std::ldexp(1.0f, -9 - static_cast<int>(random() % 2));
+        const float sign = random() % 2 ? 1.0f : -1.0f;
         std::vector<float> levels(p.count + 1);
         for (std::size_t i = 0; i < levels.size(); ++i)
-            levels[i] = span * ((static_cast<float>(i) + jitter(random)) /
-                                    static_cast<float>(levels.size() - 1) * 2.0f -
-                                1.0f);
+            levels[i] = crowded
+                            ? sign * span * (1.0f + (static_cast<float>(i) + jitter(random)) * step)
+                            : span * ((static_cast<float>(i) + jitter(random)) /
+                                          static_cast<float>(levels.size() - 1) * 2.0f -
+                                      1.0f);
         std::sort(levels.begin(), levels.end());
         std::vector<std::uint32_t> inputs = {0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u,
                                              0x7fc00000u, 0xffc00001u, 0x7f800001u, 0xff800001u};
@@ -457,6 +517,7 @@ void TestBulkConversion::bucketLookupMatchesLookupElement() {
         if (!buckets)
             continue;
         ++bucketed;
+        ++(buckets->shift >= 15 ? wordClamped : dwordClamped);
         // The one-element form of the buckets (the CUDA kernel's), every bucketed table.
         for (std::uint32_t bits : inputs)
             QVERIFY2(kernels::bucketLookupElement(*buckets, bits) ==
@@ -490,9 +551,11 @@ void TestBulkConversion::bucketLookupMatchesLookupElement() {
             QVERIFY(got[0] == 0xee && got[inputs.size() + 1] == 0xee);
         }
     }
-    QCOMPARE(bisected, 200);
-    qInfo("%d of 200 tables fit the buckets", bucketed);
+    QCOMPARE(bisected, kTables);
+    qInfo("%d of %d tables fit the buckets (%d with units of 16 bits, %d wider)", bucketed, kTables,
+          wordClamped, dwordClamped);
     QVERIFY(bucketed >= 20);
+    QVERIFY(wordClamped > 0 && dwordClamped > 0);
     if (!kernels::hasAvx512())
         QSKIP("no AVX-512 on this CPU: the AVX-512 bucket loop was not run");
 }
