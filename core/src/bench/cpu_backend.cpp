@@ -186,25 +186,46 @@ BenchResult baseResult(const RunContext& ctx, Operation operation, std::size_t e
 }
 
 // Times `body` (one pass over all elements by every thread of the team) by the request's plan.
+// One pass of `work` over [0, count), split among the team's threads.
+void runOnTeam(ThreadTeam& team, const std::function<void(std::size_t, std::size_t)>& work,
+               std::size_t count) {
+    const int threads = team.size();
+    team.run([&](int t) {
+        const std::size_t chunk =
+            (count + static_cast<std::size_t>(threads) - 1) / static_cast<std::size_t>(threads);
+        // Chunks aligned to 64 elements: no two threads write one cache line.
+        const std::size_t aligned = (chunk + 63) & ~std::size_t{63};
+        const std::size_t begin = std::min(count, aligned * static_cast<std::size_t>(t));
+        const std::size_t end = std::min(count, begin + aligned);
+        if (begin < end)
+            work(begin, end);
+    });
+}
+
 Statistics timeOnTeam(RunContext& ctx, ThreadTeam& team,
                       const std::function<void(std::size_t, std::size_t)>& work, std::size_t count,
                       const std::string& what) {
     ctx.report(what);
-    const int threads = team.size();
-    const auto pass = [&] {
-        team.run([&](int t) {
-            const std::size_t chunk =
-                (count + static_cast<std::size_t>(threads) - 1) / static_cast<std::size_t>(threads);
-            // Chunks aligned to 64 elements: no two threads write one cache line.
-            const std::size_t aligned = (chunk + 63) & ~std::size_t{63};
-            const std::size_t begin = std::min(count, aligned * static_cast<std::size_t>(t));
-            const std::size_t end = std::min(count, begin + aligned);
-            if (begin < end)
-                work(begin, end);
-        });
-    };
+    const auto pass = [&] { runOnTeam(team, work, count); };
     Statistics s = measure(pass, ctx.request.plan, ctx.cancel,
                            [&](double fraction) { ctx.report(what, fraction); });
+    ++ctx.done;
+    return s;
+}
+
+// The same for a conversion, with the copy of the same arrays (`copy`) timed between its
+// samples (measureAlongside): its ceiling, measured over the same stretch of time.
+StatisticsAlongside timeOnTeamAlongside(RunContext& ctx, ThreadTeam& team,
+                                        const std::function<void(std::size_t, std::size_t)>& work,
+                                        const std::function<void(std::size_t, std::size_t)>& copy,
+                                        std::size_t count, const std::string& what) {
+    ctx.report(what);
+    const auto onTeam = [&](const std::function<void(std::size_t, std::size_t)>& job) {
+        return [&] { runOnTeam(team, job, count); };
+    };
+    StatisticsAlongside s =
+        measureAlongside(onTeam(work), onTeam(copy), ctx.request.plan, ctx.cancel,
+                         [&](double fraction) { ctx.report(what, fraction); });
     ++ctx.done;
     return s;
 }
@@ -310,24 +331,24 @@ void CpuBackend::run(const BenchRequest& request, const ResultSink& sink,
                 const std::string where = sizeLabel(size) + ", " + std::to_string(threads) +
                                           (threads == 1 ? " thread" : " threads");
 
-                // The ceiling: memcpy of the FP32 array, read + written.
+                // The copy bandwidth: memcpy of the FP32 array, read + written. Each
+                // conversion's ceiling is the same copy timed between its own samples
+                // (timeOnTeamAlongside), so that the ratio does not take in the drift of a
+                // shared machine's memory between two measurements.
                 BenchResult copy = baseResult(ctx, Operation::Copy, size, threads);
                 copy.format = "fp32";
                 copy.path = "memcpy";
                 copy.verified = true;
-                copy.time = timeOnTeam(
-                    ctx, team,
-                    [&](std::size_t b, std::size_t e) {
-                        std::memcpy(output.data() + b, input.data() + b, (e - b) * 4);
-                    },
-                    size, "memcpy, " + where);
+                const auto copyPart = [&](std::size_t b, std::size_t e) {
+                    std::memcpy(output.data() + b, input.data() + b, (e - b) * 4);
+                };
+                copy.time = timeOnTeam(ctx, team, copyPart, size, "memcpy, " + where);
                 if (ctx.cancelled())
                     return;
                 finishThroughput(copy, 8);
                 copy.ceiling = copy.bytesPerSecond;
                 copy.ceilingName = "memcpy, " + where;
                 sink(copy);
-                const double ceiling = copy.bytesPerSecond;
 
                 for (const FormatSpec& format : request.formats)
                     for (Direction direction : request.directions) {
@@ -356,10 +377,17 @@ void CpuBackend::run(const BenchRequest& request, const ResultSink& sink,
                                                 expectedFp32.data(), sample);
                         }
 
-                        auto record = [&](BenchResult r, double perElement) {
+                        // A conversion timed with the copy alongside (timeOnTeamAlongside):
+                        // its ceiling is that copy's.
+                        auto record = [&](BenchResult r, const StatisticsAlongside& timed,
+                                          double perElement) {
+                            r.time = timed.body;
                             finishThroughput(r, perElement);
-                            r.ceiling = ceiling;
-                            r.ceilingName = "memcpy, " + where;
+                            r.ceiling =
+                                timed.reference.median > 0
+                                    ? 8.0 * static_cast<double>(size) / timed.reference.median
+                                    : 0;
+                            r.ceilingName = "memcpy alongside, " + where;
                             sink(r);
                         };
 
@@ -390,7 +418,7 @@ void CpuBackend::run(const BenchRequest& request, const ResultSink& sink,
                                                ", expected " +
                                                hexWord(readPacked(expected, i, width));
                                     });
-                                r.time = timeOnTeam(
+                                const StatisticsAlongside timed = timeOnTeamAlongside(
                                     ctx, team,
                                     [&](std::size_t b, std::size_t e) {
                                         path.encode(input.data() + b,
@@ -398,10 +426,11 @@ void CpuBackend::run(const BenchRequest& request, const ResultSink& sink,
                                                         b * static_cast<std::size_t>(width),
                                                     e - b, b);
                                     },
-                                    size, "fp32→" + format.id + " " + r.path + ", " + where);
+                                    copyPart, size,
+                                    "fp32→" + format.id + " " + r.path + ", " + where);
                                 if (ctx.cancelled())
                                     return;
-                                record(r, 4.0 + width);
+                                record(r, timed, 4.0 + width);
                             }
                             // The bare instruction loops the hardware paths are measured against.
                             auto bare = [&](const char* name, bool present,
@@ -436,16 +465,17 @@ void CpuBackend::run(const BenchRequest& request, const ResultSink& sink,
                                               std::to_string(sample) +
                                               " differ from the exact core (NaN payloads" +
                                               (format.id == "bf16" ? ", flushed subnormals)" : ")");
-                                r.time = timeOnTeam(
+                                const StatisticsAlongside timed = timeOnTeamAlongside(
                                     ctx, team,
                                     [&](std::size_t b, std::size_t e) {
                                         loop(input.data() + b,
                                              reinterpret_cast<std::uint16_t*>(codes.data()) + b,
                                              e - b);
                                     },
-                                    size, "fp32→" + format.id + " " + name + ", " + where);
+                                    copyPart, size,
+                                    "fp32→" + format.id + " " + name + ", " + where);
                                 if (!ctx.cancelled())
-                                    record(r, 6.0);
+                                    record(r, timed, 6.0);
                             };
                             const bool rne = request.rounding.mode == RoundingMode::NearestEven;
                             bare("F16C bare loop", format.id == "fp16" && rne && kernels::hasF16c(),
@@ -477,17 +507,17 @@ void CpuBackend::run(const BenchRequest& request, const ResultSink& sink,
                                                " gave " + hexWord(output[i]) + ", expected " +
                                                hexWord(expectedFp32[i]);
                                     });
-                                r.time = timeOnTeam(
+                                const StatisticsAlongside timed = timeOnTeamAlongside(
                                     ctx, team,
                                     [&](std::size_t b, std::size_t e) {
                                         path.decode(randomCodes.data() +
                                                         b * static_cast<std::size_t>(width),
                                                     output.data() + b, e - b);
                                     },
-                                    size, format.id + "→fp32 " + r.path + ", " + where);
+                                    copyPart, size, format.id + "→fp32 " + r.path + ", " + where);
                                 if (ctx.cancelled())
                                     return;
-                                record(r, 4.0 + width);
+                                record(r, timed, 4.0 + width);
                             }
                         }
                     }

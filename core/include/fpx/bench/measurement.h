@@ -35,4 +35,18 @@ Statistics measure(const std::function<void()>& body, const TimingPlan& plan,
                    const std::atomic<bool>* cancel = nullptr,
                    const std::function<void(double)>& progress = {});
 
+// Two timings over the same stretch of time: `body` by the plan, and `reference` (a copy, the
+// ceiling `body` is compared with) for one sample of about half a body sample's share before
+// each sample of `body` and one after the last. On a shared machine the memory bandwidth drifts
+// by tens of per cent within a minute; a ceiling measured once, before a long list of paths,
+// would be compared with paths measured minutes later.
+struct StatisticsAlongside {
+    Statistics body;
+    Statistics reference;
+};
+StatisticsAlongside measureAlongside(const std::function<void()>& body,
+                                     const std::function<void()>& reference, const TimingPlan& plan,
+                                     const std::atomic<bool>* cancel = nullptr,
+                                     const std::function<void(double)>& progress = {});
+
 } // namespace fpx::bench
