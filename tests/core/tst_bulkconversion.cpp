@@ -41,6 +41,25 @@ const char* const kScaledIntegers[][2] = {{"int8", "4/127"},  {"int8", "2^-7"},
                                           {"int8", "2^60/3"}, {"int4", "1/5120"},
                                           {"int4", "2^-60"},  {"int6", "1048576"}};
 
+// check(id, options, path) for every bit-exact fast path of every kFormats format in both
+// overflow policies (nearest-even), until a check fails.
+template <typename Check> void forEveryFastPath(const Check& check) {
+    for (const char* id : kFormats) {
+        const FormatSpec target = lookUp(id);
+        for (OverflowPolicy policy : kPolicies) {
+            RoundingOptions options;
+            options.overflow = policy;
+            for (const BulkEncoder& path : BulkEncoder::allPaths(target, options)) {
+                if (!path.path().bitExact || path.path().name == "scalar reference")
+                    continue;
+                check(id, options, path);
+                if (QTest::currentTestFailed())
+                    return;
+            }
+        }
+    }
+}
+
 // The format a test row names: "int8 scale 4/127" is INT8 with that scale.
 FormatSpec rowFormat(const QString& row) {
     const QStringList parts = row.split(" scale ");
@@ -363,38 +382,28 @@ void TestBulkConversion::everyNaNAndInfinity() {
     for (std::uint32_t bits : {0x7fffffffu, 0xffffffffu, 0x7f800001u, 0xff800001u})
         inputs.push_back(bits);
     std::vector<std::uint8_t> got;
-    for (const char* id : kFormats) {
+    forEveryFastPath([&](const char* id, const RoundingOptions& options, const BulkEncoder& path) {
         const FormatSpec target = lookUp(id);
         const int width = packedBytes(target);
-        for (OverflowPolicy policy : kPolicies) {
-            RoundingOptions options;
-            options.overflow = policy;
-            // The exact core's answers: one per class and sign, whatever the payload.
-            const std::uint32_t classes[4] = {0x7fc00000u, 0xffc00000u, 0x7f800000u, 0xff800000u};
-            std::vector<std::uint8_t> answers(4 * static_cast<std::size_t>(width));
-            encodeWithExactCore(target, options, classes, answers.data(), 4, 0, 0);
-            std::uint64_t expected[4];
-            for (int kind = 0; kind < 4; ++kind)
-                expected[kind] = packedAt(answers, static_cast<std::size_t>(kind), width);
-            got.assign(inputs.size() * static_cast<std::size_t>(width), 0);
-            for (const BulkEncoder& path : BulkEncoder::allPaths(target, options)) {
-                if (!path.path().bitExact || path.path().name == "scalar reference")
-                    continue;
-                path.encode(inputs.data(), got.data(), inputs.size(), 0);
-                for (std::size_t i = 0; i < inputs.size(); ++i) {
-                    const int kind = ((inputs[i] & 0x7fffffffu) == 0x7f800000u ? 2 : 0) +
-                                     static_cast<int>(inputs[i] >> 31);
-                    if (packedAt(got, i, width) != expected[kind])
-                        QFAIL(qPrintable(QString("%1 %2: fp32 0x%3 gave 0x%4, exact core 0x%5")
-                                             .arg(describe(id, options.mode, policy),
-                                                  QString::fromStdString(path.path().name))
-                                             .arg(inputs[i], 8, 16, QChar('0'))
-                                             .arg(packedAt(got, i, width), 0, 16)
-                                             .arg(expected[kind], 0, 16)));
-                }
-            }
+        // The exact core's answers: one per class and sign, whatever the payload.
+        const std::uint32_t classes[4] = {0x7fc00000u, 0xffc00000u, 0x7f800000u, 0xff800000u};
+        std::vector<std::uint8_t> answers(4 * static_cast<std::size_t>(width));
+        encodeWithExactCore(target, options, classes, answers.data(), 4, 0, 0);
+        got.assign(inputs.size() * static_cast<std::size_t>(width), 0);
+        path.encode(inputs.data(), got.data(), inputs.size(), 0);
+        for (std::size_t i = 0; i < inputs.size(); ++i) {
+            const int kind = ((inputs[i] & 0x7fffffffu) == 0x7f800000u ? 2 : 0) +
+                             static_cast<int>(inputs[i] >> 31);
+            const std::uint64_t expected = packedAt(answers, static_cast<std::size_t>(kind), width);
+            if (packedAt(got, i, width) != expected)
+                QFAIL(qPrintable(QString("%1 %2: fp32 0x%3 gave 0x%4, exact core 0x%5")
+                                     .arg(describe(id, options.mode, options.overflow),
+                                          QString::fromStdString(path.path().name))
+                                     .arg(inputs[i], 8, 16, QChar('0'))
+                                     .arg(packedAt(got, i, width), 0, 16)
+                                     .arg(expected, 0, 16)));
         }
-    }
+    });
 }
 
 void TestBulkConversion::aLoneSpecialAmongFiniteInputs() {
@@ -415,34 +424,24 @@ void TestBulkConversion::aLoneSpecialAmongFiniteInputs() {
             inputs.push_back(i == position ? specials[position % std::size(specials)] : bits);
         }
     std::vector<std::uint8_t> got, expected;
-    for (const char* id : kFormats) {
+    forEveryFastPath([&](const char* id, const RoundingOptions& options, const BulkEncoder& path) {
         const FormatSpec target = lookUp(id);
         const int width = packedBytes(target);
-        for (OverflowPolicy policy : kPolicies) {
-            RoundingOptions options;
-            options.overflow = policy;
-            expected.assign(inputs.size() * static_cast<std::size_t>(width), 0);
-            encodeWithExactCore(target, options, inputs.data(), expected.data(), inputs.size(), 0,
-                                0);
-            for (const BulkEncoder& path : BulkEncoder::allPaths(target, options)) {
-                if (!path.path().bitExact || path.path().name == "scalar reference")
-                    continue;
-                got.assign(expected.size(), 0);
-                path.encode(inputs.data(), got.data(), inputs.size(), 0);
-                for (std::size_t i = 0; i < inputs.size(); ++i)
-                    if (packedAt(got, i, width) != packedAt(expected, i, width))
-                        QFAIL(qPrintable(
-                            QString("%1 %2: fp32 0x%3 (position %4 of its block) gave 0x%5, "
-                                    "exact core 0x%6")
-                                .arg(describe(id, options.mode, policy),
-                                     QString::fromStdString(path.path().name))
-                                .arg(inputs[i], 8, 16, QChar('0'))
-                                .arg(i % 64)
-                                .arg(packedAt(got, i, width), 0, 16)
-                                .arg(packedAt(expected, i, width), 0, 16)));
-            }
-        }
-    }
+        expected.assign(inputs.size() * static_cast<std::size_t>(width), 0);
+        encodeWithExactCore(target, options, inputs.data(), expected.data(), inputs.size(), 0, 0);
+        got.assign(expected.size(), 0);
+        path.encode(inputs.data(), got.data(), inputs.size(), 0);
+        for (std::size_t i = 0; i < inputs.size(); ++i)
+            if (packedAt(got, i, width) != packedAt(expected, i, width))
+                QFAIL(qPrintable(QString("%1 %2: fp32 0x%3 (position %4 of its block) gave 0x%5, "
+                                         "exact core 0x%6")
+                                     .arg(describe(id, options.mode, options.overflow),
+                                          QString::fromStdString(path.path().name))
+                                     .arg(inputs[i], 8, 16, QChar('0'))
+                                     .arg(i % 64)
+                                     .arg(packedAt(got, i, width), 0, 16)
+                                     .arg(packedAt(expected, i, width), 0, 16)));
+    });
 }
 
 void TestBulkConversion::bucketLookupMatchesLookupElement() {
