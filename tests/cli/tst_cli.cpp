@@ -66,6 +66,7 @@ class TestCli : public QObject {
     Q_OBJECT
 
   private slots:
+    void everyCommandHasHelp();
     void showJsonTeachingExample();
     void showJsonFields();
     void showNonTerminatingIsMarked();
@@ -99,6 +100,23 @@ class TestCli : public QObject {
     void benchUnavailableBackend();
     void benchUnwritableOutput();
 };
+
+void TestCli::everyCommandHasHelp() {
+    // "fpx COMMAND --help" (or -h, anywhere among the options): the usage on stdout, success.
+    for (const QString command : {"formats", "show", "convert", "table", "plot", "bench"}) {
+        for (const QStringList& args :
+             {QStringList{command, "--help"}, QStringList{command, "--json", "-h"}}) {
+            const Run run = runFpx(args);
+            QVERIFY2(run.exitCode == 0, qPrintable(args.join(' ') + ": " + run.err));
+            QVERIFY2(run.out.contains("fpx " + command.toUtf8()), qPrintable(args.join(' ')));
+            QVERIFY2(run.err.isEmpty(), qPrintable(args.join(' ') + ": " + run.err));
+        }
+    }
+    // After "--" it is an argument like any other.
+    const Run literal = runFpx({"show", "--", "-h"});
+    QVERIFY(literal.exitCode != 0);
+    QVERIFY(!literal.out.contains("Usage"));
+}
 
 void TestCli::showJsonTeachingExample() {
     const Run run =
