@@ -11,6 +11,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -289,6 +290,11 @@ int runBench(const std::vector<std::string>& rawArgs, Streams& io) {
                       number(spread, "±%.0f%%")});
     }
     table.print(io.out, false);
+    if (std::any_of(results.begin(), results.end(), [](const bench::BenchResult& r) {
+            return r.ceilingName.rfind("memcpy alongside", 0) == 0;
+        }))
+        io.out << "\n% of ceiling: each CPU conversion against memcpy of the same arrays, timed "
+                  "between its own samples.\n";
     bool anyNote = false;
     for (const bench::BenchResult& r : results)
         if (!r.verified && !r.note.empty() && r.operation != bench::Operation::Arithmetic) {
