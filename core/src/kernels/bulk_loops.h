@@ -416,11 +416,30 @@ template <bool UnsignedZero, typename Out> class NearestEvenFloatEncoder {
             tests_,
             [this](auto tests) {
                 return [this](const std::uint32_t* in, Out* out) __attribute__((always_inline)) {
+                    // NaN and ±∞ tested once per 32 inputs, as in the AVX-512 encoder.
+                    constexpr SpecialTests kTests = decltype(tests)::value;
+                    constexpr SpecialTests kFinite{kTests.overflowByMin, false, false};
                     for (int half = 0; half < 64; half += 32) {
-                        __m256i codes[4];
-                        for (int v = 0; v < 4; ++v)
-                            codes[v] = encode8<decltype(tests)::value>(_mm256_loadu_si256(
-                                reinterpret_cast<const __m256i*>(in + half + 8 * v)));
+                        __m256i bits[4], magnitude[4], codes[4];
+                        for (int v = 0; v < 4; ++v) {
+                            bits[v] = _mm256_loadu_si256(
+                                reinterpret_cast<const __m256i*>(in + half + 8 * v));
+                            magnitude[v] = _mm256_and_si256(bits[v], _mm256_set1_epi32(0x7fffffff));
+                            codes[v] = encode8<kFinite>(bits[v], magnitude[v]);
+                        }
+                        if constexpr (kTests.nan || kTests.infinity) {
+                            // Magnitudes are below 2^31: the signed maximum and compare order
+                            // them.
+                            const __m256i largest =
+                                _mm256_max_epi32(_mm256_max_epi32(magnitude[0], magnitude[1]),
+                                                 _mm256_max_epi32(magnitude[2], magnitude[3]));
+                            const __m256i special =
+                                _mm256_cmpgt_epi32(largest, _mm256_set1_epi32(0x7f7fffff));
+                            if (!_mm256_testz_si256(special, special)) [[unlikely]] {
+                                for (int v = 0; v < 4; ++v)
+                                    codes[v] = encode8<kTests>(bits[v], magnitude[v]);
+                            }
+                        }
                         if constexpr (sizeof(Out) == 1) {
                             _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + half),
                                                 packCodesInOrder(codes)); // below 256
@@ -445,8 +464,9 @@ template <bool UnsignedZero, typename Out> class NearestEvenFloatEncoder {
         return _mm256_set1_epi32(static_cast<int>(value));
     }
 
-    template <SpecialTests Tests> [[gnu::always_inline]] __m256i encode8(__m256i bits) const {
-        const __m256i magnitude = _mm256_and_si256(bits, _mm256_set1_epi32(0x7fffffff));
+    // magnitude: bits & 0x7fffffff.
+    template <SpecialTests Tests>
+    [[gnu::always_inline]] __m256i encode8(__m256i bits, __m256i magnitude) const {
         const __m256i lsb =
             _mm256_and_si256(_mm256_srlv_epi32(magnitude, fractionShift_), _mm256_set1_epi32(1));
         const __m256i sum = _mm256_add_epi32(_mm256_add_epi32(magnitude, addend_), lsb);
