@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "arguments.h"
+#include "commands.h"
+
+#include <ostream>
 
 namespace fpx::cli {
 
@@ -35,6 +38,8 @@ Arguments::Arguments(const std::vector<std::string>& args, std::set<std::string>
                 error_ = "option --" + name + " needs a value";
                 return;
             }
+        } else if ((name == "help" || name == "h") && !inlineValue) {
+            helpRequested_ = true;
         } else if (flags.count(name)) {
             if (inlineValue) {
                 error_ = "option --" + name + " takes no value";
@@ -53,6 +58,11 @@ std::optional<std::string> Arguments::value(const std::string& name) const {
     if (it == values_.end())
         return std::nullopt;
     return it->second;
+}
+
+int printHelp(Streams& io, const char* usage) {
+    io.out << usage << "fpx --help: every command and option explained.\n";
+    return kExitOk;
 }
 
 } // namespace fpx::cli

@@ -20,6 +20,8 @@ class Arguments {
               std::set<std::string> flags);
 
     bool ok() const { return error_.empty(); }
+    // --help or -h among the options (every command takes it; an option's value is not one).
+    bool helpRequested() const { return helpRequested_; }
     const std::string& error() const { return error_; }
     const std::vector<std::string>& positionals() const { return positionals_; }
     bool has(const std::string& name) const { return values_.count(name) != 0; }
@@ -29,6 +31,7 @@ class Arguments {
     std::vector<std::string> positionals_;
     std::map<std::string, std::string> values_;
     std::string error_;
+    bool helpRequested_ = false;
 };
 
 } // namespace fpx::cli

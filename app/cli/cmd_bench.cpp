@@ -129,6 +129,8 @@ int runBench(const std::vector<std::string>& rawArgs, Streams& io) {
     };
     if (!args.ok())
         return usageError(args.error());
+    if (args.helpRequested())
+        return printHelp(io, kUsage);
     if (!args.positionals().empty())
         return usageError("unexpected argument '" + args.positionals().front() + "'");
 

@@ -329,6 +329,8 @@ int runConvert(const std::vector<std::string>& rawArgs, Streams& io) {
         io.err << "fpx convert: " << args.error() << '\n' << usage;
         return kExitUsage;
     }
+    if (args.helpRequested())
+        return printHelp(io, usage);
     if (!args.positionals().empty()) {
         io.err << "fpx convert: unexpected argument '" << args.positionals().front()
                << "' (input comes from stdin)\n"

@@ -115,11 +115,15 @@ void writeFormatJson(JsonWriter& json, const FormatSpec& original) {
 
 int runFormats(const std::vector<std::string>& rawArgs, Streams& io) {
     Arguments args(rawArgs, {}, {"json", "color", "no-color"});
+    const char* usage = "usage: fpx formats [--json] [--color|--no-color]\n";
+    if (args.ok() && args.helpRequested())
+        return printHelp(io, usage);
     if (!args.ok() || !args.positionals().empty()) {
         io.err << "fpx formats: "
                << (args.ok() ? "unexpected argument '" + args.positionals().front() + "'"
                              : args.error())
-               << "\nusage: fpx formats [--json]\n";
+               << '\n'
+               << usage;
         return kExitUsage;
     }
     const auto& formats = builtinFormats();

@@ -71,6 +71,8 @@ int runPlot(const std::vector<std::string>& rawArgs, Streams& io) {
         io.err << "fpx plot: " << args.error() << '\n' << usage;
         return kExitUsage;
     }
+    if (args.helpRequested())
+        return printHelp(io, usage);
     if (args.positionals().size() != 1) {
         io.err << "fpx plot: expected one plot kind\n" << usage;
         return kExitUsage;

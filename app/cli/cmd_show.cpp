@@ -208,6 +208,8 @@ int runShow(const std::vector<std::string>& rawArgs, Streams& io) {
         io.err << "fpx show: " << args.error() << '\n' << usage;
         return kExitUsage;
     }
+    if (args.helpRequested())
+        return printHelp(io, usage);
     const ConversionSetup setup = readConversionSetup(args);
     if (!setup.error.empty()) {
         io.err << "fpx show: " << setup.error << '\n';

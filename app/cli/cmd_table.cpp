@@ -20,6 +20,8 @@ int runTable(const std::vector<std::string>& rawArgs, Streams& io) {
         io.err << "fpx table: " << args.error() << '\n' << usage;
         return kExitUsage;
     }
+    if (args.helpRequested())
+        return printHelp(io, usage);
     if (args.positionals().size() != 1) {
         io.err << "fpx table: expected exactly one format\n" << usage;
         return kExitUsage;

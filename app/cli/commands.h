@@ -19,6 +19,9 @@ struct Streams {
     bool outIsTerminal = false;
 };
 
+// A command's answer to --help: its usage on stdout, and where the whole reference is.
+int printHelp(Streams& io, const char* usage);
+
 int runFormats(const std::vector<std::string>& args, Streams& io);
 int runShow(const std::vector<std::string>& args, Streams& io);
 int runConvert(const std::vector<std::string>& args, Streams& io);

@@ -53,17 +53,6 @@ Scale (--scale): integer formats store round(x / scale), default 1/qmax;
 Exit status: 0 success, 1 some input could not be converted, 2 bad usage.
 )";
 
-// --help or -h among a command's options (before a "--" that ends them).
-bool asksForHelp(const std::vector<std::string>& args) {
-    for (const std::string& arg : args) {
-        if (arg == "--")
-            return false;
-        if (arg == "--help" || arg == "-h")
-            return true;
-    }
-    return false;
-}
-
 } // namespace
 
 int main(int argc, char** argv) {
@@ -76,13 +65,6 @@ int main(int argc, char** argv) {
     }
     const std::string command = args.front();
     args.erase(args.begin());
-    // "fpx bench --help": the usage, on stdout, with success, for every command.
-    const bool knownCommand = command == "formats" || command == "show" || command == "convert" ||
-                              command == "table" || command == "plot" || command == "bench";
-    if (knownCommand && asksForHelp(args)) {
-        std::cout << kUsage;
-        return fpx::cli::kExitOk;
-    }
     try {
         if (command == "formats")
             return fpx::cli::runFormats(args, io);

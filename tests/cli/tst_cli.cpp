@@ -102,20 +102,23 @@ class TestCli : public QObject {
 };
 
 void TestCli::everyCommandHasHelp() {
-    // "fpx COMMAND --help" (or -h, anywhere among the options): the usage on stdout, success.
+    // "fpx COMMAND --help" (or -h): the usage on stdout, success.
     for (const QString command : {"formats", "show", "convert", "table", "plot", "bench"}) {
         for (const QStringList& args :
-             {QStringList{command, "--help"}, QStringList{command, "--json", "-h"}}) {
+             {QStringList{command, "--help"}, QStringList{command, "-h"}}) {
             const Run run = runFpx(args);
             QVERIFY2(run.exitCode == 0, qPrintable(args.join(' ') + ": " + run.err));
             QVERIFY2(run.out.contains("fpx " + command.toUtf8()), qPrintable(args.join(' ')));
             QVERIFY2(run.err.isEmpty(), qPrintable(args.join(' ') + ": " + run.err));
         }
     }
-    // After "--" it is an argument like any other.
+    // After "--", or as an option's value, it is an argument like any other.
     const Run literal = runFpx({"show", "--", "-h"});
     QVERIFY(literal.exitCode != 0);
-    QVERIFY(!literal.out.contains("Usage"));
+    QVERIFY(!literal.out.contains("usage"));
+    const Run value = runFpx({"show", "1", "--formats", "-h"});
+    QCOMPARE(value.exitCode, 2);
+    QVERIFY2(value.err.contains("-h"), value.err.constData());
 }
 
 void TestCli::showJsonTeachingExample() {

@@ -439,7 +439,8 @@ void TestBulkConversion::aLoneSpecialAmongFiniteInputs() {
     // One NaN or ±∞ among 63 finite inputs, at every position of a 64-input block: the vector
     // encoders test a block's largest magnitude once and give NaN and ±∞ their own answers only
     // in blocks that hold one; a block with ∞ but no NaN (or NaN but no ∞) must still get both
-    // right. Long enough (64 blocks) that the streaming loops run whole blocks too.
+    // right. (Cached stores: the streaming loops share the block code, and encodeMatchesCore
+    // runs them.)
     const std::uint32_t specials[] = {0x7f800000u, 0xff800000u, 0x7fc00000u,
                                       0xffc00001u, 0x7f800001u, 0xffffffffu};
     std::vector<std::uint32_t> inputs;

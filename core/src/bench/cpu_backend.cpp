@@ -185,7 +185,6 @@ BenchResult baseResult(const RunContext& ctx, Operation operation, std::size_t e
     return r;
 }
 
-// Times `body` (one pass over all elements by every thread of the team) by the request's plan.
 // One pass of `work` over [0, count), split among the team's threads.
 void runOnTeam(ThreadTeam& team, const std::function<void(std::size_t, std::size_t)>& work,
                std::size_t count) {
@@ -202,6 +201,7 @@ void runOnTeam(ThreadTeam& team, const std::function<void(std::size_t, std::size
     });
 }
 
+// Times `work` (one pass over all elements by every thread of the team) by the request's plan.
 Statistics timeOnTeam(RunContext& ctx, ThreadTeam& team,
                       const std::function<void(std::size_t, std::size_t)>& work, std::size_t count,
                       const std::string& what) {
