@@ -293,7 +293,7 @@ int runBench(const std::vector<std::string>& rawArgs, Streams& io) {
     }
     table.print(io.out, false);
     if (std::any_of(results.begin(), results.end(), [](const bench::BenchResult& r) {
-            return r.ceilingName.rfind("memcpy alongside", 0) == 0;
+            return r.ceilingName.rfind(bench::kCopyAlongside, 0) == 0;
         }))
         io.out << "\n% of ceiling: each CPU conversion against memcpy of the same arrays, timed "
                   "between its own samples.\n";

@@ -622,8 +622,9 @@ void TestBench::tinyCpuRun() {
             }
             // The copy timed between the conversion's samples: its own ceiling.
             QVERIFY2(r.ceiling > 0 && std::isfinite(r.ceiling), qPrintable(what));
-            QCOMPARE(q(r.ceilingName), q("memcpy alongside" + currentCopy->ceilingName.substr(
-                                                                  std::string("memcpy").size())));
+            QCOMPARE(q(r.ceilingName),
+                     q(std::string(kCopyAlongside) +
+                       currentCopy->ceilingName.substr(std::string("memcpy").size())));
             QVERIFY(relativelyClose(r.elementsPerSecond, 4096 / r.time.median, 1e-9));
             const double perElement = 4.0 + bytesPerCode(r.format);
             QVERIFY2(relativelyClose(r.bytesPerSecond, perElement * r.elementsPerSecond, 1e-9),

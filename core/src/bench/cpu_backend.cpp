@@ -387,7 +387,7 @@ void CpuBackend::run(const BenchRequest& request, const ResultSink& sink,
                                 timed.reference.median > 0
                                     ? 8.0 * static_cast<double>(size) / timed.reference.median
                                     : 0;
-                            r.ceilingName = "memcpy alongside, " + where;
+                            r.ceilingName = std::string(kCopyAlongside) + ", " + where;
                             sink(r);
                         };
 

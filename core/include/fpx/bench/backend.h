@@ -62,6 +62,10 @@ struct BenchRequest {
     bool arithmetic = true;
 };
 
+// The start of a ceilingName that is the copy of the same arrays timed between the result's own
+// samples (measureAlongside), not the copy row of its size and threads.
+inline constexpr std::string_view kCopyAlongside = "memcpy alongside";
+
 struct BenchResult {
     std::string backend; // "cpu"
     std::string device;  // DeviceInfo::name
@@ -79,6 +83,7 @@ struct BenchResult {
     double operationsPerSecond = 0; // Arithmetic: FLOP/s (OP/s for integers)
     double ceiling = 0;             // the reference this is compared to, same unit as above
     std::string ceilingName;        // "memcpy, 1 thread", "datasheet dense peak" …
+                                    // (kCopyAlongside …: a copy timed between its samples)
     bool verified = false;          // agreed bit for bit with the exact core before timing
     bool exactByDesign = true;      // false for paths known to differ (AVX512-BF16's flushing,
                                     // bare instruction loops): reported, not a failure
