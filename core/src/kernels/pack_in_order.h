@@ -2,8 +2,8 @@
 #pragma once
 
 // Four vectors of dword codes packed into one vector of bytes, in order (AVX-512: 64 bytes,
-// AVX2: 32): shared by the byte encoders of the loop sets (bulk_loops.h) and of
-// x86_hardware.cpp.
+// AVX2: 32), and the like for words: shared by the byte encoders of the loop sets (bulk_loops.h)
+// and of x86_hardware.cpp.
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
@@ -27,14 +27,23 @@ packCodesInOrder(const __m512i (&codes)[4]) {
                                             _mm512_packus_epi32(codes[2], codes[3])));
 }
 
-// Two AVX-512 vectors of 16 dword codes (below 2^16) packed into 32 words, in order: vpackusdw
-// packs within 128-bit lanes (lane L: 4 of the first, 4 of the second), one vpermq puts the
-// quadwords back (the first's at 0, 2, 4, 6 → 0…3).
+// A two-vector pack (within 128-bit lanes: lane L holds 8 bytes of the first vector's lane L,
+// then 8 of the second's) put in order by one vpermq: the first's quadwords at 0, 2, 4, 6 → 0…3.
+[[gnu::target("avx512f"), gnu::always_inline]] inline __m512i quadwordsInOrder(__m512i packed) {
+    return _mm512_maskz_permutexvar_epi64(static_cast<__mmask8>(0xff),
+                                          _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7), packed);
+}
+
+// Two AVX-512 vectors of 16 dword codes (below 2^16) packed into 32 words, in order.
 [[gnu::target("avx512f,avx512bw"), gnu::always_inline]] inline __m512i
 packWordsInOrder(__m512i first, __m512i second) {
-    return _mm512_maskz_permutexvar_epi64(static_cast<__mmask8>(0xff),
-                                          _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7),
-                                          _mm512_packus_epi32(first, second));
+    return quadwordsInOrder(_mm512_packus_epi32(first, second));
+}
+
+// Two AVX-512 vectors of 32 word codes (below 256) packed into 64 bytes, in order.
+[[gnu::target("avx512f,avx512bw"), gnu::always_inline]] inline __m512i
+packBytesInOrder(__m512i first, __m512i second) {
+    return quadwordsInOrder(_mm512_packus_epi16(first, second));
 }
 
 // The same for four AVX2 vectors of 8 dword codes into 32 bytes: vpack* packs within 128-bit
