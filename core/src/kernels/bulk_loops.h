@@ -320,33 +320,36 @@ template <bool UnsignedZero, typename Out> class NearestEvenFloatEncoder {
 //   E5M2      s eeeee                m  m  |  (h + 0x7f + bit 8 of h) >> 8: ties to even
 //
 // vcvtps2ph toward zero takes x' to h, 16 inputs per µop pair, subnormals included. Rounding
-// twice is exact because the first rounding is to odd (Boldo and Melquiond): x' lies strictly
-// between the same two multiples of 2^17 (in units of x's last place) as x unless x is one;
-// vcvtps2ph drops at most bits 0–15 of any x whose answer is not zero (bits 0–12 where h is
-// normal, 0–15 at 2^-17, half E5M2's smallest subnormal, where FP16's step is 2^-24), so h keeps
-// bit 16 and stays inside; E5M2's rounding points (bit 21 of x where h is normal, FP16 subnormal
-// steps below) are such multiples, so h is on the same side of each as x. Setting FP16's last
-// bit (bit 13) instead would not do: at 2^-17 vcvtps2ph drops bits 13–15 as well.
+// twice gives the correctly rounded answer because the first rounding is to odd (Boldo and
+// Melquiond): x' lies strictly between the same two multiples of 2^17 (in units of x's last
+// place) as x unless x is one; vcvtps2ph drops at most bits 0–15 of any x whose answer is not
+// zero (bits 0–12 where h is normal, 0–15 at 2^-17, half E5M2's smallest subnormal, where FP16's
+// step is 2^-24; below 2^-17, h is at most 0x0080 and the answer 0), so h keeps bit 16 and stays
+// inside; E5M2's values and ties (multiples of 2^20 of x's last place where E5M2 is normal, of
+// 2^-17 below 2^-14) are such multiples, so h is on the same side of each as x. Setting FP16's
+// last bit (bit 13) instead would not do: at 2^-17 vcvtps2ph drops bits 13–15 as well.
 //
-// Doubled: E5M2 fnuz (bias 16) is E5M2 of 2x (x · 2 is exact), up to its codes 0x7c–0x7f, which
-// FP16 has not; its zero and NaN are unsigned (UnsignedZero, the dword encoder's sign rule).
+// Doubled: an E5M2 of bias 16 (fnuz, b16) is E5M2 of 2x, up to its finite codes 0x7c–0x7f where
+// FP16 has ∞ and NaN (x · 2 is exact below 2^127, and ∞ from there on is beyond `limit`).
+// UnsignedZero: the fnuz sign rule, as the dword encoder's (zero and NaN unsigned).
 //
 // Finite inputs of 61440 and more round toward zero to 0x7bff at most and come out 0x7c (∞), the
-// IEEE answer; NaN would carry into the sign, saturation wants 0x7b, and to fnuz 0x7bff may stand
-// for anything larger: a block holding a magnitude of `limit` or more is encoded again by the
-// dword encoder. Per 16 inputs: an add and a vpternlogd for the odd bit, vcvtps2ph (two µops),
-// then per 32 a vinserti64x4 and 4 word operations, and per 64 the limit test and the pack: about
-// 8 instead of the dword encoder's 13 and a half (E5M2 4.9–6.2 → 6.8–9.1 G elements/s per core
-// in cache on the machine in the README).
+// IEEE answer; NaN would carry into the sign, saturation wants 0x7b, and where 0x7c–0x7f are
+// finite 0x7bff may stand for anything larger: a block holding a magnitude of `limit` or more is
+// encoded by the dword encoder instead. Per 16 inputs: an add and a vpternlogd for the odd bit,
+// vcvtps2ph (two µops), then per 32 a vinserti64x4 and 6 word operations, and per 64 the limit
+// test and the pack (Doubled: a vmulps per 16; UnsignedZero: a vptestmb and a masked move per
+// 64): about 8 instead of the dword encoder's 13 and a half (E5M2 4.9–6.2 → 6.8–9.1 G elements/s
+// per core in cache on the machine in the README).
 template <bool UnsignedZero, bool Doubled> class HalfTopByteEncoder {
   public:
     // The caller has checked the sign rule: symmetric specials, or with UnsignedZero the
     // unsigned-zero rule.
     static bool applies(const EncodeParams& p) {
         return p.kind == EncodeKind::BinaryFloat && p.fractionShift == 21 &&
-               p.minNormalBits == (Doubled ? 0x38000000u : 0x38800000u) && p.signBit == 0x80u &&
-               p.codeMask == 0xffu && p.maxMagnitude >= 0x7bu && p.zeroCode[0] == 0u &&
-               p.zeroCode[1] == (UnsignedZero ? 0u : 0x80u);
+               p.minNormalBits == (Doubled ? kMinNormalBias16 : kMinNormalBias15) &&
+               p.signBit == 0x80u && p.codeMask == 0xffu && p.maxMagnitude >= 0x7bu &&
+               p.zeroCode[0] == 0u && p.zeroCode[1] == (UnsignedZero ? 0u : 0x80u);
     }
 
     explicit HalfTopByteEncoder(const EncodeParams& p)
@@ -373,6 +376,10 @@ template <bool UnsignedZero, bool Doubled> class HalfTopByteEncoder {
     }
 
   private:
+    // FP32 bits of E5M2's smallest normal value, 2^-14 at bias 15 and 2^-15 at bias 16.
+    static constexpr std::uint32_t kMinNormalBias15 = (127u - 14u) << 23;
+    static constexpr std::uint32_t kMinNormalBias16 = (127u - 15u) << 23;
+
     // The first FP16 magnitude whose answer the top-byte formula may get wrong.
     static std::uint32_t limit(const EncodeParams& p) {
         if (p.maxMagnitude >= 0x7cu) // finite codes FP16 has not: 0x7bff may be a larger input
@@ -402,7 +409,7 @@ template <bool UnsignedZero, bool Doubled> class HalfTopByteEncoder {
                                         h[1], 1);
     }
 
-    // (h + 0x7f + bit 8 of h) >> 8 in each word: below 0x100 for every h below `limit`.
+    // (h + 0x7f + bit 8 of h) >> 8 in each word: below 0x100 where |h| is below `limit`.
     [[gnu::always_inline]] static __m512i topBytes(__m512i h) {
         const __m512i lsb = _mm512_and_si512(_mm512_srli_epi16(h, 8), _mm512_set1_epi16(1));
         return _mm512_srli_epi16(
@@ -413,7 +420,7 @@ template <bool UnsignedZero, bool Doubled> class HalfTopByteEncoder {
     __m512i twiceLimit_;
 };
 
-// Encodes through HalfTopByteEncoder where it applies; false otherwise.
+// Encodes through HalfTopByteEncoder where it applies; false otherwise (and without AVX-512).
 template <bool UnsignedZero, OutputStores Stores, typename Out>
 bool encodeThroughHalf(const EncodeParams& p, const std::uint32_t* __restrict__ in,
                        Out* __restrict__ out, std::size_t count) {
@@ -680,6 +687,12 @@ class NearestEvenIntegerByteEncoder {
     __m256d reciprocalScale_, clamp_, negativeClamp_;
     __m256i lowest_, highest_, nan_, codeMask_;
 };
+
+// AVX2 has no FP16 route (HalfTopByteEncoder): its vcvtps2ph takes 8 inputs.
+template <bool UnsignedZero, OutputStores Stores, typename Out>
+bool encodeThroughHalf(const EncodeParams&, const std::uint32_t*, Out*, std::size_t) {
+    return false;
+}
 #endif
 
 // The parameters are copied to a local: stores through the byte-sized output pointer may
@@ -700,16 +713,12 @@ void encodeLoop(const EncodeParams& params, const std::uint32_t* __restrict__ in
     // keep) or 4 (TF32).
     if constexpr (Mode == RoundingMode::NearestEven && Kind == EncodeKind::BinaryFloat) {
         if constexpr (Symmetric) {
-#if defined(__AVX512BW__) && defined(__AVX512DQ__)
             if (encodeThroughHalf<false, Stores>(p, in, out, count))
                 return;
-#endif
             return encodeCodes<Stores>(NearestEvenFloatEncoder<false, Out>(p), in, out, count);
         } else if (unsignedZeroApplies(p)) {
-#if defined(__AVX512BW__) && defined(__AVX512DQ__)
             if (encodeThroughHalf<true, Stores>(p, in, out, count))
                 return;
-#endif
             return encodeCodes<Stores>(NearestEvenFloatEncoder<true, Out>(p), in, out, count);
         }
     }

@@ -2,8 +2,8 @@
 #pragma once
 
 // Four vectors of dword codes packed into one vector of bytes, in order (AVX-512: 64 bytes,
-// AVX2: 32), and the like for words: shared by the byte encoders of the loop sets (bulk_loops.h)
-// and of x86_hardware.cpp.
+// AVX2: 32), and two vectors of dwords into words or of words into bytes: shared by the byte
+// encoders of the loop sets (bulk_loops.h) and of x86_hardware.cpp.
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
