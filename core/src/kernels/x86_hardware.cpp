@@ -649,8 +649,10 @@ bucketCodes16(const BucketRegisters& r, __m512i bits, __m512i magnitude) {
                                    _mm512_maskz_max_epi32(kAllLanes, _mm512_sub_epi32(unit, r.base),
                                                           _mm512_setzero_si512()),
                                    _mm512_set1_epi32(15));
-    const __m512i index =
-        _mm512_mask_or_epi32(bucket, _mm512_movepi32_mask(bits), bucket, _mm512_set1_epi32(16));
+    // The sign by vptestmd (port 5) rather than vpmovd2m: the shift, the clamp and the pick
+    // below all need port 0.
+    const __mmask16 negative = _mm512_test_epi32_mask(bits, _mm512_set1_epi32(INT32_MIN));
+    const __m512i index = _mm512_mask_or_epi32(bucket, negative, bucket, _mm512_set1_epi32(16));
     const __m512i threshold = _mm512_permutex2var_epi32(r.thresholdsLow, index, r.thresholdsHigh);
     const __m512i code = _mm512_permutex2var_epi32(r.codesLow, index, r.codesHigh);
     // Below 2^16; bits 8–15 are the other code where no shift took them (cut when packing).
