@@ -366,7 +366,7 @@ template <bool UnsignedZero, bool Doubled> class HalfTopByteEncoder {
                 const __m512i largest = _mm512_maskz_max_epu16(
                     kAllWordLanes, _mm512_add_epi16(h[0], h[0]), _mm512_add_epi16(h[1], h[1]));
                 if (_mm512_cmpge_epu16_mask(largest, twiceLimit_) != 0) [[unlikely]]
-                    return exact64(in, out);
+                    return encodeExactly(exact64, in, out);
                 __m512i codes = packBytesInOrder(topBytes(h[0]), topBytes(h[1]));
                 if constexpr (UnsignedZero) // −x rounding to zero: 0x80 → 0
                     codes = _mm512_maskz_mov_epi8(
@@ -377,6 +377,15 @@ template <bool UnsignedZero, bool Doubled> class HalfTopByteEncoder {
     }
 
   private:
+    // The rare block out of line, so that the block encoder above stays small enough for GCC to
+    // inline it into the streaming loop (inlined, the dword encoder's tests made it a call per
+    // block, each broadcasting its constants again).
+    template <typename Exact>
+    [[gnu::noinline]] static void encodeExactly(const Exact& exact64, const std::uint32_t* in,
+                                                std::uint8_t* out) {
+        exact64(in, out);
+    }
+
     // FP32 bits of E5M2's smallest normal value, 2^-14 at bias 15 and 2^-15 at bias 16.
     static constexpr std::uint32_t kMinNormalBias15 = (127u - 14u) << 23;
     static constexpr std::uint32_t kMinNormalBias16 = (127u - 15u) << 23;
