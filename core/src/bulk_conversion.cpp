@@ -437,18 +437,19 @@ std::vector<Impl> encodeCandidates(const FormatSpec& target, const RoundingOptio
     }
     const kernels::LoopSet& loops = bestLoops();
     const std::optional<kernels::EncodeParams> bitTrick = encodeParams(target, options);
-    // Formats of few codes can also be encoded by their breakpoints. With AVX-512 the segment
-    // is found by permutes (about 2.25 G elements/s per core in cache on the machine in the
-    // README): faster than the integer bit trick as GCC vectorises it (INT4 1.3), slower than
-    // the float one (FP4, FP6 3.3) and than the hand-written nearest-even byte encoders (INT4
-    // 5.6). So integers take the breakpoints first where those do not apply; other formats
-    // offer them as a further path (all paths) or where there is no bit trick (NF4).
+    // Formats of few codes (up to 31 breakpoints) can also be encoded by their breakpoints.
+    // With AVX-512 the segment is found by a bisection over registers (4.6–4.7 G elements/s
+    // per core in cache on the machine in the README) or, where the breakpoints fit 32
+    // buckets, by one compare (7.0–7.6): faster than the bit tricks as GCC vectorises them
+    // (toward zero: FP4 2.6, INT4 1.6), level with the hand-written nearest-even byte encoders
+    // (FP4, INT4 6.8–7.1). So the breakpoints come first where those do not apply (FP4, INT4
+    // in the other rounding modes; NF4, which has no bit trick); otherwise they are a further
+    // path (all paths).
     const bool registerBisection = &loops == kernels::avx512Loops();
-    const bool integer = bitTrick && bitTrick->kind == kernels::EncodeKind::SignedInteger;
     const bool intrinsics = bitTrick && options.mode == RoundingMode::NearestEven &&
                             packedBytes(target) == 1 &&
                             loops.nearestEvenBytesInIntrinsics(*bitTrick);
-    const bool breakpointsFirst = registerBisection && integer && !intrinsics;
+    const bool breakpointsFirst = registerBisection && !intrinsics;
     std::optional<kernels::LookupParams> breakpoints;
     if (!bitTrick || breakpointsFirst || withReference)
         breakpoints = lookupParams(target, options);
@@ -456,7 +457,7 @@ std::vector<Impl> encodeCandidates(const FormatSpec& target, const RoundingOptio
         if (!breakpoints)
             return;
         // With AVX-512, breakpoints that fall at most one into each of 32 buckets take one
-        // compare instead of the bisection (NF4 in cache: 2.3 → 3.3 G elements/s).
+        // compare instead of the bisection.
         const auto buckets = kernels::hasAvx512() && packedBytes(target) == 1
                                  ? kernels::bucketBreakpoints(*breakpoints)
                                  : std::nullopt;
