@@ -35,7 +35,7 @@ const char* const kFormats[] = {
     "nf4",          "e3m4",      "e4m3b11fnuz", "e2m1fn",   "e8m3",      "e5m6f",
     "int6",         "e1m2f",     "e8m7b126",    "e8m7fn",   "e4m3b-120", "e8m7b100",
     "e5m23",        "e8m22b126", "e3m3",        "uint8",    "fp8_e8m0",  "e5m2fn",
-    "e5m2b16",      "e5m2b16fn", "e5m2b15fnuz"};
+    "e5m2b16",      "e5m2b16fn", "e5m2b15fnuz", "e2m2",     "uint5"};
 
 // Integer formats with scales of other shapes than the default 1/K: 2^k/K with k ≠ 0, from
 // far below to far above 1 (the kernels multiply by K·2^−k and clamp in units of the scale).
