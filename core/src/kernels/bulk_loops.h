@@ -188,6 +188,21 @@ void encodeCodes(const Encoder& encoder, const std::uint32_t* __restrict__ in,
 constexpr __mmask16 kAllLanes = 0xffff;
 constexpr __mmask32 kAllWordLanes = 0xffffffffu;
 
+// 64 dword codes (four vectors of 16, in order) stored as 64 codes of Out: bytes by the packs
+// (codes below 256), words likewise (below 2^16), dwords as they are.
+template <typename Out>
+[[gnu::always_inline]] inline void storeCodesInOrder(Out* out, const __m512i (&codes)[4]) {
+    if constexpr (sizeof(Out) == 1) {
+        _mm512_storeu_si512(out, packCodesInOrder(codes));
+    } else if constexpr (sizeof(Out) == 2) {
+        _mm512_storeu_si512(out, packWordsInOrder(codes[0], codes[1]));
+        _mm512_storeu_si512(out + 32, packWordsInOrder(codes[2], codes[3]));
+    } else {
+        for (int v = 0; v < 4; ++v)
+            _mm512_storeu_si512(out + 16 * v, codes[v]);
+    }
+}
+
 // encodeElementOf<NearestEven, BinaryFloat> for codes of one byte (FP8, FP6, FP4), two (FP16,
 // BF16) or four (TF32), written out in intrinsics, 64 inputs at a time. GCC's vectorisation of the
 // element code spends about 23 instructions per 16 inputs: two compares for the normal/small
@@ -256,15 +271,7 @@ template <bool UnsignedZero, typename Out> class NearestEvenFloatEncoder {
                                 codes[v] = encode16<kTests>(bits[v], magnitude[v]);
                         }
                     }
-                    if constexpr (sizeof(Out) == 1) {
-                        _mm512_storeu_si512(out, packCodesInOrder(codes)); // below 256
-                    } else if constexpr (sizeof(Out) == 2) {
-                        _mm512_storeu_si512(out, packWordsInOrder(codes[0], codes[1]));
-                        _mm512_storeu_si512(out + 32, packWordsInOrder(codes[2], codes[3]));
-                    } else {
-                        for (int v = 0; v < 4; ++v)
-                            _mm512_storeu_si512(out + 16 * v, codes[v]);
-                    }
+                    storeCodesInOrder(out, codes);
                 };
             },
             f);
@@ -815,8 +822,8 @@ template <bool Wide, typename Out> class RegisterBisectionEncoder {
         alignas(64) std::int32_t probes[32];
         for (int s = 0; s + 1 < kSteps; ++s) {
             const int step = kFirstStep >> (s + 1);
-            // Entries a bisection cannot reach (j not a multiple of 2·step, or beyond the
-            // last breakpoint) repeat the last one.
+            // Bisection reads entries j that are multiples of 2·step, whose j + step − 1 is
+            // at most 30; the others are never read (those past the end repeat entry 31).
             for (int j = 0; j < 32; ++j)
                 probes[j] = p.breakpoints[j + step - 1 < kLast ? j + step - 1 : kLast];
             probesLow_[s] = _mm512_load_si512(probes);
@@ -858,15 +865,7 @@ template <bool Wide, typename Out> class RegisterBisectionEncoder {
                     codes[v] = _mm512_mask_mov_epi32(codes[v], nan & negative, nan_[1]);
                 }
             }
-            if constexpr (sizeof(Out) == 1) {
-                _mm512_storeu_si512(out, packCodesInOrder(codes));
-            } else if constexpr (sizeof(Out) == 2) {
-                _mm512_storeu_si512(out, packWordsInOrder(codes[0], codes[1]));
-                _mm512_storeu_si512(out + 32, packWordsInOrder(codes[2], codes[3]));
-            } else {
-                for (int v = 0; v < 4; ++v)
-                    _mm512_storeu_si512(out + 16 * v, codes[v]);
-            }
+            storeCodesInOrder(out, codes);
         });
     }
 
