@@ -439,10 +439,10 @@ std::vector<Impl> encodeCandidates(const FormatSpec& target, const RoundingOptio
     const std::optional<kernels::EncodeParams> bitTrick = encodeParams(target, options);
     // Formats of few codes (up to 31 breakpoints) can also be encoded by their breakpoints.
     // With AVX-512 the segment is found by a bisection over registers (4.6–4.7 G elements/s
-    // per core in cache on the machine in the README) or, where the breakpoints fit 32
+    // per core in cache on the README's AMD EPYC VM) or, where the breakpoints fit 32
     // buckets, by one compare (7.0–7.6): faster than the bit tricks as GCC vectorises them
     // (toward zero: FP4 2.6, INT4 1.6), level with the hand-written nearest-even byte encoders
-    // (FP4, INT4 6.8–7.1). So the breakpoints come first where those do not apply (FP4, INT4
+    // (FP4, INT4 6.1–7.1). So the breakpoints come first where those do not apply (FP4, INT4
     // in the other rounding modes; NF4, which has no bit trick); otherwise they are a further
     // path (all paths).
     const bool registerBisection = &loops == kernels::avx512Loops();

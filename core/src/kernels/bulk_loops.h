@@ -805,8 +805,8 @@ void encodeLoop(const EncodeParams& params, const std::uint32_t* __restrict__ in
 // inputs (the largest magnitude against ∞'s) and put in by sign only where there are some;
 // until then they take some segment's code (a NaN's key lies beyond every breakpoint, where the
 // padding INT32_MAX may be reached). The 64 codes are packed by vpackus* and one vpermd. On the
-// machine in the README, NF4, FP4 and INT4 by bisection went from 2.5 to 4.6–4.7 G elements/s
-// per core in cache, and far beyond the cache from 39–52 % of memcpy to 75–99 %.
+// README's AMD EPYC VM, NF4, FP4 and INT4 by bisection went from 2.5 to 4.6–4.7 G elements/s
+// per core in cache, and far beyond the cache from 39–52 % of memcpy to 71–99 %.
 //
 // Codes are cut to the output's width once, up front (as static_cast does), so that the
 // unsigned saturating packs keep them.
