@@ -798,8 +798,8 @@ void encodeLoop(const EncodeParams& params, const std::uint32_t* __restrict__ in
 //   segment += key ≥ probes1[segment] ? 1 : 0             bisection probes, with no add
 //   code    = codes[segment]
 //
-// 14 instructions, 8 of them compares and permutes (port 5), and per 64 inputs the NaN test and
-// the pack: about 17 per 16 in all where the loop before it spent about 29 (five steps of an
+// 14 instructions, 8 of them compares and permutes (Intel: port 5), and per 64 inputs the NaN test
+// and the pack: about 17 per 16 in all where the loop before it spent about 29 (five steps of an
 // add, a vpermt2d, a compare and a masked add; the key by a mask and a masked XOR; NaN lanes
 // blended per 16; each vector narrowed by vpmovdb, two µops). NaNs are tested once per 64
 // inputs (the largest magnitude against ∞'s) and put in by sign only where there are some;
