@@ -5,6 +5,7 @@
 
 #include "interleaved_blocks.h"
 #include "loop_set.h"
+#include "nan_codes_by_sign.h"
 #include "pack_in_order.h"
 
 #include <cstdint>
@@ -848,23 +849,7 @@ template <bool Wide, typename Out> class RegisterBisectionEncoder {
                 bits[v] = _mm512_loadu_si512(in + 16 * v);
                 codes[v] = codes16(bits[v]);
             }
-            const __m512i magnitudeMask = _mm512_set1_epi32(0x7fffffff);
-            const __m512i infinity = _mm512_set1_epi32(0x7f800000);
-            const __m512i largest = _mm512_maskz_max_epu32(
-                kAllLanes,
-                _mm512_maskz_max_epu32(kAllLanes, _mm512_and_si512(bits[0], magnitudeMask),
-                                       _mm512_and_si512(bits[1], magnitudeMask)),
-                _mm512_maskz_max_epu32(kAllLanes, _mm512_and_si512(bits[2], magnitudeMask),
-                                       _mm512_and_si512(bits[3], magnitudeMask)));
-            if (_mm512_cmpgt_epu32_mask(largest, infinity) != 0) [[unlikely]] {
-                for (int v = 0; v < 4; ++v) {
-                    const __mmask16 nan =
-                        _mm512_cmpgt_epu32_mask(_mm512_and_si512(bits[v], magnitudeMask), infinity);
-                    const __mmask16 negative = _mm512_movepi32_mask(bits[v]);
-                    codes[v] = _mm512_mask_mov_epi32(codes[v], nan & ~negative, nan_[0]);
-                    codes[v] = _mm512_mask_mov_epi32(codes[v], nan & negative, nan_[1]);
-                }
-            }
+            putNaNCodesBySign(bits, codes, nan_[0], nan_[1]);
             storeCodesInOrder(out, codes);
         });
     }

@@ -2,6 +2,7 @@
 #include "x86_hardware.h"
 
 #include "interleaved_blocks.h"
+#include "nan_codes_by_sign.h"
 #include "pack_in_order.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -659,9 +660,8 @@ bucketCodes16(const BucketRegisters& r, __m512i bits, __m512i magnitude) {
     return _mm512_mask_srli_epi32(code, _mm512_cmpgt_epi32_mask(magnitude, threshold), code, 8);
 }
 
-// 64 codes as one vector of bytes, in order (lanesInOrder). NaNs are rare: one test per 64
-// inputs (the largest magnitude against ∞'s), and the NaN codes put in only where there are
-// NaNs, instead of a compare and two masked moves per 16.
+// 64 codes as one vector of bytes, in order (lanesInOrder), NaNs put in once per 64
+// (putNaNCodesBySign).
 template <bool WordClamp>
 [[gnu::target("avx512f,avx512bw,avx512dq"), gnu::always_inline]] inline __m512i
 bucketCodes64(const BucketRegisters& r, const std::uint32_t* in) {
@@ -672,21 +672,8 @@ bucketCodes64(const BucketRegisters& r, const std::uint32_t* in) {
         magnitude[v] = _mm512_and_si512(bits[v], _mm512_set1_epi32(0x7fffffff));
         codes[v] = bucketCodes16<WordClamp>(r, bits[v], magnitude[v]);
     }
-    const __m512i infinity = _mm512_set1_epi32(0x7f800000);
-    const __m512i largest = _mm512_maskz_max_epi32(
-        kAllLanes, _mm512_maskz_max_epi32(kAllLanes, magnitude[0], magnitude[1]),
-        _mm512_maskz_max_epi32(kAllLanes, magnitude[2], magnitude[3]));
-    if (_mm512_cmpgt_epi32_mask(largest, infinity) != 0) [[unlikely]] {
-#pragma GCC unroll 4
-        for (int v = 0; v < 4; ++v) {
-            const __mmask16 nan = _mm512_cmpgt_epi32_mask(magnitude[v], infinity);
-            const __mmask16 negative = _mm512_movepi32_mask(bits[v]);
-            codes[v] = _mm512_mask_mov_epi32(codes[v], nan & ~negative,
-                                             _mm512_set1_epi32(static_cast<int>(r.nanCode[0])));
-            codes[v] = _mm512_mask_mov_epi32(codes[v], nan & negative,
-                                             _mm512_set1_epi32(static_cast<int>(r.nanCode[1])));
-        }
-    }
+    putNaNCodesBySign(bits, codes, _mm512_set1_epi32(static_cast<int>(r.nanCode[0])),
+                      _mm512_set1_epi32(static_cast<int>(r.nanCode[1])));
     // Words keep the codes' two bytes (below 2^16: no saturation); the low byte of each is
     // the code.
     const __m512i lowBytes = _mm512_set1_epi16(0xff);
