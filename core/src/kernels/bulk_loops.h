@@ -844,7 +844,8 @@ template <bool Wide, typename Out> class RegisterBisectionEncoder {
     // Calls f(encode64) with a function that looks up 64 inputs into 64 codes.
     template <typename F> void withBlockEncoder(const F& f) const {
         f([this](const std::uint32_t* in, Out* out) __attribute__((always_inline)) {
-            __m512i bits[4], codes[4];
+            __m512i bits[4], codes[4]; // unrolled, so that they stay in registers
+#pragma GCC unroll 4
             for (int v = 0; v < 4; ++v) {
                 bits[v] = _mm512_loadu_si512(in + 16 * v);
                 codes[v] = codes16(bits[v]);
@@ -982,8 +983,10 @@ void lookupElements(const LookupParams& p, const std::uint32_t* __restrict__ in,
     }
 }
 
-// The parameters are copied once to a local (see encodeLoop). Streaming: blocks of 64 codes
-// looked up into a local block and streamed, in interleaved runs, like encodeLoop's.
+// The parameters are copied once to a local (see encodeLoop). With AVX-512, up to 31
+// breakpoints go through RegisterBisectionEncoder and encodeCodes, like the hand-written
+// encoders; otherwise, streaming, blocks of 64 codes are looked up into a local block and
+// streamed in interleaved runs, like encodeLoop's.
 template <typename Out, OutputStores Stores>
 void lookupLoop(const LookupParams& params, const std::uint32_t* __restrict__ in, void* outBytes,
                 std::size_t count) {
