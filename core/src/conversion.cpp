@@ -101,7 +101,8 @@ bool shouldIncrement(const Truncation& t, bool negative, const RoundingOptions& 
 // Binary floats
 // ---------------------------------------------------------------------------------------
 
-// Result of a finite value too large for the format, by mode and policy (design.md §2):
+// Result of a finite value too large for the format, by mode and policy (docs/design.md,
+// "Conversion rules"):
 //   saturate            → ±max
 //   ieee, nearest/sr    → ±∞ (NaN where there is no ∞; ±max where there is neither)
 //   ieee, toward zero   → ±max   (also round-to-odd, which truncates)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // Double rounding: decimal inputs for which the tempting path "parse to double, then round
-// to the narrow format" gives the wrong code, and fpx's single exact rounding (design.md §1,
-// "One exact path") gives the right one.
+// to the narrow format" gives the wrong code, and fpx's single exact rounding
+// (docs/design.md, "Conversion rules") gives the right one.
 //
 // Construction: take the exact midpoint m between two neighbouring codes c and c+1 of the
 // narrow format. m has at most p+1 significant bits, so it is a double. Move it by ε, far

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The catalogue against design.md's table: limits derived from each FormatSpec must equal the
-// published facts, typed here independently as powers of two and decimals.
+// The catalogue against the table of docs/design.md, "Format facts": limits derived from each
+// FormatSpec must equal the published facts, typed here independently as powers of two and
+// decimals.
 #include "fpx/conversion.h"
 #include "fpx/decimal_text.h"
 #include "fpx/format_catalogue.h"
@@ -56,7 +57,7 @@ void TestFormatCatalogue::limits_data() {
     QTest::addColumn<bool>("hasInf");
     QTest::addColumn<bool>("hasNaN");
     QTest::addColumn<bool>("negativeZero");
-    // design.md §2, row by row.
+    // docs/design.md, "Format facts", row by row.
     QTest::newRow("fp64") << "fp64" << 64 << 1023 << "(2-2^-52)*2^1023"
                           << "2^-1022"
                           << "2^-1074"
@@ -197,7 +198,8 @@ void TestFormatCatalogue::integerLimits() {
 }
 
 void TestFormatCatalogue::nf4Levels() {
-    // design.md lists the levels as decimals; each is the float32 nearest to its text.
+    // docs/design.md, "Format facts" lists the levels as decimals; each is the float32
+    // nearest to its text.
     const auto& levels = fpx::test::kNf4Decimals;
     const FormatSpec nf4 = *findFormat("nf4").spec;
     QCOMPARE(nf4.totalBits(), 4);
@@ -208,7 +210,7 @@ void TestFormatCatalogue::nf4Levels() {
         std::snprintf(buffer, sizeof buffer, "%a", asDouble); // hex: exact
         const ExactValue expected = *parseValue(buffer).value;
         QCOMPARE(exact(decodeCode(nf4, static_cast<Code>(code)).value), exact(expected));
-        // and the shortest double text of that float32 is design.md's text
+        // and the shortest double text of that float32 is the text listed there
         QCOMPARE(std::strtod(levels[code], nullptr), asDouble);
     }
 }

@@ -4,7 +4,8 @@
 //
 // Expectations come from a brute-force list of the format's values (level × scale), never from
 // fpx's rounding: every value, every tie and the neighbourhoods of both, in every mode and both
-// overflow policies, plus hand-worked examples, specials and the NF4 table of design.md.
+// overflow policies, plus hand-worked examples, specials and the NF4 table of docs/design.md,
+// "Format facts".
 #include "fpx/code.h"
 #include "fpx/conversion.h"
 #include "fpx/exact_value.h"
@@ -80,7 +81,7 @@ struct Expected {
     bool invalid = false;
 };
 
-// What design.md and rounding.h say the conversion of x gives.
+// What docs/design.md, "Conversion rules" and rounding.h say the conversion of x gives.
 Expected reference(const std::vector<Level>& table, const ExactValue& x, const ModeCase& mode) {
     Expected out;
     // The real (non-virtual) ends.
@@ -96,7 +97,8 @@ Expected reference(const std::vector<Level>& table, const ExactValue& x, const M
         qFatal("no zero level");
         return Code(0);
     };
-    if (x.isNaN()) { // design.md: NaN quantizes to 0, flagged invalid
+    // docs/design.md, "Conversion rules": NaN quantizes to 0, flagged invalid.
+    if (x.isNaN()) {
         out.code = zeroCode();
         out.invalid = true;
         return out;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Every code of every format of at most 16 bits — built-in and custom — checked against a model
-// written from the field rules of design.md §2: class and value of each code, the counts and
-// limits derived from the spec, exact round trips in every mode and policy, and nextUp /
-// nextDown against a brute-force sorted list of all values. Custom spellings of built-in
-// formats (e5m10 = fp16, e4m3b7fn = fp8_e4m3) must behave exactly like them.
+// written from the field rules of docs/design.md, "Format facts": class and value of each
+// code, the counts and limits derived from the spec, exact round trips in every mode and
+// policy, and nextUp / nextDown against a brute-force sorted list of all values. Custom spellings
+// of built-in formats (e5m10 = fp16, e4m3b7fn = fp8_e4m3) must behave exactly like them.
 //
 // The model never calls fpx to decide what a code means: it reads the fields itself. It does
 // use ExactValue (tested on its own in tst_exactvalue) to hold and order the exact values.
@@ -62,7 +62,7 @@ Code codeCount(const FormatSpec& spec) {
     return Code(1) << spec.totalBits();
 }
 
-// What a code means, read from its fields by design.md's rules.
+// What a code means, read from its fields by the rules of docs/design.md, "Format facts".
 struct Model {
     ValueClass valueClass = ValueClass::Zero;
     ExactValue value;
