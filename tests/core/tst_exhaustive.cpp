@@ -9,9 +9,9 @@
 // Codes are compared bit for bit, NaNs by class only (fpx emits its canonical quiet NaN, the
 // hardware keeps the payload).
 //
-// fpx's exact path costs about a microsecond per conversion, so this takes hours: the input
-// space is cut into 65536 blocks of 65536 patterns that worker threads (one per core) take
-// in turn, with progress printed every half minute. Environment:
+// fpx's exact path does big-integer arithmetic for every conversion, so 2^32 of them take
+// hours: the input space is cut into 65536 blocks of 65536 patterns that worker threads (one per
+// core) take in turn, with progress printed every half minute. Environment:
 //   FPX_EXHAUSTIVE_SLICE=k/n   check only the k-th of n equal slices (k = 0 … n−1), to
 //                              spread the work over several machines or runs
 //   FPX_EXHAUSTIVE_THREADS=t   worker threads (default: all cores)
