@@ -344,6 +344,15 @@ void TestExplorer::copyFormats() {
     const QString csv = window.model()->tableAsCsv();
     QVERIFY(csv.startsWith("format,bits,hex,value,error"));
     QVERIFY(csv.contains("fp16,0 01101 0101010101,0x3555,0.333251953125,"));
+    // Each cell sits under its own key. 1/3 in FP16 is 0x3555 = 1365/4096, an ULP of 2^-12
+    // there: error -1/12288, so the ULP error is -1/3 and the relative error -2^-12.
+    const QStringList lines = csv.split('\n');
+    const QStringList keys = lines[0].split(',');
+    const QStringList fp16 = lines[1].split(',');
+    QCOMPARE(fp16.size(), keys.size());
+    QVERIFY2(fp16[keys.indexOf("ulp_error")].startsWith("-0.33333"),
+             qPrintable(fp16[keys.indexOf("ulp_error")]));
+    QCOMPARE(fp16[keys.indexOf("rel_error")], QString("-0.000244140625"));
     const QJsonObject json =
         QJsonDocument::fromJson(window.model()->tableAsJson().toUtf8()).object();
     QCOMPARE(json["input"].toString(), QString("1/3"));

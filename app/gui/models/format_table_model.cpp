@@ -13,6 +13,8 @@
 #include <QJsonObject>
 #include <QPalette>
 
+#include <iterator>
+
 namespace fpx::gui {
 
 namespace {
@@ -41,29 +43,45 @@ QString classText(const ExplorerRow& row) {
     return name;
 }
 
+// Everything said about a column, in the order of FormatTableModel::Column, so that headers,
+// tooltips and the keys of copied CSV cannot fall out of step with the cells.
+struct ColumnInfo {
+    const char* title;  // header text
+    const char* csvKey; // header of the column in copied CSV
+    const char* tip;    // header tooltip: the concept behind the column
+};
+
+constexpr ColumnInfo kColumns[] = {
+    {"Format", "format",
+     "The number format. Hover for its layout; scaled formats show their scale."},
+    {"Bits", "bits",
+     "The stored bits: sign (blue), exponent (green), hidden leading bit (grey, not stored), "
+     "mantissa (red). Click a bit to flip it: that value becomes the input."},
+    {"Hex", "hex", "The code in hexadecimal. Double-click to type a code (0x… or 0b…)."},
+    {"Value", "value",
+     "The exact value the code stands for: every binary format's value has a finite decimal "
+     "expansion. Long ones are elided; hover or copy for all digits."},
+    {"Error", "error", "Rounding error: stored value − input, exactly."},
+    {"ULP error", "ulp_error",
+     "Error in units in the last place: how far the stored value is from the input in steps "
+     "of this format's spacing at that value. Round-to-nearest keeps it within ±0.5."},
+    {"Rel. error", "rel_error", "Relative error: (stored value − input) / input."},
+    {"Class", "class",
+     "Zero, subnormal (below the smallest normal: gradual underflow), normal, inf or NaN; "
+     "'overflow' or 'saturated' when the input was beyond the largest finite value."},
+    {"Flags", "flags",
+     "IEEE exception flags: inexact (rounded), underflow (tiny and inexact), overflow, "
+     "invalid."},
+};
+static_assert(std::size(kColumns) == FormatTableModel::ColumnCount,
+              "one ColumnInfo per FormatTableModel::Column");
+
 const char* columnName(int column) {
-    static const char* names[] = {"Format",    "Bits",       "Hex",   "Value", "Error",
-                                  "ULP error", "Rel. error", "Class", "Flags"};
-    return names[column];
+    return kColumns[column].title;
 }
 
 const char* columnTip(int column) {
-    static const char* tips[] = {
-        "The number format. Hover for its layout; scaled formats show their scale.",
-        "The stored bits: sign (blue), exponent (green), hidden leading bit (grey, not stored), "
-        "mantissa (red). Click a bit to flip it: that value becomes the input.",
-        "The code in hexadecimal. Double-click to type a code (0x… or 0b…).",
-        "The exact value the code stands for: every binary format's value has a finite decimal "
-        "expansion. Long ones are elided; hover or copy for all digits.",
-        "Rounding error: stored value − input, exactly.",
-        "Error in units in the last place: how far the stored value is from the input in steps "
-        "of this format's spacing at that value. Round-to-nearest keeps it within ±0.5.",
-        "Relative error: (stored value − input) / input.",
-        "Zero, subnormal (below the smallest normal: gradual underflow), normal, inf or NaN; "
-        "'overflow' or 'saturated' when the input was beyond the largest finite value.",
-        "IEEE exception flags: inexact (rounded), underflow (tiny and inexact), overflow, "
-        "invalid."};
-    return tips[column];
+    return kColumns[column].tip;
 }
 
 } // namespace
@@ -241,7 +259,10 @@ QString FormatTableModel::tableAsCsv() const {
         return s;
     };
     QStringList lines;
-    lines << "format,bits,hex,value,error,rel_error,ulp_error,class,flags";
+    QStringList header;
+    for (const ColumnInfo& column : kColumns)
+        header << column.csvKey;
+    lines << header.join(',');
     for (int r = 0; r < rowCount(); ++r) {
         QStringList cells;
         for (int c = 0; c < ColumnCount; ++c)

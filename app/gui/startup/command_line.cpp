@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "startup/command_line.h"
+
+#include "bench/benchmarks_panel.h"
+#include "main_window.h"
+#include "models/explorer_controller.h"
+#include "widgets/plots_panel.h"
+
+#include "fpx/format_catalogue.h"
+#include "fpx/rounding.h"
+
+namespace fpx::gui {
+
+void ExplorerCommandLine::addTo(QCommandLineParser& parser) const {
+    parser.addOptions({value, formats, round, overflow, select, plot, screenshot, size, noSettings,
+                       page, benchRun, benchFormats, benchBudget, benchSizes, benchCompare});
+}
+
+bool ExplorerCommandLine::persistent(const QCommandLineParser& parser) const {
+    return !parser.isSet(noSettings) && !parser.isSet(screenshot);
+}
+
+namespace {
+
+void selectRow(MainWindow& window, const QString& id) {
+    const FormatLookup wanted = findFormat(id.toStdString());
+    if (!wanted)
+        return;
+    const auto& rows = window.controller()->rows();
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        if (rows[i].spec.id == wanted.spec->id)
+            window.selectRow(static_cast<int>(i));
+}
+
+} // namespace
+
+QString applyExplorerOptions(const QCommandLineParser& parser, const ExplorerCommandLine& options,
+                             MainWindow& window) {
+    ExplorerController* controller = window.controller();
+    if (parser.isSet(options.formats)) {
+        const FormatListLookup lookup = findFormats(parser.value(options.formats).toStdString());
+        if (!lookup.error.empty())
+            return "--formats: " + QString::fromStdString(lookup.error);
+        controller->setFormats(lookup.specs);
+    }
+    if (parser.isSet(options.round)) {
+        const auto mode = parseRoundingMode(parser.value(options.round).toStdString());
+        if (!mode)
+            return "--round: unknown rounding mode '" + parser.value(options.round) + "'";
+        controller->setRoundingMode(*mode);
+    }
+    if (parser.isSet(options.overflow)) {
+        const auto policy = parseOverflowPolicy(parser.value(options.overflow).toStdString());
+        if (!policy)
+            return "--overflow: unknown policy '" + parser.value(options.overflow) + "'";
+        controller->setOverflowPolicy(*policy);
+    }
+    if (parser.isSet(options.value)) {
+        controller->setInputText(parser.value(options.value));
+        // Interactively the value field shows the message; a screenshot would hide it.
+        if (!controller->inputError().isEmpty() && parser.isSet(options.screenshot))
+            return "--value: " + controller->inputError();
+    }
+    if (parser.isSet(options.select))
+        selectRow(window, parser.value(options.select));
+    if (parser.isSet(options.plot)) {
+        const auto kind = plots::parsePlotKind(parser.value(options.plot));
+        if (!kind)
+            return "--plot: unknown plot '" + parser.value(options.plot) +
+                   "' (use error, ulp, range, values or memory)";
+        window.showLowerTab(1);
+        window.plotsPanel()->setKind(*kind);
+    }
+    return {};
+}
+
+QString applyBenchmarkOptions(const QCommandLineParser& parser, const ExplorerCommandLine& options,
+                              MainWindow& window) {
+    BenchmarksPanel* bench = window.benchmarksPanel();
+    if (parser.isSet(options.page)) {
+        if (parser.value(options.page) == "benchmarks")
+            window.showPage(MainWindow::Page::Benchmarks);
+        else if (parser.value(options.page) == "explorer")
+            window.showPage(MainWindow::Page::Explorer);
+        else
+            return "--page: use explorer or benchmarks";
+    }
+    if (parser.isSet(options.benchFormats)) {
+        const FormatListLookup lookup =
+            findFormats(parser.value(options.benchFormats).toStdString());
+        if (!lookup.error.empty())
+            return "--bench-formats: " + QString::fromStdString(lookup.error);
+        QStringList ids;
+        for (const FormatSpec& spec : lookup.specs)
+            ids << QString::fromStdString(spec.id);
+        bench->setFormats(ids);
+    }
+    if (parser.isSet(options.benchBudget)) {
+        const double seconds = parser.value(options.benchBudget).toDouble();
+        if (!(seconds >= 0.01 && seconds <= 60))
+            return "--bench-budget: expected seconds, 0.01 to 60";
+        bench->setBudget(seconds);
+    }
+    if (parser.isSet(options.benchSizes)) {
+        QString error;
+        if (!BenchmarksPanel::parseSizes(parser.value(options.benchSizes), &error))
+            return "--bench-sizes: " + error;
+        bench->setSizes(false, false, parser.value(options.benchSizes));
+    }
+    if (parser.isSet(options.benchCompare)) {
+        QString error;
+        bench->setMessageSink([&error](const QString&, const QString& text) { error = text; });
+        const bool loaded = bench->loadComparison(parser.value(options.benchCompare));
+        bench->setMessageSink({});
+        if (!loaded)
+            return "--bench-compare: " + error;
+    }
+    if (parser.isSet(options.benchRun)) {
+        window.showPage(MainWindow::Page::Benchmarks);
+        bench->run();
+    }
+    return {};
+}
+
+} // namespace fpx::gui

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QCommandLineOption>
+#include <QCommandLineParser>
+#include <QString>
+
+namespace fpx::gui {
+
+class MainWindow;
+
+// The explorer's command-line options. They set the window up as a user would (value, formats,
+// rounding, page, plot, benchmark settings), so that documentation screenshots and tests start
+// from any state without touching the remembered settings.
+struct ExplorerCommandLine {
+    QCommandLineOption value{"value", "Start with VALUE in the value field.", "VALUE"};
+    QCommandLineOption formats{
+        "formats", "Show these formats, comma-separated (ids, aliases or specs like e4m3b11fnuz).",
+        "LIST"};
+    QCommandLineOption round{"round", "Rounding mode: rne, rna, rtz, rup, rdn, sr or rto.", "MODE"};
+    QCommandLineOption overflow{"overflow", "Overflow policy: ieee or saturate.", "POLICY"};
+    QCommandLineOption select{"select", "Select the row of FORMAT (its detail panel shows).",
+                              "FORMAT"};
+    QCommandLineOption plot{
+        "plot", "Show the Plots tab with KIND: error, ulp, range, values or memory.", "KIND"};
+    QCommandLineOption screenshot{
+        "screenshot", "Render the window to FILE (PNG) and exit; works offscreen.", "FILE"};
+    QCommandLineOption size{"size", "Window size for --screenshot, WIDTHxHEIGHT.", "SIZE",
+                            "1600x900"};
+    QCommandLineOption noSettings{"no-settings", "Neither read nor write the remembered state."};
+    QCommandLineOption page{"page", "Open on PAGE: explorer or benchmarks.", "PAGE"};
+    QCommandLineOption benchRun{"bench-run",
+                                "Start a benchmark with the Benchmarks page's settings (with "
+                                "--screenshot: wait for it to finish)."};
+    QCommandLineOption benchFormats{"bench-formats", "Formats to benchmark, comma-separated ids.",
+                                    "LIST"};
+    QCommandLineOption benchBudget{"bench-budget", "Seconds per benchmark measurement.", "SECONDS"};
+    QCommandLineOption benchSizes{"bench-sizes",
+                                  "Array sizes to benchmark, in elements: 4k,1M,… (instead of in "
+                                  "cache and beyond the last-level cache).",
+                                  "LIST"};
+    QCommandLineOption benchCompare{"bench-compare",
+                                    "Compare the benchmarks with a run saved as JSON.", "FILE"};
+
+    void addTo(QCommandLineParser& parser) const;
+    // Whether the window may read and write the remembered state: not for screenshots, which
+    // must look the same on every machine.
+    bool persistent(const QCommandLineParser& parser) const;
+};
+
+// Each returns the first problem as "--option: what is wrong", or an empty string.
+// The explorer page: formats, rounding, overflow, value, selected row, plot kind.
+QString applyExplorerOptions(const QCommandLineParser& parser, const ExplorerCommandLine& options,
+                             MainWindow& window);
+// The page to open, the Benchmarks page's settings, a saved run to compare with, and a run.
+QString applyBenchmarkOptions(const QCommandLineParser& parser, const ExplorerCommandLine& options,
+                              MainWindow& window);
+
+} // namespace fpx::gui
