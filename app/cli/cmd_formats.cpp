@@ -8,6 +8,7 @@
 #include "fpx/format_catalogue.h"
 #include "fpx/format_limits.h"
 
+#include <charconv>
 #include <cstdio>
 #include <ostream>
 
@@ -50,65 +51,67 @@ FormatSpec unscaled(FormatSpec spec) {
     return spec;
 }
 
-void writeFormatJson(JsonWriter& json, const FormatSpec& original) {
+// p·log10(2) to four decimals, as it has always been listed: an approximate figure, not
+// exact like the limits.
+double fourDecimals(double value) {
+    char text[64];
+    const auto printed =
+        std::to_chars(text, text + sizeof text, value, std::chars_format::fixed, 4);
+    double rounded = value;
+    std::from_chars(text, printed.ptr, rounded);
+    return rounded;
+}
+
+Json formatJson(const FormatSpec& original) {
     const FormatSpec spec = unscaled(original);
     const FormatLimits l = deriveLimits(spec);
     const bool isFloat = spec.kind == FormatKind::BinaryFloat;
-    json.beginObject();
-    json.field("id", spec.id);
-    json.field("name", spec.displayName);
-    json.key("aliases");
-    json.beginArray();
-    for (const auto& alias : spec.aliases)
-        json.string(alias);
-    json.endArray();
-    json.field("kind", kindName(spec.kind));
-    json.fieldNumber("bits", std::to_string(spec.totalBits()));
+    Json json;
+    json["id"] = spec.id;
+    json["name"] = spec.displayName;
+    json["aliases"] = spec.aliases;
+    json["kind"] = kindName(spec.kind);
+    json["bits"] = spec.totalBits();
     if (isFloat) {
-        json.fieldNumber("exponent_bits", std::to_string(spec.exponentBits));
-        json.fieldNumber("mantissa_bits", std::to_string(spec.storedSignificandBits()));
-        json.fieldNumber("fraction_bits", std::to_string(spec.fractionBits));
-        json.fieldNumber("bias", std::to_string(spec.bias));
-        json.fieldNumber("precision", std::to_string(spec.precision()));
+        json["exponent_bits"] = spec.exponentBits;
+        json["mantissa_bits"] = spec.storedSignificandBits();
+        json["fraction_bits"] = spec.fractionBits;
+        json["bias"] = spec.bias;
+        json["precision"] = spec.precision();
     } else {
-        json.fieldNull("exponent_bits");
-        json.fieldNull("mantissa_bits");
-        json.fieldNull("fraction_bits");
-        json.fieldNull("bias");
-        json.fieldNull("precision");
+        for (const char* name :
+             {"exponent_bits", "mantissa_bits", "fraction_bits", "bias", "precision"})
+            json[name] = nullptr;
     }
-    json.fieldBool("signed", spec.isSigned);
-    json.fieldBool("explicit_integer_bit", spec.explicitIntegerBit);
-    json.field("special_encoding", encodingName(spec));
-    json.fieldBool("has_inf", spec.hasInfinity());
-    json.fieldBool("has_nan", spec.hasNaN());
-    json.fieldBool("has_negative_zero", spec.hasNegativeZero());
-    json.fieldBool("has_subnormals", isFloat && l.minSubnormal.has_value());
-    writeDecimalField(json, "max", l.max);
-    writeDecimalField(json, "min", l.lowest);
-    writeDecimalField(json, "min_normal", isFloat ? l.minNormal : std::optional(l.minPositive));
-    writeDecimalField(json, "min_subnormal", l.minSubnormal);
-    writeDecimalField(json, "epsilon", l.epsilon);
-    json.field("max_bits", codeToHex(l.maxCode, spec.totalBits()));
-    json.field("min_bits", codeToHex(l.lowestCode, spec.totalBits()));
-    char digits[32];
-    std::snprintf(digits, sizeof digits, "%.4f", l.decimalDigits);
-    json.fieldNumber("decimal_digits", digits);
-    json.fieldNumber("codes", l.codeCount.str());
-    json.fieldNumber("finite_codes", l.finiteCount.str());
-    json.fieldNumber("nan_codes", l.nanCount.str());
-    json.fieldNumber("inf_codes", l.infinityCount.str());
-    json.fieldNumber("zero_codes", l.zeroCount.str());
+    json["signed"] = spec.isSigned;
+    json["explicit_integer_bit"] = spec.explicitIntegerBit;
+    json["special_encoding"] = encodingName(spec);
+    json["has_inf"] = spec.hasInfinity();
+    json["has_nan"] = spec.hasNaN();
+    json["has_negative_zero"] = spec.hasNegativeZero();
+    json["has_subnormals"] = isFloat && l.minSubnormal.has_value();
+    json["max"] = decimalOrNull(l.max);
+    json["min"] = decimalOrNull(l.lowest);
+    json["min_normal"] = decimalOrNull(isFloat ? l.minNormal : std::optional(l.minPositive));
+    json["min_subnormal"] = decimalOrNull(l.minSubnormal);
+    json["epsilon"] = decimalOrNull(l.epsilon);
+    json["max_bits"] = codeToHex(l.maxCode, spec.totalBits());
+    json["min_bits"] = codeToHex(l.lowestCode, spec.totalBits());
+    json["decimal_digits"] = fourDecimals(l.decimalDigits);
+    json["codes"] = integerOrDigits(l.codeCount);
+    json["finite_codes"] = integerOrDigits(l.finiteCount);
+    json["nan_codes"] = integerOrDigits(l.nanCount);
+    json["inf_codes"] = integerOrDigits(l.infinityCount);
+    json["zero_codes"] = integerOrDigits(l.zeroCount);
     if (spec.isScaled()) {
         const DecimalText scale = toDecimal(original.scale);
-        json.field(spec.kind == FormatKind::Lookup ? "default_absmax" : "default_scale",
-                   scale.text);
+        json[spec.kind == FormatKind::Lookup ? "default_absmax" : "default_scale"] = scale.text;
         if (spec.kind == FormatKind::Integer)
-            json.field("default_scale_fraction",
-                       "1/" + toDecimal(ExactValue::integer(1) / original.scale).text);
+            json["default_scale_fraction"] =
+                "1/" + toDecimal(ExactValue::integer(1) / original.scale).text;
     }
-    json.field("description", spec.description);
-    json.endObject();
+    json["description"] = spec.description;
+    return json;
 }
 
 } // namespace
@@ -128,14 +131,10 @@ int runFormats(const std::vector<std::string>& rawArgs, Streams& io) {
     }
     const auto& formats = builtinFormats();
     if (args.has("json")) {
-        JsonWriter json(io.out);
-        json.beginObject();
-        json.key("formats");
-        json.beginArray();
+        Json list = Json::array();
         for (const FormatSpec& spec : formats)
-            writeFormatJson(json, spec);
-        json.endArray();
-        json.endObject();
+            list.push_back(formatJson(spec));
+        printJson(io.out, Json{{"formats", std::move(list)}});
         return kExitOk;
     }
     TerminalStyle style{(io.outIsTerminal && !args.has("no-color")) || args.has("color")};

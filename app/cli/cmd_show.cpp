@@ -50,77 +50,62 @@ std::string intervalText(const RoundingInterval& r) {
            toDecimal(r.high).text + (r.highClosed ? "]" : ")");
 }
 
-void writeResultJson(JsonWriter& json, const FormatSpec& spec, const ConversionReport& r,
-                     bool inputExact) {
+Json resultJson(const FormatSpec& spec, const ConversionReport& r, bool inputExact) {
     const DecodedCode& d = r.details.decoded;
     const int bits = spec.totalBits();
     const bool isFloat = spec.kind == FormatKind::BinaryFloat;
     const DecimalText value = toDecimal(d.value);
     const DecimalText error = errorText(r.error, inputExact);
-    json.beginObject();
-    json.field("format", spec.id);
-    json.field("name", spec.displayName);
-    json.field("bits", codeToHex(d.code, bits));
-    json.field("binary", binaryByField(spec, d.code));
-    json.fieldNumber("sign", d.sign ? "1" : "0");
+    Json json;
+    json["format"] = spec.id;
+    json["name"] = spec.displayName;
+    json["bits"] = codeToHex(d.code, bits);
+    json["binary"] = binaryByField(spec, d.code);
+    json["sign"] = d.sign ? 1 : 0;
     if (isFloat) {
-        json.fieldNumber("exponent", codeToDecimal(d.exponentField));
-        json.fieldNumber("mantissa", codeToDecimal(d.significandField));
+        json["exponent"] = integerOrDigits(d.exponentField);
+        json["mantissa"] = integerOrDigits(d.significandField);
         if (d.valueClass == ValueClass::Normal || d.valueClass == ValueClass::Subnormal)
-            json.fieldNumber("unbiased_exponent", std::to_string(d.unbiasedExponent));
+            json["unbiased_exponent"] = d.unbiasedExponent;
         else
-            json.fieldNull("unbiased_exponent");
+            json["unbiased_exponent"] = nullptr;
     } else {
-        json.fieldNull("exponent");
-        json.fieldNull("mantissa");
-        json.fieldNumber("level", std::to_string(d.level));
-        json.field("scale", toDecimal(spec.scale).text);
+        json["exponent"] = nullptr;
+        json["mantissa"] = nullptr;
+        json["level"] = d.level;
+        json["scale"] = toDecimal(spec.scale).text;
     }
-    json.field("class", valueClassName(d.valueClass));
-    json.field("value", value.text);
-    json.fieldBool("value_exact", value.exact);
-    json.field("shortest", shortestRoundTrip(spec, d.code));
+    json["class"] = valueClassName(d.valueClass);
+    json["value"] = value.text;
+    json["value_exact"] = value.exact;
+    json["shortest"] = shortestRoundTrip(spec, d.code);
     if (r.error.isNaN()) {
-        json.fieldNull("error");
-        json.fieldBool("error_exact", true);
+        json["error"] = nullptr;
+        json["error_exact"] = true;
     } else {
-        json.field("error", error.text);
-        json.fieldBool("error_exact", error.exact);
+        json["error"] = error.text;
+        json["error_exact"] = error.exact;
     }
-    json.fieldBool("exact", value.exact && (r.error.isNaN() || error.exact));
-    writeDecimalField(json, "rel_error", r.relativeError);
-    writeDecimalField(json, "ulp_error", r.ulpError);
-    writeDecimalField(json, "ulp", r.details.ulp);
-    writeDecimalField(json, "next_up",
-                      r.details.nextUp ? std::optional(r.details.nextUp->value) : std::nullopt);
-    if (r.details.nextUp)
-        json.field("next_up_bits", codeToHex(r.details.nextUp->code, bits));
+    json["exact"] = value.exact && (r.error.isNaN() || error.exact);
+    json["rel_error"] = decimalOrNull(r.relativeError);
+    json["ulp_error"] = decimalOrNull(r.ulpError);
+    json["ulp"] = decimalOrNull(r.details.ulp);
+    const auto& up = r.details.nextUp;
+    const auto& down = r.details.nextDown;
+    json["next_up"] = decimalOrNull(up ? std::optional(up->value) : std::nullopt);
+    json["next_up_bits"] = up ? Json(codeToHex(up->code, bits)) : Json(nullptr);
+    json["next_down"] = decimalOrNull(down ? std::optional(down->value) : std::nullopt);
+    json["next_down_bits"] = down ? Json(codeToHex(down->code, bits)) : Json(nullptr);
+    if (const auto& interval = r.details.interval)
+        json["interval"] = {{"low", toDecimal(interval->low).text},
+                            {"high", toDecimal(interval->high).text},
+                            {"low_closed", interval->lowClosed},
+                            {"high_closed", interval->highClosed}};
     else
-        json.fieldNull("next_up_bits");
-    writeDecimalField(json, "next_down",
-                      r.details.nextDown ? std::optional(r.details.nextDown->value) : std::nullopt);
-    if (r.details.nextDown)
-        json.field("next_down_bits", codeToHex(r.details.nextDown->code, bits));
-    else
-        json.fieldNull("next_down_bits");
-    if (r.details.interval) {
-        json.key("interval");
-        json.beginObject();
-        json.field("low", toDecimal(r.details.interval->low).text);
-        json.field("high", toDecimal(r.details.interval->high).text);
-        json.fieldBool("low_closed", r.details.interval->lowClosed);
-        json.fieldBool("high_closed", r.details.interval->highClosed);
-        json.endObject();
-    } else {
-        json.fieldNull("interval");
-    }
-    json.key("flags");
-    json.beginArray();
-    for (const auto& flag : flagList(r.conversion.flags))
-        json.string(flag);
-    json.endArray();
-    json.field("decode", explainDecode(spec, d));
-    json.endObject();
+        json["interval"] = nullptr;
+    json["flags"] = flagList(r.conversion.flags);
+    json["decode"] = explainDecode(spec, d);
+    return json;
 }
 
 std::string elide(const std::string& text, bool full, std::size_t limit = 42) {
@@ -296,24 +281,22 @@ int runShow(const std::vector<std::string>& rawArgs, Streams& io) {
         reports.push_back(convertAndDescribe(input.value, spec, options));
 
     if (args.has("json")) {
-        JsonWriter json(io.out);
-        json.beginObject();
-        json.field("input", input.text);
+        Json json;
+        json["input"] = input.text;
         if (!input.fromFormat.empty())
-            json.field("input_format", input.fromFormat);
+            json["input_format"] = input.fromFormat;
         const DecimalText exactInput = toDecimal(input.value);
-        json.field("input_value", exactInput.text);
-        json.fieldBool("input_exact", exactInput.exact && input.exact);
-        json.field("round", roundingModeId(options.mode));
-        json.field("overflow", overflowPolicyId(options.overflow));
+        json["input_value"] = exactInput.text;
+        json["input_exact"] = exactInput.exact && input.exact;
+        json["round"] = roundingModeId(options.mode);
+        json["overflow"] = overflowPolicyId(options.overflow);
         if (options.mode == RoundingMode::Stochastic)
-            json.fieldNumber("seed", std::to_string(setup.seed));
-        json.key("results");
-        json.beginArray();
+            json["seed"] = setup.seed;
+        Json results = Json::array();
         for (std::size_t i = 0; i < formats.size(); ++i)
-            writeResultJson(json, formats[i], reports[i], input.exact);
-        json.endArray();
-        json.endObject();
+            results.push_back(resultJson(formats[i], reports[i], input.exact));
+        json["results"] = std::move(results);
+        printJson(io.out, json);
         return status;
     }
 

@@ -50,25 +50,18 @@ int runTable(const std::vector<std::string>& rawArgs, Streams& io) {
     }
     const Code count = Code(1) << bits;
     if (args.has("json")) {
-        JsonWriter json(io.out);
-        json.beginObject();
-        json.field("format", spec.id);
-        json.fieldNumber("bits", std::to_string(bits));
-        json.key("codes");
-        json.beginArray();
+        // The whole document is built before it is printed: at most 2^16 codes (16 bits).
+        Json codes = Json::array();
         for (Code code = 0; code < count; ++code) {
             const DecodedCode d = decodeCode(spec, code);
             const DecimalText value = toDecimal(d.value);
-            json.beginObject();
-            json.field("bits", codeToHex(code, bits));
-            json.field("binary", binaryByField(spec, code));
-            json.field("class", valueClassName(d.valueClass));
-            json.field("value", value.text);
-            json.fieldBool("exact", value.exact);
-            json.endObject();
+            codes.push_back({{"bits", codeToHex(code, bits)},
+                             {"binary", binaryByField(spec, code)},
+                             {"class", valueClassName(d.valueClass)},
+                             {"value", value.text},
+                             {"exact", value.exact}});
         }
-        json.endArray();
-        json.endObject();
+        printJson(io.out, {{"format", spec.id}, {"bits", bits}, {"codes", std::move(codes)}});
         return kExitOk;
     }
     if (args.has("csv")) {

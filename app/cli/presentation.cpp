@@ -3,6 +3,9 @@
 
 #include "fpx/decimal_text.h"
 
+#include <cstdint>
+#include <limits>
+
 namespace fpx::cli {
 
 std::optional<std::int64_t> powerOfTwoExponent(const ExactValue& v) {
@@ -18,13 +21,26 @@ std::string humanValue(const ExactValue& v, int digits) {
     return text;
 }
 
-void writeDecimalField(JsonWriter& json, std::string_view name,
-                       const std::optional<ExactValue>& v) {
-    if (!v || v->isNaN()) {
-        json.fieldNull(name);
-        return;
-    }
-    json.field(name, toDecimal(*v).text);
+Json decimalOrNull(const std::optional<ExactValue>& v) {
+    if (!v || v->isNaN())
+        return nullptr;
+    return toDecimal(*v).text;
+}
+
+Json integerOrDigits(Code n) {
+    if (n <= std::numeric_limits<std::uint64_t>::max())
+        return static_cast<std::uint64_t>(n);
+    return codeToDecimal(n);
+}
+
+Json integerOrDigits(const BigInt& n) {
+    if (n <= std::numeric_limits<std::uint64_t>::max())
+        return n.convert_to<std::uint64_t>();
+    return n.str();
+}
+
+void printJson(std::ostream& out, const Json& document) {
+    out << document.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
 }
 
 std::string_view fieldColour(BitFieldKind kind) {

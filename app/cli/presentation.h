@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "fpx/json_writer.h"
 #include "text_table.h"
 
 #include "fpx/bit_layout.h"
 #include "fpx/exact_value.h"
 #include "fpx/format_spec.h"
 
+#include <nlohmann/json.hpp>
+
 #include <optional>
+#include <ostream>
 #include <string>
 
 namespace fpx::cli {
@@ -19,8 +21,22 @@ std::optional<std::int64_t> powerOfTwoExponent(const ExactValue& v);
 // A short human form: "65504", "6.10352e-5 (2^-14)", "inf".
 std::string humanValue(const ExactValue& v, int digits = 6);
 
-// Writes "name": "<exact decimal>" (or 40 digits), or null for NaN when `nanIsNull`.
-void writeDecimalField(JsonWriter& json, std::string_view name, const std::optional<ExactValue>& v);
+// JSON documents keep their keys in the order they were written.
+using Json = nlohmann::ordered_json;
+
+// The exact decimal text of `v` as a JSON string (exact values stay exact as text, however
+// long), or null when there is none or it is NaN.
+Json decimalOrNull(const std::optional<ExactValue>& v);
+
+// A JSON integer when it fits in 64 bits. nlohmann holds no wider integer, so a wider one
+// (fp128's 112-bit mantissa field, the 2^64 codes of fp64) is its exact decimal digits in a
+// string, like the exact values: never a double that would round it.
+Json integerOrDigits(Code n);
+Json integerOrDigits(const BigInt& n);
+
+// Prints `document` with two-space indents and a final newline. Any bytes that are not UTF-8
+// become U+FFFD, so the output is JSON whatever text reaches it.
+void printJson(std::ostream& out, const Json& document);
 
 // The code's bits grouped by field, each field in its colour.
 std::string colouredBits(const FormatSpec& spec, Code code, const TerminalStyle& style);

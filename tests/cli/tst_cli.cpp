@@ -164,6 +164,13 @@ void TestCli::showNonTerminatingIsMarked() {
     QCOMPARE(third["value"].toString(), QString("0.3333333432674407958984375"));
     QCOMPARE(third["exact"].toBool(), false);
     QCOMPARE(third["error"].toString(), QString("9.934107462565104166666666666666666666667e-9"));
+    // 1/3 = 2^-2 × 4/3: fp128's 112-bit mantissa field is round(2^112 / 3), wider than 64 bits,
+    // so it comes as its exact digits in text; fp32's is a JSON integer.
+    QCOMPARE(third["mantissa"].toInteger(), 0x2aaaab);
+    const QJsonObject quad =
+        json(runFpx({"show", "1/3", "--formats", "fp128", "--json"}))["results"][0].toObject();
+    QCOMPARE(quad["mantissa"].toString(), QString("1730765619511609209510165443073365"));
+    QCOMPARE(quad["exponent"].toInteger(), 16383 - 2);
     const QJsonObject int8 = json(runFpx({"show", "0.5", "--formats", "int8", "--json"}))["results"]
                                  .toArray()[0]
                                  .toObject();
@@ -244,6 +251,13 @@ void TestCli::formatsJson() {
         fp128Max.startsWith("1.18973149535723176508575932662800701619646905264169404552969888421"));
     QVERIFY(fp128Max.endsWith("e4932"));
     QCOMPARE(fp128Max.size(), 4933 + 1 + 5); // all 4933 digits, a point and "e4932"
+    // Counts are JSON integers; one wider than 64 bits is its exact digits as text too.
+    QVERIFY(byId["fp16"]["codes"].isDouble());
+    QCOMPARE(byId["fp16"]["codes"].toInteger(), 65536);
+    QCOMPARE(byId["fp16"]["nan_codes"].toInteger(), 2046);
+    QCOMPARE(byId["fp128"]["nan_codes"].toString(),
+             QString("10384593717069655257060992658440190"));    // 2^113 − 2
+    QCOMPARE(byId["fp16"]["decimal_digits"].toDouble(), 3.3113); // 11 · log10(2), 4 decimals
 }
 
 void TestCli::tableJsonAndCsv() {

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "fpx/bench/result_io.h"
 
-#include "fpx/json_writer.h"
-
+#include <nlohmann/json.hpp>
 #include <sys/utsname.h>
 
 #include <charconv>
@@ -81,77 +80,69 @@ RunMetadata describeRun(const BenchRequest& request, const std::vector<DeviceInf
 
 void writeResultsJson(std::ostream& out, const RunMetadata& metadata,
                       const std::vector<BenchResult>& results) {
-    JsonWriter json(out);
-    auto number = [&](const char* name, double value) {
-        json.fieldNumber(name, formatNumber(value, 9));
-    };
-    json.beginObject();
-    json.field("format", "fpx-bench");
-    json.fieldNumber("version", "1");
-    json.field("fpx_version", metadata.fpxVersion);
-    json.field("build", metadata.build);
-    json.field("host", metadata.host);
-    json.field("started_at", metadata.startedAt);
-    json.field("distribution", metadata.distribution);
-    json.field("rounding", metadata.rounding);
-    json.field("overflow", metadata.overflow);
-    number("budget_seconds", metadata.budgetSeconds);
-    json.fieldNumber("samples", std::to_string(metadata.samples));
-    json.key("devices");
-    json.beginArray();
+    using Json = nlohmann::ordered_json;
+    // JSON has no inf or NaN (an infinite ceiling means none was known): those are written
+    // as 0, as in the CSV. Finite values are written in full, so a saved run loads back to
+    // the same doubles; nlohmann writes them without the locale.
+    auto number = [](double value) { return std::isfinite(value) ? value : 0.0; };
+    Json devices = Json::array();
     for (const DeviceInfo& d : metadata.devices) {
-        json.beginObject();
-        json.field("backend", d.backend);
-        json.fieldNumber("index", std::to_string(d.index));
-        json.field("name", d.name);
-        json.field("driver", d.driver);
-        json.field("details", d.details);
-        json.fieldNumber("compute_units", std::to_string(d.computeUnits));
-        json.fieldNumber("memory_bytes", std::to_string(d.memoryBytes));
-        json.fieldNumber("last_level_cache_bytes", std::to_string(d.lastLevelCacheBytes));
-        number("datasheet_bandwidth", d.datasheetBandwidth);
-        json.key("datasheet_peaks");
-        json.beginObject();
+        Json peaks = Json::object();
         for (const auto& [format, peak] : d.datasheetPeaks)
-            number(format.c_str(), peak);
-        json.endObject();
-        json.endObject();
+            peaks[format] = number(peak);
+        devices.push_back({{"backend", d.backend},
+                           {"index", d.index},
+                           {"name", d.name},
+                           {"driver", d.driver},
+                           {"details", d.details},
+                           {"compute_units", d.computeUnits},
+                           {"memory_bytes", d.memoryBytes},
+                           {"last_level_cache_bytes", d.lastLevelCacheBytes},
+                           {"datasheet_bandwidth", number(d.datasheetBandwidth)},
+                           {"datasheet_peaks", std::move(peaks)}});
     }
-    json.endArray();
-    json.key("results");
-    json.beginArray();
-    for (const BenchResult& r : results) {
-        json.beginObject();
-        json.field("backend", r.backend);
-        json.field("device", r.device);
-        json.fieldNumber("device_index", std::to_string(r.deviceIndex));
-        json.field("operation", operationId(r.operation));
-        json.field("format", r.format);
-        json.field("direction", directionId(r.direction));
-        json.field("path", r.path);
-        json.fieldBool("hardware", r.hardware);
-        json.fieldNumber("elements", std::to_string(r.elements));
-        json.fieldNumber("threads", std::to_string(r.threads));
-        number("median_seconds", r.time.median);
-        number("min_seconds", r.time.min);
-        number("max_seconds", r.time.max);
-        json.fieldNumber("samples", std::to_string(r.time.samples));
-        json.fieldNumber("iterations_per_sample", std::to_string(r.time.iterationsPerSample));
-        number("elements_per_second", r.elementsPerSecond);
-        number("bytes_per_second", r.bytesPerSecond);
-        number("operations_per_second", r.operationsPerSecond);
-        number("ceiling", r.ceiling);
-        json.field("ceiling_name", r.ceilingName);
-        json.fieldBool("verified", r.verified);
-        json.fieldBool("exact_by_design", r.exactByDesign);
-        json.fieldNumber("checked", std::to_string(r.checked));
-        json.fieldNumber("mismatches", std::to_string(r.mismatches));
-        json.field("note", r.note);
-        json.endObject();
-    }
-    json.endArray();
-    json.endObject();
-    out << '\n';
+    Json rows = Json::array();
+    for (const BenchResult& r : results)
+        rows.push_back({{"backend", r.backend},
+                        {"device", r.device},
+                        {"device_index", r.deviceIndex},
+                        {"operation", operationId(r.operation)},
+                        {"format", r.format},
+                        {"direction", directionId(r.direction)},
+                        {"path", r.path},
+                        {"hardware", r.hardware},
+                        {"elements", r.elements},
+                        {"threads", r.threads},
+                        {"median_seconds", number(r.time.median)},
+                        {"min_seconds", number(r.time.min)},
+                        {"max_seconds", number(r.time.max)},
+                        {"samples", r.time.samples},
+                        {"iterations_per_sample", r.time.iterationsPerSample},
+                        {"elements_per_second", number(r.elementsPerSecond)},
+                        {"bytes_per_second", number(r.bytesPerSecond)},
+                        {"operations_per_second", number(r.operationsPerSecond)},
+                        {"ceiling", number(r.ceiling)},
+                        {"ceiling_name", r.ceilingName},
+                        {"verified", r.verified},
+                        {"exact_by_design", r.exactByDesign},
+                        {"checked", r.checked},
+                        {"mismatches", r.mismatches},
+                        {"note", r.note}});
+    const Json document = {{"format", "fpx-bench"},
+                           {"version", 1},
+                           {"fpx_version", metadata.fpxVersion},
+                           {"build", metadata.build},
+                           {"host", metadata.host},
+                           {"started_at", metadata.startedAt},
+                           {"distribution", metadata.distribution},
+                           {"rounding", metadata.rounding},
+                           {"overflow", metadata.overflow},
+                           {"budget_seconds", number(metadata.budgetSeconds)},
+                           {"samples", metadata.samples},
+                           {"devices", std::move(devices)},
+                           {"results", std::move(rows)}};
+    // Device names and notes come from drivers: bytes that are not UTF-8 become U+FFFD.
+    out << document.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
 }
 
 void writeResultsCsv(std::ostream& out, const std::vector<BenchResult>& results) {

@@ -26,7 +26,8 @@ struct RunMetadata {
 // Metadata of a run of `request` on these devices, stamped now.
 RunMetadata describeRun(const BenchRequest& request, const std::vector<DeviceInfo>& devices);
 
-// One JSON document (metadata, devices, results) and a CSV table with one row per result.
+// One JSON document (metadata, devices, results), each double in the shortest form that reads
+// back as the same double, and a CSV table with one row per result (9 significant digits).
 // Numbers are written in the "C" locale (a point, never a comma), whatever the user's locale.
 void writeResultsJson(std::ostream& out, const RunMetadata& metadata,
                       const std::vector<BenchResult>& results);
