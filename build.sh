@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-PACKAGES=(cmake ninja-build g++ libboost-dev nlohmann-json3-dev qt6-base-dev qt6-base-dev-tools qt6-svg-dev libqcustomplot-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo)
+PACKAGES=(cmake ninja-build g++ libboost-dev nlohmann-json3-dev qt6-base-dev qt6-base-dev-tools qt6-svg-dev libqcustomplot-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo qt6-qpa-plugins dpkg-dev file desktop-file-utils)
 BUILD_DIR=${FPX_BUILD_DIR:-build}
 
 install_missing() {

@@ -41,6 +41,13 @@ class PluginBackend final : public Backend {
     std::unique_ptr<Backend> inner_;
 };
 
+// $FPX_BACKEND_DIR, else a directory relative to the executable, so that fpx finds its plugins
+// wherever it was built or installed (any prefix, or a .deb unpacked anywhere):
+//   build tree   build/bin/fpx       build/lib/libfpx_backend_<id>.so
+//   installed    PREFIX/bin/fpx      PREFIX/lib/fpx/libfpx_backend_<id>.so (the libdir CMake's
+//                                    GNUInstallDirs chose: FPX_PLUGIN_DIR_FROM_BINDIR)
+// The first that holds a plugin wins. Where none does, the installed one if it exists, so that
+// "not built (no …)" names the place where a plugin would be looked for.
 std::filesystem::path pluginDirectory() {
     if (const char* dir = std::getenv("FPX_BACKEND_DIR"); dir && *dir)
         return dir;
@@ -48,7 +55,23 @@ std::filesystem::path pluginDirectory() {
     const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", error);
     if (error)
         return {};
-    return exe.parent_path().parent_path() / "lib";
+    const std::filesystem::path bin = exe.parent_path();
+    const std::filesystem::path buildTree = bin.parent_path() / "lib";
+    const std::filesystem::path installed = (bin / FPX_PLUGIN_DIR_FROM_BINDIR).lexically_normal();
+    const auto holdsPlugin = [](const std::filesystem::path& dir) {
+        std::error_code ignored;
+        for (auto it = std::filesystem::directory_iterator(dir, ignored);
+             it != std::filesystem::directory_iterator(); it.increment(ignored)) {
+            const std::string name = it->path().filename().string();
+            if (name.starts_with("libfpx_backend_") && name.ends_with(".so"))
+                return true;
+        }
+        return false;
+    };
+    for (const std::filesystem::path& dir : {buildTree, installed})
+        if (holdsPlugin(dir))
+            return dir;
+    return std::filesystem::is_directory(installed, error) ? installed : buildTree;
 }
 
 } // namespace

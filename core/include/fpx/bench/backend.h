@@ -128,7 +128,8 @@ struct LoadedBackends {
 };
 
 // The CPU backend and every backend plugin (libfpx_backend_<id>.so) found in $FPX_BACKEND_DIR,
-// or else in ../lib next to the executable. A plugin exports
+// or else relative to the executable: ../lib in the build tree, LIBDIR/fpx where installed
+// (docs/design.md, "Backends and plugins"). A plugin exports
 //   extern "C" int fpx_backend_abi_version();
 //   extern "C" fpx::bench::Backend* fpx_create_backend();
 LoadedBackends loadBackends();
