@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "fpx/bench/backend.h"
 
+#include "fpx/bench/backend_probe.h"
+#include "plugin_library.h"
+
 #include <dlfcn.h>
 
 #include <array>
 #include <cstdlib>
 #include <filesystem>
+#include <string_view>
 #include <system_error>
+#include <utility>
 
 namespace fpx::bench {
 
@@ -74,48 +79,133 @@ std::filesystem::path pluginDirectory() {
     return std::filesystem::is_directory(installed, error) ? installed : buildTree;
 }
 
+// A plugin left out because its probe did not come back cleanly: listed, with why, and never
+// run. Its library is not loaded in this process at all.
+class UnavailableBackend final : public Backend {
+  public:
+    UnavailableBackend(std::string id, std::string displayName, std::string reason)
+        : id_(std::move(id)), displayName_(std::move(displayName)), reason_(std::move(reason)) {}
+    std::string id() const override { return id_; }
+    std::string displayName() const override { return displayName_; }
+    std::string unavailableReason() const override { return reason_; }
+    std::vector<DeviceInfo> devices() const override { return {}; }
+    Support support(int, const FormatSpec&, Direction) const override {
+        return Support::Unsupported;
+    }
+    void run(const BenchRequest&, const ResultSink&, const ProgressSink&,
+             const std::atomic<bool>*) override {}
+
+  private:
+    std::string id_, displayName_, reason_;
+};
+
+struct PluginName {
+    std::string_view id;
+    std::string_view displayName; // names the driver before the plugin can say it itself
+};
+constexpr std::array<PluginName, 2> kPlugins{{{"cuda", "CUDA"}, {"opencl", "OpenCL"}}};
+
+// Loads `plugins` (in kPlugins order), each probed in a child process first (see
+// fpx/bench/backend_probe.h): a plugin whose driver crashes or hangs there is reported
+// unavailable and never loaded here. The probes run side by side, so a hung driver costs one
+// time limit, not one per plugin.
+void loadPlugins(const std::vector<PluginName>& plugins, LoadedBackends& loaded) {
+    const std::filesystem::path dir = pluginDirectory();
+    std::vector<PluginName> present;
+    std::vector<PluginToProbe> toProbe;
+    for (const PluginName& plugin : plugins) {
+        const std::filesystem::path file =
+            dir / (std::string("libfpx_backend_") + std::string(plugin.id) + ".so");
+        std::error_code error;
+        if (dir.empty() || !std::filesystem::exists(file, error)) {
+            loaded.problems.push_back(std::string(plugin.id) + ": not built (no " + file.string() +
+                                      ")");
+            continue;
+        }
+        present.push_back(plugin);
+        toProbe.push_back({std::string(plugin.displayName), file});
+    }
+    if (present.empty())
+        return;
+    const std::vector<ProbeVerdict> verdicts =
+        probePlugins(toProbe, probeExecutable(), probeTimeout());
+    for (std::size_t i = 0; i < present.size(); ++i) {
+        const std::string id(present[i].id);
+        if (!verdicts[i].passed) {
+            loaded.backends.push_back(std::make_unique<UnavailableBackend>(
+                id, std::string(present[i].displayName), verdicts[i].reason));
+            continue;
+        }
+        // A clean probe: now the plugin is loaded here. One that did not load in the probe
+        // either (not a plugin, a missing library) passed too, as it broke nothing; it fails
+        // again here, and that failure, in the same words, becomes its problem.
+        PluginLibrary plugin = openPlugin(toProbe[i].file);
+        createBackend(plugin);
+        if (!plugin.backend) {
+            loaded.problems.push_back(id + ": " + plugin.problem);
+            continue;
+        }
+        loaded.backends.push_back(std::make_unique<PluginBackend>(plugin.handle, plugin.backend));
+    }
+}
+
 } // namespace
+
+PluginLibrary openPlugin(const std::filesystem::path& file) {
+    PluginLibrary plugin;
+    // RTLD_LOCAL: the plugin's own copy of the core stays private to it.
+    void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        const char* why = dlerror();
+        plugin.problem = why ? why : "cannot load";
+        return plugin;
+    }
+    using Version = int (*)();
+    using Create = Backend* (*)();
+    auto version = reinterpret_cast<Version>(dlsym(handle, "fpx_backend_abi_version"));
+    auto create = reinterpret_cast<Create>(dlsym(handle, "fpx_create_backend"));
+    if (!version || !create || version() != kBackendAbiVersion) {
+        plugin.problem = file.string() + " is not a plugin of this fpx version";
+        dlclose(handle);
+        return plugin;
+    }
+    plugin.handle = handle;
+    plugin.create = create;
+    return plugin;
+}
+
+void createBackend(PluginLibrary& plugin) {
+    if (!plugin.handle)
+        return;
+    try {
+        plugin.backend = plugin.create();
+    } catch (const std::exception& e) {
+        plugin.problem = e.what();
+    }
+    if (!plugin.backend) {
+        if (plugin.problem.empty())
+            plugin.problem = "the plugin could not create its backend";
+        dlclose(plugin.handle);
+        plugin.handle = nullptr;
+    }
+}
 
 LoadedBackends loadBackends() {
     LoadedBackends loaded;
     loaded.backends.push_back(createCpuBackend());
-    const std::filesystem::path dir = pluginDirectory();
-    for (const char* id : {"cuda", "opencl"}) {
-        const std::filesystem::path file = dir / (std::string("libfpx_backend_") + id + ".so");
-        std::error_code error;
-        if (dir.empty() || !std::filesystem::exists(file, error)) {
-            loaded.problems.push_back(std::string(id) + ": not built (no " + file.string() + ")");
-            continue;
-        }
-        // RTLD_LOCAL: the plugin's own copy of the core stays private to it.
-        void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
-        if (!handle) {
-            const char* why = dlerror();
-            loaded.problems.push_back(std::string(id) + ": " + (why ? why : "cannot load"));
-            continue;
-        }
-        using Version = int (*)();
-        using Create = Backend* (*)();
-        auto version = reinterpret_cast<Version>(dlsym(handle, "fpx_backend_abi_version"));
-        auto create = reinterpret_cast<Create>(dlsym(handle, "fpx_create_backend"));
-        if (!version || !create || version() != kBackendAbiVersion) {
-            loaded.problems.push_back(std::string(id) + ": " + file.string() +
-                                      " is not a plugin of this fpx version");
-            dlclose(handle);
-            continue;
-        }
-        Backend* backend = nullptr;
-        try {
-            backend = create();
-        } catch (const std::exception& e) {
-            loaded.problems.push_back(std::string(id) + ": " + e.what());
-        }
-        if (!backend) {
-            dlclose(handle);
-            continue;
-        }
-        loaded.backends.push_back(std::make_unique<PluginBackend>(handle, backend));
+    loadPlugins({kPlugins.begin(), kPlugins.end()}, loaded);
+    return loaded;
+}
+
+LoadedBackends loadBackend(std::string_view id) {
+    LoadedBackends loaded;
+    if (id == "cpu") {
+        loaded.backends.push_back(createCpuBackend());
+        return loaded;
     }
+    for (const PluginName& plugin : kPlugins)
+        if (plugin.id == id)
+            loadPlugins({plugin}, loaded);
     return loaded;
 }
 

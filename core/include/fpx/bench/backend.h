@@ -132,7 +132,14 @@ struct LoadedBackends {
 // (docs/design.md, "Backends and plugins"). A plugin exports
 //   extern "C" int fpx_backend_abi_version();
 //   extern "C" fpx::bench::Backend* fpx_create_backend();
+// Each plugin is first opened by fpx-backend-probe in a process of its own (see
+// fpx/bench/backend_probe.h); one whose driver crashes or hangs there is listed as unavailable,
+// with why, and is not loaded into this process.
 LoadedBackends loadBackends();
+
+// Only the backend `id` ("cpu", "cuda", "opencl"; nothing for any other id), probed as above:
+// no other plugin is opened, so a broken driver of one backend cannot stop a run on another.
+LoadedBackends loadBackend(std::string_view id);
 
 std::unique_ptr<Backend> createCpuBackend();
 
