@@ -54,12 +54,12 @@ configured cuda && has_cuda=true
 expected=(
     bin/fpx
     bin/fpx-explorer
+    bin/fpx-backend-probe
     share/applications/fpx-explorer.desktop
     "share/icons/hicolor/scalable/apps/$icon.svg"
     share/doc/fpx/LICENSE
     share/doc/fpx/README.md
 )
-grep -q 'fpx-backend-probe' "$build_dir/cmake_install.cmake" && expected+=(bin/fpx-backend-probe)
 $has_opencl && expected+=("$libdir/fpx/libfpx_backend_opencl.so")
 expected_deb=("${expected[@]}")
 $has_cuda && expected+=("$libdir/fpx/libfpx_backend_cuda.so")
