@@ -545,7 +545,8 @@ ErrorCurve roundingErrorCurve(const FormatSpec& spec, const RoundingOptions& opt
     const FormatLimits limits = deriveLimits(spec);
     curve.unitRoundoff =
         spec.kind == FormatKind::BinaryFloat ? std::ldexp(1.0, -spec.precision()) : 0;
-    curve.minNormal = toDouble(limits.minNormal ? *limits.minNormal : limits.minPositive);
+    if (spec.kind == FormatKind::BinaryFloat)
+        curve.minNormal = toDouble(limits.minNormal ? *limits.minNormal : limits.minPositive);
     curve.max = toDouble(limits.max);
     curve.lowest = toDouble(limits.lowest);
     if (!(from < to) || !std::isfinite(from) || !std::isfinite(to))

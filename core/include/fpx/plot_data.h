@@ -19,9 +19,11 @@ struct PlotPoint {
 
 // Rounding error of x ↦ roundToFormat(x) − x over [from, to] (from < to, both finite).
 struct ErrorCurve {
-    // The exact sawtooth (small formats): through every representable value and every jump;
-    // each linear piece has slope −1, so its ends are enough. `relative` holds |error| / |x|
-    // at the peaks next to each jump (the zeros in between would be −∞ on a log axis).
+    // The exact sawtooth (small formats): every linear piece of the error (slope −1) by its
+    // two ends, from `from` to `to`; at a jump both one-sided limits share one x, and where
+    // rounding gives ±∞ or NaN a NaN point breaks the line. `relative` holds |error| / |x| at
+    // the same points where the error is not 0: the peaks next to each jump (the zeros in
+    // between would be −∞ on a log axis).
     //
     // The envelope (wide formats, stochastic rounding): [from, to] is cut into `samples`
     // intervals of equal width on the chosen axis, and each series holds, for each interval
@@ -39,9 +41,9 @@ struct ErrorCurve {
     std::vector<PlotPoint> absoluteLower; // envelope only
     bool exact = true;                    // true: sawtooth; false: envelope
     double unitRoundoff = 0;              // 2^−p: the bound on |relative error| under rne
-    double minNormal = 0;                 // subnormal region is (−minNormal, minNormal)
-    double max = 0;                       // overflow region is beyond max …
-    double lowest = 0;                    // … and below lowest (−max, or 0 when unsigned)
+    double minNormal = 0; // floats: the subnormal region is (−minNormal, minNormal); else 0
+    double max = 0;       // overflow region is beyond max …
+    double lowest = 0;    // … and below the lowest finite value
 };
 
 enum class ErrorCurveShape {
