@@ -165,10 +165,11 @@ void buildError(QCustomPlot& plot, const PlotData& data) {
             label->position->setAxes(bottom->axis(QCPAxis::atBottom), rel);
             // Labels staggered along the line so that neighbouring formats do not overlap.
             const double t = 0.02 + 0.19 * static_cast<double>(i % 5);
-            label->position->setCoords(r.logarithmic && r.from > 0
-                                           ? r.from * std::pow(r.to / r.from, t)
-                                           : r.from + (r.to - r.from) * t,
-                                       s.error.unitRoundoff);
+            label->position->setCoords(
+                r.logarithmic && r.from > 0
+                    ? std::exp2(std::log2(r.from) * (1 - t) + std::log2(r.to) * t)
+                    : r.from * (1 - t) + r.to * t,
+                s.error.unitRoundoff);
             label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
             label->setText(
                 QObject::tr("ε/2 = 2^%1 (%2)").arg(std::log2(s.error.unitRoundoff)).arg(s.id));

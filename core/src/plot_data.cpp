@@ -448,7 +448,9 @@ std::vector<double> sampleEdges(double from, double to, bool logarithmic, int sa
     const bool useLog = logarithmic && from > 0;
     for (int i = 0; i <= samples; ++i) {
         const double t = static_cast<double>(i) / samples;
-        double x = useLog ? from * std::pow(to / from, t) : from + (to - from) * t;
+        // Weighted means of the ends, whose differences and ratios may overflow.
+        double x = useLog ? std::exp2(std::log2(from) * (1 - t) + std::log2(to) * t)
+                          : from * (1 - t) + to * t;
         if (i == 0)
             x = from;
         if (i == samples)
