@@ -48,11 +48,6 @@ std::vector<PlotPoint> stepStarts(const std::vector<PlotPoint>& pts) {
     return starts;
 }
 
-// Gives `graph` the points of one series: the sawtooth as a line through them, the envelope
-// as steps.
-void setSeries(QCPGraph* graph, const std::vector<PlotPoint>& pts, bool exact,
-               bool dropNonPositive = false);
-
 QVector<double> xs(const std::vector<PlotPoint>& pts) {
     QVector<double> v;
     v.reserve(static_cast<qsizetype>(pts.size()));
@@ -71,8 +66,10 @@ QVector<double> ys(const std::vector<PlotPoint>& pts, bool dropNonPositive = fal
     return v;
 }
 
+// Gives `graph` the points of one series: the sawtooth as a line through them, the envelope
+// as steps.
 void setSeries(QCPGraph* graph, const std::vector<PlotPoint>& pts, bool exact,
-               bool dropNonPositive) {
+               bool dropNonPositive = false) {
     if (exact) {
         graph->setData(xs(pts), ys(pts, dropNonPositive), true);
         return;

@@ -243,6 +243,7 @@ class CellMap {
     }
 
     const FormatSpec& spec() const { return spec_; }
+    const FormatLimits& limits() const { return limits_; }
 
     // Every value rounding may store for x.
     std::vector<ExactValue> storedAt(const ExactValue& x) const {
@@ -409,16 +410,20 @@ std::vector<Cell> cellsToVisit(const CellMap& map, const ExactValue& s, const Ex
         walkUp(s, std::numeric_limits<int>::max());
         return cells;
     }
+    // The cell cut by s and the two after it, the cell cut by t and the two before it.
     walkUp(s, 3);
     walkDown(t, 3);
+    // The two cells on either side of 0.
     if (s.isNegative() && !s.isZero() && !t.isNegative() && !t.isZero()) {
         walkUp(ExactValue::zero(), 2);
         walkDown(ExactValue::zero(), 2);
     }
     if (spec.kind == FormatKind::BinaryFloat) {
-        // The start of the first binade past s whose gap is wider than the one before.
+        // Where the gap doubles (at ±2^e, e > emin): the two cells after the first such power
+        // of two past s for x > 0, and, mirrored, the two cells below the one nearest 0
+        // short of t for x < 0.
         const std::int64_t lowest = spec.minExponent() + 1;
-        const FormatLimits limits = deriveLimits(spec);
+        const FormatLimits& limits = map.limits();
         if (!t.isNegative() && !t.isZero()) {
             const std::int64_t e =
                 s.isNegative() || s.isZero() ? lowest : std::max(lowest, s.floorLog2() + 1);
@@ -436,10 +441,6 @@ std::vector<Cell> cellsToVisit(const CellMap& map, const ExactValue& s, const Ex
     }
     return cells;
 }
-
-} // namespace
-
-namespace {
 
 // The x positions of the envelope: `samples` equal steps on the chosen axis, from and to
 // exactly at the ends, never decreasing.
