@@ -7,6 +7,7 @@
 #include "plot_builder.h"
 #include "plot_request.h"
 
+#include "fpx/conversion.h"
 #include "fpx/format_catalogue.h"
 #include "fpx/value_parser.h"
 
@@ -14,7 +15,9 @@
 
 #include <QApplication>
 
-#include <cstdlib>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <memory>
 #include <ostream>
 
@@ -38,6 +41,17 @@ const char* defaultFormats(plots::PlotKind kind) {
     return "fp16";
 }
 
+// The double nearest to an exact value (±∞ beyond the range of double).
+double nearestDouble(const ExactValue& value) {
+    static const FormatSpec fp64 = *findFormat("fp64").spec;
+    const auto bits = static_cast<std::uint64_t>(roundToFormat(value, fp64).code);
+    double d = 0;
+    std::memcpy(&d, &bits, sizeof d);
+    return d;
+}
+
+// "A:B" in any notation the value parser reads (0.0625, 1/16, 2^-4, 0x1p-4), each end the
+// nearest double: the plots' axes are doubles.
 bool parseRange(const std::string& text, double& from, double& to) {
     const auto colon = text.find(':');
     if (colon == std::string::npos)
@@ -46,16 +60,9 @@ bool parseRange(const std::string& text, double& from, double& to) {
     const ParsedValue b = parseValue(text.substr(colon + 1));
     if (!a || !b || !a.value->isFinite() || !b.value->isFinite())
         return false;
-    from = std::strtod(text.substr(0, colon).c_str(), nullptr);
-    to = std::strtod(text.substr(colon + 1).c_str(), nullptr);
-    // Expressions such as 2^-24 are not strtod's: fall back on the exact parser's double.
-    if (from == 0 && !a.value->isZero())
-        from = std::ldexp(1.0, static_cast<int>(a.value->floorLog2())) *
-               (a.value->isNegative() ? -1 : 1);
-    if (to == 0 && !b.value->isZero())
-        to = std::ldexp(1.0, static_cast<int>(b.value->floorLog2())) *
-             (b.value->isNegative() ? -1 : 1);
-    return from < to;
+    from = nearestDouble(*a.value);
+    to = nearestDouble(*b.value);
+    return std::isfinite(from) && std::isfinite(to) && from < to;
 }
 
 } // namespace

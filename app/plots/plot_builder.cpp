@@ -37,6 +37,17 @@ void styleAxisRect(QCPAxisRect* rect) {
     rect->axis(QCPAxis::atLeft)->grid()->setSubGridVisible(true);
 }
 
+// An envelope holds each interval's bound at both of its ends; a graph drawn as left-aligned
+// steps needs it once, at the start, and one last point at the end of the range.
+std::vector<PlotPoint> stepStarts(const std::vector<PlotPoint>& pts) {
+    std::vector<PlotPoint> starts;
+    for (std::size_t i = 0; i < pts.size(); i += 2)
+        starts.push_back(pts[i]);
+    if (!pts.empty())
+        starts.push_back(pts.back());
+    return starts;
+}
+
 QVector<double> xs(const std::vector<PlotPoint>& pts) {
     QVector<double> v;
     v.reserve(static_cast<qsizetype>(pts.size()));
@@ -45,13 +56,27 @@ QVector<double> xs(const std::vector<PlotPoint>& pts) {
     return v;
 }
 
+// A point that cannot be drawn becomes a gap in the line: an unbounded or undefined bound
+// (±∞, NaN: overflow, or a relative error without bound next to 0), and on a log axis zero.
 QVector<double> ys(const std::vector<PlotPoint>& pts, bool dropNonPositive = false) {
     QVector<double> v;
     v.reserve(static_cast<qsizetype>(pts.size()));
     for (const PlotPoint& p : pts)
-        v.push_back(dropNonPositive && p.y <= 0 ? std::nan("")
-                                                : p.y); // a gap, not −∞, on a log axis
+        v.push_back(!std::isfinite(p.y) || (dropNonPositive && p.y <= 0) ? std::nan("") : p.y);
     return v;
+}
+
+// Gives `graph` the points of one series: the sawtooth as a line through them, the envelope
+// as steps.
+void setSeries(QCPGraph* graph, const std::vector<PlotPoint>& pts, bool exact,
+               bool dropNonPositive = false) {
+    if (exact) {
+        graph->setData(xs(pts), ys(pts, dropNonPositive), true);
+        return;
+    }
+    const std::vector<PlotPoint> starts = stepStarts(pts);
+    graph->setLineStyle(QCPGraph::lsStepLeft);
+    graph->setData(xs(starts), ys(starts, dropNonPositive), true);
 }
 
 void shadeRegion(QCustomPlot& plot, QCPAxisRect* rect, double x0, double x1, const QColor& colour) {
@@ -102,12 +127,12 @@ void buildError(QCustomPlot& plot, const PlotData& data) {
         QCPGraph* abs = plot.addGraph(top->axis(QCPAxis::atBottom), top->axis(QCPAxis::atLeft));
         abs->setName(s.id + (s.error.exact ? QString() : QObject::tr(" (envelope)")));
         abs->setPen(QPen(colour, 1.5));
-        abs->setData(xs(s.error.absolute), ys(s.error.absolute), true);
+        setSeries(abs, s.error.absolute, s.error.exact);
         if (!s.error.absoluteLower.empty()) {
             QCPGraph* lower =
                 plot.addGraph(top->axis(QCPAxis::atBottom), top->axis(QCPAxis::atLeft));
             lower->setPen(QPen(colour, 1.5));
-            lower->setData(xs(s.error.absoluteLower), ys(s.error.absoluteLower), true);
+            setSeries(lower, s.error.absoluteLower, s.error.exact);
             lower->removeFromLegend();
             QColor fill = colour;
             fill.setAlpha(50);
@@ -116,10 +141,10 @@ void buildError(QCustomPlot& plot, const PlotData& data) {
         }
         QCPGraph* relative = plot.addGraph(bottom->axis(QCPAxis::atBottom), rel);
         relative->setPen(QPen(colour, 1.2));
-        relative->setData(xs(s.error.relative), ys(s.error.relative, true), true);
+        setSeries(relative, s.error.relative, s.error.exact, true);
         relative->removeFromLegend();
         for (const PlotPoint& p : s.error.relative)
-            if (p.y > 0) {
+            if (p.y > 0 && std::isfinite(p.y)) {
                 relMin = std::min(relMin, p.y);
                 relMax = std::max(relMax, p.y);
             }
@@ -137,10 +162,11 @@ void buildError(QCustomPlot& plot, const PlotData& data) {
             label->position->setAxes(bottom->axis(QCPAxis::atBottom), rel);
             // Labels staggered along the line so that neighbouring formats do not overlap.
             const double t = 0.02 + 0.19 * static_cast<double>(i % 5);
-            label->position->setCoords(r.logarithmic && r.from > 0
-                                           ? r.from * std::pow(r.to / r.from, t)
-                                           : r.from + (r.to - r.from) * t,
-                                       s.error.unitRoundoff);
+            label->position->setCoords(
+                r.logarithmic && r.from > 0
+                    ? std::exp2(std::log2(r.from) * (1 - t) + std::log2(r.to) * t)
+                    : r.from * (1 - t) + r.to * t,
+                s.error.unitRoundoff);
             label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
             label->setText(
                 QObject::tr("ε/2 = 2^%1 (%2)").arg(std::log2(s.error.unitRoundoff)).arg(s.id));
@@ -148,15 +174,20 @@ void buildError(QCustomPlot& plot, const PlotData& data) {
             relMin = std::min(relMin, s.error.unitRoundoff);
             relMax = std::max(relMax, s.error.unitRoundoff);
         }
-        // Subnormal and overflow regions of this format.
-        if (s.error.minNormal > 0 && r.from < s.error.minNormal) {
+        // Subnormal and overflow regions of this format, on both sides of 0.
+        if (s.error.minNormal > 0 && r.from < s.error.minNormal && r.to > -s.error.minNormal) {
             for (QCPAxisRect* rect : {top, bottom})
                 shadeRegion(plot, rect, std::max(r.from, -s.error.minNormal),
                             std::min(r.to, s.error.minNormal), colour);
         }
         if (s.error.max > 0 && r.to > s.error.max) {
             for (QCPAxisRect* rect : {top, bottom})
-                shadeRegion(plot, rect, s.error.max, r.to, colour);
+                shadeRegion(plot, rect, std::max(r.from, s.error.max), r.to, colour);
+        }
+        // Below the lowest value (below 0 for unsigned formats, which hold no negative value).
+        if (const double lowest = std::min(s.error.lowest, 0.0); r.from < lowest) {
+            for (QCPAxisRect* rect : {top, bottom})
+                shadeRegion(plot, rect, r.from, std::min(r.to, lowest), colour);
         }
     }
     top->axis(QCPAxis::atLeft)->rescale();
