@@ -44,9 +44,9 @@ using bench::BenchResult;
 using bench::Direction;
 using bench::Operation;
 
-// Stochastic rounding in the benchmark uses this fixed seed: element i gets
+// Stochastic rounding in the benchmark uses the seed of every backend: element i gets
 // stochasticBits(kSeed, i), on the GPU and in the exact core alike.
-constexpr std::uint64_t kSeed = 0x5eed5eed5eed5eedULL;
+using bench::kSeed;
 
 // ---- Availability -----------------------------------------------------------------------
 
@@ -365,7 +365,8 @@ class BenchRun {
         DeviceRunner& runner = *runner_;
         runner.activate();
         const std::size_t verify = std::min(n, bench::kRandomSampleElements);
-        const std::vector<float> inputs = bench::randomInputs(n, request_.distribution, 0x1234 + n);
+        const std::vector<float> inputs =
+            bench::randomInputs(n, request_.distribution, bench::randomInputSeed(n));
         std::vector<std::uint8_t> prefix(verify * 4);
         std::memcpy(prefix.data(), inputs.data(), prefix.size());
 
@@ -466,13 +467,13 @@ class BenchRun {
         }
     }
 
-    // Makes `codes` hold n codes of the format to decode: the own encode kernel's output of
-    // the inputs, or random codes where the format has no own encode kernel.
+    // Makes `codes` hold n codes of the format to decode: the inputs encoded with nearest-even
+    // by the own encode kernel (the codes bench::decodeInputs gives every backend, made on the
+    // device), or random codes where the format has no own encode kernel.
     void prepareCodes(const FormatSpec& format, std::size_t n, DeviceBuffer& in,
                       DeviceBuffer& codes, int codeBytes) {
         DeviceRunner& runner = *runner_;
-        auto encoders =
-            conversionPaths(format, request_.rounding, Direction::Encode, runner.features());
+        auto encoders = conversionPaths(format, {}, Direction::Encode, runner.features());
         if (!encoders.empty() && encoders.front().description.ownKernel) {
             runner.launch(encoders.front(), in.get(), codes.get(), n, kSeed);
             runner.synchronize();

@@ -320,7 +320,7 @@ FPX_RANDOM_CODES_KERNEL(random_codes_u32, uint)
 // vectors (pocl does not vectorise across work-items around a loop) and of a GPU's lanes.
 // x converges to b / (1 - a): no overflow, no subnormals, and without fast-math the compiler
 // cannot fold the chain. The lanes start apart and every lane reaches the output, so no lane
-// is dead. The host replays one work-item with its own fma (opencl_backend.cpp).
+// is dead. The host replays one work-item with its own fma (opencl_runner.cpp).
 
 #if FPX_FMA_CHAINS != 8
 #error "kernels.cl has 8 FMA chains; the host counts FPX_FMA_CHAINS"

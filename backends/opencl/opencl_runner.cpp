@@ -32,7 +32,7 @@ using bench::ResultSink;
 using bench::Statistics;
 using bench::Verification;
 
-constexpr std::uint64_t kSeed = 0x6670785f6f70656eULL; // random inputs and stochastic rounding
+using bench::kSeed;                   // stochastic rounding, as on every backend
 constexpr std::size_t kGranule = 256; // launches and buffers are whole multiples of this
 constexpr cl_uint kFmaIterations = 1024;
 constexpr std::size_t kFmaItemsPerComputeUnit = 2048;
@@ -90,8 +90,9 @@ class Runner {
     void runDevice(const Device& device);
     void runSize(DeviceRun& run, std::size_t requested);
     void runConversion(DeviceRun& run, std::size_t planIndex, std::size_t n, cl_mem input,
-                       cl_mem output, cl_mem codes, const std::vector<std::uint32_t>& sample,
-                       double copyBandwidth, const std::string& sizeNote);
+                       cl_mem output, cl_mem codes, const std::vector<std::uint32_t>& inputs,
+                       const std::vector<std::uint32_t>& sample, double copyBandwidth,
+                       const std::string& sizeNote);
     void runArithmetic(DeviceRun& run);
 
     Launch prepare(DeviceRun& run, const ConversionPlan& plan, const ConversionPath& path,
@@ -282,16 +283,18 @@ void Runner::runSize(DeviceRun& run, std::size_t requested) {
 
     // Random FP32 inputs of the requested distribution, regenerated for every size.
     report(0, where + ": generating inputs");
-    std::vector<std::uint32_t> sample;
+    std::vector<std::uint32_t> inputs(n);
     {
-        const std::vector<float> inputs =
-            bench::randomInputs(n, request_.distribution, kSeed ^ static_cast<std::uint64_t>(n));
-        check(clEnqueueWriteBuffer(queue, input.get(), CL_TRUE, 0, n * 4, inputs.data(), 0, nullptr,
-                                   nullptr),
-              "clEnqueueWriteBuffer");
-        sample.resize(std::min(n, bench::kRandomSampleElements));
-        std::memcpy(sample.data(), inputs.data(), sample.size() * 4);
+        const std::vector<float> values =
+            bench::randomInputs(n, request_.distribution, bench::randomInputSeed(n));
+        std::memcpy(inputs.data(), values.data(), n * 4);
     }
+    check(clEnqueueWriteBuffer(queue, input.get(), CL_TRUE, 0, n * 4, inputs.data(), 0, nullptr,
+                               nullptr),
+          "clEnqueueWriteBuffer");
+    const std::vector<std::uint32_t> sample(
+        inputs.begin(),
+        inputs.begin() + static_cast<std::ptrdiff_t>(std::min(n, bench::kRandomSampleElements)));
 
     // The ceiling: the device's own copy of the same FP32 array (bytes read + written).
     BenchResult copy = base(device);
@@ -324,7 +327,7 @@ void Runner::runSize(DeviceRun& run, std::size_t requested) {
 
     for (std::size_t i = 0; i < plans_.size(); ++i) {
         checkCancel();
-        runConversion(run, i, n, input.get(), output.get(), codes.get(), sample,
+        runConversion(run, i, n, input.get(), output.get(), codes.get(), inputs, sample,
                       copy.bytesPerSecond, sizeNote);
     }
 }
@@ -413,8 +416,9 @@ Verification Runner::adversarialCheck(DeviceRun& run, std::size_t planIndex,
 }
 
 void Runner::runConversion(DeviceRun& run, std::size_t planIndex, std::size_t n, cl_mem input,
-                           cl_mem output, cl_mem codes, const std::vector<std::uint32_t>& sample,
-                           double copyBandwidth, const std::string& sizeNote) {
+                           cl_mem output, cl_mem codes, const std::vector<std::uint32_t>& inputs,
+                           const std::vector<std::uint32_t>& sample, double copyBandwidth,
+                           const std::string& sizeNote) {
     const Device& device = *run.device;
     ConversionPlan& plan = plans_[planIndex];
     const std::string what = device.info.name + ": " +
@@ -446,15 +450,25 @@ void Runner::runConversion(DeviceRun& run, std::size_t planIndex, std::size_t n,
             sampleIn.resize(sample.size() * 4);
             std::memcpy(sampleIn.data(), sample.data(), sampleIn.size());
         } else {
-            // Random codes, every code equally likely, made on the device.
             in = codes;
-            const std::string kernel = std::string("random_codes_") + widthSuffix(plan.codeBytes);
-            Kernel k = createKernel(run.program.get(), kernel.c_str());
-            const cl_ulong seed = kSeed ^ 0xdec0deULL ^ static_cast<cl_ulong>(n);
-            const cl_uint mask =
-                plan.codeBits >= 32 ? 0xffffffffu : (cl_uint{1} << plan.codeBits) - 1u;
-            setArgs(k.get(), codes, seed, mask);
-            enqueue1d(run.queue.get(), k.get(), n);
+            // The random inputs encoded, as on every backend (bench::decodeInputs); uniformly
+            // random codes, made on the device, where the format has no bulk encoder.
+            const std::vector<std::uint8_t> encoded =
+                bench::decodeInputs(plan.format, inputs.data(), n);
+            if (!encoded.empty()) {
+                check(clEnqueueWriteBuffer(run.queue.get(), codes, CL_TRUE, 0, encoded.size(),
+                                           encoded.data(), 0, nullptr, nullptr),
+                      "clEnqueueWriteBuffer");
+            } else {
+                const std::string kernel =
+                    std::string("random_codes_") + widthSuffix(plan.codeBytes);
+                Kernel k = createKernel(run.program.get(), kernel.c_str());
+                const cl_ulong seed = kSeed ^ 0xdec0deULL ^ static_cast<cl_ulong>(n);
+                const cl_uint mask =
+                    plan.codeBits >= 32 ? 0xffffffffu : (cl_uint{1} << plan.codeBits) - 1u;
+                setArgs(k.get(), codes, seed, mask);
+                enqueue1d(run.queue.get(), k.get(), n);
+            }
             sampleIn.resize(sample.size() * static_cast<std::size_t>(plan.codeBytes));
             check(clEnqueueReadBuffer(run.queue.get(), codes, CL_TRUE, 0, sampleIn.size(),
                                       sampleIn.data(), 0, nullptr, nullptr),

@@ -1355,6 +1355,15 @@ void TestBench::adversarialInputsCoverTheEdges() {
         QCOMPARE(codes[i], static_cast<std::uint8_t>(i));
     // Wide formats: a spread of codes, as many as asked.
     QCOMPARE(adversarialCodes(test::lookUp("tf32"), 1000).size(), std::size_t{1000 * 4});
+    // Decode inputs: the random inputs encoded with nearest-even, as the exact core does.
+    const std::vector<float> values = randomInputs(5000, InputDistribution::WithNaN, 3);
+    std::vector<std::uint32_t> bits(values.size());
+    std::memcpy(bits.data(), values.data(), bits.size() * 4);
+    const std::vector<std::uint8_t> decodeIn = decodeInputs(e4m3, bits.data(), bits.size());
+    std::vector<std::uint8_t> exact(bits.size());
+    encodeWithExactCore(e4m3, {}, bits.data(), exact.data(), bits.size());
+    QVERIFY(decodeIn == exact);
+    QVERIFY(randomInputSeed(1024) != randomInputSeed(2048)); // a new array for every size
     // Decoding never rounds stochastically; encoding keeps the request.
     RoundingOptions stochastic;
     stochastic.mode = RoundingMode::Stochastic;

@@ -181,6 +181,16 @@ std::vector<std::uint8_t> exactCoreOutputs(const FormatSpec& format, const Round
     return out;
 }
 
+std::vector<std::uint8_t> decodeInputs(const FormatSpec& format, const std::uint32_t* fp32Bits,
+                                       std::size_t count) {
+    const auto source = BulkEncoder::create(format, {});
+    if (!source)
+        return {};
+    std::vector<std::uint8_t> codes(count * static_cast<std::size_t>(packedBytes(format)));
+    source->encode(fp32Bits, codes.data(), count);
+    return codes;
+}
+
 // ---- DeviationJudge ---------------------------------------------------------------------
 
 DeviationJudge::DeviationJudge(const FormatSpec& format, const RoundingOptions& options,

@@ -81,6 +81,21 @@ class Deviations {
 // Elements of the timed random inputs that are compared with the exact core, per size.
 inline constexpr std::size_t kRandomSampleElements = std::size_t{1} << 16;
 
+// The seed of stochastic rounding (element i rounds with stochasticBits(kSeed, i)) and, offset
+// by the size, of the random inputs (randomInputs): the same on every backend, so that each
+// checks and times the same elements at the same size. A new seed for every size keeps branch
+// predictors and memory compression from learning one array.
+inline constexpr std::uint64_t kSeed = 0x5eed0f00d;
+constexpr std::uint64_t randomInputSeed(std::size_t elements) {
+    return kSeed + elements;
+}
+
+// Decode inputs: the random FP32 inputs encoded with nearest-even (BulkEncoder), so that NaNs,
+// subnormals and overflow are as frequent as the distribution says, not as uniformly random
+// codes would make them. Empty where the format has no bulk encoder.
+std::vector<std::uint8_t> decodeInputs(const FormatSpec& format, const std::uint32_t* fp32Bits,
+                                       std::size_t count);
+
 // The options the exact core is asked for in a direction. Decoding rounds only the values FP32
 // cannot hold (INT8's k/127) and saturates ±∞ under the saturating policy; stochastic rounding
 // becomes nearest-even there, since a table of results cannot be stochastic.
