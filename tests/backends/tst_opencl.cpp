@@ -2,9 +2,9 @@
 // The OpenCL backend plugin, loaded as fpx loads it (loadBackends, FPX_BACKEND_DIR): it lists
 // the OpenCL devices (pocl's CPU device here), its conversion kernels agree bit for bit with
 // the exact core for every format, direction, several rounding modes, both overflow policies
-// and every input distribution (on random inputs and on the plugin's adversarial set: every
-// exponent and rounding position, every value of the format, the midpoints between them, ±0,
-// ±∞, NaNs), its FMA kernels run, progress advances and cancel stops a run.
+// and every input distribution (on random inputs and on the bench library's adversarial set:
+// every exponent and rounding position, every value of the format, the midpoints between
+// them, ±0, ±∞, NaNs), its FMA kernels run, progress advances and cancel stops a run.
 //
 // Skips when no OpenCL platform is installed, unless pocl's ICD is: then OpenCL must work.
 #include "fpx/bench/backend.h"

@@ -2,7 +2,8 @@
 // The benchmark engine: statistics, calibration, cancel and progress of measure(); the random
 // input distributions; the CPU backend (devices, support, a tiny run whose exact paths must
 // verify against the exact core, streaming, progress and cancel); JSON/CSV output in any
-// locale; and loading backends where no plugin exists.
+// locale; loading backends where no plugin exists; and what every backend shares: the sizes
+// (parsing, labels, defaults) and the verifier (inputs, deviation classes, verdicts).
 #include "fpx/bench/backend.h"
 #include "fpx/bench/measurement.h"
 #include "fpx/bench/result_io.h"
