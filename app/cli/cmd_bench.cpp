@@ -7,6 +7,7 @@
 
 #include "fpx/bench/backend.h"
 #include "fpx/bench/result_io.h"
+#include "fpx/bench/sizes.h"
 #include "fpx/format_catalogue.h"
 
 #include <unistd.h>
@@ -29,7 +30,7 @@ constexpr const char* kUsage =
     "                 [--no-conversions] [--json FILE] [--csv FILE] [--list]\n"
     "  Conversions are FP32 -> format (encode) and format -> FP32 (decode), through every\n"
     "  path the device has, each checked bit for bit against the exact core first.\n"
-    "  Default sizes: 32k elements (in cache) and far beyond the last-level cache.\n";
+    "  Default sizes: 32k elements (in cache) and beyond the last-level cache.\n";
 
 constexpr const char* kDefaultFormats = "fp16,bf16,tf32,fp8_e4m3,fp8_e5m2,fp8_e4m3fnuz,"
                                         "fp8_e5m2fnuz,fp6_e3m2,fp6_e2m3,fp4_e2m1,int8,int4,nf4";
@@ -40,27 +41,6 @@ std::string number(double value, const char* format = "%.3g") {
     return text;
 }
 
-bool parseSizes(const std::string& text, std::vector<std::size_t>& sizes) {
-    std::stringstream stream(text);
-    std::string item;
-    sizes.clear();
-    while (std::getline(stream, item, ',')) {
-        char* end = nullptr;
-        const unsigned long long value = std::strtoull(item.c_str(), &end, 10);
-        std::size_t scale = 1;
-        if (end && (*end == 'k' || *end == 'K'))
-            scale = 1 << 10, ++end;
-        else if (end && (*end == 'm' || *end == 'M'))
-            scale = 1 << 20, ++end;
-        else if (end && (*end == 'g' || *end == 'G'))
-            scale = 1 << 30, ++end;
-        if (item.empty() || !end || *end != '\0' || value == 0 || value > (1ull << 31) / scale)
-            return false;
-        sizes.push_back(static_cast<std::size_t>(value) * scale);
-    }
-    return !sizes.empty();
-}
-
 std::vector<std::string> splitList(const std::string& text) {
     std::vector<std::string> items;
     std::stringstream stream(text);
@@ -68,14 +48,6 @@ std::vector<std::string> splitList(const std::string& text) {
     while (std::getline(stream, item, ','))
         items.push_back(item);
     return items;
-}
-
-std::string sizeText(std::size_t elements) {
-    if (elements >= (1u << 20) && elements % (1u << 20) == 0)
-        return std::to_string(elements >> 20) + "M";
-    if (elements >= (1u << 10) && elements % (1u << 10) == 0)
-        return std::to_string(elements >> 10) + "k";
-    return std::to_string(elements);
 }
 
 // "12.3 GB/s" style throughput and its unit for the table.
@@ -116,28 +88,11 @@ void listBackends(const bench::LoadedBackends& loaded, const std::vector<FormatS
         out << "not loaded: " << problem << '\n';
 }
 
-} // namespace
-
-int runBench(const std::vector<std::string>& rawArgs, Streams& io) {
-    Arguments args(rawArgs,
-                   {"backend", "formats", "directions", "sizes", "threads", "budget", "samples",
-                    "json", "csv", "distribution", "round", "overflow"},
-                   {"no-arithmetic", "no-conversions", "list"});
-    auto usageError = [&](const std::string& message) {
-        io.err << "fpx bench: " << message << '\n' << kUsage;
-        return kExitUsage;
-    };
-    if (!args.ok())
-        return usageError(args.error());
-    if (args.helpRequested())
-        return printHelp(io, kUsage);
-    if (!args.positionals().empty())
-        return usageError("unexpected argument '" + args.positionals().front() + "'");
-
-    bench::BenchRequest request;
+// The request the options ask for; "" or the usage error, naming the option.
+std::string parseRequest(const Arguments& args, bench::BenchRequest& request) {
     FormatListLookup formats = findFormats(args.value("formats").value_or(kDefaultFormats));
     if (!formats.error.empty())
-        return usageError("--formats: " + formats.error);
+        return "--formats: " + formats.error;
     request.formats = std::move(formats.specs);
     if (auto directions = args.value("directions")) {
         request.directions.clear();
@@ -147,19 +102,23 @@ int runBench(const std::vector<std::string>& rawArgs, Streams& io) {
             else if (d == "decode")
                 request.directions.push_back(bench::Direction::Decode);
             else
-                return usageError("--directions: '" + d + "' is neither encode nor decode");
+                return "--directions: '" + d + "' is neither encode nor decode";
         }
         if (request.directions.empty())
-            return usageError("--directions: give encode, decode or both");
+            return "--directions: give encode, decode or both";
     }
-    if (auto sizes = args.value("sizes"); sizes && !parseSizes(*sizes, request.sizes))
-        return usageError("--sizes: expected element counts such as 32k,256M (at most 2G)");
+    if (auto sizes = args.value("sizes")) {
+        bench::SizeList parsed = bench::parseSizes(*sizes);
+        if (!parsed.error.empty())
+            return "--sizes: " + parsed.error;
+        request.sizes = std::move(parsed.sizes);
+    }
     const int hardwareThreads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     if (auto threads = args.value("threads")) {
         for (const std::string& t : splitList(*threads)) {
             const int n = t == "all" ? hardwareThreads : std::atoi(t.c_str());
             if (n < 1 || n > 1024 || (t != "all" && std::to_string(n) != t))
-                return usageError("--threads: '" + t + "' is not 1 to 1024 or 'all'");
+                return "--threads: '" + t + "' is not 1 to 1024 or 'all'";
             request.threads.push_back(n);
         }
     }
@@ -168,46 +127,41 @@ int runBench(const std::vector<std::string>& rawArgs, Streams& io) {
         char* end = nullptr;
         const double seconds = std::strtod(budget->c_str(), &end);
         if (!end || *end != '\0' || !(seconds > 0 && seconds <= 600))
-            return usageError("--budget: expected seconds per measurement, more than 0, up to 600");
+            return "--budget: expected seconds per measurement, more than 0, up to 600";
         request.plan.budget = std::chrono::duration<double>(seconds);
     }
     if (auto samples = args.value("samples")) {
         request.plan.samples = std::atoi(samples->c_str());
         if (request.plan.samples < 1 || request.plan.samples > 1000 ||
             std::to_string(request.plan.samples) != *samples)
-            return usageError("--samples: expected 1 to 1000");
+            return "--samples: expected 1 to 1000";
     }
     if (auto distribution = args.value("distribution")) {
         const auto parsed = bench::parseDistribution(*distribution);
         if (!parsed)
-            return usageError("--distribution: use normal, subnormal, overflow or nan");
+            return "--distribution: use normal, subnormal, overflow or nan";
         request.distribution = *parsed;
     }
     if (auto mode = args.value("round")) {
         const auto parsed = parseRoundingMode(*mode);
         if (!parsed)
-            return usageError("--round: unknown rounding mode '" + *mode + "'");
+            return "--round: unknown rounding mode '" + *mode + "'";
         request.rounding.mode = *parsed;
     }
     if (auto policy = args.value("overflow")) {
         const auto parsed = parseOverflowPolicy(*policy);
         if (!parsed)
-            return usageError("--overflow: use ieee or saturate");
+            return "--overflow: use ieee or saturate";
         request.rounding.overflow = *parsed;
     }
     request.arithmetic = !args.has("no-arithmetic");
     request.conversions = !args.has("no-conversions");
+    return {};
+}
 
-    // Only a listing and `--backend all` open every plugin: a CPU run never touches a GPU or
-    // OpenCL driver, so a broken one cannot stop it.
-    const std::string wanted = args.value("backend").value_or("cpu");
-    bench::LoadedBackends loaded =
-        args.has("list") || wanted == "all" ? bench::loadBackends() : bench::loadBackend(wanted);
-    if (args.has("list")) {
-        listBackends(loaded, request.formats, io.out);
-        return kExitOk;
-    }
-
+// The backends --backend names that can run. Empty with the exit code set when none can.
+std::vector<bench::Backend*> selectBackends(const bench::LoadedBackends& loaded,
+                                            const std::string& wanted, Streams& io, int& exitCode) {
     std::vector<bench::Backend*> selected;
     for (const auto& backend : loaded.backends) {
         if (wanted != "all" && backend->id() != wanted)
@@ -216,26 +170,35 @@ int runBench(const std::vector<std::string>& rawArgs, Streams& io) {
         if (!reason.empty()) {
             io.err << "fpx bench: " << backend->displayName() << " is unavailable: " << reason
                    << '\n';
-            if (wanted != "all")
-                return kExitUsage;
+            if (wanted != "all") {
+                exitCode = kExitUsage;
+                return {};
+            }
             continue;
         }
         selected.push_back(backend.get());
     }
     if (selected.empty()) {
-        if (wanted != "all" && wanted != "cpu" && wanted != "cuda" && wanted != "opencl")
-            return usageError("--backend: use cpu, cuda, opencl or all");
+        if (wanted != "all" && wanted != "cpu" && wanted != "cuda" && wanted != "opencl") {
+            io.err << "fpx bench: --backend: use cpu, cuda, opencl or all\n" << kUsage;
+            exitCode = kExitUsage;
+            return {};
+        }
         for (const std::string& problem : loaded.problems)
             if (problem.rfind(wanted + ":", 0) == 0)
                 io.err << "fpx bench: " << problem << '\n';
         io.err << "fpx bench: backend '" << wanted << "' is not available on this machine\n";
-        return kExitUsage;
+        exitCode = kExitUsage;
     }
+    return selected;
+}
 
-    // Progress on a terminal only, overwritten in place.
+// Runs the request on every selected backend, with progress on a terminal only (overwritten
+// in place); collects the results and the devices they ran on.
+void runSelected(const std::vector<bench::Backend*>& selected, const bench::BenchRequest& request,
+                 Streams& io, std::vector<bench::BenchResult>& results,
+                 std::vector<bench::DeviceInfo>& devices) {
     const bool showProgress = isatty(STDERR_FILENO) == 1;
-    std::vector<bench::BenchResult> results;
-    std::vector<bench::DeviceInfo> devices;
     for (bench::Backend* backend : selected) {
         for (const bench::DeviceInfo& d : backend->devices())
             devices.push_back(d);
@@ -250,23 +213,29 @@ int runBench(const std::vector<std::string>& rawArgs, Streams& io) {
         if (showProgress)
             io.err << "\r\033[K" << std::flush;
     }
+}
 
+void printDevicesAndRequest(const std::vector<bench::DeviceInfo>& devices,
+                            const bench::BenchRequest& request, std::ostream& out) {
     for (const bench::DeviceInfo& d : devices) {
-        io.out << d.backend << " device " << d.index << ": " << d.name;
+        out << d.backend << " device " << d.index << ": " << d.name;
         if (d.computeUnits > 0)
-            io.out << ", " << d.computeUnits
-                   << (d.backend == "cpu" ? " hardware threads" : " compute units");
+            out << ", " << d.computeUnits
+                << (d.backend == "cpu" ? " hardware threads" : " compute units");
         if (d.lastLevelCacheBytes > 0)
-            io.out << ", last-level cache " << (d.lastLevelCacheBytes >> 20) << " MiB";
+            out << ", last-level cache " << (d.lastLevelCacheBytes >> 20) << " MiB";
         if (!d.driver.empty())
-            io.out << ", " << d.driver;
-        io.out << "\n  " << d.details << '\n';
+            out << ", " << d.driver;
+        out << "\n  " << d.details << '\n';
     }
-    io.out << "distribution " << bench::distributionId(request.distribution) << ", rounding "
-           << roundingModeId(request.rounding.mode) << "/"
-           << overflowPolicyId(request.rounding.overflow) << ", budget "
-           << number(request.plan.budget.count(), "%g") << " s per measurement\n\n";
+    out << "distribution " << bench::distributionId(request.distribution) << ", rounding "
+        << roundingModeId(request.rounding.mode) << "/"
+        << overflowPolicyId(request.rounding.overflow) << ", budget "
+        << number(request.plan.budget.count(), "%g") << " s per measurement\n\n";
+}
 
+// The table of results; returns whether a path that should be bit-exact disagreed.
+bool printResultsTable(const std::vector<bench::BenchResult>& results, std::ostream& out) {
     TextTable table({"backend", "operation", "format", "path", "size", "threads", "verified",
                      "G elem/s", "throughput", "% of ceiling", "spread"});
     bool failed = false;
@@ -288,35 +257,44 @@ int runBench(const std::vector<std::string>& rawArgs, Streams& io) {
         failed = failed || (!r.verified && r.exactByDesign);
         table.addRow({r.backend, arithmetic ? "arithmetic" : operation,
                       arithmetic || r.operation == bench::Operation::Copy ? r.format : "", r.path,
-                      arithmetic ? "-" : sizeText(r.elements), std::to_string(r.threads), verified,
-                      arithmetic ? "-" : number(r.elementsPerSecond / 1e9, "%.3g"),
+                      arithmetic ? "-" : bench::sizeLabel(r.elements), std::to_string(r.threads),
+                      verified, arithmetic ? "-" : number(r.elementsPerSecond / 1e9, "%.3g"),
                       throughputText(r),
                       r.ceiling > 0 ? number(r.throughput() / r.ceiling * 100, "%.0f%%") : "-",
                       number(spread, "±%.0f%%")});
     }
-    table.print(io.out, false);
+    table.print(out, false);
     if (std::any_of(results.begin(), results.end(), [](const bench::BenchResult& r) {
             return r.ceilingName.rfind(bench::kCopyAlongside, 0) == 0;
         }))
-        io.out << "\n% of ceiling: each CPU conversion against memcpy of the same arrays, timed "
-                  "between its own samples.\n";
+        out << "\n% of ceiling: each CPU conversion against memcpy of the same arrays, timed "
+               "between its own samples.\n";
+    return failed;
+}
+
+void printDifferences(const std::vector<bench::BenchResult>& results, std::ostream& out) {
     bool anyNote = false;
     for (const bench::BenchResult& r : results)
         if (!r.verified && !r.note.empty() && r.operation != bench::Operation::Arithmetic) {
             if (!anyNote)
-                io.out << "\nDifferences from the exact core:\n";
+                out << "\nDifferences from the exact core:\n";
             anyNote = true;
-            io.out << "  " << r.backend << " " << r.format << " " << bench::directionId(r.direction)
-                   << " " << r.path << ": " << r.note << '\n';
+            out << "  " << r.backend << " " << r.format << " " << bench::directionId(r.direction)
+                << " " << r.path << ": " << r.note << '\n';
         }
+}
 
+// --json and --csv; false (said on stderr) when a file cannot be written.
+bool writeOutputs(const Arguments& args, const bench::BenchRequest& request,
+                  const std::vector<bench::DeviceInfo>& devices,
+                  const std::vector<bench::BenchResult>& results, Streams& io) {
     const bench::RunMetadata metadata = bench::describeRun(request, devices);
     if (auto path = args.value("json")) {
         std::ofstream file(*path);
         bench::writeResultsJson(file, metadata, results);
         if (!file) {
             io.err << "fpx bench: cannot write " << *path << '\n';
-            return kExitDataError;
+            return false;
         }
     }
     if (auto path = args.value("csv")) {
@@ -324,9 +302,56 @@ int runBench(const std::vector<std::string>& rawArgs, Streams& io) {
         bench::writeResultsCsv(file, results);
         if (!file) {
             io.err << "fpx bench: cannot write " << *path << '\n';
-            return kExitDataError;
+            return false;
         }
     }
+    return true;
+}
+
+} // namespace
+
+int runBench(const std::vector<std::string>& rawArgs, Streams& io) {
+    Arguments args(rawArgs,
+                   {"backend", "formats", "directions", "sizes", "threads", "budget", "samples",
+                    "json", "csv", "distribution", "round", "overflow"},
+                   {"no-arithmetic", "no-conversions", "list"});
+    auto usageError = [&](const std::string& message) {
+        io.err << "fpx bench: " << message << '\n' << kUsage;
+        return kExitUsage;
+    };
+    if (!args.ok())
+        return usageError(args.error());
+    if (args.helpRequested())
+        return printHelp(io, kUsage);
+    if (!args.positionals().empty())
+        return usageError("unexpected argument '" + args.positionals().front() + "'");
+
+    bench::BenchRequest request;
+    if (const std::string error = parseRequest(args, request); !error.empty())
+        return usageError(error);
+
+    // Only a listing and `--backend all` open every plugin: a CPU run never touches a GPU or
+    // OpenCL driver, so a broken one cannot stop it.
+    const std::string wanted = args.value("backend").value_or("cpu");
+    bench::LoadedBackends loaded =
+        args.has("list") || wanted == "all" ? bench::loadBackends() : bench::loadBackend(wanted);
+    if (args.has("list")) {
+        listBackends(loaded, request.formats, io.out);
+        return kExitOk;
+    }
+    int exitCode = kExitOk;
+    const std::vector<bench::Backend*> selected = selectBackends(loaded, wanted, io, exitCode);
+    if (selected.empty())
+        return exitCode;
+
+    std::vector<bench::BenchResult> results;
+    std::vector<bench::DeviceInfo> devices;
+    runSelected(selected, request, io, results, devices);
+    printDevicesAndRequest(devices, request, io.out);
+    const bool failed = printResultsTable(results, io.out);
+    printDifferences(results, io.out);
+    if (!writeOutputs(args, request, devices, results, io))
+        return kExitDataError;
     if (failed)
         io.err << "fpx bench: a path that should be bit-exact disagreed with the exact core\n";
     return failed ? kExitDataError : kExitOk;

@@ -2,6 +2,7 @@
 #include "conversion_paths.h"
 
 #include "fpx/bulk_conversion.h"
+#include "fpx/format_encoding.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,21 +13,8 @@
 namespace fpx::cuda {
 namespace {
 
-// The format's encoding is exactly this binary float (whatever its id: a custom "e5m10" is
-// FP16 too).
-bool isBinaryFloat(const FormatSpec& f, int exponentBits, int fractionBits, int bias,
-                   SpecialEncoding specials) {
-    return f.kind == FormatKind::BinaryFloat && f.isSigned && !f.explicitIntegerBit &&
-           f.exponentZeroIsSubnormal && f.exponentBits == exponentBits &&
-           f.fractionBits == fractionBits && f.bias == bias && f.specials == specials;
-}
-
-bool isFp16(const FormatSpec& f) {
-    return isBinaryFloat(f, 5, 10, 15, SpecialEncoding::Ieee);
-}
-bool isBf16(const FormatSpec& f) {
-    return isBinaryFloat(f, 8, 7, 127, SpecialEncoding::Ieee);
-}
+// The format's encoding is exactly this binary float, whatever its id (fpx/format_encoding.h:
+// a custom "e5m10" is FP16 too).
 bool isTf32(const FormatSpec& f) {
     return isBinaryFloat(f, 8, 10, 127, SpecialEncoding::Ieee);
 }
@@ -55,7 +43,7 @@ template <typename T, typename F> std::optional<T> tryCore(F&& f) {
 }
 
 ConversionPath encodePath(std::string name, EncodeOp op, int codeBytes, bool hardware,
-                          unsigned deviations, std::string note) {
+                          bench::Deviations deviations, std::string note) {
     ConversionPath p;
     p.description.name = std::move(name);
     p.description.hardware = hardware;
@@ -69,7 +57,7 @@ ConversionPath encodePath(std::string name, EncodeOp op, int codeBytes, bool har
 }
 
 ConversionPath decodePath(std::string name, DecodeOp op, int codeBytes, bool hardware,
-                          unsigned deviations, std::string note) {
+                          bench::Deviations deviations, std::string note) {
     ConversionPath p;
     p.description.name = std::move(name);
     p.description.hardware = hardware;
@@ -103,10 +91,10 @@ void addHalfLike(std::vector<ConversionPath>& paths, const RoundingOptions& opti
             choice = &c;
     if (choice == nullptr)
         return; // no intrinsic for rna, rto or stochastic rounding
-    unsigned deviations = kDeviationNanEncoding;
+    bench::Deviations deviations{bench::Deviation::NanPayload};
     std::string note = "NaN inputs give CUDA's canonical NaN, not the exact core's NaN code";
     if (options.overflow == OverflowPolicy::Saturate) {
-        deviations |= kDeviationInfinityInput | kDeviationOverflowInput;
+        deviations |= {bench::Deviation::InfinityInput, bench::Deviation::OverflowInput};
         note += "; the intrinsic does not saturate: overflow and ±inf give ±inf where the "
                 "saturating exact core gives ±max";
     }
@@ -145,7 +133,7 @@ std::vector<ConversionPath> encodePaths(const FormatSpec& format, const Rounding
         ConversionPath p =
             encodePath("own kernel: encodeElement<" + mode + ">" +
                            (integerScale != 0.0f ? " (FP32 two-product, cvt.rni)" : ""),
-                       EncodeOp::Element, codeBytes, false, 0, {});
+                       EncodeOp::Element, codeBytes, false, {}, {});
         p.description.ownKernel = true;
         p.encode.encode = *params;
         p.encode.mode = options.mode;
@@ -161,7 +149,7 @@ std::vector<ConversionPath> encodePaths(const FormatSpec& format, const Rounding
         const auto buckets = kernels::bucketBreakpoints(*lookup);
         ConversionPath p = encodePath(
             buckets ? "own kernel: bucketLookupElement" : "own kernel: lookupElementBisect",
-            buckets ? EncodeOp::BucketLookup : EncodeOp::Lookup, codeBytes, false, 0, {});
+            buckets ? EncodeOp::BucketLookup : EncodeOp::Lookup, codeBytes, false, {}, {});
         p.description.ownKernel = true;
         p.encode.lookup = *lookup;
         if (buckets)
@@ -173,38 +161,41 @@ std::vector<ConversionPath> encodePaths(const FormatSpec& format, const Rounding
     const bool rne = options.mode == RoundingMode::NearestEven;
     const bool rtz = options.mode == RoundingMode::TowardZero;
     const bool saturate = options.overflow == OverflowPolicy::Saturate;
-    if (isFp16(format)) {
+    if (isFp16Encoding(format)) {
         addHalfLike(paths, options, features, "__float2half", EncodeOp::HalfRn, EncodeOp::HalfRz,
                     EncodeOp::HalfRu, EncodeOp::HalfRd, 0);
-    } else if (isBf16(format)) {
+    } else if (isBf16Encoding(format)) {
         addHalfLike(paths, options, features, "__float2bfloat16", EncodeOp::Bf16Rn,
                     EncodeOp::Bf16Rz, EncodeOp::Bf16Ru, EncodeOp::Bf16Rd, 900);
     } else if (isTf32(format)) {
-        unsigned deviations = kDeviationNanEncoding;
+        bench::Deviations deviations{bench::Deviation::NanPayload};
         std::string note = "NaN payloads may differ from the exact core's NaN code";
         if (saturate) {
-            deviations |= kDeviationInfinityInput | kDeviationOverflowInput;
+            deviations |= {bench::Deviation::InfinityInput, bench::Deviation::OverflowInput};
             note += "; no satfinite: overflow and ±inf give ±inf where the saturating exact "
                     "core gives ±max";
         }
         // cvt.rna rounds a NaN's bits as a number's: NaNs whose payload lies in the low bits
-        // come out as ±inf (±max with .satfinite), seen on an H200 (sm_90) where cvt.rn and
-        // cvt.rz keep them NaN.
+        // come out as ±inf (±max with .satfinite), where cvt.rn and cvt.rz keep them NaN
+        // (docs/design.md, "Known hardware deviations").
         const std::string rnaNaNs =
             "NaN inputs with a payload in the low bits may give ±inf or ±max: the instruction "
             "rounds a NaN's bits as a number's";
         if (options.mode == RoundingMode::NearestAway && saturate &&
             encodeOpCompiled(EncodeOp::Tf32RnaSatFinite))
-            paths.push_back(encodePath(
-                "cvt.rna.satfinite.tf32.f32 (nearest, ties away)", EncodeOp::Tf32RnaSatFinite, 4,
-                true, kDeviationNanEncoding | kDeviationNanInputToInfinity,
-                "NaN payloads may differ from the exact core's NaN code; " + rnaNaNs));
+            paths.push_back(
+                encodePath("cvt.rna.satfinite.tf32.f32 (nearest, ties away)",
+                           EncodeOp::Tf32RnaSatFinite, 4, true,
+                           bench::Deviations{bench::Deviation::NanPayload,
+                                             bench::Deviation::NanInputToInfinity},
+                           "NaN payloads may differ from the exact core's NaN code; " + rnaNaNs));
         else if (options.mode == RoundingMode::NearestAway)
-            paths.push_back(encodePath("cvt.rna.tf32.f32 (nearest, ties away: what cuBLAS and "
-                                       "CUTLASS use)",
-                                       EncodeOp::Tf32Rna, 4, true,
-                                       deviations | kDeviationNanInputToInfinity,
-                                       note + "; " + rnaNaNs));
+            paths.push_back(
+                encodePath("cvt.rna.tf32.f32 (nearest, ties away: what cuBLAS and "
+                           "CUTLASS use)",
+                           EncodeOp::Tf32Rna, 4, true,
+                           deviations | bench::Deviations{bench::Deviation::NanInputToInfinity},
+                           note + "; " + rnaNaNs));
         else if (rne && features.tf32DirectedRounding)
             paths.push_back(
                 encodePath("cvt.rn.tf32.f32", EncodeOp::Tf32Rn, 4, true, deviations, note));
@@ -220,7 +211,7 @@ std::vector<ConversionPath> encodePaths(const FormatSpec& format, const Rounding
             paths.push_back(
                 encodePath("__nv_cvt_float_to_fp8 (" + kind + ", __NV_SATFINITE)",
                            e4m3 ? EncodeOp::Fp8E4m3SatFinite : EncodeOp::Fp8E5m2SatFinite, 1,
-                           features.fp8Convert, kDeviationNanEncoding,
+                           features.fp8Convert, {bench::Deviation::NanPayload},
                            nanNote + (features.fp8Convert
                                           ? "; cvt.rn.satfinite." +
                                                 std::string(e4m3 ? "e4m3x2" : "e5m2x2") + ".f32"
@@ -229,7 +220,7 @@ std::vector<ConversionPath> encodePaths(const FormatSpec& format, const Rounding
             paths.push_back(
                 encodePath("__nv_cvt_float_to_fp8 (" + kind + ", __NV_NOSAT)",
                            e4m3 ? EncodeOp::Fp8E4m3NoSat : EncodeOp::Fp8E5m2NoSat, 1, false,
-                           kDeviationNanEncoding,
+                           {bench::Deviation::NanPayload},
                            nanNote + "; the hardware converts only with satfinite, so cuda_fp8.hpp "
                                      "emulates __NV_NOSAT in software (through double)"));
     } else if ((isE2m3(format) || isE3m2(format) || isE2m1(format)) && (rne || rtz)) {
@@ -255,8 +246,8 @@ std::vector<ConversionPath> encodePaths(const FormatSpec& format, const Rounding
                            "this architecture (hardware only in "
                            "sm_100/sm_120 family-specific code)";
         if (encodeOpCompiled(op))
-            paths.push_back(
-                encodePath(name, op, 1, hardware, kDeviationNanInputAnyCode, std::move(note)));
+            paths.push_back(encodePath(name, op, 1, hardware, {bench::Deviation::NanInputAnyCode},
+                                       std::move(note)));
     }
     return paths;
 }
@@ -270,7 +261,7 @@ std::vector<ConversionPath> decodePaths(const FormatSpec& format, const Rounding
 
     if (auto widen = tryCore<kernels::WidenParams>([&] { return widenParams(format, options); })) {
         ConversionPath p =
-            decodePath("own kernel: widenElement", DecodeOp::Widen, codeBytes, false, 0, {});
+            decodePath("own kernel: widenElement", DecodeOp::Widen, codeBytes, false, {}, {});
         p.description.ownKernel = true;
         p.decode.widen = *widen;
         paths.push_back(std::move(p));
@@ -282,7 +273,7 @@ std::vector<ConversionPath> decodePaths(const FormatSpec& format, const Rounding
             ConversionPath p =
                 decodePath(codeBytes == 1 ? "own kernel: decodeTable in shared memory"
                                           : "own kernel: decodeTable in global memory",
-                           DecodeOp::Table, codeBytes, false, 0, {});
+                           DecodeOp::Table, codeBytes, false, {}, {});
             p.description.ownKernel = true;
             // Formats with fewer codes than their byte holds (FP6, FP4, INT4, NF4, INT2): the
             // core reads only a code's own bits, so the table repeats for every value of the
@@ -297,15 +288,15 @@ std::vector<ConversionPath> decodePaths(const FormatSpec& format, const Rounding
 
     // Under the saturating policy the exact core decodes ±inf codes to ±FLT_MAX; the
     // intrinsics give ±inf.
-    unsigned deviations = kDeviationNanEncoding;
+    bench::Deviations deviations{bench::Deviation::NanPayload};
     std::string note = "NaN codes give CUDA's NaN, not the exact core's NaN bits";
     if (options.overflow == OverflowPolicy::Saturate && format.hasInfinity()) {
-        deviations |= kDeviationInfinityInput;
+        deviations |= {bench::Deviation::InfinityInput};
         note += "; ±inf codes give ±inf where the saturating exact core gives ±FLT_MAX";
     }
-    if (isFp16(format))
+    if (isFp16Encoding(format))
         paths.push_back(decodePath("__half2float", DecodeOp::Half, 2, true, deviations, note));
-    else if (isBf16(format))
+    else if (isBf16Encoding(format))
         paths.push_back(decodePath("__bfloat162float", DecodeOp::Bf16, 2, true, deviations, note));
     else if (isE4m3(format) || isE5m2(format)) {
         const bool e4m3 = isE4m3(format);
@@ -324,7 +315,7 @@ std::vector<ConversionPath> decodePaths(const FormatSpec& format, const Rounding
                                  : isE2m3(format) ? "__nv_cvt_fp6_to_halfraw (E2M3)"
                                                   : "__nv_cvt_fp6_to_halfraw (E3M2)";
         if (decodeOpCompiled(op))
-            paths.push_back(decodePath(name + " + __half2float", op, 1, features.shortConvert, 0,
+            paths.push_back(decodePath(name + " + __half2float", op, 1, features.shortConvert, {},
                                        features.shortConvert
                                            ? std::string()
                                            : "software emulation in the CUDA header on this "

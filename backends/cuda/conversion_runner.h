@@ -8,6 +8,7 @@
 // Plain C++ (no CUDA headers), so a test can include it without the toolkit's include path.
 
 #include "fpx/bench/backend.h"
+#include "fpx/bench/verification.h"
 #include "fpx/format_spec.h"
 #include "fpx/rounding.h"
 
@@ -20,30 +21,12 @@ namespace fpx::cuda {
 
 inline constexpr const char* kConversionRunnerSymbol = "fpx_cuda_create_conversion_runner";
 
-// Where a path's results differ from the exact core by design. Each is documented in the
-// path's note and reported by the benchmark; outside these classes every bit must agree.
-enum Deviation : unsigned {
-    // Where the exact core's answer is a NaN, the path may return another NaN (sign, payload).
-    kDeviationNanEncoding = 1u << 0,
-    // NaN inputs into a format without NaN (FP6, FP4) may give any code.
-    kDeviationNanInputAnyCode = 1u << 1,
-    // ±∞ inputs may give another code (a path that does not saturate: ±∞ instead of ±max);
-    // decoding, ±∞ codes may give ±∞ where the saturating exact core gives ±FLT_MAX.
-    kDeviationInfinityInput = 1u << 2,
-    // Finite inputs beyond the format's largest finite value may give another code.
-    kDeviationOverflowInput = 1u << 3,
-    // NaN inputs may give ±∞ or ±max of the input's sign: an instruction that rounds a NaN's
-    // bits as a number's, so that a payload in the dropped bits carries into the exponent's
-    // all-ones (cvt.rna.tf32.f32 and its .satfinite form, seen on an H200).
-    kDeviationNanInputToInfinity = 1u << 4,
-};
-
 struct PathDescription {
-    std::string name;        // "own kernel: encodeElement<rne>", "__float2half_rn" …
-    bool ownKernel = false;  // the core's element conversions: must agree on every input
-    bool hardware = false;   // the GPU's own conversion instructions (not a software emulation)
-    unsigned deviations = 0; // Deviation bits
-    std::string note;        // what the deviations are, in words
+    std::string name;       // "own kernel: encodeElement<rne>", "__float2half_rn" …
+    bool ownKernel = false; // the core's element conversions: must agree on every input
+    bool hardware = false;  // the GPU's own conversion instructions (not a software emulation)
+    bench::Deviations deviations; // where it may differ from the exact core by design
+    std::string note;             // what the deviations are, in words
 };
 
 class ConversionRunner {

@@ -3,21 +3,24 @@
 //   - copy bandwidth: cudaMemcpyAsync device to device and a 128-bit copy kernel, the ceiling
 //     of every conversion, beside the datasheet bandwidth;
 //   - FP32 ⇄ format conversions by own kernels over the core's element conversions and by
-//     CUDA's intrinsics, each first compared bit for bit with the exact core on the host;
+//     CUDA's intrinsics, each first compared bit for bit with the exact core on the host,
+//     over the inputs every backend uses (bench/verification.h);
 //   - cuBLASLt matrix-multiply throughput per format beside the datasheet dense peak.
 // Without a driver or a device, unavailableReason() says why and nothing else runs. No CUDA
-// error leaves the plugin: each becomes a result note.
+// error leaves the plugin: each becomes a result note. docs/design.md, "Backends and plugins".
 
 #include "conversion_paths.h"
 #include "conversion_runner.h"
 #include "cuda_util.h"
 #include "datasheet.h"
-#include "deviations.h"
 #include "device_kernels.h"
 #include "matmul_bench.h"
 
 #include "fpx/bench/backend.h"
+#include "fpx/bench/sizes.h"
+#include "fpx/bench/verification.h"
 #include "fpx/bulk_conversion.h"
+#include "fpx/packed_codes.h"
 
 #include <cublasLt.h>
 #include <cuda_runtime_api.h>
@@ -25,7 +28,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -42,11 +44,9 @@ using bench::BenchResult;
 using bench::Direction;
 using bench::Operation;
 
-// Stochastic rounding in the benchmark uses this fixed seed: element i gets
+// Stochastic rounding in the benchmark uses the seed of every backend: element i gets
 // stochasticBits(kSeed, i), on the GPU and in the exact core alike.
-constexpr std::uint64_t kSeed = 0x5eed5eed5eed5eedULL;
-// Elements of each pass compared with the exact core (all of them for smaller arrays).
-constexpr std::size_t kVerifyElements = std::size_t{1} << 22;
+using bench::kSeed;
 
 // ---- Availability -----------------------------------------------------------------------
 
@@ -185,70 +185,6 @@ template <typename F> void parallelChunks(std::size_t count, const F& f) {
             std::rethrow_exception(e);
 }
 
-std::uint32_t readCode(const std::vector<std::uint8_t>& data, std::size_t i, int bytes) {
-    std::uint32_t v = 0;
-    std::memcpy(&v, data.data() + i * static_cast<std::size_t>(bytes),
-                static_cast<std::size_t>(bytes)); // little-endian host
-    return v;
-}
-
-std::string hex(std::uint32_t value, int bytes) {
-    char buffer[16];
-    std::snprintf(buffer, sizeof buffer, "0x%0*" PRIx32, 2 * bytes, value);
-    return buffer;
-}
-
-// The result of comparing one path's output with the exact core's.
-struct Comparison {
-    std::uint64_t checked = 0;
-    std::uint64_t mismatches = 0;
-    std::uint64_t documented = 0; // mismatches within the path's declared deviations
-    std::string first;            // the first mismatch, in words
-};
-
-Comparison compare(const FormatSpec& format, const RoundingOptions& options, Direction direction,
-                   const PathDescription& path, const std::vector<std::uint8_t>& inputs,
-                   int inBytes, const std::vector<std::uint8_t>& got,
-                   const std::vector<std::uint8_t>& expected, int outBytes, std::size_t count) {
-    Comparison c;
-    c.checked = count;
-    const DeviationJudge judge(format, options, direction, path.deviations);
-    for (std::size_t i = 0; i < count; ++i) {
-        const std::uint32_t g = readCode(got, i, outBytes), e = readCode(expected, i, outBytes);
-        if (g == e)
-            continue;
-        ++c.mismatches;
-        const std::uint32_t input = readCode(inputs, i, inBytes);
-        if (judge.explains(input, g, e))
-            ++c.documented;
-        if (c.first.empty())
-            c.first = "element " + std::to_string(i) + ": " + hex(input, inBytes) + " → " +
-                      hex(g, outBytes) + ", exact core " + hex(e, outBytes);
-    }
-    return c;
-}
-
-std::string comparisonNote(const Comparison& c) {
-    if (c.mismatches == 0)
-        return "all " + std::to_string(c.checked) + " checked elements agree with the exact core";
-    std::string note = std::to_string(c.mismatches) + " of " + std::to_string(c.checked) +
-                       " checked elements differ from the exact core";
-    if (c.documented == c.mismatches)
-        note += ", all within the documented deviations";
-    else
-        note += ", " + std::to_string(c.mismatches - c.documented) +
-                " OUTSIDE the documented deviations";
-    return note + " (first: " + c.first + ")";
-}
-
-std::string joinNotes(const std::string& a, const std::string& b) {
-    if (a.empty())
-        return b;
-    if (b.empty())
-        return a;
-    return a + "; " + b;
-}
-
 // ---- The benchmark ----------------------------------------------------------------------
 
 class BenchRun {
@@ -344,12 +280,12 @@ class BenchRun {
         runner_.reset();
     }
 
-    // In L2 (4 MiB of FP32) and far beyond it (1 GiB), unless asked otherwise; shrunk to what
-    // fits in three buffers in free memory.
+    // In cache and beyond the last-level cache (bench::defaultSizes), unless asked otherwise;
+    // shrunk to what fits in three buffers in free memory.
     std::vector<std::size_t> sizes() const {
         std::vector<std::size_t> sizes = request_.sizes;
         if (sizes.empty())
-            sizes = {std::size_t{1} << 20, std::size_t{1} << 28};
+            sizes = bench::defaultSizes(device_.info);
         std::size_t freeBytes = 0, totalBytes = 0;
         if (cudaMemGetInfo(&freeBytes, &totalBytes) == cudaSuccess)
             for (std::size_t& s : sizes)
@@ -364,7 +300,7 @@ class BenchRun {
     // passes are batched: enough passes for 0.2 ms of device time are one iteration, and the
     // statistics are divided back to one pass. Kernels are batched in a CUDA graph (one launch
     // for the batch); cudaMemcpyAsync is not (`inGraph` false): a copy node of a graph runs on
-    // a copy engine, 2.7 TB/s on an H200 against 4.3 for the same copy on a stream.
+    // a copy engine, well below the same copy on a stream.
     bench::Statistics timePasses(const std::function<void()>& pass, bool inGraph = true) {
         DeviceRunner& runner = *runner_;
         cudaEvent_t start = nullptr, stop = nullptr;
@@ -428,8 +364,9 @@ class BenchRun {
     void runSize(std::size_t n) {
         DeviceRunner& runner = *runner_;
         runner.activate();
-        const std::size_t verify = std::min(n, kVerifyElements);
-        const std::vector<float> inputs = bench::randomInputs(n, request_.distribution, 0x1234 + n);
+        const std::size_t verify = std::min(n, bench::kRandomSampleElements);
+        const std::vector<float> inputs =
+            bench::randomInputs(n, request_.distribution, bench::randomInputSeed(n));
         std::vector<std::uint8_t> prefix(verify * 4);
         std::memcpy(prefix.data(), inputs.data(), prefix.size());
 
@@ -502,8 +439,9 @@ class BenchRun {
             r.ceiling = device_.info.datasheetBandwidth;
             r.ceilingName = r.ceiling > 0 ? "datasheet bandwidth (" + device_.datasheetProduct + ")"
                                           : "no datasheet figure for " + device_.info.name;
-            r.note = joinNotes(r.note, "bytes read + written; theoretical from the memory bus: " +
-                                           terabytes(device_.theoreticalBandwidth));
+            r.note =
+                bench::joinNotes(r.note, "bytes read + written; theoretical from the memory bus: " +
+                                             terabytes(device_.theoreticalBandwidth));
             sink_(r);
         }
         return best;
@@ -529,13 +467,13 @@ class BenchRun {
         }
     }
 
-    // Makes `codes` hold n codes of the format to decode: the own encode kernel's output of
-    // the inputs, or random codes where the format has no own encode kernel.
+    // Makes `codes` hold n codes of the format to decode: the inputs encoded with nearest-even
+    // by the own encode kernel (the codes bench::decodeInputs gives every backend, made on the
+    // device), or random codes where the format has no own encode kernel.
     void prepareCodes(const FormatSpec& format, std::size_t n, DeviceBuffer& in,
                       DeviceBuffer& codes, int codeBytes) {
         DeviceRunner& runner = *runner_;
-        auto encoders =
-            conversionPaths(format, request_.rounding, Direction::Encode, runner.features());
+        auto encoders = conversionPaths(format, {}, Direction::Encode, runner.features());
         if (!encoders.empty() && encoders.front().description.ownKernel) {
             runner.launch(encoders.front(), in.get(), codes.get(), n, kSeed);
             runner.synchronize();
@@ -548,12 +486,55 @@ class BenchRun {
             for (std::size_t i = begin; i < end; ++i) {
                 const std::uint32_t code =
                     static_cast<std::uint32_t>(stochasticBits(kSeed, i) >> 32) & mask;
-                std::memcpy(host.data() + i * static_cast<std::size_t>(codeBytes), &code,
-                            static_cast<std::size_t>(codeBytes));
+                writePackedCode(host.data(), codeBytes, i, code);
             }
         });
         copyOnStream(codes.get(), host.data(), host.size(), cudaMemcpyHostToDevice, runner.stream(),
                      "upload codes");
+    }
+
+    // The adversarial inputs of a format and direction (bench::adversarialFp32 / Codes) with
+    // the exact core's answers: the same set every backend checks its paths on.
+    struct AdversarialSet {
+        std::vector<std::uint8_t> inputs;
+        std::vector<std::uint8_t> expected;
+        std::size_t count = 0;
+    };
+
+    AdversarialSet adversarialSet(const FormatSpec& format, const RoundingOptions& options,
+                                  Direction direction) const {
+        AdversarialSet set;
+        if (direction == Direction::Encode) {
+            const std::vector<std::uint32_t> inputs = bench::adversarialFp32(format);
+            set.count = inputs.size();
+            set.inputs.resize(inputs.size() * 4);
+            std::memcpy(set.inputs.data(), inputs.data(), set.inputs.size());
+        } else {
+            set.inputs = bench::adversarialCodes(format);
+            set.count = set.inputs.size() / static_cast<std::size_t>(packedBytes(format));
+        }
+        set.expected = bench::exactCoreOutputs(format, options, direction, set.inputs.data(),
+                                               set.count, kSeed);
+        return set;
+    }
+
+    // One pass of `path` over host inputs, its outputs compared with the exact core's.
+    bench::Verification checkOnHostInputs(ConversionPath& path, const bench::DeviationJudge& judge,
+                                          const std::vector<std::uint8_t>& inputs,
+                                          const std::vector<std::uint8_t>& expected,
+                                          std::size_t count) {
+        DeviceRunner& runner = *runner_;
+        const std::size_t outBytes = static_cast<std::size_t>(judge.outputBytes());
+        DeviceBuffer in(std::max<std::size_t>(inputs.size(), 4)),
+            out(std::max<std::size_t>(count * outBytes, 4));
+        copyOnStream(in.get(), inputs.data(), inputs.size(), cudaMemcpyHostToDevice,
+                     runner.stream(), "upload adversarial inputs");
+        runner.launch(path, in.get(), out.get(), count, kSeed);
+        runner.synchronize();
+        std::vector<std::uint8_t> got(count * outBytes);
+        copyOnStream(got.data(), out.get(), got.size(), cudaMemcpyDeviceToHost, runner.stream(),
+                     "download");
+        return bench::verify(judge, inputs.data(), expected.data(), got.data(), count);
     }
 
     void runConversions(const FormatSpec& format, Direction direction, std::size_t n,
@@ -562,35 +543,29 @@ class BenchRun {
                         const std::vector<std::uint8_t>& prefix, double ceiling) {
         DeviceRunner& runner = *runner_;
         const int codeBytes = kernelCodeBytes(format);
+        // What the exact core is asked for, and the paths built for the same options.
+        const RoundingOptions options = bench::exactCoreOptions(request_.rounding, direction);
         std::vector<ConversionPath> paths;
         try {
-            paths = conversionPaths(format, request_.rounding, direction, runner.features());
+            paths = conversionPaths(format, options, direction, runner.features());
         } catch (const std::exception&) {
             return;
         }
         if (paths.empty() || codeBytes == 0)
             return;
 
-        const RoundingOptions& options = request_.rounding;
         const bool encode = direction == Direction::Encode;
-        const int inBytes = encode ? 4 : codeBytes, outBytes = encode ? codeBytes : 4;
+        const int outBytes = encode ? codeBytes : 4;
         const void* source = encode ? in.get() : codes.get();
 
-        // The exact core's answers for the first `verify` elements.
-        std::vector<std::uint8_t> sourcePrefix,
-            expected(verify * static_cast<std::size_t>(outBytes));
+        // The exact core's answers for the adversarial set and the first `verify` elements.
+        AdversarialSet adversarial;
+        std::vector<std::uint8_t> sourcePrefix, expected;
         std::string setupError;
         try {
+            adversarial = adversarialSet(format, options, direction);
             if (encode) {
                 sourcePrefix = prefix;
-                std::vector<std::uint32_t> bits(verify);
-                std::memcpy(bits.data(), prefix.data(), verify * 4);
-                parallelChunks(verify, [&](std::size_t begin, std::size_t end) {
-                    encodeWithExactCore(format, options, bits.data() + begin,
-                                        expected.data() +
-                                            begin * static_cast<std::size_t>(codeBytes),
-                                        end - begin, kSeed, begin);
-                });
             } else {
                 if (!codesReady) {
                     prepareCodes(format, n, in, codes, codeBytes);
@@ -599,15 +574,16 @@ class BenchRun {
                 sourcePrefix.resize(verify * static_cast<std::size_t>(codeBytes));
                 copyOnStream(sourcePrefix.data(), codes.get(), sourcePrefix.size(),
                              cudaMemcpyDeviceToHost, runner.stream(), "download codes");
-                std::vector<std::uint32_t> bits(verify);
-                parallelChunks(verify, [&](std::size_t begin, std::size_t end) {
-                    decodeWithExactCore(format, options,
-                                        sourcePrefix.data() +
-                                            begin * static_cast<std::size_t>(codeBytes),
-                                        bits.data() + begin, end - begin);
-                });
-                std::memcpy(expected.data(), bits.data(), verify * 4);
             }
+            expected.resize(verify * static_cast<std::size_t>(outBytes));
+            parallelChunks(verify, [&](std::size_t begin, std::size_t end) {
+                const std::size_t inStride = encode ? 4 : static_cast<std::size_t>(codeBytes);
+                const std::vector<std::uint8_t> part = bench::exactCoreOutputs(
+                    format, options, direction, sourcePrefix.data() + begin * inStride, end - begin,
+                    kSeed, begin);
+                std::memcpy(expected.data() + begin * static_cast<std::size_t>(outBytes),
+                            part.data(), part.size());
+            });
         } catch (const std::exception& e) {
             setupError = e.what();
         }
@@ -620,8 +596,6 @@ class BenchRun {
             r.direction = direction;
             r.path = path.description.name;
             r.hardware = path.description.hardware;
-            // Intrinsics with declared deviations are reported, not failures.
-            r.exactByDesign = path.description.deviations == 0;
             r.elements = n;
             r.ceiling = ceiling;
             r.ceilingName = "measured copy bandwidth (best of cudaMemcpyAsync and the copy kernel)";
@@ -631,6 +605,10 @@ class BenchRun {
                 continue;
             }
             try {
+                const bench::DeviationJudge judge(format, options, direction,
+                                                  path.description.deviations);
+                bench::Verification outcome = checkOnHostInputs(
+                    path, judge, adversarial.inputs, adversarial.expected, adversarial.count);
                 auto pass = [&] { runner.launch(path, source, out.get(), n, kSeed); };
                 check(cudaMemsetAsync(out.get(), 0xa5, n * 4, runner.stream()), "clear output");
                 pass();
@@ -638,21 +616,18 @@ class BenchRun {
                 std::vector<std::uint8_t> got(expected.size());
                 copyOnStream(got.data(), out.get(), got.size(), cudaMemcpyDeviceToHost,
                              runner.stream(), "download");
-                const Comparison c =
-                    compare(format, options, direction, path.description, sourcePrefix, inBytes,
-                            got, expected, outBytes, verify);
-                r.checked = c.checked;
-                r.mismatches = c.mismatches;
-                r.verified = c.mismatches == 0;
-                r.note = joinNotes(path.description.note, comparisonNote(c));
+                outcome.add(
+                    bench::verify(judge, sourcePrefix.data(), expected.data(), got.data(), verify));
+                r.note = path.description.note;
+                bench::recordVerification(r, outcome, path.description.deviations);
                 r.time = timePasses(pass);
                 if (r.time.median > 0) {
                     r.elementsPerSecond = static_cast<double>(n) / r.time.median;
                     r.bytesPerSecond =
-                        static_cast<double>(n) * (inBytes + outBytes) / r.time.median;
+                        static_cast<double>(n) * (judge.inputBytes() + outBytes) / r.time.median;
                 }
             } catch (const std::exception& e) {
-                r.note = joinNotes(r.note, std::string("not measured: ") + e.what());
+                r.note = bench::joinNotes(r.note, std::string("not measured: ") + e.what());
                 cudaGetLastError();
             }
             sink_(r);

@@ -31,8 +31,8 @@ static_assert(kTileElements == 4 * kVectors * kThreads, "the tile the host sizes
 // t-th 16-byte vector of FP32 and the t-th group of 4 codes (4, 8 or 16 bytes), so that a
 // warp loads 512 contiguous bytes of FP32 and stores 128, 256 or 512 contiguous bytes of
 // codes, whole 32-byte sectors, with no help from L1. (A thread taking 64 contiguous bytes
-// instead leaves each instruction's 32 accesses 64 bytes apart: measured at about 60 % of
-// HBM's copy bandwidth on an H200.)
+// instead leaves each instruction's 32 accesses 64 bytes apart, and then runs well below
+// HBM's copy bandwidth.)
 //
 //   vector v = (tile · kVectors + q) · blockDim + threadIdx.x,     q = 0 … kVectors − 1
 //

@@ -139,8 +139,8 @@ bench::BenchResult measureCase(const MatmulCase& c, const MatmulTarget& target,
     const bool fp8 = c.a == CUDA_R_8F_E4M3 || c.a == CUDA_R_8F_E5M2;
     if (fp8) {
         // No per-tensor scale pointers: their factors default to 1, and with them set
-        // cuBLASLt 13.1 refused every FP8 algorithm on an H200 (CUBLAS_STATUS_NOT_SUPPORTED),
-        // without them it ran.
+        // cuBLASLt may refuse every FP8 algorithm (CUBLAS_STATUS_NOT_SUPPORTED) where without
+        // them it runs.
         const std::int8_t fast = c.fastAccumulation ? 1 : 0;
         checkBlas(cublasLtMatmulDescSetAttribute(desc.get(), CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast,
                                                  sizeof fast),
@@ -160,7 +160,7 @@ bench::BenchResult measureCase(const MatmulCase& c, const MatmulTarget& target,
                                                    &workspaceBytes, sizeof workspaceBytes),
               "workspace preference");
     // The heuristic's candidates in its order of preference; the first that runs is timed
-    // (one it proposes may still be refused at run time, as FP8 kernels were on an H200).
+    // (one it proposes may still be refused at run time, as FP8 kernels can be).
     constexpr int kCandidates = 8;
     cublasLtMatmulHeuristicResult_t heuristics[kCandidates] = {};
     int found = 0;

@@ -5,7 +5,7 @@
 // translated line by line: the same branch-free integer arithmetic on the same parameters
 // (derived from a FormatSpec by fpx::encodeParams / lookupParams / widenParams), so that a
 // result that differs from the exact core is a bug here, not a second algorithm. The
-// parameter structs mirror the host's Cl*Params (opencl_backend.cpp): 32-bit fields only, so
+// parameter structs mirror the host's Cl*Params (opencl_paths.h): 32-bit fields only, so
 // host and device lay them out the same way.
 //
 // Work-item i handles element i, without a bounds check (which keeps pocl's loops over
@@ -13,20 +13,22 @@
 //
 // The helpers are always inlined: the rounding mode is a constant at every call site and only
 // after inlining do the other modes' branches fold away (pocl does not inline them otherwise,
-// and then runs 4x slower).
+// and then runs several times slower).
 #define FPX_INLINE inline __attribute__((always_inline))
 
-// Rounding modes, in the order of fpx::RoundingMode.
-#define FPX_RNE 0 // nearest, ties to even
-#define FPX_RNA 1 // nearest, ties away from zero
-#define FPX_RTZ 2 // toward zero
-#define FPX_RUP 3 // toward +inf
-#define FPX_RDN 4 // toward -inf
-#define FPX_SR 5  // stochastic
-#define FPX_RTO 6 // to odd
-
-#define FPX_KIND_BINARY_FLOAT 0u
-#define FPX_KIND_SIGNED_INTEGER 1u
+// The constants below come from the host's C++ enums, as build options (kernel_constants.cpp):
+//   FPX_RNE FPX_RNA FPX_RTZ FPX_RUP FPX_RDN FPX_SR FPX_RTO   fpx::RoundingMode
+//   FPX_OVERFLOW_IEEE FPX_OVERFLOW_SATURATE                  fpx::OverflowPolicy
+//   FPX_KIND_BINARY_FLOAT FPX_KIND_SIGNED_INTEGER            fpx::kernels::EncodeKind
+//   FPX_MAX_BREAKPOINTS                                      fpx::kernels::LookupParams
+//   FPX_FMA_CHAINS                                           the host's FMA count
+#if !defined(FPX_RNE) || !defined(FPX_RNA) || !defined(FPX_RTZ) || !defined(FPX_RUP) ||      \
+    !defined(FPX_RDN) || !defined(FPX_SR) || !defined(FPX_RTO) ||                            \
+    !defined(FPX_OVERFLOW_IEEE) || !defined(FPX_OVERFLOW_SATURATE) ||                        \
+    !defined(FPX_KIND_BINARY_FLOAT) || !defined(FPX_KIND_SIGNED_INTEGER) ||                  \
+    !defined(FPX_MAX_BREAKPOINTS) || !defined(FPX_FMA_CHAINS)
+#error "kernels.cl is built with the host's constants (kernel_constants.cpp's build options)"
+#endif
 
 typedef struct {
     uint kind;
@@ -50,8 +52,6 @@ typedef struct {
     // Unused here: the CPU's integer nearest-even path (a double; FP64 is optional in OpenCL).
     ulong reciprocalScaleBits;
 } EncodeParams;
-
-#define FPX_MAX_BREAKPOINTS 32u
 
 typedef struct {
     uint count;
@@ -252,15 +252,15 @@ FPX_LOOKUP_KERNEL(lookup_u16, ushort)
 FPX_LOOKUP_KERNEL(lookup_u32, uint)
 
 // ---- FP32 -> FP16 with the device's own conversion: encode_native_<rte|rtz|rtp|rtn> ----
-// vstore_half_* needs no cl_khr_fp16. With `saturate` every non-NaN input is first clamped to
+// vstore_half_* needs no cl_khr_fp16. Saturating, every non-NaN input is first clamped to
 // +-65504, which is exactly the "satfinite" policy (the clamp only changes values that round
 // to +-65504 or overflow).
 
 #define FPX_NATIVE_ENCODE_KERNEL(NAME, STORE)                                                \
-    __kernel void NAME(__global const uint* in, __global half* out, const uint saturate) {   \
+    __kernel void NAME(__global const uint* in, __global half* out, const uint overflow) {   \
         const size_t i = get_global_id(0);                                                   \
         float x = as_float(in[i]);                                                           \
-        if (saturate != 0u && !isnan(x))                                                     \
+        if (overflow == FPX_OVERFLOW_SATURATE && !isnan(x))                                  \
             x = clamp(x, -65504.0f, 65504.0f);                                               \
         STORE(x, i, out);                                                                    \
     }
@@ -272,12 +272,12 @@ FPX_NATIVE_ENCODE_KERNEL(encode_native_rtn, vstore_half_rtn)
 
 // ---- code -> FP32 ------------------------------------------------------------------------
 
-// With `saturate`, +-inf become +-FLT_MAX: the exact core's answer under "satfinite".
+// Saturating, +-inf become +-FLT_MAX: the exact core's answer under "satfinite".
 __kernel void decode_native_fp16(__global const half* in, __global uint* out,
-                                 const uint saturate) {
+                                 const uint overflow) {
     const size_t i = get_global_id(0);
     float x = vload_half(i, in);
-    if (saturate != 0u && !isnan(x))
+    if (overflow == FPX_OVERFLOW_SATURATE && !isnan(x))
         x = clamp(x, -FLT_MAX, FLT_MAX);
     out[i] = as_uint(x);
 }
@@ -320,7 +320,7 @@ FPX_RANDOM_CODES_KERNEL(random_codes_u32, uint)
 // vectors (pocl does not vectorise across work-items around a loop) and of a GPU's lanes.
 // x converges to b / (1 - a): no overflow, no subnormals, and without fast-math the compiler
 // cannot fold the chain. The lanes start apart and every lane reaches the output, so no lane
-// is dead. The host replays one work-item with its own fma (opencl_backend.cpp).
+// is dead. The host replays one work-item with its own fma (opencl_runner.cpp).
 
 #if FPX_FMA_CHAINS != 8
 #error "kernels.cl has 8 FMA chains; the host counts FPX_FMA_CHAINS"

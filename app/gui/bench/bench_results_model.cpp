@@ -3,6 +3,8 @@
 
 #include "saved_run.h"
 
+#include "fpx/bench/sizes.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QStringList>
@@ -161,14 +163,7 @@ bool BenchResultsModel::comparisonIgnoresDevice() const {
 }
 
 QString BenchResultsModel::elementsText(std::size_t elements) {
-    static const char* const units[] = {"", " Ki", " Mi", " Gi"};
-    int unit = 0;
-    std::size_t value = elements;
-    while (unit < 3 && value >= 1024 && value % 1024 == 0) {
-        value /= 1024;
-        ++unit;
-    }
-    return QString::number(static_cast<qulonglong>(value)) + QLatin1String(units[unit]);
+    return QString::fromStdString(bench::sizeLabel(elements));
 }
 
 QString BenchResultsModel::throughputText(const bench::BenchResult& r, double value) {

@@ -75,12 +75,12 @@ class BenchResultsModel : public QAbstractTableModel {
     std::optional<double> ratioToSaved(int row) const;
     int matchedCount() const;
 
-    // Short label of a row for charts: "fp8_e4m3 encode · bit trick · 16 Ki · 1 thread".
+    // Short label of a row for charts: "fp8_e4m3 encode · bit trick · 32 Ki · 1 thread".
     QString label(int row, bool withDevice = false) const;
     // Several lines describing a row (tooltips).
     QString description(int row) const;
 
-    // "16 Ki", "64 Mi", "1000": element counts in binary units when they are exact.
+    // bench::sizeLabel as a QString: "16 Ki", "64 Mi", "1000".
     static QString elementsText(std::size_t elements);
     // "12.3 GB/s" or "45.6 TFLOP/s" (arithmetic).
     static QString throughputText(const bench::BenchResult& result, double value);

@@ -16,7 +16,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
+#include <string>
+#include <vector>
 
 namespace fpx::gui {
 
@@ -45,9 +48,91 @@ bool belongs(const bench::BenchResult& r, BenchmarksChart::Metric metric) {
 struct Series {
     QCPBars* bars = nullptr;
     QVector<double> keys, values, minus, plus;
+
+    // A bar at `key` of `value`, its error bar spanning the slowest and fastest sample of
+    // `time` (a throughput is inversely proportional to the time).
+    void add(double key, double value, const bench::Statistics& time, double& low, double& high) {
+        double slowest = value, fastest = value;
+        if (time.median > 0 && time.min > 0 && time.max > 0) {
+            slowest = value * time.median / time.max;
+            fastest = value * time.median / time.min;
+        }
+        keys << key;
+        values << value;
+        minus << std::max(0.0, value - slowest);
+        plus << std::max(0.0, fastest - value);
+        for (const double v : {value, slowest, fastest})
+            if (v > 0 && std::isfinite(v)) {
+                high = std::max(high, v);
+                low = std::min(low, v);
+            }
+    }
 };
 
+// A series as bars with error bars; the saved run's (`light`) pale.
+void addSeries(QCustomPlot* plot, Series& s, const QString& name, const QColor& colour, bool light,
+               double width) {
+    if (s.keys.isEmpty())
+        return;
+    s.bars = new QCPBars(plot->yAxis, plot->xAxis);
+    s.bars->setName(name);
+    s.bars->setWidth(width);
+    QColor fill = colour;
+    if (light)
+        fill.setAlpha(70);
+    s.bars->setBrush(fill);
+    s.bars->setPen(QPen(colour.darker(light ? 110 : 130)));
+    s.bars->setData(s.keys, s.values, true);
+    s.bars->setSelectable(QCP::stNone);
+    auto* errors = new QCPErrorBars(plot->yAxis, plot->xAxis);
+    errors->removeFromLegend();
+    errors->setDataPlottable(s.bars);
+    errors->setErrorType(QCPErrorBars::etValueError);
+    errors->setData(s.minus, s.plus);
+    errors->setPen(QPen(light ? colour : QColor(0x20, 0x20, 0x20), 1));
+    errors->setWhiskerWidth(6);
+    errors->setSelectable(QCP::stNone);
+}
+
+// A vertical dashed line at a device's datasheet bandwidth, labelled along it.
+void addDatasheetLine(QCustomPlot* plot, const bench::DeviceInfo& device, double x) {
+    auto* line = new QCPItemStraightLine(plot);
+    line->point1->setCoords(x, 0);
+    line->point2->setCoords(x, 1);
+    line->setPen(QPen(kDatasheetColour, 1.5, Qt::DashLine));
+    auto* label = new QCPItemText(plot);
+    label->position->setTypeX(QCPItemPosition::ptPlotCoords);
+    label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    label->position->setCoords(x, 0.0);
+    label->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+    label->setRotation(-90);
+    label->setPadding(QMargins(4, 2, 4, 2));
+    label->setColor(kDatasheetColour);
+    label->setText(QObject::tr("%1 datasheet %2 GB/s")
+                       .arg(QString::fromStdString(device.name))
+                       .arg(QString::number(x, 'g', 4)));
+}
+
 } // namespace
+
+// What the chart shows, gathered from the model before anything is drawn.
+struct BenchmarksChart::ChartData {
+    std::map<std::string, Series> byFormat; // one series per format …
+    std::vector<std::string> formatOrder;   // … in order of appearance
+    Series copies;
+    Series saved;                                 // the saved run's matching results
+    std::vector<std::pair<int, double>> ceilings; // bar position, ceiling
+    QSharedPointer<QCPAxisTickerText> ticker = QSharedPointer<QCPAxisTickerText>::create();
+    double high = 0;
+    double low = std::numeric_limits<double>::infinity();
+
+    void extend(double v) {
+        if (v > 0 && std::isfinite(v)) {
+            high = std::max(high, v);
+            low = std::min(low, v);
+        }
+    }
+};
 
 BenchmarksChart::BenchmarksChart(BenchResultsModel* model, QWidget* parent)
     : QWidget(parent), model_(model) {
@@ -172,7 +257,20 @@ void BenchmarksChart::rebuild() {
 
     const bool arithmetic = metric_ == Metric::Arithmetic;
     const double scale = arithmetic ? 1e12 : 1e9;
-    const bool comparing = model_->hasComparison();
+    const std::vector<std::string> devices = collectRows();
+    ChartData data = gather(devices.size() > 1, scale);
+    drawBars(data);
+    drawCeilings(data, arithmetic);
+    if (!arithmetic)
+        drawDatasheetBandwidths(devices, scale, data);
+    if (rows_.empty())
+        drawEmptyMessage();
+    setAxes(data, arithmetic);
+}
+
+// The model rows of the chart's metric, in rows_; returns the devices they come from
+// ("backend\x1fname").
+std::vector<std::string> BenchmarksChart::collectRows() {
     std::vector<std::string> devices;
     for (int row = 0; row < model_->rowCount(); ++row) {
         const bench::BenchResult& r = model_->result(row);
@@ -183,107 +281,56 @@ void BenchmarksChart::rebuild() {
         if (std::find(devices.begin(), devices.end(), device) == devices.end())
             devices.push_back(device);
     }
-    const bool withDevice = devices.size() > 1;
-    const int n = static_cast<int>(rows_.size());
+    return devices;
+}
 
-    // Series: one per format (in order of appearance), copies, the saved run.
-    std::map<std::string, Series> byFormat;
-    std::vector<std::string> formatOrder;
-    Series copies;
-    Series saved;
-    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    double high = 0;
-    double low = std::numeric_limits<double>::infinity();
-    auto extend = [&](double v) {
-        if (v > 0 && std::isfinite(v)) {
-            high = std::max(high, v);
-            low = std::min(low, v);
-        }
-    };
-    const double offset = comparing ? 0.21 : 0.0;
-    std::vector<std::pair<int, double>> ceilings; // bar position, ceiling
-    for (int p = 0; p < n; ++p) {
+// Series: one per format (in order of appearance), copies, the saved run; each bar's ceiling.
+BenchmarksChart::ChartData BenchmarksChart::gather(bool withDevice, double scale) const {
+    ChartData data;
+    const double offset = model_->hasComparison() ? 0.21 : 0.0;
+    for (int p = 0; p < static_cast<int>(rows_.size()); ++p) {
         const int row = rows_[std::size_t(p)];
         const bench::BenchResult& r = model_->result(row);
-        ticker->addTick(p, model_->label(row, withDevice));
+        data.ticker->addTick(p, model_->label(row, withDevice));
         const bool copy = r.operation == bench::Operation::Copy;
-        if (!copy && !byFormat.count(r.format))
-            formatOrder.push_back(r.format);
-        Series& s = copy ? copies : byFormat[r.format];
-        const double value = r.throughput() / scale;
-        double slowest = value, fastest = value;
-        if (r.time.median > 0 && r.time.min > 0 && r.time.max > 0) {
-            slowest = value * r.time.median / r.time.max;
-            fastest = value * r.time.median / r.time.min;
-        }
-        s.keys << p - offset;
-        s.values << value;
-        s.minus << std::max(0.0, value - slowest);
-        s.plus << std::max(0.0, fastest - value);
-        extend(value);
-        extend(slowest);
-        extend(fastest);
-        if (const bench::BenchResult* old = model_->savedFor(row)) {
-            const double v = old->throughput() / scale;
-            double oldSlow = v, oldFast = v;
-            if (old->time.median > 0 && old->time.min > 0 && old->time.max > 0) {
-                oldSlow = v * old->time.median / old->time.max;
-                oldFast = v * old->time.median / old->time.min;
-            }
-            saved.keys << p + offset;
-            saved.values << v;
-            saved.minus << std::max(0.0, v - oldSlow);
-            saved.plus << std::max(0.0, oldFast - v);
-            extend(v);
-            extend(oldSlow);
-            extend(oldFast);
-        }
+        if (!copy && !data.byFormat.count(r.format))
+            data.formatOrder.push_back(r.format);
+        Series& s = copy ? data.copies : data.byFormat[r.format];
+        s.add(p - offset, r.throughput() / scale, r.time, data.low, data.high);
+        if (const bench::BenchResult* old = model_->savedFor(row))
+            data.saved.add(p + offset, old->throughput() / scale, old->time, data.low, data.high);
         // (A copy measured against itself has no tick.)
         if (const double c = model_->ceiling(row);
             c > 0 && std::abs(c - r.throughput()) > 1e-9 * c) {
-            ceilings.emplace_back(p, c / scale);
-            extend(c / scale);
+            data.ceilings.emplace_back(p, c / scale);
+            data.extend(c / scale);
         }
     }
+    return data;
+}
 
+void BenchmarksChart::drawBars(ChartData& data) {
+    const bool comparing = model_->hasComparison();
     const double width = comparing ? 0.4 : 0.72;
-    auto addSeries = [&](Series& s, const QString& name, const QColor& colour, bool light) {
-        if (s.keys.isEmpty())
-            return;
-        s.bars = new QCPBars(plot_->yAxis, plot_->xAxis);
-        s.bars->setName(name);
-        s.bars->setWidth(width);
-        QColor fill = colour;
-        if (light)
-            fill.setAlpha(70);
-        s.bars->setBrush(fill);
-        s.bars->setPen(QPen(colour.darker(light ? 110 : 130)));
-        s.bars->setData(s.keys, s.values, true);
-        s.bars->setSelectable(QCP::stNone);
-        auto* errors = new QCPErrorBars(plot_->yAxis, plot_->xAxis);
-        errors->removeFromLegend();
-        errors->setDataPlottable(s.bars);
-        errors->setErrorType(QCPErrorBars::etValueError);
-        errors->setData(s.minus, s.plus);
-        errors->setPen(QPen(light ? colour : QColor(0x20, 0x20, 0x20), 1));
-        errors->setWhiskerWidth(6);
-        errors->setSelectable(QCP::stNone);
-    };
-    for (std::size_t i = 0; i < formatOrder.size(); ++i) {
-        Series& s = byFormat[formatOrder[i]];
-        addSeries(s, QString::fromStdString(formatOrder[i]), seriesColour(static_cast<int>(i)),
-                  false);
+    for (std::size_t i = 0; i < data.formatOrder.size(); ++i) {
+        Series& s = data.byFormat[data.formatOrder[i]];
+        addSeries(plot_, s, QString::fromStdString(data.formatOrder[i]),
+                  seriesColour(static_cast<int>(i)), false, width);
         barCount_ += static_cast<int>(s.keys.size());
     }
-    addSeries(copies, tr("copy (memcpy)"), kCopyColour, false);
-    barCount_ += static_cast<int>(copies.keys.size());
+    addSeries(plot_, data.copies, tr("copy (memcpy)"), kCopyColour, false, width);
+    barCount_ += static_cast<int>(data.copies.keys.size());
     if (comparing) {
-        addSeries(saved, tr("saved run: %1").arg(QFileInfo(model_->comparisonPath()).fileName()),
-                  QColor(0x55, 0x55, 0x55), true);
-        savedBarCount_ = static_cast<int>(saved.keys.size());
+        addSeries(plot_, data.saved,
+                  tr("saved run: %1").arg(QFileInfo(model_->comparisonPath()).fileName()),
+                  QColor(0x55, 0x55, 0x55), true, width);
+        savedBarCount_ = static_cast<int>(data.saved.keys.size());
     }
-    // Each bar's ceiling: a red tick across its slot, over the bars.
-    for (const auto& [p, c] : ceilings) {
+}
+
+// Each bar's ceiling: a red tick across its slot, over the bars.
+void BenchmarksChart::drawCeilings(const ChartData& data, bool arithmetic) {
+    for (const auto& [p, c] : data.ceilings) {
         auto* tick = new QCPItemLine(plot_);
         tick->start->setCoords(c, p - 0.46);
         tick->end->setCoords(c, p + 0.46);
@@ -298,71 +345,62 @@ void BenchmarksChart::rebuild() {
         legendOnly->setName(arithmetic ? tr("ceiling: datasheet dense peak")
                                        : tr("ceiling: copy bandwidth, same size and threads"));
     }
+}
 
-    // Datasheet bandwidth of the devices in the chart.
-    if (!arithmetic) {
-        for (const bench::DeviceInfo& device : devices_) {
-            if (device.datasheetBandwidth <= 0 ||
-                std::find(devices.begin(), devices.end(), device.backend + '\x1f' + device.name) ==
-                    devices.end())
-                continue;
-            const double x = device.datasheetBandwidth / scale;
-            auto* line = new QCPItemStraightLine(plot_);
-            line->point1->setCoords(x, 0);
-            line->point2->setCoords(x, 1);
-            line->setPen(QPen(kDatasheetColour, 1.5, Qt::DashLine));
-            auto* label = new QCPItemText(plot_);
-            label->position->setTypeX(QCPItemPosition::ptPlotCoords);
-            label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-            label->position->setCoords(x, 0.0);
-            label->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
-            label->setRotation(-90);
-            label->setPadding(QMargins(4, 2, 4, 2));
-            label->setColor(kDatasheetColour);
-            label->setText(tr("%1 datasheet %2 GB/s")
-                               .arg(QString::fromStdString(device.name))
-                               .arg(QString::number(x, 'g', 4)));
-            extend(x);
-        }
+// Datasheet bandwidth of the devices in the chart.
+void BenchmarksChart::drawDatasheetBandwidths(const std::vector<std::string>& devices, double scale,
+                                              ChartData& data) {
+    for (const bench::DeviceInfo& device : devices_) {
+        if (device.datasheetBandwidth <= 0 ||
+            std::find(devices.begin(), devices.end(), device.backend + '\x1f' + device.name) ==
+                devices.end())
+            continue;
+        const double x = device.datasheetBandwidth / scale;
+        addDatasheetLine(plot_, device, x);
+        data.extend(x);
     }
+}
 
-    if (n == 0) {
-        auto* empty = new QCPItemText(plot_);
-        empty->position->setType(QCPItemPosition::ptAxisRectRatio);
-        empty->position->setCoords(0.5, 0.5);
-        bool other = false;
-        for (int row = 0; row < model_->rowCount(); ++row)
-            other = other || !belongs(model_->result(row), metric_);
-        empty->setText(other ? tr("No results of this kind: choose the other chart above.")
-                             : tr("Run a benchmark: its results appear here as they are "
-                                  "measured."));
-        empty->setColor(palette().color(QPalette::PlaceholderText));
-    }
+void BenchmarksChart::drawEmptyMessage() {
+    auto* empty = new QCPItemText(plot_);
+    empty->position->setType(QCPItemPosition::ptAxisRectRatio);
+    empty->position->setCoords(0.5, 0.5);
+    bool other = false;
+    for (int row = 0; row < model_->rowCount(); ++row)
+        other = other || !belongs(model_->result(row), metric_);
+    empty->setText(other ? tr("No results of this kind: choose the other chart above.")
+                         : tr("Run a benchmark: its results appear here as they are "
+                              "measured."));
+    empty->setColor(palette().color(QPalette::PlaceholderText));
+}
 
-    plot_->yAxis->setTicker(ticker);
+// Labels, ranges and scales of both axes, the legend, and a height that fits every row.
+void BenchmarksChart::setAxes(const ChartData& data, bool arithmetic) {
+    const int n = static_cast<int>(rows_.size());
+    plot_->yAxis->setTicker(data.ticker);
     plot_->yAxis->setRange(-0.6, std::max(n, 1) - 0.4);
     plot_->yAxis->setSubTicks(false);
     plot_->yAxis->setTickLength(0, 3);
     plot_->xAxis->setLabel(arithmetic ? tr("TFLOP/s (dense; TOP/s for integers)")
                                       : tr("GB/s (bytes read + written per second)"));
     plot_->xAxis2->setLabel(plot_->xAxis->label());
-    if (logarithmic_ && high > 0) {
+    if (logarithmic_ && data.high > 0) {
         plot_->xAxis->setScaleType(QCPAxis::stLogarithmic);
         plot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
         plot_->xAxis2->setScaleType(QCPAxis::stLogarithmic);
         plot_->xAxis2->setTicker(plot_->xAxis->ticker());
-        plot_->xAxis->setRange(low / 2, high * 1.6);
+        plot_->xAxis->setRange(data.low / 2, data.high * 1.6);
     } else {
         plot_->xAxis->setScaleType(QCPAxis::stLinear);
         plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
         plot_->xAxis2->setScaleType(QCPAxis::stLinear);
         plot_->xAxis2->setTicker(plot_->xAxis->ticker());
-        plot_->xAxis->setRange(0, high > 0 ? high * 1.08 : 1);
+        plot_->xAxis->setRange(0, data.high > 0 ? data.high * 1.08 : 1);
     }
     placeLegend(plot_->legend->itemCount() > 0);
 
     // Rows tall enough for their labels; the scroll area scrolls beyond that.
-    const int rowHeight = fontMetrics().height() + (comparing ? 14 : 8);
+    const int rowHeight = fontMetrics().height() + (model_->hasComparison() ? 14 : 8);
     const int legendRows = (plot_->legend->itemCount() + 4) / 5;
     plot_->setMinimumHeight(std::max(200, std::max(n, 3) * rowHeight + 90 + legendRows * 22));
     plot_->replot(QCustomPlot::rpQueuedReplot);

@@ -6,6 +6,7 @@
 #include <QTimer>
 #include <QWidget>
 
+#include <string>
 #include <vector>
 
 class QCheckBox;
@@ -58,7 +59,17 @@ class BenchmarksChart : public QWidget {
     void resultClicked(int row);
 
   private:
+    struct ChartData; // what rebuild() draws, gathered from the model first
     void scheduleRebuild();
+    // The steps of rebuild().
+    std::vector<std::string> collectRows();
+    ChartData gather(bool withDevice, double scale) const;
+    void drawBars(ChartData& data);
+    void drawCeilings(const ChartData& data, bool arithmetic);
+    void drawDatasheetBandwidths(const std::vector<std::string>& devices, double scale,
+                                 ChartData& data);
+    void drawEmptyMessage();
+    void setAxes(const ChartData& data, bool arithmetic);
     void placeLegend(bool show);
     void onMouseMove(QMouseEvent* event);
     void onMousePress(QMouseEvent* event);

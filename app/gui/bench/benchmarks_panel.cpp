@@ -5,6 +5,7 @@
 #include "benchmarks_chart.h"
 #include "saved_run.h"
 
+#include "fpx/bench/sizes.h"
 #include "fpx/format_catalogue.h"
 #include "fpx/rounding.h"
 
@@ -25,7 +26,6 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QScrollArea>
 #include <QSet>
 #include <QSortFilterProxyModel>
@@ -211,7 +211,17 @@ QWidget* BenchmarksPanel::buildForm(QWidget* actions) {
     auto* layout = new QVBoxLayout(form);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->setSpacing(4);
+    layout->addWidget(buildBackendsGroup(form));
+    layout->addWidget(buildFormatsGroup(form));
+    layout->addWidget(buildMeasureGroup(form));
+    layout->addWidget(buildTimingGroup(form));
+    layout->addStretch();
+    buildActions(actions);
+    return form;
+}
 
+// Where to run: the backends and their devices, filled in by populateBackends().
+QGroupBox* BenchmarksPanel::buildBackendsGroup(QWidget* form) {
     auto* where = new QGroupBox(tr("Backends and devices"), form);
     where->setToolTip(tr("Where to run. Backends that cannot run here are greyed out; hover one "
                          "for the reason."));
@@ -226,8 +236,11 @@ QWidget* BenchmarksPanel::buildForm(QWidget* actions) {
     auto* looking = new QTreeWidgetItem(backendTree_, {tr("Looking for backends…")});
     looking->setFlags(Qt::NoItemFlags);
     whereLayout->addWidget(backendTree_);
-    layout->addWidget(where);
+    return where;
+}
 
+// The formats, as a grid of check boxes, with Defaults and None.
+QGroupBox* BenchmarksPanel::buildFormatsGroup(QWidget* form) {
     auto* what = new QGroupBox(tr("Formats"), form);
     what->setToolTip(tr("The number formats to convert to and from FP32."));
     auto* whatLayout = new QVBoxLayout(what);
@@ -270,10 +283,13 @@ QWidget* BenchmarksPanel::buildForm(QWidget* actions) {
     formatButtons->addWidget(none);
     formatButtons->addStretch();
     whatLayout->addLayout(formatButtons);
-    layout->addWidget(what);
     connect(defaults, &QPushButton::clicked, this, [this] { setFormats(kDefaultFormats); });
     connect(none, &QPushButton::clicked, this, [this] { setFormats({}); });
+    return what;
+}
 
+// Which operations, sizes (bench/sizes.h) and thread counts.
+QGroupBox* BenchmarksPanel::buildMeasureGroup(QWidget* form) {
     auto* measure = new QGroupBox(tr("Measure"), form);
     measure->setToolTip(tr("Which operations, sizes and thread counts to time."));
     auto* grid = new QGridLayout(measure);
@@ -293,7 +309,7 @@ QWidget* BenchmarksPanel::buildForm(QWidget* actions) {
     arithmetic_->setToolTip(tr("Operations per second in the formats, against the device's "
                                "datasheet dense peak. Slow on CPUs without matrix units."));
     inCache_ = new QCheckBox(
-        tr("In cache (%1 elements)").arg(BenchResultsModel::elementsText(inCacheElements())),
+        tr("In cache (%1 elements)").arg(BenchResultsModel::elementsText(bench::kInCacheElements)),
         measure);
     inCache_->setObjectName("benchInCache");
     inCache_->setChecked(true);
@@ -302,7 +318,7 @@ QWidget* BenchmarksPanel::buildForm(QWidget* actions) {
     beyondCache_ = new QCheckBox(tr("Beyond the last-level cache"), measure);
     beyondCache_->setObjectName("benchBeyondCache");
     beyondCache_->setChecked(true);
-    beyondCache_->setToolTip(tr("Arrays four times the last-level cache (at least 16 Mi "
+    beyondCache_->setToolTip(tr("Arrays of at least twice the last-level cache (at least 16 Mi "
                                 "elements): memory-bound, compared with the copy bandwidth."));
     customSize_ = new QCheckBox(tr("Custom:"), measure);
     customSize_->setObjectName("benchCustomSize");
@@ -340,10 +356,13 @@ QWidget* BenchmarksPanel::buildForm(QWidget* actions) {
     threads->addStretch();
     grid->addWidget(threadsLabel, row, 0);
     grid->addLayout(threads, row++, 1);
-    layout->addWidget(measure);
     connect(customSizes_, &QLineEdit::textEdited, this,
             [this](const QString& text) { customSize_->setChecked(!text.trimmed().isEmpty()); });
+    return measure;
+}
 
+// The budget, the input distribution, the rounding mode and the overflow policy.
+QGroupBox* BenchmarksPanel::buildTimingGroup(QWidget* form) {
     auto* how = new QGroupBox(tr("Timing and inputs"), form);
     how->setToolTip(tr("How long each measurement runs and what it converts."));
     auto* howLayout = new QFormLayout(how);
@@ -385,10 +404,11 @@ QWidget* BenchmarksPanel::buildForm(QWidget* actions) {
     howLayout->addRow(tr("Inputs"), distribution_);
     howLayout->addRow(tr("Rounding"), rounding_);
     howLayout->addRow(tr("Overflow"), overflow_);
-    layout->addWidget(how);
+    return how;
+}
 
-    layout->addStretch();
-
+// Run, Cancel, export and comparison buttons, the progress bar and the status lines.
+void BenchmarksPanel::buildActions(QWidget* actions) {
     auto* actionLayout = new QVBoxLayout(actions);
     actionLayout->setContentsMargins(4, 0, 4, 4);
     auto* buttons = new QGridLayout;
@@ -448,7 +468,6 @@ QWidget* BenchmarksPanel::buildForm(QWidget* actions) {
     connect(exportCsv_, &QPushButton::clicked, this, [this] { chooseExport(false); });
     connect(compare_, &QPushButton::clicked, this, &BenchmarksPanel::chooseComparison);
     connect(clearComparison_, &QPushButton::clicked, this, &BenchmarksPanel::clearComparison);
-    return form;
 }
 
 void BenchmarksPanel::showEvent(QShowEvent* event) {
@@ -496,7 +515,7 @@ void BenchmarksPanel::populateBackends() {
         if (s.devices.empty())
             item->setCheckState(0, Qt::Unchecked);
         item->setExpanded(true);
-        const std::size_t b = beyondCacheElements(s);
+        const std::size_t b = bench::beyondCacheElements(s.devices);
         beyond = std::max(beyond, b);
         beyondParts
             << QStringLiteral("%1 on %2").arg(BenchResultsModel::elementsText(b), s.displayName);
@@ -538,59 +557,15 @@ void BenchmarksPanel::populateBackends() {
     updateStatus();
 }
 
-std::size_t BenchmarksPanel::inCacheElements() {
-    return std::size_t(1) << 14; // 64 KiB of FP32: any L2
-}
-
-std::size_t BenchmarksPanel::beyondCacheElements(const BackendSummary& backend) {
-    std::uint64_t cache = 0;
-    std::uint64_t memory = 0;
-    for (const bench::DeviceInfo& device : backend.devices) {
-        cache = std::max(cache, device.lastLevelCacheBytes);
-        if (device.memoryBytes > 0)
-            memory = memory == 0 ? device.memoryBytes : std::min(memory, device.memoryBytes);
-    }
-    // Four times the cache in FP32 inputs, a power of two, at least 16 Mi elements; at most a
-    // quarter of the memory (input and output) and 256 Mi.
-    std::uint64_t elements = std::bit_ceil(std::max<std::uint64_t>(cache, 1));
-    elements = std::max<std::uint64_t>(elements, std::uint64_t(1) << 24);
-    if (memory > 0)
-        elements = std::min(elements, std::bit_floor(memory / 4 / 8));
-    elements = std::min<std::uint64_t>(elements, std::uint64_t(1) << 28);
-    return static_cast<std::size_t>(std::max<std::uint64_t>(elements, 1 << 14));
-}
-
 std::optional<std::vector<std::size_t>> BenchmarksPanel::parseSizes(const QString& text,
                                                                     QString* error) {
-    std::vector<std::size_t> sizes;
-    static const QRegularExpression item(QStringLiteral("^(\\d+)\\s*([kKmMgG]i?)?$"));
-    for (const QString& part : text.split(QRegularExpression("[,;\\s]+"), Qt::SkipEmptyParts)) {
-        const QRegularExpressionMatch m = item.match(part);
-        bool ok = false;
-        const qulonglong value = m.hasMatch() ? m.captured(1).toULongLong(&ok) : 0;
-        qulonglong scale = 1;
-        const QString unit = m.captured(2).left(1).toLower();
-        if (unit == "k")
-            scale = 1ull << 10;
-        else if (unit == "m")
-            scale = 1ull << 20;
-        else if (unit == "g")
-            scale = 1ull << 30;
-        if (!ok || value == 0 || value > (1ull << 30) / scale) {
-            if (error)
-                *error = tr("Custom size \"%1\": expected an element count such as 4k, 1M or "
-                            "100000 (1 to 1G).")
-                             .arg(part);
-            return std::nullopt;
-        }
-        sizes.push_back(static_cast<std::size_t>(value * scale));
-    }
-    if (sizes.empty()) {
+    bench::SizeList parsed = bench::parseSizes(text.toStdString());
+    if (!parsed.error.empty()) {
         if (error)
-            *error = tr("Custom sizes: enter element counts such as 4k, 1M.");
+            *error = tr("Custom sizes: %1.").arg(QString::fromStdString(parsed.error));
         return std::nullopt;
     }
-    return sizes;
+    return std::move(parsed.sizes);
 }
 
 std::optional<std::vector<BenchJob>> BenchmarksPanel::jobs(QString* error) const {
@@ -657,9 +632,10 @@ std::optional<std::vector<BenchJob>> BenchmarksPanel::jobs(QString* error) const
         if (job.request.devices.empty())
             continue;
         if (inCache_->isChecked())
-            job.request.sizes.push_back(inCacheElements());
+            job.request.sizes.push_back(bench::kInCacheElements);
         if (beyondCache_->isChecked())
-            job.request.sizes.push_back(beyondCacheElements(summaries[std::size_t(index)]));
+            job.request.sizes.push_back(
+                bench::beyondCacheElements(summaries[std::size_t(index)].devices));
         for (std::size_t size : custom)
             if (std::find(job.request.sizes.begin(), job.request.sizes.end(), size) ==
                 job.request.sizes.end())

@@ -16,6 +16,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -81,10 +82,8 @@ class BenchmarksPanel : public QWidget {
     bool loadComparison(const QString& path);
     void clearComparison();
 
-    // Element counts of "in cache" and of "beyond the last-level cache" for a backend.
-    static std::size_t inCacheElements();
-    static std::size_t beyondCacheElements(const BackendSummary& backend);
-    // "4k, 1M, 100000" → element counts; nullopt and `error` when malformed.
+    // "4k, 1M, 100000" → element counts (bench::parseSizes); nullopt and `error` when
+    // malformed.
     static std::optional<std::vector<std::size_t>> parseSizes(const QString& text, QString* error);
 
   public slots:
@@ -97,6 +96,11 @@ class BenchmarksPanel : public QWidget {
   private:
     // The form; Run, Cancel, exports, comparison and progress go into `actions`.
     QWidget* buildForm(QWidget* actions);
+    QGroupBox* buildBackendsGroup(QWidget* form);
+    QGroupBox* buildFormatsGroup(QWidget* form);
+    QGroupBox* buildMeasureGroup(QWidget* form);
+    QGroupBox* buildTimingGroup(QWidget* form);
+    void buildActions(QWidget* actions);
     void populateBackends();
     void updateButtons();
     void resizeColumns();

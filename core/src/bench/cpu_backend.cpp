@@ -3,8 +3,11 @@
 // FMA/dot-product throughput, on one thread and on all of them.
 #include "cpu_arithmetic.h"
 #include "fpx/bench/backend.h"
+#include "fpx/bench/sizes.h"
+#include "fpx/bench/verification.h"
 #include "fpx/bulk_conversion.h"
 #include "fpx/format_catalogue.h"
+#include "fpx/format_encoding.h"
 #include "thread_team.h"
 
 #include "../kernels/x86_hardware.h"
@@ -15,7 +18,8 @@
 #include <bit>
 #include <cstring>
 #include <fstream>
-#include <sstream>
+#include <functional>
+#include <map>
 #include <thread>
 
 namespace fpx::bench {
@@ -85,39 +89,6 @@ std::string cpuFeatures() {
     if (const std::string note = kernels::maxIsaNote(); !note.empty())
         features += " (" + note + ")";
     return features;
-}
-
-// "in cache": 32 Ki elements (128 KiB of FP32 in, L2-resident on one core). "far beyond":
-// input of at least twice the last-level cache, a power of two, at most 1/8 of memory.
-std::vector<std::size_t> defaultSizes() {
-    const std::uint64_t llc = lastLevelCacheBytes();
-    std::uint64_t far = std::max<std::uint64_t>(std::bit_ceil(2 * llc / 4), 16u << 20);
-    if (const std::uint64_t memory = physicalMemoryBytes(); memory > 0)
-        while (far > (16u << 20) && far * 4 * 3 > memory / 2)
-            far /= 2;
-    return {32u << 10, static_cast<std::size_t>(far)};
-}
-
-std::string sizeLabel(std::size_t elements) {
-    if (elements % (1u << 20) == 0)
-        return std::to_string(elements >> 20) + "M";
-    if (elements % (1u << 10) == 0)
-        return std::to_string(elements >> 10) + "k";
-    return std::to_string(elements);
-}
-
-// A first mismatch, as hex, for the note of an unverified path.
-std::string hexWord(std::uint64_t value) {
-    std::ostringstream out;
-    out << "0x" << std::hex << value;
-    return out.str();
-}
-
-std::uint64_t readPacked(const std::vector<std::uint8_t>& bytes, std::size_t index, int width) {
-    std::uint64_t value = 0;
-    std::memcpy(&value, bytes.data() + index * static_cast<std::size_t>(width),
-                static_cast<std::size_t>(width));
-    return value;
 }
 
 class CpuBackend final : public Backend {
@@ -230,15 +201,6 @@ StatisticsAlongside timeOnTeamAlongside(RunContext& ctx, ThreadTeam& team,
     return s;
 }
 
-// Decoding rounds only values that FP32 cannot hold (INT8's k/127): by the request's mode,
-// except that stochastic rounding would make a table of results meaningless.
-RoundingOptions decodeOptions(const BenchRequest& request) {
-    RoundingOptions options = request.rounding;
-    if (options.mode == RoundingMode::Stochastic)
-        options.mode = RoundingMode::NearestEven;
-    return options;
-}
-
 // Arrays larger than this are not given to the paths timed in cache only: the scalar ones and
 // the bare instruction loops.
 constexpr std::size_t kInCacheOnlyLimit = 1u << 20;
@@ -256,24 +218,6 @@ BenchResult pathResult(const RunContext& ctx, std::size_t size, int threads,
     return r;
 }
 
-// Compares `sample` elements with the exact core's (differs(i)) and records the count and the
-// first difference (describe(i): "input → got, expected …") in the result.
-template <typename Differs, typename Describe>
-void verifySample(BenchResult& r, std::size_t sample, const Differs& differs,
-                  const Describe& describe) {
-    r.checked = sample;
-    std::size_t first = sample;
-    for (std::size_t i = 0; i < sample; ++i)
-        if (differs(i)) {
-            ++r.mismatches;
-            first = std::min(first, i);
-        }
-    r.verified = r.mismatches == 0;
-    if (!r.verified)
-        r.note += (r.note.empty() ? "" : "; ") + std::to_string(r.mismatches) + " of " +
-                  std::to_string(sample) + " differ from the exact core, first: " + describe(first);
-}
-
 bool isScalarPath(const KernelPath& path) {
     return path.name == "scalar reference" || path.name.find("(scalar)") != std::string::npos;
 }
@@ -282,6 +226,371 @@ void finishThroughput(BenchResult& r, double bytesPerElement) {
     r.elementsPerSecond = r.time.median > 0 ? static_cast<double>(r.elements) / r.time.median : 0;
     r.bytesPerSecond = r.elementsPerSecond * bytesPerElement;
 }
+
+// The deviations a CPU path declares. The core's only path that is not bit-exact is
+// AVX512-BF16's vcvtneps2bf16, which flushes subnormal inputs (docs/design.md, "Known hardware
+// deviations"); any other difference of such a path fails it.
+Deviations declaredDeviations(const KernelPath& path) {
+    return path.bitExact ? Deviations{} : Deviations{Deviation::SubnormalInputFlushed};
+}
+
+// A bare instruction loop: the reference for a hardware path's cost over the instruction.
+struct BareLoop {
+    const char* name;
+    bool present;
+    Deviations deviations;
+    void (*loop)(const std::uint32_t*, std::uint16_t*, std::size_t);
+};
+
+// The FP32 arrays of one size, shared by the copy and every conversion of the size.
+struct SizeArrays {
+    std::size_t size = 0;
+    std::size_t sample = 0; // the first elements, compared with the exact core
+    std::vector<std::uint32_t> input;
+    std::vector<std::uint32_t> output;
+    std::string where; // "32 Ki, 1 thread"
+    std::function<void(std::size_t, std::size_t)> copyPart;
+};
+
+// The adversarial inputs of a format and direction with the exact core's answers, made once
+// per run; and each path's outcome on them, which does not depend on the size or the threads.
+struct AdversarialSet {
+    std::vector<std::uint8_t> inputs;
+    std::vector<std::uint8_t> expected;
+    std::size_t count = 0;
+    std::map<std::string, Verification> byPath;
+};
+
+// One run of a request: the steps of CpuBackend::run.
+class CpuRun {
+  public:
+    CpuRun(RunContext& ctx, std::vector<int> threadCounts, std::vector<std::size_t> sizes)
+        : ctx_(ctx), request_(ctx.request), threadCounts_(std::move(threadCounts)),
+          sizes_(std::move(sizes)) {}
+
+    void run() {
+        planProgress();
+        for (int threads : threadCounts_) {
+            ThreadTeam team(threads);
+            if (request_.conversions)
+                for (std::size_t size : sizes_)
+                    if (!conversionsOfSize(team, threads, size))
+                        return;
+            if (!arithmetic(team, threads))
+                return;
+        }
+        ctx_.done = ctx_.total;
+        ctx_.report("done");
+    }
+
+  private:
+    // What will be measured, for the progress bar.
+    void planProgress() {
+        std::size_t pathsPerSize = 0;
+        if (request_.conversions)
+            for (const FormatSpec& format : request_.formats)
+                for (Direction direction : request_.directions)
+                    pathsPerSize +=
+                        direction == Direction::Encode
+                            ? BulkEncoder::allPaths(format, request_.rounding).size() + 3
+                            : BulkDecoder::allPaths(format, decodeOptions()).size();
+        if (request_.arithmetic)
+            kernels_ = cpuArithmeticKernels();
+        ctx_.total =
+            threadCounts_.size() *
+            ((request_.conversions ? sizes_.size() * (pathsPerSize + 1) : 0) + kernels_.size());
+    }
+
+    RoundingOptions decodeOptions() const {
+        return exactCoreOptions(request_.rounding, Direction::Decode);
+    }
+
+    // The copy, then every path of every format and direction. False when cancelled.
+    bool conversionsOfSize(ThreadTeam& team, int threads, std::size_t size) {
+        if (ctx_.cancelled())
+            return false;
+        SizeArrays arrays;
+        makeArrays(arrays, threads, size);
+        if (!measureCopy(team, threads, arrays))
+            return false;
+        for (std::size_t f = 0; f < request_.formats.size(); ++f)
+            for (Direction direction : request_.directions) {
+                const FormatSpec& format = request_.formats[f];
+                if (packedBytes(format) > 4)
+                    continue; // FP64, FP80, FP128: no bulk path (support: unsupported)
+                const bool finished = direction == Direction::Encode
+                                          ? encodePaths(team, threads, arrays, f)
+                                          : decodePaths(team, threads, arrays, f);
+                if (!finished)
+                    return false;
+            }
+        return true;
+    }
+
+    void makeArrays(SizeArrays& a, int threads, std::size_t size) {
+        ctx_.report("generating " + sizeLabel(size) + " random inputs");
+        a.size = size;
+        a.sample = std::min(size, kRandomSampleElements);
+        a.input.resize(size);
+        const std::vector<float> values =
+            randomInputs(size, request_.distribution, randomInputSeed(size));
+        std::memcpy(a.input.data(), values.data(), size * sizeof(float));
+        a.output.resize(size);
+        a.where = sizeLabel(size) + ", " + std::to_string(threads) +
+                  (threads == 1 ? " thread" : " threads");
+        a.copyPart = [&a](std::size_t b, std::size_t e) {
+            std::memcpy(a.output.data() + b, a.input.data() + b, (e - b) * 4);
+        };
+    }
+
+    // The copy bandwidth: memcpy of the FP32 array, read + written. Each conversion's ceiling
+    // is the same copy timed between its own samples (timeOnTeamAlongside), so that the ratio
+    // does not take in the drift of a shared machine's memory between two measurements.
+    bool measureCopy(ThreadTeam& team, int threads, SizeArrays& a) {
+        BenchResult copy = baseResult(ctx_, Operation::Copy, a.size, threads);
+        copy.format = "fp32";
+        copy.path = "memcpy";
+        copy.verified = true;
+        copy.time = timeOnTeam(ctx_, team, a.copyPart, a.size, "memcpy, " + a.where);
+        if (ctx_.cancelled())
+            return false;
+        finishThroughput(copy, 8);
+        copy.ceiling = copy.bytesPerSecond;
+        copy.ceilingName = "memcpy, " + a.where;
+        ctx_.sink(copy);
+        return true;
+    }
+
+    // A conversion timed with the copy alongside (timeOnTeamAlongside): its ceiling is that
+    // copy's.
+    void record(BenchResult r, const SizeArrays& a, const StatisticsAlongside& timed,
+                double perElement) {
+        r.time = timed.body;
+        finishThroughput(r, perElement);
+        r.ceiling = timed.reference.median > 0
+                        ? 8.0 * static_cast<double>(a.size) / timed.reference.median
+                        : 0;
+        r.ceilingName = std::string(kCopyAlongside) + ", " + a.where;
+        ctx_.sink(r);
+    }
+
+    AdversarialSet& adversarialSet(std::size_t formatIndex, Direction direction) {
+        const auto key = std::make_pair(formatIndex, direction);
+        const auto found = adversarial_.find(key);
+        if (found != adversarial_.end())
+            return found->second;
+        const FormatSpec& format = request_.formats[formatIndex];
+        AdversarialSet set;
+        if (direction == Direction::Encode) {
+            const std::vector<std::uint32_t> inputs = adversarialFp32(format);
+            set.count = inputs.size();
+            set.inputs.resize(inputs.size() * 4);
+            std::memcpy(set.inputs.data(), inputs.data(), set.inputs.size());
+        } else {
+            set.inputs = adversarialCodes(format);
+            set.count = set.inputs.size() / static_cast<std::size_t>(packedBytes(format));
+        }
+        set.expected = exactCoreOutputs(format, exactCoreOptions(request_.rounding, direction),
+                                        direction, set.inputs.data(), set.count, kSeed);
+        return adversarial_.emplace(key, std::move(set)).first->second;
+    }
+
+    // A path's outcome on the adversarial set (run once per run) plus on the sample of the
+    // timed inputs (`convert` runs the path over `count` inputs into an output array).
+    Verification verifyPath(std::size_t formatIndex, Direction direction, const std::string& name,
+                            Deviations declared, const void* sampleIn,
+                            const std::vector<std::uint8_t>& sampleExpected, std::size_t sample,
+                            const std::function<void(const void*, void*, std::size_t)>& convert) {
+        const FormatSpec& format = request_.formats[formatIndex];
+        const DeviationJudge judge(format, exactCoreOptions(request_.rounding, direction),
+                                   direction, declared);
+        AdversarialSet& set = adversarialSet(formatIndex, direction);
+        auto found = set.byPath.find(name);
+        if (found == set.byPath.end()) {
+            std::vector<std::uint8_t> out(set.expected.size());
+            convert(set.inputs.data(), out.data(), set.count);
+            found = set.byPath
+                        .emplace(name, verify(judge, set.inputs.data(), set.expected.data(),
+                                              out.data(), set.count))
+                        .first;
+        }
+        Verification outcome = found->second;
+        std::vector<std::uint8_t> out(sampleExpected.size());
+        convert(sampleIn, out.data(), sample);
+        outcome.add(verify(judge, sampleIn, sampleExpected.data(), out.data(), sample));
+        return outcome;
+    }
+
+    bool encodePaths(ThreadTeam& team, int threads, SizeArrays& a, std::size_t formatIndex) {
+        const FormatSpec& format = request_.formats[formatIndex];
+        const int width = packedBytes(format);
+        std::vector<std::uint8_t> codes(a.size * static_cast<std::size_t>(width));
+        const std::vector<std::uint8_t> expected = exactCoreOutputs(
+            format, request_.rounding, Direction::Encode, a.input.data(), a.sample, kSeed);
+        for (const BulkEncoder& path : BulkEncoder::allPaths(format, request_.rounding, kSeed)) {
+            if (ctx_.cancelled())
+                return false;
+            // The one-element-at-a-time paths are compared in cache; far beyond it they would
+            // take minutes and say nothing new.
+            if (a.size > kInCacheOnlyLimit && isScalarPath(path.path())) {
+                ++ctx_.done;
+                continue;
+            }
+            BenchResult r =
+                pathResult(ctx_, a.size, threads, format, Direction::Encode, path.path());
+            const Verification outcome =
+                verifyPath(formatIndex, Direction::Encode, path.path().name,
+                           declaredDeviations(path.path()), a.input.data(), expected, a.sample,
+                           [&](const void* in, void* out, std::size_t count) {
+                               path.encode(static_cast<const std::uint32_t*>(in), out, count, 0);
+                           });
+            recordVerification(r, outcome, declaredDeviations(path.path()));
+            const StatisticsAlongside timed = timeOnTeamAlongside(
+                ctx_, team,
+                [&](std::size_t b, std::size_t e) {
+                    path.encode(a.input.data() + b,
+                                codes.data() + b * static_cast<std::size_t>(width), e - b, b);
+                },
+                a.copyPart, a.size, "fp32→" + format.id + " " + r.path + ", " + a.where);
+            if (ctx_.cancelled())
+                return false;
+            record(r, a, timed, 4.0 + width);
+        }
+        return bareLoops(team, threads, a, formatIndex, codes, expected);
+    }
+
+    // The bare instruction loops the hardware paths are measured against.
+    bool bareLoops(ThreadTeam& team, int threads, SizeArrays& a, std::size_t formatIndex,
+                   std::vector<std::uint8_t>& codes, const std::vector<std::uint8_t>& expected) {
+        const FormatSpec& format = request_.formats[formatIndex];
+        const bool rne = request_.rounding.mode == RoundingMode::NearestEven;
+        const bool fp16 = rne && isFp16Encoding(format);
+        const bool bf16 = rne && isBf16Encoding(format);
+        // The instructions alone: without the paths' NaN fix-up (NaN payloads differ) and their
+        // saturation (±inf beyond the largest finite value); vcvtneps2bf16 also flushes
+        // subnormal inputs.
+        const Deviations instruction{Deviation::NanPayload, Deviation::InfinityInput,
+                                     Deviation::OverflowInput};
+        const BareLoop loops[] = {
+            {"F16C bare loop", fp16 && kernels::hasF16c(), instruction, &kernels::f16cEncodeBare},
+            {"AVX512-FP16 bare loop", fp16 && kernels::hasAvx512Fp16(), instruction,
+             &kernels::avx512Fp16EncodeBare},
+            {"AVX512-BF16 bare loop", bf16 && kernels::hasAvx512Bf16(),
+             instruction | Deviations{Deviation::SubnormalInputFlushed},
+             &kernels::avx512Bf16EncodeBare},
+        };
+        auto* codes16 = reinterpret_cast<std::uint16_t*>(codes.data());
+        for (const BareLoop& bare : loops) {
+            // In cache only, like the scalar paths: they are the reference for the hardware
+            // paths' cost over the instruction. Far beyond the cache their ordinary stores
+            // would be measured against the paths' streaming ones.
+            if (!bare.present || a.size > kInCacheOnlyLimit || ctx_.cancelled()) {
+                ++ctx_.done; // counted whether or not it runs
+                continue;
+            }
+            BenchResult r = baseResult(ctx_, Operation::Convert, a.size, threads);
+            r.format = format.id;
+            r.direction = Direction::Encode;
+            r.path = bare.name;
+            r.hardware = true;
+            r.note = "the instruction alone, without the NaN fix-up: the reference for the "
+                     "hardware path's overhead";
+            const Verification outcome = verifyPath(
+                formatIndex, Direction::Encode, bare.name, bare.deviations, a.input.data(),
+                expected, a.sample, [&](const void* in, void* out, std::size_t count) {
+                    bare.loop(static_cast<const std::uint32_t*>(in),
+                              static_cast<std::uint16_t*>(out), count);
+                });
+            recordVerification(r, outcome, bare.deviations);
+            const StatisticsAlongside timed = timeOnTeamAlongside(
+                ctx_, team,
+                [&](std::size_t b, std::size_t e) {
+                    bare.loop(a.input.data() + b, codes16 + b, e - b);
+                },
+                a.copyPart, a.size, "fp32→" + format.id + " " + bare.name + ", " + a.where);
+            if (ctx_.cancelled())
+                return false;
+            record(r, a, timed, 6.0);
+        }
+        return true;
+    }
+
+    bool decodePaths(ThreadTeam& team, int threads, SizeArrays& a, std::size_t formatIndex) {
+        const FormatSpec& format = request_.formats[formatIndex];
+        const int width = packedBytes(format);
+        const std::vector<std::uint8_t> codes = decodeInputs(format, a.input.data(), a.size);
+        if (codes.empty())
+            return true;
+        const std::vector<std::uint8_t> expected =
+            exactCoreOutputs(format, decodeOptions(), Direction::Decode, codes.data(), a.sample);
+        for (const BulkDecoder& path : BulkDecoder::allPaths(format, decodeOptions())) {
+            if (ctx_.cancelled())
+                return false;
+            BenchResult r =
+                pathResult(ctx_, a.size, threads, format, Direction::Decode, path.path());
+            if (request_.rounding.mode == RoundingMode::Stochastic)
+                r.note = joinNotes(r.note, "decoded with nearest-even (stochastic rounding "
+                                           "applies to encoding)");
+            const Verification outcome =
+                verifyPath(formatIndex, Direction::Decode, path.path().name,
+                           declaredDeviations(path.path()), codes.data(), expected, a.sample,
+                           [&](const void* in, void* out, std::size_t count) {
+                               path.decode(in, static_cast<std::uint32_t*>(out), count);
+                           });
+            recordVerification(r, outcome, declaredDeviations(path.path()));
+            const StatisticsAlongside timed = timeOnTeamAlongside(
+                ctx_, team,
+                [&](std::size_t b, std::size_t e) {
+                    path.decode(codes.data() + b * static_cast<std::size_t>(width),
+                                a.output.data() + b, e - b);
+                },
+                a.copyPart, a.size, format.id + "→fp32 " + r.path + ", " + a.where);
+            if (ctx_.cancelled())
+                return false;
+            record(r, a, timed, 4.0 + width);
+        }
+        return true;
+    }
+
+    // Register-only FMA/dot-product chains on every thread of the team. False when cancelled.
+    bool arithmetic(ThreadTeam& team, int threads) {
+        for (const ArithmeticKernel& kernel : kernels_) {
+            if (ctx_.cancelled())
+                return false;
+            BenchResult r = baseResult(ctx_, Operation::Arithmetic, 0, threads);
+            r.format = kernel.format;
+            r.path = kernel.path;
+            r.hardware = true;
+            r.verified = true;
+            r.note = "register-only FMA/dot-product chains: the core's peak, not a memory figure";
+            std::vector<double> sinks(static_cast<std::size_t>(threads) * 8);
+            const std::string what = kernel.format + " " + kernel.path + ", " +
+                                     std::to_string(threads) +
+                                     (threads == 1 ? " thread" : " threads");
+            ctx_.report(what);
+            r.time = measure(
+                [&] {
+                    team.run(
+                        [&](int t) { sinks[static_cast<std::size_t>(t) * 8] += kernel.run(); });
+                },
+                request_.plan, ctx_.cancel, [&](double f) { ctx_.report(what, f); });
+            ++ctx_.done;
+            if (ctx_.cancelled())
+                return false;
+            r.operationsPerSecond =
+                r.time.median > 0 ? kernel.operationsPerCall * threads / r.time.median : 0;
+            ctx_.sink(r);
+        }
+        return true;
+    }
+
+    RunContext& ctx_;
+    const BenchRequest& request_;
+    std::vector<int> threadCounts_;
+    std::vector<std::size_t> sizes_;
+    std::vector<ArithmeticKernel> kernels_;
+    std::map<std::pair<std::size_t, Direction>, AdversarialSet> adversarial_;
+};
 
 } // namespace
 
@@ -295,264 +604,9 @@ void CpuBackend::run(const BenchRequest& request, const ResultSink& sink,
             hardwareThreads > 1 ? std::vector<int>{1, hardwareThreads} : std::vector<int>{1};
     for (int& t : threadCounts)
         t = std::clamp(t, 1, 1024);
-    const std::vector<std::size_t> sizes = request.sizes.empty() ? defaultSizes() : request.sizes;
-
-    // What will be measured, for the progress bar.
-    std::size_t pathsPerSize = 0;
-    if (request.conversions)
-        for (const FormatSpec& format : request.formats)
-            for (Direction direction : request.directions)
-                pathsPerSize += direction == Direction::Encode
-                                    ? BulkEncoder::allPaths(format, request.rounding).size() + 3
-                                    : BulkDecoder::allPaths(format, decodeOptions(request)).size();
-    const std::vector<ArithmeticKernel> arithmetic =
-        request.arithmetic ? cpuArithmeticKernels() : std::vector<ArithmeticKernel>{};
-    ctx.total = threadCounts.size() *
-                ((request.conversions ? sizes.size() * (pathsPerSize + 1) : 0) + arithmetic.size());
-
-    const std::uint64_t seed = 0x5eed0f00d;
-    constexpr std::size_t kVerifySample = 1u << 16;
-
-    for (int threads : threadCounts) {
-        ThreadTeam team(threads);
-        if (request.conversions)
-            for (std::size_t size : sizes) {
-                if (ctx.cancelled())
-                    return;
-                ctx.report("generating " + sizeLabel(size) + " random inputs");
-                std::vector<std::uint32_t> input(size);
-                {
-                    const std::vector<float> values =
-                        randomInputs(size, request.distribution, seed + size);
-                    std::memcpy(input.data(), values.data(), size * sizeof(float));
-                }
-                std::vector<std::uint32_t> output(size);
-                const std::size_t sample = std::min(size, kVerifySample);
-                const std::string where = sizeLabel(size) + ", " + std::to_string(threads) +
-                                          (threads == 1 ? " thread" : " threads");
-
-                // The copy bandwidth: memcpy of the FP32 array, read + written. Each
-                // conversion's ceiling is the same copy timed between its own samples
-                // (timeOnTeamAlongside), so that the ratio does not take in the drift of a
-                // shared machine's memory between two measurements.
-                BenchResult copy = baseResult(ctx, Operation::Copy, size, threads);
-                copy.format = "fp32";
-                copy.path = "memcpy";
-                copy.verified = true;
-                const auto copyPart = [&](std::size_t b, std::size_t e) {
-                    std::memcpy(output.data() + b, input.data() + b, (e - b) * 4);
-                };
-                copy.time = timeOnTeam(ctx, team, copyPart, size, "memcpy, " + where);
-                if (ctx.cancelled())
-                    return;
-                finishThroughput(copy, 8);
-                copy.ceiling = copy.bytesPerSecond;
-                copy.ceilingName = "memcpy, " + where;
-                sink(copy);
-
-                for (const FormatSpec& format : request.formats)
-                    for (Direction direction : request.directions) {
-                        const int width = packedBytes(format);
-                        if (width > 4)
-                            continue; // FP64, FP80, FP128: no bulk path (support: unsupported)
-                        std::vector<std::uint8_t> codes(size * static_cast<std::size_t>(width));
-                        std::vector<std::uint8_t> expected(sample *
-                                                           static_cast<std::size_t>(width));
-                        std::vector<std::uint32_t> expectedFp32(sample);
-                        std::vector<std::uint8_t> randomCodes;
-                        if (direction == Direction::Encode) {
-                            encodeWithExactCore(format, request.rounding, input.data(),
-                                                expected.data(), sample, seed, 0);
-                        } else {
-                            // Decode inputs: the random FP32 inputs of the chosen distribution
-                            // encoded (nearest-even), so that NaNs, subnormals and overflow
-                            // are as frequent as the distribution says, not as uniformly
-                            // random codes would make them (3 % NaN for FP16).
-                            randomCodes.resize(codes.size());
-                            const auto source = BulkEncoder::create(format, {});
-                            if (!source)
-                                continue;
-                            source->encode(input.data(), randomCodes.data(), size);
-                            decodeWithExactCore(format, decodeOptions(request), randomCodes.data(),
-                                                expectedFp32.data(), sample);
-                        }
-
-                        // A conversion timed with the copy alongside (timeOnTeamAlongside):
-                        // its ceiling is that copy's.
-                        auto record = [&](BenchResult r, const StatisticsAlongside& timed,
-                                          double perElement) {
-                            r.time = timed.body;
-                            finishThroughput(r, perElement);
-                            r.ceiling =
-                                timed.reference.median > 0
-                                    ? 8.0 * static_cast<double>(size) / timed.reference.median
-                                    : 0;
-                            r.ceilingName = std::string(kCopyAlongside) + ", " + where;
-                            sink(r);
-                        };
-
-                        if (direction == Direction::Encode) {
-                            std::vector<BulkEncoder> paths =
-                                BulkEncoder::allPaths(format, request.rounding, seed);
-                            for (const BulkEncoder& path : paths) {
-                                if (ctx.cancelled())
-                                    return;
-                                // The one-element-at-a-time paths are compared in cache; far
-                                // beyond it they would take minutes and say nothing new.
-                                if (size > kInCacheOnlyLimit && isScalarPath(path.path())) {
-                                    ++ctx.done;
-                                    continue;
-                                }
-                                BenchResult r =
-                                    pathResult(ctx, size, threads, format, direction, path.path());
-                                path.encode(input.data(), codes.data(), sample, 0);
-                                verifySample(
-                                    r, sample,
-                                    [&](std::size_t i) {
-                                        return readPacked(codes, i, width) !=
-                                               readPacked(expected, i, width);
-                                    },
-                                    [&](std::size_t i) {
-                                        return hexWord(input[i]) + " gave " +
-                                               hexWord(readPacked(codes, i, width)) +
-                                               ", expected " +
-                                               hexWord(readPacked(expected, i, width));
-                                    });
-                                const StatisticsAlongside timed = timeOnTeamAlongside(
-                                    ctx, team,
-                                    [&](std::size_t b, std::size_t e) {
-                                        path.encode(input.data() + b,
-                                                    codes.data() +
-                                                        b * static_cast<std::size_t>(width),
-                                                    e - b, b);
-                                    },
-                                    copyPart, size,
-                                    "fp32→" + format.id + " " + r.path + ", " + where);
-                                if (ctx.cancelled())
-                                    return;
-                                record(r, timed, 4.0 + width);
-                            }
-                            // The bare instruction loops the hardware paths are measured against.
-                            auto bare = [&](const char* name, bool present,
-                                            void (*loop)(const std::uint32_t*, std::uint16_t*,
-                                                         std::size_t)) {
-                                ++ctx.done; // counted whether or not it runs
-                                // In cache only, like the scalar paths: they are the reference
-                                // for the hardware paths' cost over the instruction. Far beyond
-                                // the cache their ordinary stores would be measured against the
-                                // paths' streaming ones.
-                                if (!present || width != 2 || size > kInCacheOnlyLimit ||
-                                    ctx.cancelled())
-                                    return;
-                                --ctx.done; // timeOnTeam counts it
-                                BenchResult r = baseResult(ctx, Operation::Convert, size, threads);
-                                r.format = format.id;
-                                r.direction = direction;
-                                r.path = name;
-                                r.hardware = true;
-                                r.exactByDesign = false;
-                                r.note = "the instruction alone, without the NaN fix-up: the "
-                                         "reference for the hardware path's overhead";
-                                loop(input.data(), reinterpret_cast<std::uint16_t*>(codes.data()),
-                                     sample);
-                                r.checked = sample;
-                                for (std::size_t i = 0; i < r.checked; ++i)
-                                    r.mismatches +=
-                                        readPacked(codes, i, 2) != readPacked(expected, i, 2);
-                                r.verified = r.mismatches == 0;
-                                if (!r.verified)
-                                    r.note += "; " + std::to_string(r.mismatches) + " of " +
-                                              std::to_string(sample) +
-                                              " differ from the exact core (NaN payloads" +
-                                              (format.id == "bf16" ? ", flushed subnormals)" : ")");
-                                const StatisticsAlongside timed = timeOnTeamAlongside(
-                                    ctx, team,
-                                    [&](std::size_t b, std::size_t e) {
-                                        loop(input.data() + b,
-                                             reinterpret_cast<std::uint16_t*>(codes.data()) + b,
-                                             e - b);
-                                    },
-                                    copyPart, size,
-                                    "fp32→" + format.id + " " + name + ", " + where);
-                                if (!ctx.cancelled())
-                                    record(r, timed, 6.0);
-                            };
-                            const bool rne = request.rounding.mode == RoundingMode::NearestEven;
-                            bare("F16C bare loop", format.id == "fp16" && rne && kernels::hasF16c(),
-                                 &kernels::f16cEncodeBare);
-                            bare("AVX512-FP16 bare loop",
-                                 format.id == "fp16" && rne && kernels::hasAvx512Fp16(),
-                                 &kernels::avx512Fp16EncodeBare);
-                            bare("AVX512-BF16 bare loop",
-                                 format.id == "bf16" && rne && kernels::hasAvx512Bf16(),
-                                 &kernels::avx512Bf16EncodeBare);
-                        } else {
-                            for (const BulkDecoder& path :
-                                 BulkDecoder::allPaths(format, decodeOptions(request))) {
-                                if (ctx.cancelled())
-                                    return;
-                                BenchResult r =
-                                    pathResult(ctx, size, threads, format, direction, path.path());
-                                if (request.rounding.mode == RoundingMode::Stochastic)
-                                    r.note += std::string(r.note.empty() ? "" : "; ") +
-                                              "decoded with nearest-even (stochastic rounding "
-                                              "applies to encoding)";
-                                path.decode(randomCodes.data(), output.data(), sample);
-                                verifySample(
-                                    r, sample,
-                                    [&](std::size_t i) { return output[i] != expectedFp32[i]; },
-                                    [&](std::size_t i) {
-                                        return "code " +
-                                               hexWord(readPacked(randomCodes, i, width)) +
-                                               " gave " + hexWord(output[i]) + ", expected " +
-                                               hexWord(expectedFp32[i]);
-                                    });
-                                const StatisticsAlongside timed = timeOnTeamAlongside(
-                                    ctx, team,
-                                    [&](std::size_t b, std::size_t e) {
-                                        path.decode(randomCodes.data() +
-                                                        b * static_cast<std::size_t>(width),
-                                                    output.data() + b, e - b);
-                                    },
-                                    copyPart, size, format.id + "→fp32 " + r.path + ", " + where);
-                                if (ctx.cancelled())
-                                    return;
-                                record(r, timed, 4.0 + width);
-                            }
-                        }
-                    }
-            }
-
-        for (const ArithmeticKernel& kernel : arithmetic) {
-            if (ctx.cancelled())
-                return;
-            BenchResult r = baseResult(ctx, Operation::Arithmetic, 0, threads);
-            r.format = kernel.format;
-            r.path = kernel.path;
-            r.hardware = true;
-            r.verified = true;
-            r.note = "register-only FMA/dot-product chains: the core's peak, not a memory figure";
-            std::vector<double> sinks(static_cast<std::size_t>(threads) * 8);
-            const std::string what = kernel.format + " " + kernel.path + ", " +
-                                     std::to_string(threads) +
-                                     (threads == 1 ? " thread" : " threads");
-            ctx.report(what);
-            r.time = measure(
-                [&] {
-                    team.run(
-                        [&](int t) { sinks[static_cast<std::size_t>(t) * 8] += kernel.run(); });
-                },
-                request.plan, cancel, [&](double f) { ctx.report(what, f); });
-            ++ctx.done;
-            if (ctx.cancelled())
-                return;
-            r.operationsPerSecond =
-                r.time.median > 0 ? kernel.operationsPerCall * threads / r.time.median : 0;
-            sink(r);
-        }
-    }
-    ctx.done = ctx.total;
-    ctx.report("done");
+    std::vector<std::size_t> sizes =
+        request.sizes.empty() ? defaultSizes(devices().front()) : request.sizes;
+    CpuRun(ctx, std::move(threadCounts), std::move(sizes)).run();
 }
 
 std::unique_ptr<Backend> createCpuBackend() {

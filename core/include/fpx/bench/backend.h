@@ -52,7 +52,7 @@ struct DeviceInfo {
 struct BenchRequest {
     std::vector<FormatSpec> formats;
     std::vector<Direction> directions = {Direction::Encode, Direction::Decode};
-    std::vector<std::size_t> sizes; // elements; empty: in cache and far beyond it
+    std::vector<std::size_t> sizes; // elements; empty: defaultSizes (sizes.h) per device
     std::vector<int> threads;       // CPU thread counts; empty: 1 and all
     std::vector<int> devices;       // device indices; empty: all
     TimingPlan plan;
@@ -85,9 +85,10 @@ struct BenchResult {
     std::string ceilingName;        // "memcpy, 1 thread", "datasheet dense peak" …
                                     // (kCopyAlongside …: a copy timed between its samples)
     bool verified = false;          // agreed bit for bit with the exact core before timing
-    bool exactByDesign = true;      // false for paths known to differ (AVX512-BF16's flushing,
-                                    // bare instruction loops): reported, not a failure
-    std::uint64_t checked = 0;      // elements compared with the exact core
+    bool exactByDesign = true;      // false for paths that declare deviations (AVX512-BF16's
+                                    // flushing, bare instruction loops) and differ only
+                                    // within them: reported, not a failure (verification.h)
+    std::uint64_t checked = 0;      // elements compared with the exact core (verification.h)
     std::uint64_t mismatches = 0;
     std::string note; // e.g. "flushes subnormal inputs to zero (…)"
 
@@ -103,7 +104,8 @@ using ResultSink = std::function<void(const BenchResult&)>;
 using ProgressSink = std::function<void(double, const std::string&)>;
 
 // A place benchmarks run: the CPU, CUDA devices, OpenCL devices. Backends other than the CPU
-// are plugins loaded at run time, so fpx starts and works where they cannot load.
+// are plugins loaded at run time, so fpx starts and works where they cannot load
+// (docs/design.md, "Backends and plugins").
 class Backend {
   public:
     virtual ~Backend() = default;
