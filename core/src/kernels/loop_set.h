@@ -10,7 +10,7 @@
 namespace fpx::kernels {
 
 // The bulk loops of one instruction set: the same element functions compiled for plain
-// x86-64, AVX2 or AVX-512 (bulk_loops.h, included by one file per instruction set), chosen at
+// x86-64, AVX2 or AVX-512 (make_loop_set.h, included by one file per instruction set), chosen at
 // run time by what the CPU supports.
 struct LoopSet {
     const char* isaName; // "AVX-512", "AVX2", "scalar"

@@ -523,7 +523,7 @@ void avx512Fp16Decode(const std::uint16_t* in, std::uint32_t* out, std::size_t c
 namespace {
 
 // A 256-entry table of dwords takes 8 dword permutes and 7 blends per 16 codes
-// (registerTableLoop, bulk_loops.h), all on one port. Split into its four byte planes, each
+// (registerTableLoop, table_decode_loop.h), all on one port. Split into its four byte planes, each
 // plane is looked up for 64 codes at once: vpermi2b picks from 128 entries by the index's
 // low 7 bits, two of them and a blend on bit 7 cover 256. The four planes' bytes are then
 // interleaved into dwords by unpacking, which works within 128-bit lanes:
