@@ -32,7 +32,7 @@ using namespace fpx::kernels;
 // keeps too few lines in flight. TF32 went from a median 76 % of memcpy to 107 %, BF16 from
 // 29–33 to 33–36 GB/s (fpx bench, 2 threads, 1 GiB of FP32, the machine in the README). Byte
 // codes go front to back: interleaved, FP8 measured slower (78 → 58 %), and so did the
-// byte-plane table decoder of x86_hardware.cpp, whose reads are a fifth of its traffic.
+// byte-plane table decoder of avx512_table_decode.cpp, whose reads are a fifth of its traffic.
 //
 //   out:  |head (0–15)| block of 1–4 lines | … | block |tail (< one block)|
 //                     ^ 64-byte aligned

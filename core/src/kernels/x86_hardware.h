@@ -9,6 +9,11 @@
 #include <cstdint>
 #include <string>
 
+// The x86 instruction paths that are not loop sets, one unit per instruction family:
+// cpu_features.cpp, f16c_conversion.cpp, avx512_fp16_conversion.cpp, avx512_bf16_conversion.cpp,
+// avx512_table_decode.cpp, avx512_bucket_lookup.cpp and streaming_copy.cpp, which share
+// hardware_path_support.h; x86_hardware_none.cpp stands in for them elsewhere.
+
 namespace fpx::kernels {
 
 // The CPU's own FP16/BF16 conversion instructions, where the CPU has them (x86-64 only; all
