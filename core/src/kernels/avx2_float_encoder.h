@@ -14,12 +14,9 @@ using namespace fpx;
 using namespace fpx::kernels;
 
 #if defined(__AVX2__) && !(defined(__AVX512BW__) && defined(__AVX512DQ__))
-// The same two encoders for AVX2 (no mask registers, no unsigned compares, no vrangepd),
-// 8 inputs per vector. GCC's vectorisation of the element code ran FP8 at 1.7 and INT8 at
-// 0.17 G elements/s per core (the FP64 path does not vectorise without AVX-512).
-
 // encodeElementOf<NearestEven, BinaryFloat> for codes of 1, 2 or 4 bytes, as the AVX-512
-// encoder above:
+// encoder (avx512_float_encoder.h) but for AVX2: no mask registers, no unsigned compares,
+// 8 inputs per vector, so that the loop sets of AVX2 machines keep the shorter formula too.
 //
 //   normal = (|x| + addend + lsb) >> (23 − M)     chosen by a compare and vpblendvb
 //   small  = (|x| + c) − c in FP32

@@ -14,13 +14,16 @@ using namespace fpx;
 using namespace fpx::kernels;
 
 #if defined(__AVX2__) && !(defined(__AVX512BW__) && defined(__AVX512DQ__))
-// encodeElementOf<NearestEven, SignedInteger> for byte codes, as the AVX-512 encoder above
-// but with the clamp by vmaxpd/vminpd and the rounding by vcvtpd2dq, whose nearest-even is
-// that of the AVX-512 encoder's FMA (both round as MXCSR says, which nothing here changes):
+// encodeElementOf<NearestEven, SignedInteger> for byte codes, as the AVX-512 encoder
+// (avx512_integer_encoder.h) but with the clamp by vmaxpd/vminpd and the rounding by vcvtpd2dq,
+// whose nearest-even is that of the AVX-512 encoder's FMA (both round as MXCSR says, which nothing
+// here changes):
 //
 //   x → FP64, clamped to ±2^30 / (K · 2^−k)  (a NaN becomes −clamp: replaced below)
 //   round(x · K · 2^−k) by vcvtpd2dq; the product is exact in a double
 //   vpmaxsd/vpminsd to the code range, NaN lanes → the NaN code, packed by vpackss*, masked
+//
+// Written out because GCC leaves the element code's FP64 path scalar without AVX-512.
 class NearestEvenIntegerByteEncoder {
   public:
     static bool applies(const EncodeParams& p) { return integerByteEncoderApplies(p); }

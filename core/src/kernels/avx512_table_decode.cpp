@@ -26,8 +26,7 @@ namespace {
 //
 // Result k lane L so holds lane L's codes 4k…4k+3. Permuting the 64 codes first (kLaneOrder:
 // lane L, position 4k + i ← code 16k + 4L + i) makes result k hold codes 16k…16k+15 in order.
-// 13 instructions on the permute port per 64 codes instead of about 40: FP8 in cache 4.6–6.7
-// against 3.0–3.5 G elements/s (fpx bench on the machine in the README).
+// 13 instructions on the permute port per 64 codes instead of about 40.
 [[gnu::target("avx512f,avx512bw,avx512vbmi")]] inline __m512i tableLaneOrder() {
     alignas(64) std::uint8_t order[64];
     for (int lane = 0; lane < 4; ++lane)

@@ -19,7 +19,7 @@ using namespace fpx;
 using namespace fpx::kernels;
 
 #if defined(__AVX2__)
-// The hand-written nearest-even encoders below (floats to codes of 1, 2 or 4 bytes, integers to
+// The hand-written nearest-even encoders (floats to codes of 1, 2 or 4 bytes, integers to
 // bytes; AVX-512 where the loop set has it, AVX2 otherwise) share these rules, decided once per
 // parameter set, and this loop.
 
@@ -93,7 +93,7 @@ bool integerByteEncoderApplies(const EncodeParams& p) {
 
 // A hand-written encoder's loop: whole blocks of 64 codes by the encoder's block function
 // encode64(in, out) (see withBlockEncoder), the rest one at a time; streaming (outputs far
-// beyond the cache) in the interleaved runs of encodeLoop below.
+// beyond the cache) in the interleaved runs of encodeLoop (encode_loop.h).
 template <OutputStores Stores, typename Encoder, typename Out>
 void encodeCodes(const Encoder& encoder, const std::uint32_t* __restrict__ in,
                  Out* __restrict__ out, std::size_t count) {

@@ -20,8 +20,7 @@ using namespace fpx::kernels;
 // as soon as they are computed, so the core converts the next block while the
 // write-combining buffers drain the last one. Converting a large piece and then copying it out
 // serialises the two (the copy stalls once the few write-combining buffers are full, and
-// converting waits for the copy): FP8 decode far beyond the cache went from 44–52 % to 70–77 %
-// of memcpy on the machine in the README.
+// converting waits for the copy).
 //
 // A block is one 64-byte vector of input codes (64 FP8, 32 BF16 or 16 TF32 codes), which GCC
 // turns into whole-register loads and widenings; other block sizes vectorised worse (16 FP8
@@ -29,10 +28,9 @@ using namespace fpx::kernels;
 //
 // Codes of 2 and 4 bytes are visited in the interleaved runs of interleaved_blocks.h, like the
 // encoders' blocks: reads are a third to a half of their traffic, and one stream front to back
-// keeps too few lines in flight. TF32 went from a median 76 % of memcpy to 107 %, BF16 from
-// 29–33 to 33–36 GB/s (fpx bench, 2 threads, 1 GiB of FP32, the machine in the README). Byte
-// codes go front to back: interleaved, FP8 measured slower (78 → 58 %), and so did the
-// byte-plane table decoder of avx512_table_decode.cpp, whose reads are a fifth of its traffic.
+// keeps too few lines in flight. Byte codes go front to back: their reads are a fifth of the
+// traffic, and interleaved they run slower (so does the byte-plane table decoder of
+// avx512_table_decode.cpp).
 //
 //   out:  |head (0–15)| block of 1–4 lines | … | block |tail (< one block)|
 //                     ^ 64-byte aligned
@@ -84,8 +82,7 @@ void writeOutput(std::uint32_t* __restrict__ out, std::size_t count, const Eleme
 #if defined(__AVX2__) && !defined(__AVX512F__)
 // out[i] = element(i), eight at a time by vector8(i) (results i … i + 7 as one AVX2 vector).
 // For the decoders whose element code GCC leaves scalar for AVX2 (its selects on unsigned
-// compares stay branches without AVX-512's masks): FP8 decoding ran at 0.7, BF16 at 2.0 G
-// elements/s per core.
+// compares stay branches without AVX-512's masks).
 template <OutputStores Stores, std::size_t InBytes, typename Element, typename Vector8>
 void writeOutput8(std::uint32_t* __restrict__ out, std::size_t count, const Element& element,
                   const Vector8& vector8) {

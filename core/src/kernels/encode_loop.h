@@ -24,7 +24,7 @@ using namespace fpx::kernels;
 // second pass: done in one loop, GCC narrows every intermediate select to the output width and
 // spends more instructions shuffling masks than computing.
 // Flattened: with a streaming and an ordinary block loop in one function, GCC's inliner
-// otherwise ran out of budget and called encodeElementOf once per element (INT8 ran 15× slower).
+// otherwise runs out of budget and calls encodeElementOf once per element, unvectorised.
 template <RoundingMode Mode, EncodeKind Kind, bool Symmetric>
 [[gnu::flatten]] void encodeBlock(const EncodeParams& p, const std::uint32_t* __restrict__ in,
                                   std::uint32_t* __restrict__ out, std::size_t count,
@@ -41,10 +41,8 @@ template <RoundingMode Mode, EncodeKind Kind, bool Symmetric>
 // alias anything, and a local whose address never escapes keeps them in registers.
 // Streaming (outputs far beyond the cache): each block of 64 codes goes to memory with
 // non-temporal stores as soon as it is narrowed, so the core converts the next block while the
-// write-combining buffers drain the last one (see writeOutput below, the same for decoders),
-// and the blocks are visited in interleaved runs (interleaved_blocks.h): FP8 E4M3 went from
-// 39–46 % to 61–65 % of memcpy on the machine in the README, where the core's speed is now the
-// limit.
+// write-combining buffers drain the last one (see writeOutput in decode_output.h, the same for
+// decoders), and the blocks are visited in interleaved runs (interleaved_blocks.h).
 template <RoundingMode Mode, EncodeKind Kind, typename Out, bool Symmetric, OutputStores Stores>
 void encodeLoop(const EncodeParams& params, const std::uint32_t* __restrict__ in, void* outBytes,
                 std::size_t count, std::uint64_t seed, std::uint64_t firstIndex) {

@@ -24,7 +24,8 @@ template <int Rounding>
     // Eight vectors share one NaN test (NaN is rare; the test is all the overhead over the bare
     // instruction loop): one unordered compare per pair of vectors (true where either lane is
     // a NaN), ORed together. vcvtps2ph and the compare share the same two vector ports; a
-    // shift and a maximum per vector instead ran at 61–76 % of the bare loop.
+    // shift and a maximum per vector would put two operations per vector on them instead of
+    // half a compare.
     for (; i + 64 <= count; i += 64) {
         __m256 nan = _mm256_setzero_ps();
         for (std::size_t k = 0; k < 64; k += 16) {

@@ -23,8 +23,8 @@ using namespace fpx::kernels;
 // (padded with INT32_MAX to a multiple of 4, which only a NaN's key reaches) less those above
 // the key, one vpcmpgtd per breakpoint with the broadcast breakpoint read from memory, four
 // per step into two sums; the code picked from two registers (up to 16 codes: NF4, FP4, INT4)
-// or gathered. NF4 in cache: 0.3 → 0.85 G elements/s per core (GCC's vectorisation of the
-// block loop below keeps the segment counts in memory).
+// or gathered. Written out because GCC's vectorisation of the block loop below keeps the
+// segment counts in memory.
 template <typename Out>
 void avx2LookupLoop(const LookupParams& p, const std::uint32_t* __restrict__ in,
                     Out* __restrict__ out, std::size_t count) {

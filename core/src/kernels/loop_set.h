@@ -36,8 +36,8 @@ struct LoopSet {
     using WidenLoop = void (*)(const WidenParams&, const void*, std::uint32_t*, std::size_t);
     WidenLoop widen[2][2];
     // Whether nearest-even encodes to byte codes with these parameters run in this set's
-    // hand-written block encoders (AVX-512 and AVX2: about twice GCC's vectorisation of the
-    // element code for floats, 15× for integers on AVX2), so that callers can rank the paths.
+    // hand-written block encoders (AVX-512 and AVX2: about half the instructions of GCC's
+    // vectorisation of the element code), so that callers can rank the paths.
     bool (*nearestEvenBytesInIntrinsics)(const EncodeParams&);
 };
 

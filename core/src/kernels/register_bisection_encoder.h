@@ -27,15 +27,14 @@ using namespace fpx::kernels;
 //   segment += key ≥ probes1[segment] ? 1 : 0             bisection probes, with no add
 //   code    = codes[segment]
 //
-// 14 instructions, 8 of them compares and permutes (Intel: port 5), and per 64 inputs the NaN test
-// and the pack: about 17 per 16 in all where the loop before it spent about 29 (five steps of an
-// add, a vpermt2d, a compare and a masked add; the key by a mask and a masked XOR; NaN lanes
-// blended per 16; each vector narrowed by vpmovdb, two µops). NaNs are tested once per 64
-// inputs (the largest magnitude against ∞'s) and put in by sign only where there are some;
-// until then they take some segment's code (a NaN's key lies beyond every breakpoint, where the
-// padding INT32_MAX may be reached). The 64 codes are packed by vpackus* and one vpermd. On the
-// README's AMD EPYC VM, NF4, FP4 and INT4 by bisection went from 2.5 to 4.6–4.7 G elements/s
-// per core in cache, and far beyond the cache from 39–52 % of memcpy to 71–99 %.
+// 14 instructions, 8 of them compares and permutes (Intel: port 5), and per 64 inputs the NaN
+// test and the pack: about 17 per 16 in all. The probes are read by permutes rather than by
+// adding the step to an index first, the key is one vpternlogd rather than a mask and a masked
+// XOR, and the codes are packed rather than narrowed per vector by vpmovdb (two µops each).
+// NaNs are tested once per 64 inputs (the largest magnitude against ∞'s) and put in by sign
+// only where there are some; until then they take some segment's code (a NaN's key lies beyond
+// every breakpoint, where the padding INT32_MAX may be reached). The 64 codes are packed by
+// vpackus* and one vpermd.
 //
 // Codes are cut to the output's width once, up front (as static_cast does), so that the
 // unsigned saturating packs keep them.

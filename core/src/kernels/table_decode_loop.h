@@ -74,8 +74,7 @@ void registerTableLoop(const std::uint32_t* table, std::uint32_t mask,
 #endif
 
 // Larger tables (16-bit codes: 256 KiB) stay scalar: a vector gather from them is slower on
-// current x86 cores than one load per element (measured: AVX-512 gathers 0.5 vs scalar 1.0 G
-// elements/s).
+// current x86 cores than one load per element.
 template <typename In, OutputStores Stores>
 [[gnu::optimize("no-tree-vectorize")]] void
 scalarTableLoop(const std::uint32_t* __restrict__ table, std::uint32_t mask, const In* in,
