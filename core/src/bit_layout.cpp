@@ -3,22 +3,6 @@
 
 namespace fpx {
 
-std::string_view bitFieldName(BitFieldKind kind) {
-    switch (kind) {
-    case BitFieldKind::Sign:
-        return "sign";
-    case BitFieldKind::Exponent:
-        return "exponent";
-    case BitFieldKind::IntegerBit:
-        return "integer bit";
-    case BitFieldKind::Fraction:
-        return "mantissa";
-    case BitFieldKind::Level:
-        return "level";
-    }
-    return "?";
-}
-
 std::vector<BitField> bitLayout(const FormatSpec& spec) {
     std::vector<BitField> fields;
     if (spec.kind != FormatKind::BinaryFloat) {

@@ -438,13 +438,12 @@ std::vector<Impl> encodeCandidates(const FormatSpec& target, const RoundingOptio
     const kernels::LoopSet& loops = bestLoops();
     const std::optional<kernels::EncodeParams> bitTrick = encodeParams(target, options);
     // Formats of few codes (up to 31 breakpoints) can also be encoded by their breakpoints.
-    // With AVX-512 the segment is found by a bisection over registers (4.6–4.7 G elements/s
-    // per core in cache on the README's AMD EPYC VM) or, where the breakpoints fit 32
-    // buckets, by one compare (7.0–7.6): faster than the bit tricks as GCC vectorises them
-    // (toward zero: FP4 2.6, INT4 1.6), level with the hand-written nearest-even byte encoders
-    // (FP4, INT4 6.1–7.1). So the breakpoints come first where those do not apply (FP4, INT4
-    // in the other rounding modes; NF4, which has no bit trick); otherwise they are a further
-    // path (all paths).
+    // With AVX-512 the segment is found by a bisection over registers or, where the
+    // breakpoints fit 32 buckets, by one compare: faster than the bit tricks as GCC vectorises
+    // them, level with the hand-written nearest-even byte encoders (fpx bench ranks them;
+    // docs/design.md, "Benchmarks"). So the breakpoints come first where those do not apply
+    // (FP4, INT4 in the other rounding modes; NF4, which has no bit trick); otherwise they are a
+    // further path (all paths).
     const bool registerBisection = &loops == kernels::avx512Loops();
     const bool intrinsics = bitTrick && options.mode == RoundingMode::NearestEven &&
                             packedBytes(target) == 1 &&
@@ -538,9 +537,9 @@ std::vector<Impl> decodeCandidates(const FormatSpec& source, const RoundingOptio
         found.push_back(std::move(impl));
     }
     // 7- and 8-bit codes (FP8, INT8, E8M0): the table split into byte planes, 64 codes at a
-    // time, is faster than the bit trick (FP8 in cache: 4.6–6.7 against 3.3–3.7 G elements/s
-    // on the machine in the README) and than the dword table in registers (3.0–3.5). A
-    // software kernel like the others (a lookup, no conversion instruction).
+    // time, is faster than the bit trick and than the dword table in registers (13 instructions
+    // on the permute port per 64 codes instead of about 40). A software kernel like the others (a
+    // lookup, no conversion instruction).
     if (source.totalBits() >= 7 && source.totalBits() <= 8 &&
         options.mode != RoundingMode::Stochastic && kernels::hasAvx512Vbmi()) {
         Impl impl = makeImpl(source, options, 0, Strategy::ByteTable,
@@ -551,11 +550,10 @@ std::vector<Impl> decodeCandidates(const FormatSpec& source, const RoundingOptio
     }
     // The table, for every format of at most 16 bits: the reference the bit tricks are
     // compared with. With AVX-512 a table of up to 256 entries is held in registers
-    // (registerTableLoop); up to 64 entries (FP6, FP4, INT4, NF4) that is faster than any bit
-    // trick (in cache: FP4 8.9 vs 3.5, FP6 5.2 vs 3.2 G elements/s), so it comes first. With
-    // AVX2 (no AVX-512), tables of byte codes are looked up in two registers (up to 16 entries)
-    // or by vpgatherdd: FP8 4.9, FP4 6.8 G elements/s against the bit trick's 2.2 (the AVX2
-    // loop set on the machine in the README), so they come first too.
+    // (registerTableLoop); up to 64 entries (FP6, FP4, INT4, NF4), at most two permutes and
+    // a blend per 16 codes, that is faster than any bit trick, so it comes first. With AVX2
+    // (no AVX-512), tables of byte codes are looked up in two registers (up to 16 entries) or
+    // by vpgatherdd, faster than the AVX2 bit trick, so they come first too.
     if (source.totalBits() <= 16 && options.mode != RoundingMode::Stochastic) {
         const bool byteCodes = source.totalBits() <= 8;
         const bool inRegisters = byteCodes && &bestLoops() == kernels::avx512Loops();

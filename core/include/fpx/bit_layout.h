@@ -5,14 +5,11 @@
 #include "fpx/format_spec.h"
 
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace fpx {
 
 enum class BitFieldKind { Sign, Exponent, IntegerBit, Fraction, Level };
-
-std::string_view bitFieldName(BitFieldKind kind); // "sign", "exponent", …
 
 struct BitField {
     BitFieldKind kind;

@@ -15,12 +15,9 @@ namespace fpx::kernels {
 //
 // Why: far beyond the cache, one core reading a single stream keeps too few lines in flight
 // to use the memory's bandwidth; eight streams a few hundred bytes apart in time keep the
-// hardware prefetchers busy on eight pages at once. Measured on the machine in the README
-// (2 threads, 1 GiB of FP32, streaming stores, % of memcpy): a bare FP32 → 8-bit narrowing
-// copy 53–73 % front to back, 82–101 % in 4 runs, 76–114 % in 8; vcvtps2phx to FP16 62–69 %
-// converted in 16 KiB pieces then copied out, 72–78 % streamed front to back, 108–115 % in 8
-// runs. Visiting whole pages in turn (1024 FP32 per block) gains nothing: it is one stream
-// again.
+// hardware prefetchers busy on eight pages at once. Both a bare narrowing copy and the FP16
+// conversion instructions gain from the runs, eight more evenly than four; visiting whole
+// pages in turn (1024 FP32 per block) gains nothing: it is one stream again.
 //
 // A plain index mapping rather than a loop taking a callback, so that the hardware paths'
 // [[gnu::target]] functions can use it inline.
@@ -49,11 +46,9 @@ class InterleavedBlocks {
 // i.e. 2 × kInterleavedRuns blocks ahead in time (4 KiB of FP32 for the encoders' 64-element
 // blocks). Why: the hardware prefetchers alone keep a core's reads going only while it does
 // little else; with an encoder's arithmetic between the loads, the loads wait for memory and
-// the out-of-order window fills with arithmetic. Measured on the machine in the README (2
-// threads, 1 GiB of FP32, medians of memcpy/encoder pairs): a narrowing copy with ~12 vector
-// operations per 16 inputs 59 → 88 % of memcpy; FP8 E4M3 76 → 94 %, INT8 82 → 88 %, FP4 79 →
-// 90 %. One block ahead gained less, four less again (more lines in flight than the core's
-// fill buffers); prefetching to L2 (prefetcht1/t2) or without caching (prefetchnta) measured
+// the out-of-order window fills with arithmetic; prefetching the input brings it back near the
+// copy bandwidth. One block ahead gains less, four less again (more lines in flight than the
+// core's fill buffers); prefetching to L2 (prefetcht1/t2) or without caching (prefetchnta) is
 // slower than to L1.
 inline constexpr std::size_t kPrefetchBlocksAhead = 2;
 

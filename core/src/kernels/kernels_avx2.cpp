@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The bulk loops compiled for AVX2 (variable shifts vpsrlvd make the subnormal path vector).
-#include "bulk_loops.h"
+#include "make_loop_set.h"
 
 namespace fpx::kernels {
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The bulk loops for the target's baseline instruction set (x86-64: SSE2).
-#include "bulk_loops.h"
+#include "make_loop_set.h"
 
 namespace fpx::kernels {
 

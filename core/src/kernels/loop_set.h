@@ -10,7 +10,7 @@
 namespace fpx::kernels {
 
 // The bulk loops of one instruction set: the same element functions compiled for plain
-// x86-64, AVX2 or AVX-512 (bulk_loops.h, included by one file per instruction set), chosen at
+// x86-64, AVX2 or AVX-512 (make_loop_set.h, included by one file per instruction set), chosen at
 // run time by what the CPU supports.
 struct LoopSet {
     const char* isaName; // "AVX-512", "AVX2", "scalar"
@@ -36,8 +36,8 @@ struct LoopSet {
     using WidenLoop = void (*)(const WidenParams&, const void*, std::uint32_t*, std::size_t);
     WidenLoop widen[2][2];
     // Whether nearest-even encodes to byte codes with these parameters run in this set's
-    // hand-written block encoders (AVX-512 and AVX2: about twice GCC's vectorisation of the
-    // element code for floats, 15× for integers on AVX2), so that callers can rank the paths.
+    // hand-written block encoders (AVX-512 and AVX2: about half the instructions of GCC's
+    // vectorisation of the element code), so that callers can rank the paths.
     bool (*nearestEvenBytesInIntrinsics)(const EncodeParams&);
 };
 

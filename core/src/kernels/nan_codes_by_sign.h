@@ -2,7 +2,8 @@
 #pragma once
 
 // The NaN answers of 64 inputs put into their codes once per 64: shared by the AVX-512 lookups
-// of breakpoints, in buckets (x86_hardware.cpp) and by bisection (bulk_loops.h).
+// of breakpoints, in buckets (avx512_bucket_lookup.cpp) and by bisection
+// (register_bisection_encoder.h).
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>

@@ -3,7 +3,7 @@
 
 // Four vectors of dword codes packed into one vector of bytes, in order (AVX-512: 64 bytes,
 // AVX2: 32), and two vectors of dwords into words or of words into bytes: shared by the byte
-// encoders of the loop sets (bulk_loops.h) and of x86_hardware.cpp.
+// encoders of the loop sets (make_loop_set.h) and of the hardware paths (x86_hardware.h).
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>

@@ -9,6 +9,11 @@
 #include <cstdint>
 #include <string>
 
+// The x86 instruction paths that are not loop sets, one unit per instruction family:
+// cpu_features.cpp, f16c_conversion.cpp, avx512_fp16_conversion.cpp, avx512_bf16_conversion.cpp,
+// avx512_table_decode.cpp, avx512_bucket_lookup.cpp and streaming_copy.cpp, which share
+// hardware_path_support.h; x86_hardware_none.cpp stands in for them elsewhere.
+
 namespace fpx::kernels {
 
 // The CPU's own FP16/BF16 conversion instructions, where the CPU has them (x86-64 only; all
@@ -32,7 +37,8 @@ void f16cEncode(RoundingMode mode, const std::uint32_t* in, std::uint16_t* out, 
                 const std::uint32_t (&nanCode)[2], OutputStores stores = OutputStores::Cached);
 void f16cDecode(const std::uint16_t* in, std::uint32_t* out, std::size_t count,
                 const std::uint32_t (&nanBits)[2], OutputStores stores = OutputStores::Cached);
-// vcvtneps2bf16: nearest-even; flushes FP32 subnormal inputs to ±0 (not bit-exact).
+// vcvtneps2bf16: nearest-even; flushes FP32 subnormal inputs to ±0, so it is not bit-exact
+// (docs/design.md, "Known hardware deviations").
 void avx512Bf16Encode(const std::uint32_t* in, std::uint16_t* out, std::size_t count,
                       const std::uint32_t (&nanCode)[2],
                       OutputStores stores = OutputStores::Cached);

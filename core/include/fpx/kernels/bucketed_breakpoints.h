@@ -30,7 +30,7 @@ std::optional<BucketedBreakpoints> bucketBreakpoints(const LookupParams& p);
 // One element by the buckets: lookupElement's answer (checked against it on made-up tables by
 // tst_bulkconversion) in a shift, a clamp and one compare. The CUDA kernels run this; the
 // AVX-512 loop does the same steps in registers, with the breakpoints rewritten as thresholds
-// of |x| so that negative inputs need no key of their own (x86_hardware.cpp).
+// of |x| so that negative inputs need no key of their own (avx512_bucket_lookup.cpp).
 //
 //   bucket = sign · 16 + clamp((|x| >> shift) − base, 0, 15)
 //   code   = key ≥ breakpoint[bucket] ? codes[bucket] >> 8 : codes[bucket] & 0xff

@@ -5,7 +5,9 @@
 // plain parameters. This header is the single definition of the fast conversions: the CPU
 // bulk loops (compiled once per instruction set), the CUDA kernels and the tests include it.
 // The parameters are derived from a FormatSpec by the exact core (bulk_conversion.h), and the
-// rare results (NaN, ±∞, overflow, zero) are the exact core's own answers, looked up.
+// rare results (NaN, ±∞, overflow, zero) are the exact core's own answers, looked up. Why
+// each trick gives the exact core's answer, and which tests check it: docs/design.md, "Fast
+// paths and how they are proved".
 //
 // The functions are `static`: every translation unit gets its own copy, so a copy compiled
 // for AVX-512 can never be picked by the linker for a caller built for plain x86-64.
@@ -306,8 +308,7 @@ encodeElementOf(const EncodeParams& p, std::uint32_t bits, std::uint64_t random)
             select(rounded == 0u, bySign(p.zeroCode, negative), rounded | (signMask & p.signBit));
         code = select(rounded > p.maxMagnitude, bySign(p.overflowCode, negative), code);
     } else if constexpr (Mode == RoundingMode::NearestEven && !kDeviceCode) {
-        // Nearest-even through FP64, fewer vector instructions than the shifts below (INT8 in
-        // cache, AVX-512: 1.03 → 1.29 G elements/s on the machine in the README).
+        // Nearest-even through FP64, fewer vector instructions than the shifts below.
         // x · K · 2^−k is exact in a double (a 24-bit significand times K ≤ 127 is 31 bits;
         // 2^±64 · 2^±128 is far inside FP64's range). Clamped to ±2^31 (a NaN passes through;
         // its lanes are replaced below), then 1.5 · 2^52 is added: the sum lies in
