@@ -2,6 +2,7 @@
 #pragma once
 
 // Part of the loop sets (make_loop_set.h): compiled once per instruction set, internal linkage.
+// The AVX-512 nearest-even encoder of binary floats to codes of 1, 2 or 4 bytes.
 
 #include "block_encoders.h"
 

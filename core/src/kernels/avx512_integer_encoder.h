@@ -2,6 +2,7 @@
 #pragma once
 
 // Part of the loop sets (make_loop_set.h): compiled once per instruction set, internal linkage.
+// The AVX-512 nearest-even encoder of integers (INT8, INT4) to byte codes.
 
 #include "block_encoders.h"
 #include "pack_in_order.h"

@@ -2,6 +2,8 @@
 #pragma once
 
 // Part of the loop sets (make_loop_set.h): compiled once per instruction set, internal linkage.
+// How the decoders write their output: element by element or eight at a time (AVX2), with
+// cached or streaming stores.
 
 #include "interleaved_blocks.h"
 #include "line_streaming.h"

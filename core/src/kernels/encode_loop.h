@@ -2,6 +2,8 @@
 #pragma once
 
 // Part of the loop sets (make_loop_set.h): compiled once per instruction set, internal linkage.
+// The encoders' loop: FP32 to codes in any rounding mode, by the hand-written block encoders
+// where they apply and by the element code otherwise, with cached or streaming stores.
 
 #include "avx2_float_encoder.h"
 #include "avx2_integer_encoder.h"

@@ -2,6 +2,8 @@
 #pragma once
 
 // Part of the loop sets (make_loop_set.h): compiled once per instruction set, internal linkage.
+// Decoding by bit arithmetic: widening (BF16, TF32: the leading bits of FP32) and binary
+// floats of up to 8 exponent bits rebiased into FP32.
 
 #include "decode_output.h"
 #include "loop_set.h"

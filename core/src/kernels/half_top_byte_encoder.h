@@ -2,6 +2,7 @@
 #pragma once
 
 // Part of the loop sets (make_loop_set.h): compiled once per instruction set, internal linkage.
+// FP8 E5M2 (and its bias-16 variant) encoded through FP16 rounded to odd (AVX-512).
 
 #include "avx512_float_encoder.h"
 #include "block_encoders.h"

@@ -2,6 +2,8 @@
 #pragma once
 
 // Part of the loop sets (make_loop_set.h): compiled once per instruction set, internal linkage.
+// The lookup loop: FP32 to codes by a format's breakpoints (NF4, and any format of few codes),
+// by bisection over registers (AVX-512), by counting compares (AVX2) or by the element code.
 
 #include "block_encoders.h"
 #include "line_streaming.h"

@@ -2,6 +2,7 @@
 #pragma once
 
 // Part of the loop sets (make_loop_set.h): compiled once per instruction set, internal linkage.
+// Breakpoint lookups of up to 31 breakpoints by bisection over registers (AVX-512).
 
 #include "block_encoders.h"
 #include "nan_codes_by_sign.h"

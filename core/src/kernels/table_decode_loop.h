@@ -2,6 +2,8 @@
 #pragma once
 
 // Part of the loop sets (make_loop_set.h): compiled once per instruction set, internal linkage.
+// Decoding by a table of FP32 answers: in registers (AVX-512, or AVX2 up to 16 entries), by
+// gathers (AVX2), or one load per element (16-bit codes, and the baseline loop set).
 
 #include "decode_output.h"
 #include "line_streaming.h"
