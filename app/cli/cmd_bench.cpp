@@ -50,7 +50,7 @@ std::vector<std::string> splitList(const std::string& text) {
     return items;
 }
 
-// "12.3 GB/s" style throughput and its unit for the table.
+// Throughput in GB/s (TFLOP/s for arithmetic) with its unit, for the table.
 std::string throughputText(const bench::BenchResult& r) {
     if (r.operation == bench::Operation::Arithmetic)
         return number(r.operationsPerSecond / 1e9, "%.4g") + " GFLOP/s";

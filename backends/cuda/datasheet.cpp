@@ -22,7 +22,7 @@ struct Entry {
 // Entries are tried in order; the first whose words all occur in the device name wins.
 const std::vector<Entry>& entries() {
     static const std::vector<Entry> table = {
-        // H200 NVL: 4.8 TB/s HBM3e; per-GPU datasheet figures with sparsity halved.
+        // H200 NVL: HBM3e; per-GPU datasheet figures with sparsity halved.
         {{"H200", "NVL"},
          {"H200 NVL",
           4.8 * T,
@@ -34,7 +34,7 @@ const std::vector<Entry>& entries() {
            {"fp8_e4m3", 1670.5 * T},
            {"fp8_e5m2", 1670.5 * T},
            {"int8", 1670.5 * T}}}},
-        // H200 SXM: 4.8 TB/s HBM3e, the same compute as H100 SXM.
+        // H200 SXM: HBM3e, the same compute as H100 SXM.
         {{"H200"},
          {"H200 SXM 141 GB",
           4.8 * T,
@@ -46,7 +46,7 @@ const std::vector<Entry>& entries() {
            {"fp8_e4m3", 1979 * T},
            {"fp8_e5m2", 1979 * T},
            {"int8", 1979 * T}}}},
-        // H100 NVL: 3.9 TB/s HBM3; per-GPU datasheet figures with sparsity halved.
+        // H100 NVL: HBM3; per-GPU datasheet figures with sparsity halved.
         {{"H100", "NVL"},
          {"H100 NVL 94 GB",
           3.9 * T,
@@ -58,7 +58,7 @@ const std::vector<Entry>& entries() {
            {"fp8_e4m3", 1670.5 * T},
            {"fp8_e5m2", 1670.5 * T},
            {"int8", 1670.5 * T}}}},
-        // H100 PCIe 80 GB: 2.0 TB/s HBM2e.
+        // H100 PCIe 80 GB: HBM2e.
         {{"H100", "PCIE"},
          {"H100 PCIe 80 GB",
           2.0 * T,
@@ -70,7 +70,7 @@ const std::vector<Entry>& entries() {
            {"fp8_e4m3", 1513 * T},
            {"fp8_e5m2", 1513 * T},
            {"int8", 1513 * T}}}},
-        // H100 SXM5 80 GB ("NVIDIA H100 80GB HBM3"): 3.35 TB/s HBM3.
+        // H100 SXM5 80 GB ("NVIDIA H100 80GB HBM3"): HBM3.
         {{"H100"},
          {"H100 SXM5 80 GB",
           3.35 * T,
@@ -110,7 +110,7 @@ const std::vector<Entry>& entries() {
            {"fp16", 312 * T},
            {"bf16", 312 * T},
            {"int8", 624 * T}}}},
-        // L40S: 864 GB/s GDDR6; no FP64 figure in the datasheet.
+        // L40S: GDDR6; no FP64 figure in the datasheet.
         {{"L40S"},
          {"L40S",
           0.864 * T,
@@ -121,7 +121,7 @@ const std::vector<Entry>& entries() {
            {"fp8_e4m3", 733 * T},
            {"fp8_e5m2", 733 * T},
            {"int8", 733 * T}}}},
-        // GeForce RTX 4090: 1008 GB/s GDDR6X (Ada whitepaper, FP32 accumulation).
+        // GeForce RTX 4090: GDDR6X (Ada whitepaper, FP32 accumulation).
         {{"RTX 4090"},
          {"GeForce RTX 4090",
           1.008 * T,
@@ -132,7 +132,7 @@ const std::vector<Entry>& entries() {
            {"fp8_e4m3", 330.3 * T},
            {"fp8_e5m2", 330.3 * T},
            {"int8", 660.6 * T}}}},
-        // B200 (HGX B200, per GPU): 8 TB/s HBM3e; figures with sparsity halved. FP32 and FP64
+        // B200 (HGX B200, per GPU): HBM3e; figures with sparsity halved. FP32 and FP64
         // are left out: NVIDIA's published figures changed between datasheet revisions.
         {{"B200"},
          {"B200",

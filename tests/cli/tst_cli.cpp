@@ -555,6 +555,16 @@ void TestCli::plotFiles() {
     const Run log = runFpx({"plot", "error", "--formats", "fp32", "--range", "1:1000", "--log",
                             "-o", dir.filePath("e.png")});
     QCOMPARE(log.exitCode, 0);
+    // --range takes values as `fpx show` does: 1/16 is 0.0625, not 1.
+    QCOMPARE(runFpx({"plot", "error", "--formats", "fp8_e4m3", "--range", "1/16:2^3", "-o",
+                     dir.filePath("q.csv")})
+                 .exitCode,
+             0);
+    QFile fractions(dir.filePath("q.csv"));
+    QVERIFY(fractions.open(QIODevice::ReadOnly));
+    const QList<QByteArray> rows = fractions.readAll().split('\n');
+    QVERIFY(rows.size() > 2);
+    QCOMPARE(rows[1], QByteArray("fp8_e4m3,absolute,0.0625,0"));
     QCOMPARE(runFpx({"plot", "histogram", "-o", dir.filePath("x.png")}).exitCode, 2);
     QCOMPARE(runFpx({"plot", "error", "-o", dir.filePath("x.bmp")}).exitCode, 2);
     QCOMPARE(runFpx({"plot", "error", "--range", "5:1", "-o", dir.filePath("x.png")}).exitCode, 2);

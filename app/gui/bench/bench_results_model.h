@@ -82,7 +82,7 @@ class BenchResultsModel : public QAbstractTableModel {
 
     // bench::sizeLabel as a QString: "16 Ki", "64 Mi", "1000".
     static QString elementsText(std::size_t elements);
-    // "12.3 GB/s" or "45.6 TFLOP/s" (arithmetic).
+    // Throughput in GB/s, or TFLOP/s for arithmetic, with its unit.
     static QString throughputText(const bench::BenchResult& result, double value);
 
   private:
