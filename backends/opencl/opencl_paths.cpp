@@ -4,6 +4,7 @@
 #include "fpx/bulk_conversion.h"
 #include "fpx/format_encoding.h"
 #include "fpx/kernels/element_conversion.h"
+#include "fpx/rounding.h"
 
 #include <bit>
 #include <exception>
@@ -69,26 +70,6 @@ ClWidenParams toCl(const kernels::WidenParams& p) {
     return c;
 }
 
-const char* modeSuffix(RoundingMode mode) {
-    switch (mode) {
-    case RoundingMode::NearestEven:
-        return "rne";
-    case RoundingMode::NearestAway:
-        return "rna";
-    case RoundingMode::TowardZero:
-        return "rtz";
-    case RoundingMode::TowardPositive:
-        return "rup";
-    case RoundingMode::TowardNegative:
-        return "rdn";
-    case RoundingMode::Stochastic:
-        return "sr";
-    case RoundingMode::ToOdd:
-        return "rto";
-    }
-    return "rne";
-}
-
 // vstore_half_<suffix>: the rounding modes OpenCL's own FP16 conversion offers.
 const char* nativeSuffix(RoundingMode mode) {
     switch (mode) {
@@ -148,7 +129,7 @@ ConversionPlan planConversion(const FormatSpec& spec, Direction direction,
                 ConversionPath path;
                 path.kind = PathKind::Encode;
                 path.name = "OpenCL bit trick";
-                path.kernel = std::string("encode_") + modeSuffix(options.mode) + "_" +
+                path.kernel = "encode_" + std::string(roundingModeId(options.mode)) + "_" +
                               widthSuffix(plan.codeBytes);
                 path.encode = toCl(*params);
                 plan.paths.push_back(std::move(path));
