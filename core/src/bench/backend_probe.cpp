@@ -153,6 +153,23 @@ RunningProbe start(const std::filesystem::path& probe, const std::filesystem::pa
     }
     fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
 
+    // The probe starts with no signal blocked and SIGALRM at its default action, whatever fpx
+    // has set: its alarm is the backstop that ends it if fpx is gone. It leads a process group
+    // of its own, so that a timeout kills whatever helper processes the driver started too.
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    sigset_t none;
+    sigemptyset(&none);
+    posix_spawnattr_setsigmask(&attributes, &none);
+    sigset_t defaults;
+    sigemptyset(&defaults);
+    sigaddset(&defaults, SIGALRM);
+    sigaddset(&defaults, SIGPIPE);
+    posix_spawnattr_setsigdefault(&attributes, &defaults);
+    posix_spawnattr_setpgroup(&attributes, 0);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF |
+                                              POSIX_SPAWN_SETPGROUP);
+
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
@@ -165,8 +182,9 @@ RunningProbe start(const std::filesystem::path& probe, const std::filesystem::pa
     char* argv[] = {const_cast<char*>(probePath.c_str()), const_cast<char*>(pluginPath.c_str()),
                     const_cast<char*>(limit.c_str()), nullptr};
     const int error =
-        posix_spawn(&running.pid, probePath.c_str(), &actions, nullptr, argv, environ);
+        posix_spawn(&running.pid, probePath.c_str(), &actions, &attributes, argv, environ);
     posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
     close(fds[1]);
     if (error != 0) {
         close(fds[0]);
@@ -176,6 +194,38 @@ RunningProbe start(const std::filesystem::path& probe, const std::filesystem::pa
     }
     running.fd = fds[0];
     return running;
+}
+
+// Kills the probes still running at the time limit, each with its process group. SIGKILL
+// takes effect when a process leaves the kernel, and one stuck in a driver's system call may
+// not for a long while: such a probe is waited for a moment, then left behind (a zombie until
+// fpx ends) rather than letting a broken driver hang fpx after all.
+void killLate(std::vector<RunningProbe>& probes) {
+    constexpr auto kGrace = std::chrono::seconds(1);
+    for (RunningProbe& p : probes)
+        if (p.pid > 0 && !p.exited) {
+            kill(-p.pid, SIGKILL);
+            p.timedOut = true;
+        }
+    const Clock::time_point giveUp = Clock::now() + kGrace;
+    auto late = [&] {
+        return std::any_of(probes.begin(), probes.end(),
+                           [](const RunningProbe& p) { return p.pid > 0 && !p.exited; });
+    };
+    while (late() && Clock::now() < giveUp) {
+        for (RunningProbe& p : probes)
+            if (p.pid > 0 && !p.exited)
+                reap(p, WNOHANG);
+        if (late())
+            poll(nullptr, 0, 10);
+    }
+    for (RunningProbe& p : probes) {
+        if (p.timedOut) {
+            readAvailable(p);
+            closeOutput(p);
+            p.exited = true; // reaped, or abandoned: either way no longer waited for
+        }
+    }
 }
 
 void waitForAll(std::vector<RunningProbe>& probes, std::chrono::duration<double> timeout) {
@@ -213,15 +263,7 @@ void waitForAll(std::vector<RunningProbe>& probes, std::chrono::duration<double>
         }
         if (Clock::now() < deadline)
             continue;
-        for (RunningProbe& p : probes) {
-            if (p.pid <= 0 || p.exited)
-                continue;
-            kill(p.pid, SIGKILL);
-            reap(p, 0);
-            p.timedOut = true;
-            readAvailable(p);
-            closeOutput(p);
-        }
+        killLate(probes);
     }
     for (RunningProbe& p : probes)
         closeOutput(p);
