@@ -5,6 +5,7 @@
 #include "fpx/format_catalogue.h"
 #include "fpx/format_limits.h"
 #include "fpx/fp32_kernel.h"
+#include "fpx/packed_codes.h"
 #include "kernels/loop_set.h"
 #include "kernels/x86_hardware.h"
 
@@ -48,20 +49,6 @@ void fillSpecialCodes(Params& p, const FormatSpec& target, const RoundingOptions
 std::uint32_t orderedBits(std::int32_t key) {
     return key >= 0 ? static_cast<std::uint32_t>(key)
                     : (0x80000000u | static_cast<std::uint32_t>(-(key + 1)));
-}
-
-void storeCode(void* out, std::size_t index, int bytes, Code code) {
-    auto* p = static_cast<unsigned char*>(out) + index * static_cast<std::size_t>(bytes);
-    for (int k = 0; k < bytes; ++k, code >>= 8)
-        p[k] = static_cast<unsigned char>(code);
-}
-
-Code loadCode(const void* in, std::size_t index, int bytes) {
-    const auto* p = static_cast<const unsigned char*>(in) + index * static_cast<std::size_t>(bytes);
-    Code code = 0;
-    for (int k = bytes - 1; k >= 0; --k)
-        code = (code << 8) | p[k];
-    return code;
 }
 
 bool isFp16(const FormatSpec& s) {
@@ -309,7 +296,7 @@ void encodeWithExactCore(const FormatSpec& target, const RoundingOptions& option
     for (std::size_t i = 0; i < count; ++i) {
         if (o.mode == RoundingMode::Stochastic)
             o.randomBits = stochasticBits(seed, firstIndex + i);
-        storeCode(out, i, bytes, roundToFormat(fp32Value(in[i]), target, o).code);
+        writePackedCode(out, bytes, i, roundToFormat(fp32Value(in[i]), target, o).code);
     }
 }
 
@@ -317,7 +304,8 @@ void decodeWithExactCore(const FormatSpec& source, const RoundingOptions& option
                          std::uint32_t* out, std::size_t count) {
     const int bytes = packedBytes(source);
     for (std::size_t i = 0; i < count; ++i)
-        out[i] = coreCode(fp32Spec(), decodeCode(source, loadCode(in, i, bytes)).value, options);
+        out[i] = coreCode(fp32Spec(), decodeCode(source, readPackedCode<Code>(in, bytes, i)).value,
+                          options);
 }
 
 // ---------------------------------------------------------------------------------------

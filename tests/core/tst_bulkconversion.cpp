@@ -8,6 +8,7 @@
 #include "fpx/bulk_conversion.h"
 #include "fpx/conversion.h"
 #include "fpx/format_catalogue.h"
+#include "fpx/packed_codes.h"
 #include "fpx/value_parser.h"
 
 #include "../../core/src/kernels/interleaved_blocks.h"
@@ -138,11 +139,8 @@ template <typename Check> void forEveryFastEncoder(LoopSets loopSetsToo, const C
     }
 }
 
-std::uint64_t packedAt(const std::vector<std::uint8_t>& bytes, std::size_t i, int width) {
-    std::uint64_t v = 0;
-    std::memcpy(&v, bytes.data() + i * static_cast<std::size_t>(width),
-                static_cast<std::size_t>(width));
-    return v;
+std::uint32_t packedAt(const std::vector<std::uint8_t>& bytes, std::size_t i, int width) {
+    return readPackedCode(bytes.data(), width, i);
 }
 
 QString describe(const char* id, RoundingMode mode, OverflowPolicy policy) {
@@ -318,8 +316,7 @@ void TestBulkConversion::decodeMatchesCore() {
         const std::uint64_t code = source.totalBits() <= 16
                                        ? i % (std::size_t{1} << source.totalBits())
                                        : (random() & static_cast<std::uint64_t>(source.codeMask()));
-        std::memcpy(codes.data() + i * static_cast<std::size_t>(width), &code,
-                    static_cast<std::size_t>(width));
+        writePackedCode(codes.data(), width, i, code);
     }
     const std::pair<RoundingMode, OverflowPolicy> cases[] = {
         {RoundingMode::NearestEven, OverflowPolicy::Ieee},
@@ -427,7 +424,7 @@ void TestBulkConversion::everyNaNAndInfinity() {
         for (std::size_t i = 0; i < inputs.size(); ++i) {
             const int kind = ((inputs[i] & 0x7fffffffu) == 0x7f800000u ? 2 : 0) +
                              static_cast<int>(inputs[i] >> 31);
-            const std::uint64_t expected = packedAt(answers, static_cast<std::size_t>(kind), width);
+            const std::uint32_t expected = packedAt(answers, static_cast<std::size_t>(kind), width);
             if (packedAt(got, i, width) != expected)
                 QFAIL(qPrintable(QString("%1 %2: fp32 0x%3 gave 0x%4, exact core 0x%5")
                                      .arg(describe(id, options.mode, options.overflow), name)

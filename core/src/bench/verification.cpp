@@ -156,12 +156,12 @@ std::vector<std::uint32_t> adversarialFp32(const std::vector<std::uint32_t>& val
 std::vector<std::uint8_t> adversarialCodes(const FormatSpec& format, std::size_t limit) {
     const int bits = format.totalBits();
     const int bytes = packedBytes(format);
-    const std::uint64_t codes = bits >= 64 ? ~std::uint64_t{0} : std::uint64_t{1} << bits;
-    const std::size_t count = static_cast<std::size_t>(std::min<std::uint64_t>(codes, limit));
-    const std::uint64_t stride = codes <= limit ? 1 : codes / limit;
+    const Code codes = bits >= 128 ? ~Code{0} : Code{1} << bits;
+    const std::size_t count = static_cast<std::size_t>(std::min<Code>(codes, limit));
+    const Code stride = codes <= limit ? 1 : codes / limit;
     std::vector<std::uint8_t> out(count * static_cast<std::size_t>(bytes));
     for (std::size_t i = 0; i < count; ++i)
-        writePackedCode(out.data(), bytes, i, static_cast<std::uint32_t>(i * stride));
+        writePackedCode(out.data(), bytes, i, Code{i} * stride);
     return out;
 }
 
