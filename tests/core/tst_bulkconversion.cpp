@@ -409,8 +409,8 @@ void TestBulkConversion::everyNaNAndInfinity() {
     for (std::uint32_t bits : {0x7fffffffu, 0xffffffffu, 0x7f800001u, 0xff800001u})
         inputs.push_back(bits);
     std::vector<std::uint8_t> got;
-    // Public paths only: with the loop sets too, 5.6 Mi inputs took 40 s more (the lone
-    // specials below reach the loop sets).
+    // Public paths only: running every loop set over millions of inputs as well would
+    // multiply the test's time by their number (the lone specials below reach the loop sets).
     forEveryFastEncoder(LoopSets::Not, [&](const char* id, const RoundingOptions& options,
                                            const QString& name, const EncodeFunction& encode) {
         const FormatSpec target = lookUp(id);
@@ -848,9 +848,8 @@ void TestBulkConversion::everyIssueFormatHasAFastPath() {
 }
 
 void TestBulkConversion::breakpointsComeFirstWhereNoHandWrittenEncoderApplies() {
-    // With AVX-512 the breakpoints (bisection 4.6–4.7 G elements/s per core in cache, buckets
-    // 7.0–7.6) beat the bit tricks as GCC vectorises them (toward zero: FP4 2.6, INT4 1.6), but
-    // not the hand-written nearest-even byte encoders (6.8–7.1).
+    // With AVX-512 the breakpoints beat the bit tricks as GCC vectorises them, but not the
+    // hand-written nearest-even byte encoders (`fpx bench` ranks them on the machine at hand).
     if (!kernels::hasAvx512() || !kernels::avx512Loops())
         QSKIP("the order holds where the AVX-512 loop set runs");
     const auto firstPath = [](const char* id, RoundingMode mode) {
