@@ -493,31 +493,6 @@ class BenchRun {
                      "upload codes");
     }
 
-    // The adversarial inputs of a format and direction (bench::adversarialFp32 / Codes) with
-    // the exact core's answers: the same set every backend checks its paths on.
-    struct AdversarialSet {
-        std::vector<std::uint8_t> inputs;
-        std::vector<std::uint8_t> expected;
-        std::size_t count = 0;
-    };
-
-    AdversarialSet adversarialSet(const FormatSpec& format, const RoundingOptions& options,
-                                  Direction direction) const {
-        AdversarialSet set;
-        if (direction == Direction::Encode) {
-            const std::vector<std::uint32_t> inputs = bench::adversarialFp32(format);
-            set.count = inputs.size();
-            set.inputs.resize(inputs.size() * 4);
-            std::memcpy(set.inputs.data(), inputs.data(), set.inputs.size());
-        } else {
-            set.inputs = bench::adversarialCodes(format);
-            set.count = set.inputs.size() / static_cast<std::size_t>(packedBytes(format));
-        }
-        set.expected = bench::exactCoreOutputs(format, options, direction, set.inputs.data(),
-                                               set.count, kSeed);
-        return set;
-    }
-
     // One pass of `path` over host inputs, its outputs compared with the exact core's.
     bench::Verification checkOnHostInputs(ConversionPath& path, const bench::DeviationJudge& judge,
                                           const std::vector<std::uint8_t>& inputs,
@@ -559,11 +534,11 @@ class BenchRun {
         const void* source = encode ? in.get() : codes.get();
 
         // The exact core's answers for the adversarial set and the first `verify` elements.
-        AdversarialSet adversarial;
+        bench::AdversarialSet adversarial;
         std::vector<std::uint8_t> sourcePrefix, expected;
         std::string setupError;
         try {
-            adversarial = adversarialSet(format, options, direction);
+            adversarial = bench::adversarialSet(format, options, direction);
             if (encode) {
                 sourcePrefix = prefix;
             } else {

@@ -376,26 +376,15 @@ Verification Runner::adversarialCheck(DeviceRun& run, std::size_t planIndex,
     if (cached)
         return *cached;
     ConversionPlan& plan = plans_[planIndex];
-    if (!plan.adversarialReady) {
-        if (plan.direction == Direction::Encode) {
-            const std::vector<std::uint32_t> inputs = bench::adversarialFp32(plan.format);
-            plan.adversarialIn.resize(inputs.size() * 4);
-            std::memcpy(plan.adversarialIn.data(), inputs.data(), plan.adversarialIn.size());
-        } else {
-            plan.adversarialIn = bench::adversarialCodes(plan.format);
-        }
-        const std::size_t count =
-            plan.adversarialIn.size() / static_cast<std::size_t>(plan.inBytes());
-        plan.adversarialExpected = bench::exactCoreOutputs(
-            plan.format, plan.options, plan.direction, plan.adversarialIn.data(), count, kSeed);
-        plan.adversarialReady = true;
-    }
-    const std::size_t count = plan.adversarialIn.size() / static_cast<std::size_t>(plan.inBytes());
+    if (!plan.adversarial)
+        plan.adversarial = bench::adversarialSet(plan.format, plan.options, plan.direction);
+    const bench::AdversarialSet& set = *plan.adversarial;
+    const std::size_t count = set.count;
     const std::size_t outSize = count * static_cast<std::size_t>(plan.outBytes());
     // The kernels have no bounds check: pad to whole launch granules (zeros, not compared).
     const std::size_t padded = roundUp(count);
     std::vector<std::uint8_t> input(padded * static_cast<std::size_t>(plan.inBytes()), 0);
-    std::memcpy(input.data(), plan.adversarialIn.data(), plan.adversarialIn.size());
+    std::memcpy(input.data(), set.inputs.data(), set.inputs.size());
     Buffer in = createBuffer(run.context.get(), CL_MEM_READ_ONLY, input.size());
     Buffer out = createBuffer(run.context.get(), CL_MEM_READ_WRITE,
                               padded * static_cast<std::size_t>(plan.outBytes()));
@@ -410,8 +399,7 @@ Verification Runner::adversarialCheck(DeviceRun& run, std::size_t planIndex,
                               nullptr, nullptr),
           "clEnqueueReadBuffer");
     const bench::DeviationJudge judge(plan.format, plan.options, plan.direction, path.deviations);
-    cached = bench::verify(judge, plan.adversarialIn.data(), plan.adversarialExpected.data(),
-                           actual.data(), count);
+    cached = bench::verify(judge, set.inputs.data(), set.expected.data(), actual.data(), count);
     return *cached;
 }
 

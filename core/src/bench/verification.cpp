@@ -165,6 +165,23 @@ std::vector<std::uint8_t> adversarialCodes(const FormatSpec& format, std::size_t
     return out;
 }
 
+AdversarialSet adversarialSet(const FormatSpec& format, const RoundingOptions& options,
+                              Direction direction) {
+    AdversarialSet set;
+    if (direction == Direction::Encode) {
+        const std::vector<std::uint32_t> inputs = adversarialFp32(format);
+        set.count = inputs.size();
+        set.inputs.resize(inputs.size() * 4);
+        std::memcpy(set.inputs.data(), inputs.data(), set.inputs.size());
+    } else {
+        set.inputs = adversarialCodes(format);
+        set.count = set.inputs.size() / static_cast<std::size_t>(packedBytes(format));
+    }
+    set.expected =
+        exactCoreOutputs(format, options, direction, set.inputs.data(), set.count, kSeed);
+    return set;
+}
+
 std::vector<std::uint8_t> exactCoreOutputs(const FormatSpec& format, const RoundingOptions& options,
                                            Direction direction, const void* inputs,
                                            std::size_t count, std::uint64_t seed,

@@ -111,6 +111,19 @@ std::vector<std::uint32_t> adversarialFp32(const std::vector<std::uint32_t>& val
 std::vector<std::uint8_t> adversarialCodes(const FormatSpec& format,
                                            std::size_t limit = std::size_t{1} << 20);
 
+// The adversarial set of a format and direction as every backend checks its paths on it: the
+// inputs packed (FP32 bits for an encode, adversarialFp32; codes of packedBytes(format) bytes
+// for a decode, adversarialCodes) and the exact core's outputs for them (element i rounding
+// stochastically with stochasticBits(kSeed, i)).
+struct AdversarialSet {
+    std::vector<std::uint8_t> inputs;
+    std::vector<std::uint8_t> expected;
+    std::size_t count = 0;
+};
+// `options` are the exact core's (exactCoreOptions).
+AdversarialSet adversarialSet(const FormatSpec& format, const RoundingOptions& options,
+                              Direction direction);
+
 // The exact core's outputs for packed inputs of a direction: codes of packedBytes(format)
 // bytes (Encode; element i rounds stochastically with stochasticBits(seed, firstIndex + i))
 // or FP32 bits (Decode). `options` are the exact core's (exactCoreOptions).
