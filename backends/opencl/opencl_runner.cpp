@@ -439,24 +439,14 @@ void Runner::runConversion(DeviceRun& run, std::size_t planIndex, std::size_t n,
             std::memcpy(sampleIn.data(), sample.data(), sampleIn.size());
         } else {
             in = codes;
-            // The random inputs encoded, as on every backend (bench::decodeInputs); uniformly
-            // random codes, made on the device, where the format has no bulk encoder.
-            const std::vector<std::uint8_t> encoded =
-                bench::decodeInputs(plan.format, inputs.data(), n);
-            if (!encoded.empty()) {
-                check(clEnqueueWriteBuffer(run.queue.get(), codes, CL_TRUE, 0, encoded.size(),
-                                           encoded.data(), 0, nullptr, nullptr),
-                      "clEnqueueWriteBuffer");
-            } else {
-                const std::string kernel =
-                    std::string("random_codes_") + widthSuffix(plan.codeBytes);
-                Kernel k = createKernel(run.program.get(), kernel.c_str());
-                const cl_ulong seed = kSeed ^ 0xdec0deULL ^ static_cast<cl_ulong>(n);
-                const cl_uint mask =
-                    plan.codeBits >= 32 ? 0xffffffffu : (cl_uint{1} << plan.codeBits) - 1u;
-                setArgs(k.get(), codes, seed, mask);
-                enqueue1d(run.queue.get(), k.get(), n);
-            }
+            // The random inputs encoded, as on every backend (bench::decodeInputs); the
+            // backends' shared random codes where the format has no bulk encoder.
+            std::vector<std::uint8_t> encoded = bench::decodeInputs(plan.format, inputs.data(), n);
+            if (encoded.empty())
+                encoded = bench::randomCodes(plan.format, n);
+            check(clEnqueueWriteBuffer(run.queue.get(), codes, CL_TRUE, 0, encoded.size(),
+                                       encoded.data(), 0, nullptr, nullptr),
+                  "clEnqueueWriteBuffer");
             sampleIn.resize(sample.size() * static_cast<std::size_t>(plan.codeBytes));
             check(clEnqueueReadBuffer(run.queue.get(), codes, CL_TRUE, 0, sampleIn.size(),
                                       sampleIn.data(), 0, nullptr, nullptr),

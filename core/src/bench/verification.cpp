@@ -208,6 +208,22 @@ std::vector<std::uint8_t> decodeInputs(const FormatSpec& format, const std::uint
     return codes;
 }
 
+void writeRandomCodes(const FormatSpec& format, std::size_t count, void* codes, std::size_t begin,
+                      std::size_t end) {
+    const int bytes = packedBytes(format);
+    const std::uint64_t seed = randomInputSeed(count);
+    const auto mask = static_cast<std::uint32_t>(lowBitsMask(std::min(format.totalBits(), 32)));
+    for (std::size_t i = begin; i < end; ++i)
+        writePackedCode(codes, bytes, i,
+                        static_cast<std::uint32_t>(stochasticBits(seed, i) >> 32) & mask);
+}
+
+std::vector<std::uint8_t> randomCodes(const FormatSpec& format, std::size_t count) {
+    std::vector<std::uint8_t> codes(count * static_cast<std::size_t>(packedBytes(format)));
+    writeRandomCodes(format, count, codes.data(), 0, count);
+    return codes;
+}
+
 // ---- DeviationJudge ---------------------------------------------------------------------
 
 DeviationJudge::DeviationJudge(const FormatSpec& format, const RoundingOptions& options,

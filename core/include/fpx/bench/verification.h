@@ -96,6 +96,15 @@ constexpr std::uint64_t randomInputSeed(std::size_t elements) {
 std::vector<std::uint8_t> decodeInputs(const FormatSpec& format, const std::uint32_t* fp32Bits,
                                        std::size_t count);
 
+// Decode inputs where decodeInputs is empty (no bulk encoder): every code equally likely, the
+// same on every backend at a size. Element i is the high half of
+// stochasticBits(randomInputSeed(count), i) masked to the code; packed, packedBytes(format)
+// bytes each; formats of at most 32 bits. writeRandomCodes fills elements [begin, end) of the
+// `count` into `codes` (a backend may split the work); randomCodes all of them.
+void writeRandomCodes(const FormatSpec& format, std::size_t count, void* codes, std::size_t begin,
+                      std::size_t end);
+std::vector<std::uint8_t> randomCodes(const FormatSpec& format, std::size_t count);
+
 // The options the exact core is asked for in a direction. Decoding rounds only the values FP32
 // cannot hold (INT8's k/127) and saturates ±∞ under the saturating policy; stochastic rounding
 // becomes nearest-even there, since a table of results cannot be stochastic.
