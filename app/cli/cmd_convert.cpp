@@ -8,6 +8,7 @@
 #include "fpx/bulk_conversion.h"
 #include "fpx/conversion.h"
 #include "fpx/format_catalogue.h"
+#include "fpx/packed_codes.h"
 #include "fpx/text_util.h"
 #include "fpx/value_parser.h"
 
@@ -240,6 +241,7 @@ int convertRaw(Streams& io, const FormatSpec& from, const FormatSpec& to,
     CodeConverter codes(from, to, setup);
     const std::size_t inBytes = rawElementBytes(from.totalBits());
     const std::size_t outBytes = rawElementBytes(to.totalBits());
+    const int width = static_cast<int>(inBytes);
     const Code fromMask = from.codeMask();
     std::vector<char> input(kChunkBytes - kChunkBytes % inBytes);
     std::vector<char> output;
@@ -269,8 +271,7 @@ int convertRaw(Streams& io, const FormatSpec& from, const FormatSpec& to,
             // Codes → FP32; bits above the code are reported first (the decoder masks them).
             const std::size_t n = whole / inBytes;
             for (std::size_t i = 0; i < n; ++i) {
-                Code code = 0;
-                std::memcpy(&code, input.data() + i * inBytes, inBytes);
+                const Code code = readPackedCode<Code>(input.data(), width, i);
                 if ((code & ~fromMask) != 0)
                     errors.report("element " + std::to_string(index + i) + " (byte offset " +
                                   std::to_string((index + i) * inBytes) +
@@ -285,9 +286,7 @@ int convertRaw(Streams& io, const FormatSpec& from, const FormatSpec& to,
             index += n;
         }
         for (std::size_t offset = bulk ? whole : 0; offset < whole; offset += inBytes, ++index) {
-            Code code = 0;
-            for (std::size_t b = inBytes; b-- > 0;)
-                code = (code << 8) | static_cast<unsigned char>(input[offset + b]);
+            Code code = readPackedCode<Code>(input.data() + offset, width, 0);
             if ((code & ~fromMask) != 0) {
                 errors.report("element " + std::to_string(index) + " (byte offset " +
                               std::to_string(index * inBytes) +
@@ -296,11 +295,9 @@ int convertRaw(Streams& io, const FormatSpec& from, const FormatSpec& to,
                               "-bit code of " + from.id + "; only the low bits were used");
                 code &= fromMask;
             }
-            Code result = codes.convert(code, index);
-            for (std::size_t b = 0; b < outBytes; ++b) {
-                output.push_back(static_cast<char>(static_cast<unsigned char>(result & 0xff)));
-                result >>= 8;
-            }
+            output.resize(output.size() + outBytes);
+            writePackedCode(output.data() + output.size() - outBytes, static_cast<int>(outBytes), 0,
+                            codes.convert(code, index));
         }
         io.out.write(output.data(), static_cast<std::streamsize>(output.size()));
         carried = available - whole;

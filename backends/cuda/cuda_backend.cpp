@@ -20,7 +20,6 @@
 #include "fpx/bench/sizes.h"
 #include "fpx/bench/verification.h"
 #include "fpx/bulk_conversion.h"
-#include "fpx/packed_codes.h"
 
 #include <cublasLt.h>
 #include <cuda_runtime_api.h>
@@ -469,7 +468,7 @@ class BenchRun {
 
     // Makes `codes` hold n codes of the format to decode: the inputs encoded with nearest-even
     // by the own encode kernel (the codes bench::decodeInputs gives every backend, made on the
-    // device), or random codes where the format has no own encode kernel.
+    // device), or bench::writeRandomCodes' codes where the format has no own encode kernel.
     void prepareCodes(const FormatSpec& format, std::size_t n, DeviceBuffer& in,
                       DeviceBuffer& codes, int codeBytes) {
         DeviceRunner& runner = *runner_;
@@ -479,43 +478,12 @@ class BenchRun {
             runner.synchronize();
             return;
         }
-        const unsigned bits = static_cast<unsigned>(std::min(format.totalBits(), 8 * codeBytes));
-        const std::uint32_t mask = bits >= 32 ? 0xffffffffu : (1u << bits) - 1u;
         std::vector<std::uint8_t> host(n * static_cast<std::size_t>(codeBytes));
         parallelChunks(n, [&](std::size_t begin, std::size_t end) {
-            for (std::size_t i = begin; i < end; ++i) {
-                const std::uint32_t code =
-                    static_cast<std::uint32_t>(stochasticBits(kSeed, i) >> 32) & mask;
-                writePackedCode(host.data(), codeBytes, i, code);
-            }
+            bench::writeRandomCodes(format, n, host.data(), begin, end);
         });
         copyOnStream(codes.get(), host.data(), host.size(), cudaMemcpyHostToDevice, runner.stream(),
                      "upload codes");
-    }
-
-    // The adversarial inputs of a format and direction (bench::adversarialFp32 / Codes) with
-    // the exact core's answers: the same set every backend checks its paths on.
-    struct AdversarialSet {
-        std::vector<std::uint8_t> inputs;
-        std::vector<std::uint8_t> expected;
-        std::size_t count = 0;
-    };
-
-    AdversarialSet adversarialSet(const FormatSpec& format, const RoundingOptions& options,
-                                  Direction direction) const {
-        AdversarialSet set;
-        if (direction == Direction::Encode) {
-            const std::vector<std::uint32_t> inputs = bench::adversarialFp32(format);
-            set.count = inputs.size();
-            set.inputs.resize(inputs.size() * 4);
-            std::memcpy(set.inputs.data(), inputs.data(), set.inputs.size());
-        } else {
-            set.inputs = bench::adversarialCodes(format);
-            set.count = set.inputs.size() / static_cast<std::size_t>(packedBytes(format));
-        }
-        set.expected = bench::exactCoreOutputs(format, options, direction, set.inputs.data(),
-                                               set.count, kSeed);
-        return set;
     }
 
     // One pass of `path` over host inputs, its outputs compared with the exact core's.
@@ -559,11 +527,11 @@ class BenchRun {
         const void* source = encode ? in.get() : codes.get();
 
         // The exact core's answers for the adversarial set and the first `verify` elements.
-        AdversarialSet adversarial;
+        bench::AdversarialSet adversarial;
         std::vector<std::uint8_t> sourcePrefix, expected;
         std::string setupError;
         try {
-            adversarial = adversarialSet(format, options, direction);
+            adversarial = bench::adversarialSet(format, options, direction);
             if (encode) {
                 sourcePrefix = prefix;
             } else {

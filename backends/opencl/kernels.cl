@@ -302,18 +302,6 @@ FPX_TABLE_KERNEL(decode_table_u16, ushort)
 FPX_WIDEN_KERNEL(decode_widen_u16, ushort)
 FPX_WIDEN_KERNEL(decode_widen_u32, uint)
 
-// ---- random codes for the decode benchmarks (every code equally likely) ------------------
-
-#define FPX_RANDOM_CODES_KERNEL(NAME, OUT)                                                   \
-    __kernel void NAME(__global OUT* out, const ulong seed, const uint mask) {               \
-        const size_t i = get_global_id(0);                                                   \
-        out[i] = (OUT)((uint)(stochasticBits(seed, i) >> 32) & mask);                        \
-    }
-
-FPX_RANDOM_CODES_KERNEL(random_codes_u8, uchar)
-FPX_RANDOM_CODES_KERNEL(random_codes_u16, ushort)
-FPX_RANDOM_CODES_KERNEL(random_codes_u32, uint)
-
 // ---- arithmetic throughput: fma_<fp32|fp64|fp16> -----------------------------------------
 // Eight independent chains x <- x * a + b of W-wide vectors per work-item (W = 16 for float
 // and half, 8 for double): enough independent FMAs to fill the pipelines of a CPU's widest

@@ -12,6 +12,7 @@
 #include "fpx/rounding.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -85,9 +86,7 @@ struct ConversionPlan {
 
     // The adversarial check, shared by every path and device: inputs and the exact core's
     // answers (computed on first use).
-    bool adversarialReady = false;
-    std::vector<std::uint8_t> adversarialIn;
-    std::vector<std::uint8_t> adversarialExpected;
+    std::optional<bench::AdversarialSet> adversarial;
 
     int inBytes() const { return direction == bench::Direction::Encode ? 4 : codeBytes; }
     int outBytes() const { return direction == bench::Direction::Encode ? codeBytes : 4; }

@@ -376,26 +376,15 @@ Verification Runner::adversarialCheck(DeviceRun& run, std::size_t planIndex,
     if (cached)
         return *cached;
     ConversionPlan& plan = plans_[planIndex];
-    if (!plan.adversarialReady) {
-        if (plan.direction == Direction::Encode) {
-            const std::vector<std::uint32_t> inputs = bench::adversarialFp32(plan.format);
-            plan.adversarialIn.resize(inputs.size() * 4);
-            std::memcpy(plan.adversarialIn.data(), inputs.data(), plan.adversarialIn.size());
-        } else {
-            plan.adversarialIn = bench::adversarialCodes(plan.format);
-        }
-        const std::size_t count =
-            plan.adversarialIn.size() / static_cast<std::size_t>(plan.inBytes());
-        plan.adversarialExpected = bench::exactCoreOutputs(
-            plan.format, plan.options, plan.direction, plan.adversarialIn.data(), count, kSeed);
-        plan.adversarialReady = true;
-    }
-    const std::size_t count = plan.adversarialIn.size() / static_cast<std::size_t>(plan.inBytes());
+    if (!plan.adversarial)
+        plan.adversarial = bench::adversarialSet(plan.format, plan.options, plan.direction);
+    const bench::AdversarialSet& set = *plan.adversarial;
+    const std::size_t count = set.count;
     const std::size_t outSize = count * static_cast<std::size_t>(plan.outBytes());
     // The kernels have no bounds check: pad to whole launch granules (zeros, not compared).
     const std::size_t padded = roundUp(count);
     std::vector<std::uint8_t> input(padded * static_cast<std::size_t>(plan.inBytes()), 0);
-    std::memcpy(input.data(), plan.adversarialIn.data(), plan.adversarialIn.size());
+    std::memcpy(input.data(), set.inputs.data(), set.inputs.size());
     Buffer in = createBuffer(run.context.get(), CL_MEM_READ_ONLY, input.size());
     Buffer out = createBuffer(run.context.get(), CL_MEM_READ_WRITE,
                               padded * static_cast<std::size_t>(plan.outBytes()));
@@ -410,8 +399,7 @@ Verification Runner::adversarialCheck(DeviceRun& run, std::size_t planIndex,
                               nullptr, nullptr),
           "clEnqueueReadBuffer");
     const bench::DeviationJudge judge(plan.format, plan.options, plan.direction, path.deviations);
-    cached = bench::verify(judge, plan.adversarialIn.data(), plan.adversarialExpected.data(),
-                           actual.data(), count);
+    cached = bench::verify(judge, set.inputs.data(), set.expected.data(), actual.data(), count);
     return *cached;
 }
 
@@ -451,24 +439,14 @@ void Runner::runConversion(DeviceRun& run, std::size_t planIndex, std::size_t n,
             std::memcpy(sampleIn.data(), sample.data(), sampleIn.size());
         } else {
             in = codes;
-            // The random inputs encoded, as on every backend (bench::decodeInputs); uniformly
-            // random codes, made on the device, where the format has no bulk encoder.
-            const std::vector<std::uint8_t> encoded =
-                bench::decodeInputs(plan.format, inputs.data(), n);
-            if (!encoded.empty()) {
-                check(clEnqueueWriteBuffer(run.queue.get(), codes, CL_TRUE, 0, encoded.size(),
-                                           encoded.data(), 0, nullptr, nullptr),
-                      "clEnqueueWriteBuffer");
-            } else {
-                const std::string kernel =
-                    std::string("random_codes_") + widthSuffix(plan.codeBytes);
-                Kernel k = createKernel(run.program.get(), kernel.c_str());
-                const cl_ulong seed = kSeed ^ 0xdec0deULL ^ static_cast<cl_ulong>(n);
-                const cl_uint mask =
-                    plan.codeBits >= 32 ? 0xffffffffu : (cl_uint{1} << plan.codeBits) - 1u;
-                setArgs(k.get(), codes, seed, mask);
-                enqueue1d(run.queue.get(), k.get(), n);
-            }
+            // The random inputs encoded, as on every backend (bench::decodeInputs); the
+            // backends' shared random codes where the format has no bulk encoder.
+            std::vector<std::uint8_t> encoded = bench::decodeInputs(plan.format, inputs.data(), n);
+            if (encoded.empty())
+                encoded = bench::randomCodes(plan.format, n);
+            check(clEnqueueWriteBuffer(run.queue.get(), codes, CL_TRUE, 0, encoded.size(),
+                                       encoded.data(), 0, nullptr, nullptr),
+                  "clEnqueueWriteBuffer");
             sampleIn.resize(sample.size() * static_cast<std::size_t>(plan.codeBytes));
             check(clEnqueueReadBuffer(run.queue.get(), codes, CL_TRUE, 0, sampleIn.size(),
                                       sampleIn.data(), 0, nullptr, nullptr),

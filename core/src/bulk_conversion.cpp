@@ -3,8 +3,10 @@
 
 #include "fpx/conversion.h"
 #include "fpx/format_catalogue.h"
+#include "fpx/format_encoding.h"
 #include "fpx/format_limits.h"
 #include "fpx/fp32_kernel.h"
+#include "fpx/packed_codes.h"
 #include "kernels/loop_set.h"
 #include "kernels/x86_hardware.h"
 
@@ -48,32 +50,6 @@ void fillSpecialCodes(Params& p, const FormatSpec& target, const RoundingOptions
 std::uint32_t orderedBits(std::int32_t key) {
     return key >= 0 ? static_cast<std::uint32_t>(key)
                     : (0x80000000u | static_cast<std::uint32_t>(-(key + 1)));
-}
-
-void storeCode(void* out, std::size_t index, int bytes, Code code) {
-    auto* p = static_cast<unsigned char*>(out) + index * static_cast<std::size_t>(bytes);
-    for (int k = 0; k < bytes; ++k, code >>= 8)
-        p[k] = static_cast<unsigned char>(code);
-}
-
-Code loadCode(const void* in, std::size_t index, int bytes) {
-    const auto* p = static_cast<const unsigned char*>(in) + index * static_cast<std::size_t>(bytes);
-    Code code = 0;
-    for (int k = bytes - 1; k >= 0; --k)
-        code = (code << 8) | p[k];
-    return code;
-}
-
-bool isFp16(const FormatSpec& s) {
-    return s.kind == FormatKind::BinaryFloat && s.exponentBits == 5 && s.fractionBits == 10 &&
-           s.bias == 15 && s.specials == SpecialEncoding::Ieee && !s.explicitIntegerBit &&
-           s.exponentZeroIsSubnormal;
-}
-
-bool isBf16(const FormatSpec& s) {
-    return s.kind == FormatKind::BinaryFloat && s.exponentBits == 8 && s.fractionBits == 7 &&
-           s.bias == 127 && s.specials == SpecialEncoding::Ieee && !s.explicitIntegerBit &&
-           s.exponentZeroIsSubnormal;
 }
 
 bool ieeeModeOnly(const RoundingOptions& o) {
@@ -309,7 +285,7 @@ void encodeWithExactCore(const FormatSpec& target, const RoundingOptions& option
     for (std::size_t i = 0; i < count; ++i) {
         if (o.mode == RoundingMode::Stochastic)
             o.randomBits = stochasticBits(seed, firstIndex + i);
-        storeCode(out, i, bytes, roundToFormat(fp32Value(in[i]), target, o).code);
+        writePackedCode(out, bytes, i, roundToFormat(fp32Value(in[i]), target, o).code);
     }
 }
 
@@ -317,7 +293,8 @@ void decodeWithExactCore(const FormatSpec& source, const RoundingOptions& option
                          std::uint32_t* out, std::size_t count) {
     const int bytes = packedBytes(source);
     for (std::size_t i = 0; i < count; ++i)
-        out[i] = coreCode(fp32Spec(), decodeCode(source, loadCode(in, i, bytes)).value, options);
+        out[i] = coreCode(fp32Spec(), decodeCode(source, readPackedCode<Code>(in, bytes, i)).value,
+                          options);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -408,7 +385,7 @@ std::vector<Impl> encodeCandidates(const FormatSpec& target, const RoundingOptio
                                    HardwareUse hardware, std::uint64_t seed, bool withReference) {
     std::vector<Impl> found;
     const bool ieee = options.overflow == OverflowPolicy::Ieee && ieeeModeOnly(options);
-    if (hardware != HardwareUse::Never && ieee && isFp16(target)) {
+    if (hardware != HardwareUse::Never && ieee && isFp16Encoding(target)) {
         std::uint32_t nan[2] = {coreCode(target, ExactValue::nan(false), options),
                                 coreCode(target, ExactValue::nan(true), options)};
         if (kernels::hasAvx512Fp16()) {
@@ -425,7 +402,8 @@ std::vector<Impl> encodeCandidates(const FormatSpec& target, const RoundingOptio
         }
     }
     if (hardware == HardwareUse::Any && options.mode == RoundingMode::NearestEven &&
-        options.overflow == OverflowPolicy::Ieee && isBf16(target) && kernels::hasAvx512Bf16()) {
+        options.overflow == OverflowPolicy::Ieee && isBf16Encoding(target) &&
+        kernels::hasAvx512Bf16()) {
         Impl impl =
             makeImpl(target, options, seed, Strategy::Avx512Bf16,
                      {"AVX512-BF16 vcvtneps2bf16", true, false,
@@ -509,7 +487,7 @@ std::vector<Impl> decodeCandidates(const FormatSpec& source, const RoundingOptio
     std::uint32_t nan[2] = {coreCode(fp32Spec(), ExactValue::nan(false), options),
                             coreCode(fp32Spec(), ExactValue::nan(true), options)};
     // The instructions widen ±∞ to ±∞; a saturating policy wants ±FLT_MAX (the table has it).
-    if (hardware != HardwareUse::Never && isFp16(source) &&
+    if (hardware != HardwareUse::Never && isFp16Encoding(source) &&
         options.overflow == OverflowPolicy::Ieee) {
         if (kernels::hasAvx512Fp16()) {
             Impl impl = makeImpl(source, options, 0, Strategy::Avx512Fp16,

@@ -196,6 +196,7 @@ class TestBench : public QObject {
     void deviationClassesExplainOnlyTheirDifferences();
     void verificationCountsAndRecords();
     void adversarialInputsCoverTheEdges();
+    void adversarialSetAndRandomCodesAreShared();
 };
 
 // --- measurement -----------------------------------------------------------------------
@@ -1391,4 +1392,53 @@ void TestBench::adversarialInputsCoverTheEdges() {
 }
 
 QTEST_GUILESS_MAIN(TestBench)
+void TestBench::adversarialSetAndRandomCodesAreShared() {
+    const FormatSpec e4m3 = test::lookUp("fp8_e4m3");
+    // The set every backend checks on: the adversarial inputs with the exact core's answers.
+    const AdversarialSet encode = adversarialSet(e4m3, {}, Direction::Encode);
+    QCOMPARE(encode.count, adversarialFp32(e4m3).size());
+    QCOMPARE(encode.inputs.size(), encode.count * 4);
+    QCOMPARE(encode.expected.size(), encode.count);
+    const auto encodeAnswer = [&](std::uint32_t bits) {
+        for (std::size_t i = 0; i < encode.count; ++i) {
+            std::uint32_t input = 0;
+            std::memcpy(&input, encode.inputs.data() + 4 * i, 4);
+            if (input == bits)
+                return int{encode.expected[i]};
+        }
+        return -1;
+    };
+    QCOMPARE(encodeAnswer(0x3f800000u), 0x38); // 1.0 = 0 0111 000
+    QCOMPARE(encodeAnswer(0x43e00000u), 0x7e); // 448, the largest finite value
+    const AdversarialSet decode = adversarialSet(e4m3, {}, Direction::Decode);
+    QCOMPARE(decode.count, std::size_t{256});
+    std::uint32_t one = 0;
+    std::memcpy(&one, decode.expected.data() + 4 * 0x38, 4);
+    QCOMPARE(one, 0x3f800000u);
+
+    // Codes wider than 32 bits are spread over the whole code, not cut to 32 bits.
+    const std::vector<std::uint8_t> wide = adversarialCodes(test::lookUp("fp64"), 16);
+    QCOMPARE(wide.size(), std::size_t{16 * 8});
+    QCOMPARE(wide[15 * 8 + 7], std::uint8_t{0xf0}); // 15 · 2^60
+
+    // Random decode codes: every code of a small format, within its bits, the same for the
+    // same size and another array for another size.
+    const FormatSpec fp4 = test::lookUp("fp4_e2m1");
+    const std::vector<std::uint8_t> codes = randomCodes(fp4, 4096);
+    QCOMPARE(codes.size(), std::size_t{4096});
+    std::set<std::uint8_t> seen(codes.begin(), codes.end());
+    QCOMPARE(seen.size(), std::size_t{16});
+    QCOMPARE(*seen.rbegin(), std::uint8_t{15});
+    QVERIFY(randomCodes(fp4, 4096) == codes);
+    const std::vector<std::uint8_t> other = randomCodes(fp4, 4097);
+    QVERIFY(!std::equal(codes.begin(), codes.end(), other.begin()));
+    // Filled in parts, as a backend splits the work, the codes are the same.
+    std::vector<std::uint8_t> parts(codes.size());
+    writeRandomCodes(fp4, 4096, parts.data(), 1000, 4096);
+    writeRandomCodes(fp4, 4096, parts.data(), 0, 1000);
+    QVERIFY(parts == codes);
+    const std::vector<std::uint8_t> fp16 = randomCodes(test::lookUp("fp16"), 4096);
+    QCOMPARE(fp16.size(), std::size_t{8192});
+}
+
 #include "tst_bench.moc"

@@ -14,6 +14,7 @@
 #include "fpx/bulk_conversion.h"
 #include "fpx/conversion.h"
 #include "fpx/format_catalogue.h"
+#include "fpx/packed_codes.h"
 
 #include "../../core/src/kernels/loop_set.h"
 #include "../../core/src/kernels/x86_hardware.h"
@@ -280,10 +281,7 @@ void TestBulkExhaustive::everyInput() {
                     for (unsigned c = 0; c < candidates.size(); ++c) {
                         candidates[c].encode(in.data(), got.data(), kBlock);
                         for (std::uint64_t i = 0; i < kBlock; ++i) {
-                            std::uint32_t code = 0;
-                            std::memcpy(&code, got.data() + i * static_cast<std::size_t>(width),
-                                        static_cast<std::size_t>(width));
-                            if (code != expected[i]) {
+                            if (readPackedCode(got.data(), width, i) != expected[i]) {
                                 if (failures.fetch_add(1) == 0) {
                                     firstBad = in[i];
                                     failedCandidate = c;

@@ -252,12 +252,10 @@ struct SizeArrays {
     std::function<void(std::size_t, std::size_t)> copyPart;
 };
 
-// The adversarial inputs of a format and direction with the exact core's answers, made once
-// per run; and each path's outcome on them, which does not depend on the size or the threads.
-struct AdversarialSet {
-    std::vector<std::uint8_t> inputs;
-    std::vector<std::uint8_t> expected;
-    std::size_t count = 0;
+// The adversarial set of a format and direction, made once per run; and each path's outcome on
+// it, which does not depend on the size or the threads.
+struct AdversarialChecks {
+    AdversarialSet set;
     std::map<std::string, Verification> byPath;
 };
 
@@ -374,25 +372,15 @@ class CpuRun {
         ctx_.sink(r);
     }
 
-    AdversarialSet& adversarialSet(std::size_t formatIndex, Direction direction) {
+    AdversarialChecks& adversarialChecks(std::size_t formatIndex, Direction direction) {
         const auto key = std::make_pair(formatIndex, direction);
         const auto found = adversarial_.find(key);
         if (found != adversarial_.end())
             return found->second;
         const FormatSpec& format = request_.formats[formatIndex];
-        AdversarialSet set;
-        if (direction == Direction::Encode) {
-            const std::vector<std::uint32_t> inputs = adversarialFp32(format);
-            set.count = inputs.size();
-            set.inputs.resize(inputs.size() * 4);
-            std::memcpy(set.inputs.data(), inputs.data(), set.inputs.size());
-        } else {
-            set.inputs = adversarialCodes(format);
-            set.count = set.inputs.size() / static_cast<std::size_t>(packedBytes(format));
-        }
-        set.expected = exactCoreOutputs(format, exactCoreOptions(request_.rounding, direction),
-                                        direction, set.inputs.data(), set.count, kSeed);
-        return adversarial_.emplace(key, std::move(set)).first->second;
+        AdversarialChecks checks{
+            adversarialSet(format, exactCoreOptions(request_.rounding, direction), direction), {}};
+        return adversarial_.emplace(key, std::move(checks)).first->second;
     }
 
     // A path's outcome on the adversarial set (run once per run) plus on the sample of the
@@ -404,12 +392,13 @@ class CpuRun {
         const FormatSpec& format = request_.formats[formatIndex];
         const DeviationJudge judge(format, exactCoreOptions(request_.rounding, direction),
                                    direction, declared);
-        AdversarialSet& set = adversarialSet(formatIndex, direction);
-        auto found = set.byPath.find(name);
-        if (found == set.byPath.end()) {
+        AdversarialChecks& checks = adversarialChecks(formatIndex, direction);
+        const AdversarialSet& set = checks.set;
+        auto found = checks.byPath.find(name);
+        if (found == checks.byPath.end()) {
             std::vector<std::uint8_t> out(set.expected.size());
             convert(set.inputs.data(), out.data(), set.count);
-            found = set.byPath
+            found = checks.byPath
                         .emplace(name, verify(judge, set.inputs.data(), set.expected.data(),
                                               out.data(), set.count))
                         .first;
@@ -589,7 +578,7 @@ class CpuRun {
     std::vector<int> threadCounts_;
     std::vector<std::size_t> sizes_;
     std::vector<ArithmeticKernel> kernels_;
-    std::map<std::pair<std::size_t, Direction>, AdversarialSet> adversarial_;
+    std::map<std::pair<std::size_t, Direction>, AdversarialChecks> adversarial_;
 };
 
 } // namespace

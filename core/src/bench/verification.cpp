@@ -156,13 +156,30 @@ std::vector<std::uint32_t> adversarialFp32(const std::vector<std::uint32_t>& val
 std::vector<std::uint8_t> adversarialCodes(const FormatSpec& format, std::size_t limit) {
     const int bits = format.totalBits();
     const int bytes = packedBytes(format);
-    const std::uint64_t codes = bits >= 64 ? ~std::uint64_t{0} : std::uint64_t{1} << bits;
-    const std::size_t count = static_cast<std::size_t>(std::min<std::uint64_t>(codes, limit));
-    const std::uint64_t stride = codes <= limit ? 1 : codes / limit;
+    const Code codes = bits >= 128 ? ~Code{0} : Code{1} << bits;
+    const std::size_t count = static_cast<std::size_t>(std::min<Code>(codes, limit));
+    const Code stride = codes <= limit ? 1 : codes / limit;
     std::vector<std::uint8_t> out(count * static_cast<std::size_t>(bytes));
     for (std::size_t i = 0; i < count; ++i)
-        writePackedCode(out.data(), bytes, i, static_cast<std::uint32_t>(i * stride));
+        writePackedCode(out.data(), bytes, i, Code{i} * stride);
     return out;
+}
+
+AdversarialSet adversarialSet(const FormatSpec& format, const RoundingOptions& options,
+                              Direction direction) {
+    AdversarialSet set;
+    if (direction == Direction::Encode) {
+        const std::vector<std::uint32_t> inputs = adversarialFp32(format);
+        set.count = inputs.size();
+        set.inputs.resize(inputs.size() * 4);
+        std::memcpy(set.inputs.data(), inputs.data(), set.inputs.size());
+    } else {
+        set.inputs = adversarialCodes(format);
+        set.count = set.inputs.size() / static_cast<std::size_t>(packedBytes(format));
+    }
+    set.expected =
+        exactCoreOutputs(format, options, direction, set.inputs.data(), set.count, kSeed);
+    return set;
 }
 
 std::vector<std::uint8_t> exactCoreOutputs(const FormatSpec& format, const RoundingOptions& options,
@@ -188,6 +205,22 @@ std::vector<std::uint8_t> decodeInputs(const FormatSpec& format, const std::uint
         return {};
     std::vector<std::uint8_t> codes(count * static_cast<std::size_t>(packedBytes(format)));
     source->encode(fp32Bits, codes.data(), count);
+    return codes;
+}
+
+void writeRandomCodes(const FormatSpec& format, std::size_t count, void* codes, std::size_t begin,
+                      std::size_t end) {
+    const int bytes = packedBytes(format);
+    const std::uint64_t seed = randomInputSeed(count);
+    const auto mask = static_cast<std::uint32_t>(lowBitsMask(std::min(format.totalBits(), 32)));
+    for (std::size_t i = begin; i < end; ++i)
+        writePackedCode(codes, bytes, i,
+                        static_cast<std::uint32_t>(stochasticBits(seed, i) >> 32) & mask);
+}
+
+std::vector<std::uint8_t> randomCodes(const FormatSpec& format, std::size_t count) {
+    std::vector<std::uint8_t> codes(count * static_cast<std::size_t>(packedBytes(format)));
+    writeRandomCodes(format, count, codes.data(), 0, count);
     return codes;
 }
 

@@ -96,6 +96,15 @@ constexpr std::uint64_t randomInputSeed(std::size_t elements) {
 std::vector<std::uint8_t> decodeInputs(const FormatSpec& format, const std::uint32_t* fp32Bits,
                                        std::size_t count);
 
+// Decode inputs where decodeInputs is empty (no bulk encoder): every code equally likely, the
+// same on every backend at a size. Element i is the high half of
+// stochasticBits(randomInputSeed(count), i) masked to the code; packed, packedBytes(format)
+// bytes each; formats of at most 32 bits. writeRandomCodes fills elements [begin, end) of the
+// `count` into `codes` (a backend may split the work); randomCodes all of them.
+void writeRandomCodes(const FormatSpec& format, std::size_t count, void* codes, std::size_t begin,
+                      std::size_t end);
+std::vector<std::uint8_t> randomCodes(const FormatSpec& format, std::size_t count);
+
 // The options the exact core is asked for in a direction. Decoding rounds only the values FP32
 // cannot hold (INT8's k/127) and saturates ±∞ under the saturating policy; stochastic rounding
 // becomes nearest-even there, since a table of results cannot be stochastic.
@@ -110,6 +119,19 @@ std::vector<std::uint32_t> adversarialFp32(const std::vector<std::uint32_t>& val
 // codes spread evenly; packed, packedBytes(format) bytes each.
 std::vector<std::uint8_t> adversarialCodes(const FormatSpec& format,
                                            std::size_t limit = std::size_t{1} << 20);
+
+// The adversarial set of a format and direction as every backend checks its paths on it: the
+// inputs packed (FP32 bits for an encode, adversarialFp32; codes of packedBytes(format) bytes
+// for a decode, adversarialCodes) and the exact core's outputs for them (element i rounding
+// stochastically with stochasticBits(kSeed, i)).
+struct AdversarialSet {
+    std::vector<std::uint8_t> inputs;
+    std::vector<std::uint8_t> expected;
+    std::size_t count = 0;
+};
+// `options` are the exact core's (exactCoreOptions).
+AdversarialSet adversarialSet(const FormatSpec& format, const RoundingOptions& options,
+                              Direction direction);
 
 // The exact core's outputs for packed inputs of a direction: codes of packedBytes(format)
 // bytes (Encode; element i rounds stochastically with stochasticBits(seed, firstIndex + i))
