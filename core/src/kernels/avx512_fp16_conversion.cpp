@@ -77,16 +77,9 @@ template <int Rounding> EncodeLoop fp16EncodeLoop(OutputStores stores) {
 
 void avx512Fp16Encode(RoundingMode mode, const std::uint32_t* in, std::uint16_t* out,
                       std::size_t count, const std::uint32_t (&nanCode)[2], OutputStores stores) {
-    switch (mode) {
-    case RoundingMode::TowardZero:
-        return fp16EncodeLoop<_MM_FROUND_TO_ZERO>(stores)(in, out, count, nanCode);
-    case RoundingMode::TowardPositive:
-        return fp16EncodeLoop<_MM_FROUND_TO_POS_INF>(stores)(in, out, count, nanCode);
-    case RoundingMode::TowardNegative:
-        return fp16EncodeLoop<_MM_FROUND_TO_NEG_INF>(stores)(in, out, count, nanCode);
-    default:
-        return fp16EncodeLoop<_MM_FROUND_TO_NEAREST_INT>(stores)(in, out, count, nanCode);
-    }
+    withRoundingImmediate(mode, [&](auto rounding) {
+        fp16EncodeLoop<decltype(rounding)::value>(stores)(in, out, count, nanCode);
+    });
 }
 
 namespace {

@@ -99,16 +99,9 @@ template <int Rounding> EncodeLoop f16cEncodeLoop(OutputStores stores) {
 
 void f16cEncode(RoundingMode mode, const std::uint32_t* in, std::uint16_t* out, std::size_t count,
                 const std::uint32_t (&nanCode)[2], OutputStores stores) {
-    switch (mode) {
-    case RoundingMode::TowardZero:
-        return f16cEncodeLoop<_MM_FROUND_TO_ZERO>(stores)(in, out, count, nanCode);
-    case RoundingMode::TowardPositive:
-        return f16cEncodeLoop<_MM_FROUND_TO_POS_INF>(stores)(in, out, count, nanCode);
-    case RoundingMode::TowardNegative:
-        return f16cEncodeLoop<_MM_FROUND_TO_NEG_INF>(stores)(in, out, count, nanCode);
-    default:
-        return f16cEncodeLoop<_MM_FROUND_TO_NEAREST_INT>(stores)(in, out, count, nanCode);
-    }
+    withRoundingImmediate(mode, [&](auto rounding) {
+        f16cEncodeLoop<decltype(rounding)::value>(stores)(in, out, count, nanCode);
+    });
 }
 
 namespace {

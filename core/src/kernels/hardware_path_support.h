@@ -6,12 +6,15 @@
 
 #include "output_stores.h"
 
+#include "fpx/rounding.h"
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace fpx::kernels {
 
@@ -89,6 +92,22 @@ struct BlockInputs {
     }
     block.anyNaN = nan != 0;
     return block;
+}
+
+// The conversion instructions take their rounding as an immediate, so each mode is its own
+// instantiation: calls run(std::integral_constant<int, immediate>{}) for `mode`. Callers pass
+// only the modes the instruction has; any other gets nearest-even.
+template <typename Run> decltype(auto) withRoundingImmediate(RoundingMode mode, Run run) {
+    switch (mode) {
+    case RoundingMode::TowardZero:
+        return run(std::integral_constant<int, _MM_FROUND_TO_ZERO>{});
+    case RoundingMode::TowardPositive:
+        return run(std::integral_constant<int, _MM_FROUND_TO_POS_INF>{});
+    case RoundingMode::TowardNegative:
+        return run(std::integral_constant<int, _MM_FROUND_TO_NEG_INF>{});
+    default:
+        return run(std::integral_constant<int, _MM_FROUND_TO_NEAREST_INT>{});
+    }
 }
 
 // A path's loop for the stores asked for.
