@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The real fpx binary, run through QProcess: text and JSON output, raw streams, and bad
 // input of every kind (messages, exit statuses, no crash).
+#include "cli_runner.h"
 #include "fpx/conversion.h"
 #include "fpx/format_catalogue.h"
 #include "test_support.h"
@@ -15,52 +16,9 @@
 
 #include <cstring>
 
-namespace {
-
-struct Run {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run runFpx(const QStringList& args, const QByteArray& input = {},
-           const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment()) {
-    QProcess process;
-    process.setProcessEnvironment(environment);
-    process.start(QStringLiteral(FPX_CLI_PATH), args);
-    if (!process.waitForStarted())
-        qFatal("cannot start fpx");
-    // Feed stdin while draining stdout so large streams cannot deadlock.
-    qint64 written = 0;
-    QByteArray out;
-    while (written < input.size()) {
-        const qint64 n = process.write(input.constData() + written,
-                                       std::min<qint64>(1 << 16, input.size() - written));
-        if (n < 0)
-            break;
-        written += n;
-        process.waitForBytesWritten(-1);
-        out += process.readAllStandardOutput();
-    }
-    process.closeWriteChannel();
-    process.waitForFinished(300000);
-    out += process.readAllStandardOutput();
-    Run run;
-    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    run.out = out;
-    run.err = process.readAllStandardError();
-    return run;
-}
-
-QJsonObject json(const Run& run) {
-    QJsonParseError error;
-    const QJsonDocument document = QJsonDocument::fromJson(run.out, &error);
-    if (error.error != QJsonParseError::NoError)
-        qWarning("invalid JSON: %s", qPrintable(error.errorString()));
-    return document.object();
-}
-
-} // namespace
+using Run = fpx::test::CliRun;
+using fpx::test::json;
+using fpx::test::runFpx;
 
 class TestCli : public QObject {
     Q_OBJECT
