@@ -271,15 +271,9 @@ OperationResult applyOperation(Operation op, std::span<const ExactValue> operand
     result.value = decodeCode(spec, result.rounded.code).value;
     result.flags = fromConversionFlags(result.rounded.flags);
     // A NaN born of the operation is the invalid exception; a NaN operand passes through
-    // quietly (the conversion of a NaN into a format without NaN stays invalid).
+    // quietly (rounding a NaN into a format that has none is invalid too).
     result.flags.invalid = result.exact.invalid || result.rounded.flags.invalid;
-    if (result.exact.value.isNaN() && !result.exact.invalid && spec.hasNaN())
-        result.flags.invalid = false;
     result.flags.divideByZero = result.exact.divideByZero;
-    // ±∞ from an exact infinity (an operand, or division by zero) is no overflow.
-    if (result.exact.value.isInfinity() && spec.hasInfinity() &&
-        options.overflow == OverflowPolicy::Ieee)
-        result.flags.overflow = false;
     return result;
 }
 
