@@ -369,9 +369,9 @@ class FloatExplainer {
         const ArithmeticFlags& flags = step_.result.flags;
         if (flags.overflow)
             say("overflow: rounded with an unbounded exponent, the result exceeds the largest "
-                "finite value → " +
-                floatText(spec_, step_.result.value) + " (overflow policy " +
-                std::string(overflowPolicyId(options_.overflow)) + ")");
+                "finite value " +
+                decimal(deriveLimits(spec_).max) + " → " + floatText(spec_, step_.result.value) +
+                " (overflow policy " + std::string(overflowPolicyId(options_.overflow)) + ")");
         if (flags.underflow)
             say("underflow: tiny (below " + exponentText(emin) +
                 " even rounded to full precision) and inexact");
