@@ -273,7 +273,7 @@ int runCalc(const std::vector<std::string>& rawArgs, Streams& io) {
     results.reserve(formats.size());
     int status = kExitOk;
     for (const FormatSpec& spec : formats) {
-        results.push_back(evaluateInFormat(expression, spec, setup.rounding, setup.seed));
+        results.push_back(evaluateInFormat(expression, spec, setup.rounding, setup.seed, exact));
         if (results.back().unsupported)
             status = kExitDataError;
     }

@@ -472,6 +472,12 @@ ExactValue errorAgainst(const ExactValue& value, const ExactValue& exact) {
 
 FormatEvaluation evaluateInFormat(const Expression& expression, const FormatSpec& spec,
                                   const RoundingOptions& options, std::uint64_t seed) {
+    return evaluateInFormat(expression, spec, options, seed, evaluateExactly(expression));
+}
+
+FormatEvaluation evaluateInFormat(const Expression& expression, const FormatSpec& spec,
+                                  const RoundingOptions& options, std::uint64_t seed,
+                                  const ExactEvaluation& exact) {
     FormatEvaluation out;
     out.spec = spec;
     out.unsupported = arithmeticUnsupported(spec);
@@ -484,7 +490,6 @@ FormatEvaluation evaluateInFormat(const Expression& expression, const FormatSpec
     const Evaluator::InFormat result = evaluator.visit(expression);
     out.code = result.code;
     out.value = result.value;
-    const ExactEvaluation exact = evaluateExactly(expression);
     out.error = errorAgainst(out.value, exact.value);
     out.errorApproximate = exact.approximate;
     return out;

@@ -116,5 +116,10 @@ struct FormatEvaluation {
 // counted together, from 0) draws stochasticBits(seed, k); `options.randomBits` is ignored.
 FormatEvaluation evaluateInFormat(const Expression& expression, const FormatSpec& spec,
                                   const RoundingOptions& options, std::uint64_t seed);
+// The same with the exact value computed once by the caller (evaluateExactly(expression)),
+// for many formats: the exact evaluation is the costly part of a long expression.
+FormatEvaluation evaluateInFormat(const Expression& expression, const FormatSpec& spec,
+                                  const RoundingOptions& options, std::uint64_t seed,
+                                  const ExactEvaluation& exact);
 
 } // namespace fpx
