@@ -318,7 +318,7 @@ class FloatExplainer {
             const ExactValue product = operand(0) * operand(1);
             const std::int64_t productLead =
                 writtenExponent(spec_, operand(0)) + writtenExponent(spec_, operand(1));
-            say("a × b exactly, not rounded (that is the fused in fma):");
+            say("a × b exactly, not rounded (what \"fused\" means):");
             say("  a × b = " + written(product, productLead, spec_.precision() + 1));
             explainAlignedSum(product, "a×b", operand(2), "c");
             break;

@@ -46,6 +46,15 @@ using namespace fpx::test;
 
 namespace {
 
+// The default run keeps to about half a minute; tst_arithmetic_exhaustive (label exhaustive,
+// the same source) sweeps every mode of every small format, all fma triples of the 6-bit ones
+// and far more random operands.
+#ifdef FPX_ARITHMETIC_EXHAUSTIVE
+constexpr bool kExhaustive = true;
+#else
+constexpr bool kExhaustive = false;
+#endif
+
 // ---------------------------------------------------------------------------------------
 // The CPU as reference
 // ---------------------------------------------------------------------------------------
@@ -813,7 +822,7 @@ template <typename T> void TestArithmetic::hardwareSweep(const char* id) {
             return rng() & mask;
         }
     };
-    const int rounds = 6000;
+    const int rounds = kExhaustive ? 400000 : 6000;
     int compared = 0;
     for (int i = 0; i < rounds; ++i) {
         Code codes[3];
@@ -900,7 +909,7 @@ void TestArithmetic::fp16AgainstF16c() {
     const FormatSpec format = spec("fp16");
     const std::vector<Code> special = interestingCodes(format);
     std::mt19937_64 rng(0xf16c + modeIndex);
-    for (int i = 0; i < 6000; ++i) {
+    for (int i = 0; i < (kExhaustive ? 400000 : 6000); ++i) {
         std::uint16_t codes[3];
         for (std::uint16_t& c : codes)
             c = static_cast<std::uint16_t>(rng() % 3 == 0 ? special[rng() % special.size()]
@@ -945,13 +954,14 @@ void TestArithmetic::smallFormatsAllPairs_data() {
 }
 
 // Every pair of codes through + − × ÷ min max, every code through √ neg abs, in rne, rtz, rup,
-// rdn (and rna for formats under 8 bits), with the IEEE overflow policy and saturation; fma on
-// all triples of the 4-bit formats and random triples of the others.
+// rdn (and rna for formats under 8 bits, or all with kExhaustive), with the IEEE overflow policy
+// and saturation; fma on all triples of the 4-bit formats (6-bit with kExhaustive) and random
+// triples of the others.
 void TestArithmetic::smallFormatsAllPairs() {
     QFETCH(QString, format);
     const SmallFormat f = enumerate(lookUp(format));
     const bool eightBits = f.spec.totalBits() == 8;
-    const std::size_t modeCount = eightBits ? 4 : 5;
+    const std::size_t modeCount = eightBits && !kExhaustive ? 4 : 5;
     QString why;
     std::mt19937_64 rng(qHash(format));
     std::size_t checked = 0;
@@ -984,7 +994,7 @@ void TestArithmetic::smallFormatsAllPairs() {
             if (policy != OverflowPolicy::Ieee)
                 continue;
             const std::size_t n = f.codes.size();
-            if (n <= 16) {
+            if (n <= (kExhaustive ? 64u : 16u)) {
                 for (const Code a : f.codes)
                     for (const Code b : f.codes)
                         for (const Code c : f.codes) {
@@ -993,7 +1003,7 @@ void TestArithmetic::smallFormatsAllPairs() {
                             ++checked;
                         }
             } else {
-                for (int i = 0; i < 4000; ++i) {
+                for (int i = 0; i < (kExhaustive ? 400000 : 4000); ++i) {
                     const Code a = f.codes[rng() % n];
                     const Code b = f.codes[rng() % n];
                     // Half the time c cancels the product nearly: the interesting fma cases.
