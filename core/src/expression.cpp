@@ -182,6 +182,9 @@ class ExpressionParser {
             } else if (startsWith("\xC3\x97")) { // ×
                 op = Operation::Multiply;
                 pos_ += 2;
+            } else if (startsWith("\xC3\xB7")) { // ÷
+                op = Operation::Divide;
+                pos_ += 2;
             } else {
                 return result;
             }

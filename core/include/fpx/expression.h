@@ -57,7 +57,7 @@ struct ExpressionParse {
 
 // Grammar (blanks ignored; literals as readNumberLiteral reads them, with inf and nan):
 //   sum     := product (('+' | '-') product)*
-//   product := unary (('*' | '/' | '×') unary)*
+//   product := unary (('*' | '/' | '×' | '÷') unary)*
 //   unary   := ('-' | '+' | '−') unary | primary
 //   primary := literal | '(' sum ')' | name '(' sum (',' sum)* ')'
 //   name    := fma (3 arguments) | sqrt | abs (1) | min | max (2)
