@@ -105,6 +105,9 @@ struct AccumulationOptions {
     RoundingOptions rounding;   // mode and overflow policy; randomBits is ignored
     std::uint64_t seed = 0;     // stochastic rounding: operation j uses stochasticBits(seed, j)
     std::size_t traceEvery = 0; // record the running sum after every K terms (0: none)
+    // Every operation through the exact core even where a hardware type could do it: slow,
+    // for checking the fast paths and for showing that they agree.
+    bool exactCoreOnly = false;
 };
 
 struct TracePoint {

@@ -3,7 +3,7 @@
 // addition (accumulation_arithmetic.h), and the choice among those ways.
 #include "fpx/accumulation.h"
 
-#include "accumulation_arithmetic.h"
+#include "fpx/accumulation_arithmetic.h"
 #include "fpx/format_catalogue.h"
 
 #include <algorithm>
@@ -12,7 +12,7 @@
 
 namespace fpx {
 
-using namespace accumulation_detail;
+using namespace accumulation_ops;
 
 namespace {
 
@@ -304,7 +304,9 @@ AccumulationResult accumulate(const TermSequence& terms, const AccumulationOptio
     const bool isBlocked = options.method.method == SumMethod::Blocked;
     result.resultFormat = isBlocked ? fp32Spec() : accumulator;
 
-    const PathKind kind = choosePath(terms.element, accumulator, options.rounding);
+    const PathKind kind = options.exactCoreOnly
+                              ? PathKind::Exact
+                              : choosePath(terms.element, accumulator, options.rounding);
     RunContext run{terms,    options,
                    progress, kind == PathKind::Exact ? kProgressEveryExact : kProgressEveryFast,
                    exact,    result};

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The ways one rounded addition in an accumulator format is carried out: by the exact core,
-// or in a wider hardware type rounded back with WideRounder (docs/design.md, "Accumulation and
-// dot products"). Each is a small value type with the same members, so the summation methods
-// are written once as templates over them.
+// The ways accumulate() carries out one rounded addition in an accumulator format: by the
+// exact core, or in a wider hardware type rounded back with WideRounder (docs/design.md,
+// "Accumulation and dot products"). Each is a small value type with the same members, so the
+// summation methods are written once as templates over them; the tests hold every one to the
+// exact core.
 
 #include "fpx/arithmetic.h"
 #include "fpx/format_limits.h"
@@ -14,7 +15,7 @@
 #include <optional>
 #include <type_traits>
 
-namespace fpx::accumulation_detail {
+namespace fpx::accumulation_ops {
 
 // Every operation through applyOperation. Operation j of a run draws stochasticBits(seed, j)
 // for stochastic rounding.
@@ -114,4 +115,4 @@ inline bool isFiniteNonZero(double v) {
     return std::isfinite(v) && v != 0;
 }
 
-} // namespace fpx::accumulation_detail
+} // namespace fpx::accumulation_ops
