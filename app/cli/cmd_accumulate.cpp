@@ -266,13 +266,16 @@ int runAccumulate(const std::vector<std::string>& rawArgs, Streams& io) {
                 io.err << "fpx accumulate: " << distribution->text << " holds no values\n";
                 return kExitDataError;
             }
-            if (made->size() > kMaxExactTerms && termStorageFor(e) == TermSequence::Storage::Exact)
-                return usageError("the file holds " + std::to_string(made->size()) +
-                                  " values; the exact core takes at most " +
-                                  std::to_string(kMaxExactTerms));
             found = termsByElement.emplace(e.id, std::move(*made)).first;
         }
         const TermSequence& sequence = found->second;
+        const bool exactCore = !accumulationFastPath(e, accumulator, setup.rounding) ||
+                               termStorageFor(e) == TermSequence::Storage::Exact;
+        if (exactCore && sequence.size() > kMaxExactTerms)
+            return usageError(distribution->text + " holds " + std::to_string(sequence.size()) +
+                              " values; where the exact core does the additions it takes "
+                              "at most " +
+                              std::to_string(kMaxExactTerms));
         if (terms == 0)
             terms = sequence.size();
         if (traceEvery > 0 && sequence.size() / traceEvery > kMaxTracePoints)

@@ -106,13 +106,13 @@ template <class Wide> class WideRounder {
 
     // Sums that stay inside one binade [2^e, 2^(e+1)) of the format, one wide addition a term
     // (docs/design.md, "Accumulation and dot products"). Let q = 2^(e+1−p), the format's
-    // spacing there, P ≥ p + 2 the wide precision, and
+    // spacing there, P ≥ 2p + 2 the wide precision, and
     //
     //     C = 3 · 2^k,  k = e − p + P − 1:   C ∈ [2^(k+1), 2^(k+2)), where Wide's spacing is
     //                                        2^(k+2−P) = q; C / q = 3 · 2^(P−2) is even.
     //
     // Keep the running sum s biased, B = C + s: exact, as s is a multiple of q and
-    // |s| < 2^(e+1) ≤ 2^k keeps C + s in C's binade. Then for a term t the one wide addition
+    // |s| ≤ 2^(e+1) ≤ 2^k keeps C + s in C's binade. Then for a term t the one wide addition
     //
     //     B' = fl(B + t) = C + RN_q(s + t)      while C + s + t stays in C's binade,
     //
@@ -132,10 +132,10 @@ template <class Wide> class WideRounder {
     //                         most q/8 (P ≥ p + 2), that implies |s + t| > 2^e − q/4. A sum
     //                         stuck at a power of two (4096 ones in FP16) stays on this path.
     //
-    // Anything else, a sum that left C's binade (then |r| ≥ 2^k ≥ 2^(e+1) · 2^(P−p−2)... the
-    // check fails unless |r| = 2^(e+1) exactly, which is then right), or NaN, goes back to the
-    // caller. The dependency chain of a sequential sum is then one addition a term, as in a
-    // plain float loop; the checks hang off it.
+    // A sum that left C's binade gives |r| ≥ 2^k > 2^(e+1) (P ≥ p + 3 here), and NaN fails
+    // every comparison: both go back to the caller, as does anything else. The dependency
+    // chain of a sequential sum is then one addition a term, as in a plain float loop; the
+    // checks hang off it.
     struct Binade {
         Wide low;       // 2^e
         Wide high;      // 2^(e+1)
