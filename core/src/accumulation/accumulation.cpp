@@ -16,7 +16,8 @@ using namespace accumulation_ops;
 
 namespace {
 
-// Terms between two calls of the progress callback: about a millisecond of work either way.
+// Terms between two calls of the progress callback: often enough for a progress bar and a
+// prompt cancel on either path, rarely enough to cost nothing beside the additions.
 constexpr std::size_t kProgressEveryFast = std::size_t(1) << 20;
 constexpr std::size_t kProgressEveryExact = std::size_t(1) << 10;
 
