@@ -185,7 +185,7 @@ int runAccumulate(const std::vector<std::string>& rawArgs, Streams& io) {
     }
     if (terms > kMaxHardwareTerms)
         return usageError("--terms: at most " + std::to_string(kMaxHardwareTerms) +
-                          " terms (each is stored)");
+                          " terms (each is stored in memory, once per element format)");
 
     std::vector<FormatSpec> accumulators;
     {
