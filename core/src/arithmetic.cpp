@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 namespace fpx {
 
@@ -64,19 +65,12 @@ ArithmeticFlags fromConversionFlags(const ConversionFlags& flags) {
 }
 
 std::string arithmeticFlagsToString(const ArithmeticFlags& flags) {
-    std::string text;
-    auto add = [&](bool set, const char* name) {
-        if (!set)
-            return;
-        if (!text.empty())
-            text += ',';
-        text += name;
-    };
-    add(flags.inexact, "inexact");
-    add(flags.underflow, "underflow");
-    add(flags.overflow, "overflow");
-    add(flags.divideByZero, "divide-by-zero");
-    add(flags.invalid, "invalid");
+    std::string text =
+        flagsToString(ConversionFlags{flags.inexact, flags.underflow, flags.overflow, false});
+    for (const auto& [set, name] :
+         {std::pair{flags.divideByZero, "divide-by-zero"}, std::pair{flags.invalid, "invalid"}})
+        if (set)
+            text += (text.empty() ? "" : ",") + std::string(name);
     return text;
 }
 
@@ -168,20 +162,12 @@ std::int64_t floorHalf(std::int64_t n) {
 // √y (finite, > 0) on the grid of step 2^cell: t·2^cell when that is the root, otherwise the
 // midpoint (t + ½)·2^cell of the cell (t·2^cell, (t+1)·2^cell) that holds it, t = ⌊√y / 2^cell⌋.
 //
-//   y·2^(−2·cell) = n·2^(e − 2·cell) / d  →  M = ⌊that⌋,  t = isqrt(M)  (⌊√⌊q⌋⌋ = ⌊√q⌋)
+//   M = ⌊y / 2^(2·cell)⌋,  t = isqrt(M)  (⌊√⌊q⌋⌋ = ⌊√q⌋)
 //   exact ⇔ the division left no remainder and t² = M
 ExactValue rootOnGrid(const ExactValue& y, std::int64_t cell, bool& exact) {
-    const std::int64_t shift = y.exponent2() - 2 * cell;
-    BigInt numerator = y.numerator();
-    BigInt denominator = y.denominator();
-    if (shift >= 0)
-        numerator <<= static_cast<unsigned>(shift);
-    else
-        denominator <<= static_cast<unsigned>(-shift);
-    const BigInt quotient = numerator / denominator;
-    const bool divided = quotient * denominator == numerator;
-    const BigInt t = boost::multiprecision::sqrt(quotient);
-    exact = divided && t * t == quotient;
+    const Truncation scaled = truncateAt(y, 2 * cell);
+    const BigInt t = boost::multiprecision::sqrt(scaled.kept);
+    exact = !scaled.inexact() && t * t == scaled.kept;
     if (exact)
         return ExactValue::dyadic(false, t, cell);
     return ExactValue::dyadic(false, 2 * t + 1, cell - 1);

@@ -13,46 +13,6 @@ namespace {
 
 constexpr std::int64_t kStochasticGuardBits = 70;
 
-// |x| / 2^quantumExponent split into the kept integer and the discarded fraction:
-//
-//      |x| / 2^q  =  kept  +  remainder / divisor,     0 ≤ remainder < divisor
-//
-// `kept` is the truncated magnitude in units of the last place; the discarded fraction
-// decides the rounding direction.
-struct Truncation {
-    BigInt kept;
-    BigInt remainder;
-    BigInt divisor = 1;
-
-    bool inexact() const { return remainder != 0; }
-    // Sign of (discarded fraction − 1/2).
-    int compareHalf() const {
-        const BigInt twice = remainder << 1;
-        return twice < divisor ? -1 : (twice > divisor ? 1 : 0);
-    }
-};
-
-Truncation truncateAt(const ExactValue& magnitude, std::int64_t quantumExponent) {
-    Truncation t;
-    const std::int64_t shift = magnitude.exponent2() - quantumExponent;
-    if (shift >= 0) {
-        const BigInt scaled = magnitude.numerator() << static_cast<unsigned>(shift);
-        boost::multiprecision::divide_qr(scaled, magnitude.denominator(), t.kept, t.remainder);
-        t.divisor = magnitude.denominator();
-    } else if (magnitude.denominator() == 1) {
-        // Dyadic fast path: a shift and a mask.
-        //   numerator = [ kept | discarded (−shift bits) ]
-        const auto drop = static_cast<unsigned>(-shift);
-        t.kept = magnitude.numerator() >> drop;
-        t.divisor = BigInt(1) << drop;
-        t.remainder = magnitude.numerator() & (t.divisor - 1);
-    } else {
-        t.divisor = magnitude.denominator() << static_cast<unsigned>(-shift);
-        boost::multiprecision::divide_qr(magnitude.numerator(), t.divisor, t.kept, t.remainder);
-    }
-    return t;
-}
-
 // A stand-in for |x| so small that |x| / 2^q < 2^−kStochasticGuardBits: every mode decides
 // the same way for it as for the true value (nearest: below half; stochastic with 64
 // random bits: up only when all of them are zero).

@@ -251,4 +251,26 @@ ExactValue midpoint(const ExactValue& a, const ExactValue& b) {
     return (a + b).timesPowerOfTwo(-1);
 }
 
+// The sign lives apart from numerator, denominator and exponent, so |x| needs no copy.
+Truncation truncateAt(const ExactValue& magnitude, std::int64_t quantumExponent) {
+    Truncation t;
+    const std::int64_t shift = magnitude.exponent2() - quantumExponent;
+    if (shift >= 0) {
+        const BigInt scaled = magnitude.numerator() << static_cast<unsigned>(shift);
+        boost::multiprecision::divide_qr(scaled, magnitude.denominator(), t.kept, t.remainder);
+        t.divisor = magnitude.denominator();
+    } else if (magnitude.denominator() == 1) {
+        // Dyadic fast path: a shift and a mask.
+        //   numerator = [ kept | discarded (−shift bits) ]
+        const auto drop = static_cast<unsigned>(-shift);
+        t.kept = magnitude.numerator() >> drop;
+        t.divisor = BigInt(1) << drop;
+        t.remainder = magnitude.numerator() & (t.divisor - 1);
+    } else {
+        t.divisor = magnitude.denominator() << static_cast<unsigned>(-shift);
+        boost::multiprecision::divide_qr(magnitude.numerator(), t.divisor, t.kept, t.remainder);
+    }
+    return t;
+}
+
 } // namespace fpx

@@ -36,16 +36,9 @@ std::string binaryOf(const BigInt& n) {
 //   N = ⌊|v| · 2^(kept + extra − lead)⌋, its last kept + extra binary digits are the fraction.
 std::string binaryDigits(const ExactValue& v, std::int64_t lead, int kept, int extra,
                          bool markMore = true) {
-    const std::int64_t shift = kept + extra - lead + v.exponent2();
-    BigInt numerator = v.numerator();
-    BigInt denominator = v.denominator();
-    if (shift >= 0)
-        numerator <<= static_cast<unsigned>(shift);
-    else
-        denominator <<= static_cast<unsigned>(-shift);
-    const BigInt n = numerator / denominator;
-    const bool more = n * denominator != numerator;
-    std::string digits = binaryOf(n);
+    const Truncation n = truncateAt(v, lead - kept - extra);
+    const bool more = n.inexact();
+    std::string digits = binaryOf(n.kept);
     const auto fraction = static_cast<std::size_t>(kept + extra);
     if (digits.size() < fraction + 1)
         digits.insert(0, fraction + 1 - digits.size(), '0');
@@ -100,16 +93,10 @@ struct RoundingBits {
 
 RoundingBits roundingBits(const ExactValue& x, std::int64_t quantum) {
     RoundingBits r;
-    const ExactValue t = x.abs().timesPowerOfTwo(-quantum);
-    const std::int64_t shift = t.exponent2();
-    BigInt numerator = t.numerator();
-    BigInt denominator = t.denominator();
-    if (shift >= 0)
-        numerator <<= static_cast<unsigned>(shift);
-    else
-        denominator <<= static_cast<unsigned>(-shift);
-    r.kept = numerator / denominator;
-    const BigInt rest = numerator - r.kept * denominator; // fraction = rest / denominator
+    const Truncation t = truncateAt(x, quantum);
+    r.kept = t.kept;
+    const BigInt& rest = t.remainder; // fraction = rest / denominator
+    const BigInt& denominator = t.divisor;
     r.fraction = ExactValue::fraction(false, rest, denominator);
     const BigInt quarters = (rest * 4) / denominator; // the two bits G R
     r.guard = quarters >= 2;

@@ -85,4 +85,25 @@ class ExactValue {
 // Midpoint (a + b) / 2 of two finite values.
 ExactValue midpoint(const ExactValue& a, const ExactValue& b);
 
+// |x| / 2^quantumExponent split into the kept integer and the discarded fraction:
+//
+//      |x| / 2^q  =  kept  +  remainder / divisor,     0 ≤ remainder < divisor
+//
+// Rounding keeps `kept` (the truncated magnitude in units of 2^q) and decides by the discarded
+// fraction; square roots and the teaching text read bits off it the same way.
+struct Truncation {
+    BigInt kept;
+    BigInt remainder;
+    BigInt divisor = 1;
+
+    bool inexact() const { return remainder != 0; }
+    // Sign of (discarded fraction − 1/2).
+    int compareHalf() const {
+        const BigInt twice = remainder << 1;
+        return twice < divisor ? -1 : (twice > divisor ? 1 : 0);
+    }
+};
+// Precondition: x is finite.
+Truncation truncateAt(const ExactValue& x, std::int64_t quantumExponent);
+
 } // namespace fpx
