@@ -230,6 +230,8 @@ class TestAccumulation : public QObject {
     void dotProductCancellation();
     void dotProductStages();
     void pathChoice();
+    void widerTermOnAMidpoint_data();
+    void widerTermOnAMidpoint();
     void wideRounderAgainstRoundToFormat();
     void smallFormatsEveryPair_data();
     void smallFormatsEveryPair();
@@ -437,6 +439,42 @@ void TestAccumulation::pathChoice() {
     rtz.mode = RoundingMode::TowardZero;
     QCOMPARE(path("bf16", "bf16", rtz), QString("exact core"));
     (void)rne;
+}
+
+void TestAccumulation::widerTermOnAMidpoint_data() {
+    // The accumulator's smallest subnormal, then a term exactly on a midpoint of the
+    // accumulator: the exact sum lies just above the midpoint and rounds up (worked by hand).
+    // A wide sum that rounded the tiny value away would make it a tie, rounded to even.
+    QTest::addColumn<QString>("element");
+    QTest::addColumn<QString>("accumulator");
+    QTest::addColumn<double>("tiny");
+    QTest::addColumn<double>("midpoint");
+    QTest::addColumn<QString>("expected");
+    // BF16 keeps 8 bits: 1 + 2^−8 lies between 1 and 1 + 2^−7.
+    QTest::newRow("fp32 into bf16") << "fp32"
+                                    << "bf16" << 0x1p-133 << 1.00390625 << "1.0078125";
+    // E5M2 keeps 3 bits: 288 = 1.001b · 2^8 lies between 256 and 320.
+    QTest::newRow("e4m3 into e5m2") << "fp8_e4m3"
+                                    << "fp8_e5m2" << 0x1p-16 << 288.0 << "320";
+}
+
+void TestAccumulation::widerTermOnAMidpoint() {
+    QFETCH(QString, element);
+    QFETCH(QString, accumulator);
+    QFETCH(double, tiny);
+    QFETCH(double, midpoint);
+    QFETCH(QString, expected);
+    TermSequence terms;
+    terms.element = lookUp(element);
+    terms.storage = TermSequence::Storage::Float;
+    terms.floats = {static_cast<float>(tiny), static_cast<float>(midpoint)};
+    // (Kahan rounds y = t − c into the accumulator first, so it sees the tie: not here.)
+    for (const char* method : {"sequential", "blocked:4"}) {
+        const AccumulationResult r = sum(terms, accumulator, method);
+        QVERIFY2(valueText(r.sum) == valueText(exactValue(expected)),
+                 qPrintable(QString("%1 (%2): %3")
+                                .arg(method, QString::fromStdString(r.path), valueText(r.sum))));
+    }
 }
 
 void TestAccumulation::wideRounderAgainstRoundToFormat() {
