@@ -230,13 +230,19 @@ class TestAccumulation : public QObject {
     void dotProductCancellation();
     void dotProductStages();
     void pathChoice();
+    void widerTermOnAMidpoint_data();
+    void widerTermOnAMidpoint();
     void wideRounderAgainstRoundToFormat();
     void smallFormatsEveryPair_data();
     void smallFormatsEveryPair();
     void randomAndCraftedPairs_data();
     void randomAndCraftedPairs();
+    void additionTableEveryPair_data();
+    void additionTableEveryPair();
     void wholeSumsFastEqualsExact_data();
     void wholeSumsFastEqualsExact();
+    void zeroMeanSumsFastEqualsExact_data();
+    void zeroMeanSumsFastEqualsExact();
     void stochasticRoundingIsSeeded();
     void progressAndCancel();
     void superaccumulatorAgainstExactValue();
@@ -417,6 +423,12 @@ void TestAccumulation::pathChoice() {
     QCOMPARE(path("fp32", "fp32"), QString("double"));
     QCOMPARE(path("fp64", "fp64"), QString("fp64 native"));
     QCOMPARE(path("fp80", "fp80"), QString("exact core"));
+    // Terms wider than the accumulator: only where every sum the accumulator holds is exact in
+    // the wide type (a term on a midpoint must not lose a tiny accumulator value).
+    QCOMPARE(path("e3m4", "e4m3"), QString("float"));
+    QCOMPARE(path("e4m3", "e5m2"), QString("double"));
+    QCOMPARE(path("fp16", "bf16"), QString("exact core"));
+    QCOMPARE(path("fp32", "bf16"), QString("exact core"));
     QCOMPARE(path("fp128", "fp64"), QString("exact core"));
     QCOMPARE(path("int8", "fp16"), QString("exact core"));
     QCOMPARE(path("fp16", "int8"), QString("exact core"));
@@ -427,6 +439,42 @@ void TestAccumulation::pathChoice() {
     rtz.mode = RoundingMode::TowardZero;
     QCOMPARE(path("bf16", "bf16", rtz), QString("exact core"));
     (void)rne;
+}
+
+void TestAccumulation::widerTermOnAMidpoint_data() {
+    // The accumulator's smallest subnormal, then a term exactly on a midpoint of the
+    // accumulator: the exact sum lies just above the midpoint and rounds up (worked by hand).
+    // A wide sum that rounded the tiny value away would make it a tie, rounded to even.
+    QTest::addColumn<QString>("element");
+    QTest::addColumn<QString>("accumulator");
+    QTest::addColumn<double>("tiny");
+    QTest::addColumn<double>("midpoint");
+    QTest::addColumn<QString>("expected");
+    // BF16 keeps 8 bits: 1 + 2^−8 lies between 1 and 1 + 2^−7.
+    QTest::newRow("fp32 into bf16") << "fp32"
+                                    << "bf16" << 0x1p-133 << 1.00390625 << "1.0078125";
+    // E5M2 keeps 3 bits: 288 = 1.001b · 2^8 lies between 256 and 320.
+    QTest::newRow("e4m3 into e5m2") << "fp8_e4m3"
+                                    << "fp8_e5m2" << 0x1p-16 << 288.0 << "320";
+}
+
+void TestAccumulation::widerTermOnAMidpoint() {
+    QFETCH(QString, element);
+    QFETCH(QString, accumulator);
+    QFETCH(double, tiny);
+    QFETCH(double, midpoint);
+    QFETCH(QString, expected);
+    TermSequence terms;
+    terms.element = lookUp(element);
+    terms.storage = TermSequence::Storage::Float;
+    terms.floats = {static_cast<float>(tiny), static_cast<float>(midpoint)};
+    // (Kahan rounds y = t − c into the accumulator first, so it sees the tie: not here.)
+    for (const char* method : {"sequential", "blocked:4"}) {
+        const AccumulationResult r = sum(terms, accumulator, method);
+        QVERIFY2(valueText(r.sum) == valueText(exactValue(expected)),
+                 qPrintable(QString("%1 (%2): %3")
+                                .arg(method, QString::fromStdString(r.path), valueText(r.sum))));
+    }
 }
 
 void TestAccumulation::wideRounderAgainstRoundToFormat() {
@@ -492,8 +540,10 @@ void TestAccumulation::randomAndCraftedPairs_data() {
                           << "tf32" << 30000;
     QTest::newRow("fp32 into fp16 (double)") << "fp32"
                                              << "fp16" << 30000;
-    QTest::newRow("fp32 into bf16 (double)") << "fp32"
-                                             << "bf16" << 30000;
+    QTest::newRow("e3m4 into e4m3 (float)") << "fp8_e3m4"
+                                            << "fp8_e4m3" << 30000;
+    QTest::newRow("e4m3 into e5m2 (double)") << "fp8_e4m3"
+                                             << "fp8_e5m2" << 30000;
     QTest::newRow("fp32") << "fp32"
                           << "fp32" << 30000;
     QTest::newRow("fp64 (native)") << "fp64"
@@ -516,6 +566,20 @@ void TestAccumulation::randomAndCraftedPairs() {
             left.push_back(a);
             right.push_back(b);
         }
+    // A term on a midpoint of the accumulator (when the term is wider) beside the
+    // accumulator's smallest values: the exact sum is just off the tie.
+    const FormatLimits accLimits = deriveLimits(acc);
+    for (int k = -6; k <= 12; ++k) {
+        const ExactValue midpoint =
+            (ExactValue::integer(1) + ExactValue::integer(1).timesPowerOfTwo(-acc.precision()))
+                .timesPowerOfTwo(k);
+        const ExactValue term = decodeCode(e, roundToFormat(midpoint, e).code).value;
+        for (const ExactValue& a : {accLimits.minPositive, accLimits.minPositive.negated(),
+                                    accLimits.minPositive.timesPowerOfTwo(1)}) {
+            left.push_back(a);
+            right.push_back(term);
+        }
+    }
     std::size_t answered = 0, checked = 0;
     binadeAnswered = 0;
     auto run = [&](auto arith) {
@@ -537,6 +601,64 @@ void TestAccumulation::randomAndCraftedPairs() {
         QVERIFY2(answered > checked / 4, "the hardware path answered too rarely to be tested");
         QVERIFY2(binadeAnswered > checked / 50, "the biased sum answered too rarely to be tested");
     }
+}
+
+void TestAccumulation::additionTableEveryPair_data() {
+    QTest::addColumn<QString>("element");
+    QTest::addColumn<QString>("accumulator");
+    for (const char* id : {"fp8_e4m3", "fp8_e5m2", "fp8_e4m3fnuz", "fp8_e5m2fnuz", "fp8_e3m4",
+                           "fp8_e4m3b11fnuz", "fp6_e3m2", "fp6_e2m3", "fp4_e2m1"})
+        QTest::newRow(id) << id << id;
+    QTest::newRow("e5m2 into e4m3") << "fp8_e5m2"
+                                    << "fp8_e4m3";
+    QTest::newRow("e3m4 into e4m3") << "fp8_e3m4"
+                                    << "fp8_e4m3";
+    QTest::newRow("fp4 into e4m3") << "fp4_e2m1"
+                                   << "fp8_e4m3";
+}
+
+void TestAccumulation::additionTableEveryPair() {
+    // Every entry of the table, for both overflow policies, against applyOperation on the
+    // decoded values; and every element value's float back to its code.
+    QFETCH(QString, element);
+    QFETCH(QString, accumulator);
+    const FormatSpec e = lookUp(element);
+    const FormatSpec acc = lookUp(accumulator);
+    QCOMPARE(accumulationFastPath(e, acc, {}).value_or(""), std::string("float"));
+    for (const OverflowPolicy policy : kPolicies) {
+        RoundingOptions rounding;
+        rounding.overflow = policy;
+        const auto table = AdditionTable::make(e, acc, WideArithmetic<float>::make(acc, rounding));
+        QVERIFY(table.has_value());
+        for (Code t = 0; t <= e.codeMask(); ++t) {
+            const ExactValue term = decodeCode(e, t).value;
+            const float termFloat = static_cast<float>(doubleFromExact(term));
+            const std::uint16_t termCode = table->termCode(termFloat);
+            QVERIFY(termCode != AdditionTable::kNoCode);
+            QVERIFY2(sameResult(decodeCode(e, termCode).value, term), qPrintable(valueText(term)));
+            for (Code s = 0; s <= acc.codeMask(); ++s) {
+                const ExactValue sum = decodeCode(acc, s).value;
+                const std::array<ExactValue, 2> operands{sum, term};
+                const ExactValue expected =
+                    applyOperation(Operation::Add, operands, acc, rounding).value;
+                const std::uint16_t got = table->row(termCode)[s];
+                if (!sameResult(decodeCode(acc, got).value, expected) ||
+                    !sameResult(referenceExact(table->sumValue(got)), expected))
+                    QFAIL(qPrintable(QString("%1 + %2 gave %3, the exact core %4")
+                                         .arg(valueText(sum), valueText(term),
+                                              valueText(decodeCode(acc, got).value),
+                                              valueText(expected))));
+            }
+        }
+        // Floats that are no element value are refused, not misread.
+        QCOMPARE(table->termCode(std::nextafter(1.0F, 2.0F)), AdditionTable::kNoCode);
+        QCOMPARE(table->termCode(std::numeric_limits<float>::max()), AdditionTable::kNoCode);
+    }
+    // Wider formats have none.
+    QVERIFY(!AdditionTable::make(lookUp("fp16"), acc, WideArithmetic<float>::make(acc, {}))
+                 .has_value());
+    QVERIFY(!AdditionTable::make(e, lookUp("bf16"), WideArithmetic<float>::make(lookUp("bf16"), {}))
+                 .has_value());
 }
 
 void TestAccumulation::wholeSumsFastEqualsExact_data() {
@@ -611,6 +733,77 @@ void TestAccumulation::wholeSumsFastEqualsExact() {
             for (std::size_t k = 0; k < fast.trace.size(); ++k)
                 QVERIFY2(sameResult(fast.trace[k].sum, exact.trace[k].sum), qPrintable(what));
         }
+    }
+}
+
+void TestAccumulation::zeroMeanSumsFastEqualsExact_data() {
+    QTest::addColumn<QString>("element");
+    QTest::addColumn<QString>("accumulator");
+    QTest::addColumn<QString>("values");
+    QTest::addColumn<QString>("path");
+    // The bench's zero-mean workload: E4M3 terms, normal(0, 1), whose sums keep crossing
+    // binades and pass through zero and the subnormals; and the same in other formats.
+    QTest::newRow("e4m3 into fp16") << "fp8_e4m3"
+                                    << "fp16"
+                                    << "normal:0:1"
+                                    << "float";
+    QTest::newRow("e4m3 into bf16") << "fp8_e4m3"
+                                    << "bf16"
+                                    << "normal:0:1"
+                                    << "float";
+    QTest::newRow("e4m3") << "fp8_e4m3"
+                          << "fp8_e4m3"
+                          << "normal:0:1"
+                          << "float, addition table";
+    QTest::newRow("e4m3 small") << "fp8_e4m3"
+                                << "fp8_e4m3"
+                                << "normal:0:0.01"
+                                << "float, addition table";
+    QTest::newRow("e5m2") << "fp8_e5m2"
+                          << "fp8_e5m2"
+                          << "normal:0:1"
+                          << "float, addition table";
+    QTest::newRow("e4m3fnuz") << "fp8_e4m3fnuz"
+                              << "fp8_e4m3fnuz"
+                              << "normal:0:4"
+                              << "float, addition table";
+    QTest::newRow("fp4") << "fp4_e2m1"
+                         << "fp4_e2m1"
+                         << "normal:0:1"
+                         << "float, addition table";
+    QTest::newRow("fp16") << "fp16"
+                          << "fp16"
+                          << "normal:0:1"
+                          << "float";
+    QTest::newRow("bf16 tiny") << "bf16"
+                               << "bf16"
+                               << "normal:0:1e-38"
+                               << "float";
+}
+
+void TestAccumulation::zeroMeanSumsFastEqualsExact() {
+    // Whole sequential sums, hardware path against the exact core: the sum, its bits, the
+    // stagnation term and a trace.
+    QFETCH(QString, element);
+    QFETCH(QString, accumulator);
+    QFETCH(QString, values);
+    QFETCH(QString, path);
+    const TermSequence terms = makeOrFail(values, 40000, lookUp(element), 5);
+    for (const OverflowPolicy policy : kPolicies) {
+        AccumulationOptions options = optionsFor(terms, accumulator, "sequential", 1000);
+        options.rounding.overflow = policy;
+        const AccumulationResult fast = accumulate(terms, options);
+        options.exactCoreOnly = true;
+        const AccumulationResult exact = accumulate(terms, options);
+        QCOMPARE(QString::fromStdString(fast.path), path);
+        QVERIFY2(sameResult(fast.sum, exact.sum),
+                 qPrintable(valueText(fast.sum) + " vs " + valueText(exact.sum)));
+        QCOMPARE(fast.bits, exact.bits);
+        QVERIFY(fast.stagnationTerm == exact.stagnationTerm);
+        QCOMPARE(fast.trace.size(), exact.trace.size());
+        for (std::size_t k = 0; k < fast.trace.size(); ++k)
+            QVERIFY2(sameResult(fast.trace[k].sum, exact.trace[k].sum),
+                     qPrintable(QString::number(k)));
     }
 }
 

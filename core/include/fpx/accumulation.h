@@ -132,7 +132,8 @@ struct AccumulationResult {
     std::optional<std::size_t> stagnationTerm;
     std::vector<TracePoint> trace;
     bool fastPath = false; // a hardware type did the work (exact core only where it must)
-    std::string path;      // which: "float", "double", "fp64 native" or "exact core"
+    // Which: "float", "float, addition table", "double", "fp64 native" or "exact core".
+    std::string path;
     bool cancelled = false;
 };
 

@@ -7,13 +7,19 @@
 // exact core.
 
 #include "fpx/arithmetic.h"
+#include "fpx/conversion.h"
 #include "fpx/format_limits.h"
 #include "fpx/wide_rounding.h"
 
 #include <array>
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
 #include <optional>
 #include <type_traits>
+#include <vector>
 
 namespace fpx::accumulation_ops {
 
@@ -118,6 +124,138 @@ struct NativeDoubleArithmetic {
             return s;
         return doubleFromExact(fallback.sub(exactFromDouble(a), exactFromDouble(b)));
     }
+};
+
+// Every sum s + t of an accumulator and an element format of at most 8 bits each, looked up
+// (docs/design.md, "Accumulation and dot products"). A sequential sum then keeps the
+// accumulator's code in a general-purpose register, and one term is one load from the table
+// row of that term: the dependency chain of the sum is a load, whatever binade the sum is in,
+// where the biased sum has to leave its loop at every power of two the sum crosses.
+//
+// Each entry is WideArithmetic<float>::add of the two values: the proved float path, or the
+// exact core where it refuses (zeros, subnormal results, overflow, ±∞, NaN). So the table is
+// the format's addition, the overflow policy and the signs of zero included, and the tests
+// compare every entry with applyOperation.
+//
+// A term arrives as the float holding its value and is turned into its code by a second
+// table, indexed by the top bits of the float. An element value with m fraction bits is a
+// float whose significand has at most m bits after the point (a subnormal of the element
+// format, k · 2^(emin − m) with k < 2^m, is a normal float with fewer), so the low 23 − m
+// fraction bits are zero and the top 9 + m bits tell the values apart:
+//
+//      float:  [s] [eeeeeeee] [ f1 … fm | 0 … 0 ]     index = bits >> (23 − m)
+//                                        23 − m bits, must be zero
+//
+// A float whose low bits are not zero, or whose index no element value has, is not a term of
+// the element format (a NaN with another payload, say): termCode refuses it, and the caller
+// adds it by the float path.
+class AdditionTable {
+  public:
+    static constexpr std::uint16_t kNoCode = 0xffff;
+
+    // The table for a float-path accumulator `arithmetic` of format `accumulator`, or nullopt
+    // when either format is wider than 8 bits or a sum has no code.
+    static std::optional<AdditionTable> make(const FormatSpec& element,
+                                             const FormatSpec& accumulator,
+                                             WideArithmetic<float> arithmetic) {
+        if (element.totalBits() > 8 || accumulator.totalBits() > 8 ||
+            element.kind != FormatKind::BinaryFloat || accumulator.kind != FormatKind::BinaryFloat)
+            return std::nullopt;
+        AdditionTable table;
+        std::vector<float> termValues;
+        if (!fillCodes(element, table.termShift_, table.termCodes_, &termValues) ||
+            !fillCodes(accumulator, table.sumShift_, table.sumCodes_, &table.sumValues_))
+            return std::nullopt;
+        table.sumIsNaN_.resize(table.sumValues_.size());
+        for (std::size_t c = 0; c < table.sumValues_.size(); ++c) {
+            table.sumIsNaN_[c] = std::isnan(table.sumValues_[c]);
+            if (table.sumIsNaN_[c] && table.nanCode_ == kNoCode)
+                table.nanCode_ = static_cast<std::uint16_t>(c);
+        }
+        table.termIsFiniteNonZero_.resize(termValues.size());
+        table.sums_.assign(termValues.size() * kRow, 0);
+        for (std::size_t t = 0; t < termValues.size(); ++t) {
+            table.termIsFiniteNonZero_[t] = std::isfinite(termValues[t]) && termValues[t] != 0;
+            for (std::size_t s = 0; s < table.sumValues_.size(); ++s) {
+                const std::uint16_t code =
+                    table.sumCode(arithmetic.add(table.sumValues_[s], termValues[t]));
+                if (code == kNoCode)
+                    return std::nullopt;
+                table.sums_[t * kRow + s] = static_cast<std::uint8_t>(code);
+            }
+        }
+        return table;
+    }
+
+    // The element code of a term, or kNoCode when the float is not a value of the element
+    // format (see above).
+    std::uint16_t termCode(float t) const {
+        std::uint32_t bits = 0;
+        std::memcpy(&bits, &t, sizeof bits);
+        if ((bits & ((std::uint32_t(1) << termShift_) - 1)) != 0)
+            return kNoCode;
+        return termCodes_[bits >> termShift_];
+    }
+    // The row of term code t: row[s] is the accumulator code of s + t.
+    const std::uint8_t* row(std::uint16_t t) const { return sums_.data() + std::size_t(t) * kRow; }
+    // The accumulator code of a value of the accumulator format (NaN: a NaN code), or kNoCode.
+    std::uint16_t sumCode(float v) const {
+        if (std::isnan(v))
+            return nanCode_;
+        const auto bits = std::bit_cast<std::uint32_t>(v);
+        if ((bits & ((std::uint32_t(1) << sumShift_) - 1)) != 0)
+            return kNoCode;
+        return sumCodes_[bits >> sumShift_];
+    }
+    float sumValue(std::uint16_t s) const { return sumValues_[s]; }
+    bool sumIsNaN(std::uint16_t s) const { return sumIsNaN_[s] != 0; }
+    bool termIsFiniteNonZero(std::uint16_t t) const { return termIsFiniteNonZero_[t] != 0; }
+
+  private:
+    static constexpr std::size_t kRow = 256; // a row per term code, an entry per sum code
+
+    // codes[bits >> shift] = the code of each value of `spec` as a float; values[code] = it.
+    // False when a value is not a float or two values share an index.
+    static bool fillCodes(const FormatSpec& spec, int& shift, std::vector<std::uint16_t>& codes,
+                          std::vector<float>* values) {
+        if (!valuesFitFloat(spec) || spec.fractionBits > 7)
+            return false;
+        shift = 23 - spec.fractionBits;
+        codes.assign(std::size_t(1) << (32 - shift), kNoCode);
+        values->clear();
+        for (Code c = 0; c <= spec.codeMask(); ++c) {
+            const ExactValue v = decodeCode(spec, c).value;
+            const float f = static_cast<float>(doubleFromExact(v));
+            values->push_back(f);
+            if (v.isNaN())
+                continue; // found by sumCode's isnan; as a term, by its own float below
+            const auto bits = std::bit_cast<std::uint32_t>(f);
+            if ((bits & ((std::uint32_t(1) << shift) - 1)) != 0 || codes[bits >> shift] != kNoCode)
+                return false;
+            codes[bits >> shift] = static_cast<std::uint16_t>(c);
+        }
+        // A NaN term arrives as the quiet NaN the terms are stored with (makeTerms), either sign.
+        for (Code c = 0; c <= spec.codeMask(); ++c)
+            if (decodeCode(spec, c).value.isNaN())
+                for (const float nan : {std::numeric_limits<float>::quiet_NaN(),
+                                        -std::numeric_limits<float>::quiet_NaN()}) {
+                    const auto bits = std::bit_cast<std::uint32_t>(nan);
+                    if ((bits & ((std::uint32_t(1) << shift) - 1)) == 0 &&
+                        codes[bits >> shift] == kNoCode)
+                        codes[bits >> shift] = static_cast<std::uint16_t>(c);
+                }
+        return true;
+    }
+
+    int termShift_ = 0;
+    int sumShift_ = 0;
+    std::vector<std::uint16_t> termCodes_;
+    std::vector<std::uint16_t> sumCodes_;
+    std::vector<float> sumValues_;
+    std::vector<std::uint8_t> sumIsNaN_;
+    std::vector<std::uint8_t> termIsFiniteNonZero_;
+    std::uint16_t nanCode_ = kNoCode;
+    std::vector<std::uint8_t> sums_;
 };
 
 inline bool sameValue(const ExactValue& a, const ExactValue& b) {

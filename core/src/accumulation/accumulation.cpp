@@ -5,6 +5,7 @@
 
 #include "fpx/accumulation_arithmetic.h"
 #include "fpx/format_catalogue.h"
+#include "fpx/format_limits.h"
 
 #include <algorithm>
 #include <limits>
@@ -28,6 +29,9 @@ const FormatSpec& fp32Spec() {
 
 enum class PathKind { Float, Double, NativeDouble, Exact };
 
+// The float path's sequential sums of formats of at most 8 bits (AdditionTable).
+constexpr const char* kAdditionTablePath = "float, addition table";
+
 std::string_view pathName(PathKind kind) {
     switch (kind) {
     case PathKind::Float:
@@ -42,19 +46,42 @@ std::string_view pathName(PathKind kind) {
     return "?";
 }
 
+// Whether a wide type of precision P rounds every sum a + t of an accumulator value a
+// (precision p) and a term t (precision q) as the exact core does (docs/design.md,
+// "Accumulation and dot products", proof 1). P ≥ 2·max(p, q) + 2 always. When q ≤ p, double
+// rounding is innocuous. When q > p a term can be a midpoint of the accumulator (p + 1 bits),
+// and a tiny a rounded away in the wide sum would turn "just above the midpoint" into a tie.
+// So then every sum the accumulator can hold must be exact in the wide type. With E the
+// exponent of the accumulator's largest value and 2^m its smallest subnormal, an accepted sum
+// has |a|, |a + t| < 2^(E+1), so |t| < 2^(E+2):
+//   - top(t) ≥ top(a): the exact sum's bits lie between 2^(E+1) and min(2^m, lsb(t)), at most
+//     max(E + 2 − m, q + 1) bits: exact when E + 2 − m ≤ P.
+//   - top(t) < top(a): the sum is inexact only when t's last bit lies below the wide grid of
+//     a, which with P ≥ 2q + 2 and q > p puts |t| below a quarter of a's spacing at p bits:
+//     a + t and its wide rounding both round back to a.
+bool sumsRoundOnceIn(int wide, const FormatSpec& element, const FormatSpec& accumulator) {
+    const int q = std::max(element.precision(), accumulator.precision());
+    if (2 * q + 2 > wide)
+        return false;
+    if (element.precision() <= accumulator.precision())
+        return true;
+    const int smallest = accumulator.minExponent() - accumulator.fractionBits;
+    return deriveLimits(accumulator).maxExponent + 2 - smallest <= wide;
+}
+
 // A hardware type may carry the additions when the mode is round to nearest even, the element
-// and accumulator values all fit it, and its precision P ≥ 2q + 2 for q the wider of the two
-// precisions (see wide_rounding.h). A signed binary float accumulator only: an unsigned one
-// needs the core to refuse negative sums.
+// and accumulator values all fit it, and sumsRoundOnceIn it. A signed binary float accumulator
+// only: an unsigned one needs the core to refuse negative sums.
 PathKind choosePath(const FormatSpec& element, const FormatSpec& accumulator,
                     const RoundingOptions& rounding) {
     if (rounding.mode != RoundingMode::NearestEven || accumulator.kind != FormatKind::BinaryFloat ||
         !accumulator.isSigned || element.kind != FormatKind::BinaryFloat)
         return PathKind::Exact;
-    const int q = std::max(element.precision(), accumulator.precision());
-    if (valuesFitFloat(element) && valuesFitFloat(accumulator) && 2 * q + 2 <= 24)
+    if (valuesFitFloat(element) && valuesFitFloat(accumulator) &&
+        sumsRoundOnceIn(24, element, accumulator))
         return PathKind::Float;
-    if (valuesFitDouble(element) && valuesFitDouble(accumulator) && 2 * q + 2 <= 53)
+    if (valuesFitDouble(element) && valuesFitDouble(accumulator) &&
+        sumsRoundOnceIn(53, element, accumulator))
         return PathKind::Double;
     if (isBinary64(accumulator) && valuesFitDouble(element))
         return PathKind::NativeDouble;
@@ -196,6 +223,63 @@ ExactValue sequential(Arith arith, Reader term, RunContext& run) {
         [&] { return convertValue<ExactValue>(s); });
     run.result.cancelled = !finished;
     return convertValue<ExactValue>(s);
+}
+
+// Adds terms begin, begin + 1, … by the addition table while every term is a value of the
+// element format, as addWhileFast does by the float path; `sum` is the accumulator's code.
+template <bool Watch>
+[[gnu::noinline]] std::size_t
+addWhileInTable(const AdditionTable& table, const float* terms, std::size_t begin, std::size_t end,
+                std::uint16_t& sum, std::optional<std::size_t>& lost) {
+    std::uint16_t s = sum;
+    std::size_t i = begin;
+    for (; i < end; ++i) {
+        const std::uint16_t t = table.termCode(terms[i]);
+        if (t == AdditionTable::kNoCode) [[unlikely]]
+            break;
+        // The only link of the chain: the load that depends on the previous sum.
+        const std::uint16_t r = table.row(t)[s];
+        if constexpr (Watch) {
+            if (r == s && table.termIsFiniteNonZero(t) && !table.sumIsNaN(s)) [[unlikely]] {
+                lost = i;
+                sum = r;
+                return i + 1;
+            }
+        }
+        s = r;
+    }
+    sum = s;
+    return i;
+}
+
+// The sequential sum by the addition table; a term the table refuses goes through `arith`.
+ExactValue sequentialByTable(const AdditionTable& table, WideArithmetic<float> arith,
+                             const float* terms, RunContext& run) {
+    std::uint16_t s = table.sumCode(0.0F);
+    std::optional<std::size_t>& stagnation = run.result.stagnationTerm;
+    const bool finished = drive(
+        run,
+        [&](std::size_t begin, std::size_t end) {
+            std::size_t i = begin;
+            while (i < end) {
+                i = stagnation ? addWhileInTable<false>(table, terms, i, end, s, stagnation)
+                               : addWhileInTable<true>(table, terms, i, end, s, stagnation);
+                if (i == end)
+                    break;
+                const float sum = table.sumValue(s);
+                const float t = terms[i];
+                const float r = arith.add(sum, t);
+                if (!stagnation && sameValue(r, sum) && isFiniteNonZero(t)) [[unlikely]]
+                    stagnation = i;
+                s = table.sumCode(r);
+                if (s == AdditionTable::kNoCode) // a sum of the format always has a code
+                    throw std::logic_error("accumulate: a sum without a code in the table");
+                ++i;
+            }
+        },
+        [&] { return convertValue<ExactValue>(table.sumValue(s)); });
+    run.result.cancelled = !finished;
+    return convertValue<ExactValue>(table.sumValue(s));
 }
 
 template <class Arith, class Reader>
@@ -410,10 +494,19 @@ AccumulationResult accumulate(const TermSequence& terms, const AccumulationOptio
     const ExactArithmetic exactTotal{fp32Spec(), options.rounding,
                                      stochasticBits(options.seed, ~std::uint64_t(0))};
     switch (kind) {
-    case PathKind::Float:
-        result.sum = runWith(WideArithmetic<float>::make(accumulator, options.rounding),
-                             WideArithmetic<double>::make(fp32Spec(), options.rounding), run);
+    case PathKind::Float: {
+        const auto arith = WideArithmetic<float>::make(accumulator, options.rounding);
+        if (options.method.method == SumMethod::Sequential &&
+            terms.storage == TermSequence::Storage::Float)
+            if (const auto table = AdditionTable::make(terms.element, accumulator, arith)) {
+                result.sum = sequentialByTable(*table, arith, terms.floats.data(), run);
+                result.path = kAdditionTablePath;
+                break;
+            }
+        result.sum =
+            runWith(arith, WideArithmetic<double>::make(fp32Spec(), options.rounding), run);
         break;
+    }
     case PathKind::Double:
         result.sum = runWith(WideArithmetic<double>::make(accumulator, options.rounding),
                              WideArithmetic<double>::make(fp32Spec(), options.rounding), run);
@@ -426,7 +519,8 @@ AccumulationResult accumulate(const TermSequence& terms, const AccumulationOptio
         break;
     }
     result.fastPath = kind != PathKind::Exact;
-    result.path = std::string(pathName(kind));
+    if (result.path.empty())
+        result.path = std::string(pathName(kind));
     result.bits = roundToFormat(result.sum, result.resultFormat).code;
     result.exactSum = exact.total;
     result.error = result.sum - result.exactSum;

@@ -12,14 +12,15 @@ namespace fpx::bench {
 namespace {
 
 // FP8 E4M3 values are FP16 and BF16 values too, so one array of them serves every
-// accumulator, and the plain loop adds exactly the same floats. Uniform on [0, 1), positive as
-// sums of squares or of probabilities are: each sum grows until it stagnates (at 2048 in FP16,
-// 256 in BF16, 16 in E4M3), the regime in which a long low-precision sum spends most of its
-// terms, and it never overflows (which would send every later addition through the exact core).
-// Sums that keep crossing binades take the bit trick more often and run slower; the design
-// document says so.
+// accumulator, and the plain loop adds exactly the same floats. Two workloads, because the
+// speed of an emulated sum depends on where the sum goes:
+//   - positive terms, uniform on [0, 1), as sums of squares or of probabilities are: each sum
+//     grows until it stagnates (at 2048 in FP16, 256 in BF16, 16 in E4M3) and stays in one
+//     binade, and it never overflows (which would send every later addition through the
+//     exact core);
+//   - zero-mean terms, normal(0, 1), as gradients and residuals are: the sum is a random walk
+//     that keeps crossing powers of two, in E4M3 every few terms, and passes through zero.
 constexpr const char* kElement = "fp8_e4m3";
-constexpr const char* kDistribution = "uniform:0:1";
 constexpr std::size_t kVerifiedPrefix = 200'000;
 
 // The plain float loop: each addition waits for the previous one. GCC and Clang keep the order
@@ -43,21 +44,30 @@ TermSequence prefixOf(const TermSequence& terms, std::size_t n) {
 
 } // namespace
 
-std::string accumulationBenchTerms() {
-    return std::string(kElement) + " values, " + kDistribution;
+std::vector<AccumulationWorkload> accumulationWorkloads() {
+    return {{"positive terms (the sum settles)", "uniform:0:1"},
+            {"zero-mean terms (the sum wanders across binades)", "normal:0:1"}};
 }
 
-std::vector<AccumulationBenchRow>
-runAccumulationBench(const AccumulationBenchRequest& request,
-                     const std::function<void(double, const std::string&)>& progress,
-                     const std::atomic<bool>* cancel) {
-    std::vector<AccumulationBenchRow> rows;
+std::string accumulationBenchTerms() {
+    return std::string(kElement) + " values";
+}
+
+namespace {
+
+// The rows of one workload: every accumulator against the plain loop, and with `exactSum`
+// the superaccumulator against memcpy. False when the terms cannot be made.
+bool benchWorkload(const AccumulationWorkload& workload, const AccumulationBenchRequest& request,
+                   bool exactSum, const std::function<void(const std::string&)>& step,
+                   const std::atomic<bool>* cancel, std::vector<AccumulationBenchRow>& rows) {
     const FormatSpec element = *findFormat(kElement).spec;
     std::string error;
-    const auto distribution = parseTermDistribution(kDistribution, error);
+    const auto distribution = parseTermDistribution(workload.distribution, error);
+    if (!distribution)
+        return false;
     const auto made = makeTerms(*distribution, request.terms, element, 1, error);
     if (!made)
-        return rows;
+        return false;
     const TermSequence& terms = *made;
     const TermSequence prefix = prefixOf(terms, std::min(kVerifiedPrefix, terms.size()));
     const float* data = terms.floats.data();
@@ -65,21 +75,18 @@ runAccumulationBench(const AccumulationBenchRequest& request,
     volatile float sink = 0;
     const auto plainLoop = [&] { sink = plainFloatSum(data, n); };
 
-    const char* accumulators[] = {"fp16", "bf16", "fp8_e4m3"};
-    const double steps = std::size(accumulators) + 1;
-    double step = 0;
-    for (const char* id : accumulators) {
+    for (const char* id : {"fp16", "bf16", "fp8_e4m3"}) {
         if (cancel && cancel->load())
-            return rows;
+            return true;
         AccumulationOptions options;
         options.element = element;
         options.accumulator = *findFormat(id).spec;
         AccumulationBenchRow row;
         row.what = options.accumulator.id + " sequential";
+        row.workload = workload.label;
         row.reference = "float loop";
         row.goal = 0.25;
-        if (progress)
-            progress(step / steps, "verifying " + row.what);
+        step("verifying " + row.what + ", " + workload.label);
         const AccumulationResult fast = accumulate(prefix, options);
         options.exactCoreOnly = true;
         const AccumulationResult exact = accumulate(prefix, options);
@@ -89,8 +96,7 @@ runAccumulationBench(const AccumulationBenchRequest& request,
         if (!row.verified)
             row.note = "on the first " + std::to_string(prefix.size()) +
                        " terms the hardware path's sum differs from the exact core's";
-        if (progress)
-            progress(step / steps, "timing " + row.what);
+        step("timing " + row.what + ", " + workload.label);
         options.exactReference = false;
         volatile bool keep = false;
         const StatisticsAlongside t =
@@ -100,18 +106,17 @@ runAccumulationBench(const AccumulationBenchRequest& request,
         row.time = t.body;
         row.referenceTime = t.reference;
         rows.push_back(row);
-        ++step;
     }
 
-    if (cancel && cancel->load())
-        return rows;
+    if (!exactSum || (cancel && cancel->load()))
+        return true;
     AccumulationBenchRow row;
     row.what = "exact sum";
+    row.workload = workload.label;
     row.path = "superaccumulator";
     row.reference = "memcpy";
     row.goal = 0.1;
-    if (progress)
-        progress(step / steps, "verifying the exact sum");
+    step("verifying the exact sum");
     ExactValue reference;
     for (std::size_t i = 0; i < prefix.size(); ++i)
         reference = reference + prefix.at(i);
@@ -119,8 +124,7 @@ runAccumulationBench(const AccumulationBenchRequest& request,
     if (!row.verified)
         row.note = "the superaccumulator differs from a sum of exact values";
     std::vector<float> copy(n);
-    if (progress)
-        progress(step / steps, "timing the exact sum");
+    step("timing the exact sum");
     volatile bool keep = false;
     const StatisticsAlongside t = measureAlongside(
         [&] { keep = exactSums(terms).total.isZero(); },
@@ -129,12 +133,38 @@ runAccumulationBench(const AccumulationBenchRequest& request,
     row.time = t.body;
     row.referenceTime = t.reference;
     rows.push_back(row);
+    return true;
+}
 
+} // namespace
+
+std::vector<AccumulationBenchRow>
+runAccumulationBench(const AccumulationBenchRequest& request,
+                     const std::function<void(double, const std::string&)>& progress,
+                     const std::atomic<bool>* cancel) {
+    std::vector<AccumulationBenchRow> rows;
+    const std::vector<AccumulationWorkload> workloads = accumulationWorkloads();
+    // Three accumulators a workload, and the exact sum once, on the first.
+    const double steps = 3.0 * static_cast<double>(workloads.size()) + 1;
+    double done = 0;
+    const auto step = [&](const std::string& what) {
+        if (progress)
+            progress(std::min(1.0, done / steps), what);
+        if (what.rfind("timing", 0) == 0)
+            ++done;
+    };
+    for (std::size_t w = 0; w < workloads.size(); ++w) {
+        if (cancel && cancel->load())
+            break;
+        // One workload's terms at a time: 10^8 floats are 400 MB.
+        if (!benchWorkload(workloads[w], request, w == 0, step, cancel, rows))
+            return rows;
+    }
     for (AccumulationBenchRow& r : rows) {
         if (r.time.median > 0)
-            r.termsPerSecond = static_cast<double>(n) / r.time.median;
+            r.termsPerSecond = static_cast<double>(request.terms) / r.time.median;
         if (r.referenceTime.median > 0)
-            r.referenceTermsPerSecond = static_cast<double>(n) / r.referenceTime.median;
+            r.referenceTermsPerSecond = static_cast<double>(request.terms) / r.referenceTime.median;
         if (r.time.median > 0)
             r.ratio = r.referenceTime.median / r.time.median;
     }

@@ -15,12 +15,22 @@ namespace fpx::bench {
 // (measureAlongside) in the same run, on one thread (docs/design.md, "Benchmarks"):
 //   - sequential accumulation in FP16, BF16 and FP8 E4M3 (accumulate(), its hardware path)
 //     against a plain `float` loop s += t[i] over the same terms, a true sequential
-//     dependency the compiler may not reorder (no -ffast-math, so no vectorised reduction);
+//     dependency the compiler may not reorder (no -ffast-math, so no vectorised reduction),
+//     on two workloads: positive terms, whose sum settles in one binade, and zero-mean terms,
+//     whose sum wanders across binades (AccumulationWorkload);
 //   - the exact reference sum (the superaccumulator) against memcpy of the terms.
 // Every sum is verified before it is timed: on a prefix of the terms, the hardware path's sum
 // equals the exact core's, and the superaccumulator's equals a sum of ExactValues.
+struct AccumulationWorkload {
+    std::string label;        // what a reader is told: "positive terms (the sum settles)"
+    std::string distribution; // makeTerms' distribution: "uniform:0:1"
+};
+// The workloads, in the order the rows come: positive, then zero-mean.
+std::vector<AccumulationWorkload> accumulationWorkloads();
+
 struct AccumulationBenchRow {
     std::string what;      // "fp16 sequential", "exact sum"
+    std::string workload;  // AccumulationWorkload::label
     std::string path;      // accumulate()'s path, "superaccumulator"
     std::string reference; // "float loop", "memcpy"
     bool verified = false;
@@ -44,7 +54,7 @@ runAccumulationBench(const AccumulationBenchRequest& request,
                      const std::function<void(double, const std::string&)>& progress = {},
                      const std::atomic<bool>* cancel = nullptr);
 
-// What the terms are, for the report.
+// What the terms are, for the report: their element format.
 std::string accumulationBenchTerms();
 
 } // namespace fpx::bench
