@@ -242,7 +242,8 @@ int runAccumulate(const std::vector<std::string>& rawArgs, Streams& io) {
                 " go through the exact core, one exact big-number operation per addition "
                 "(slow); use at most " +
                 std::to_string(kMaxExactTerms) +
-                " terms there, or round to nearest even in a format of at most 53 bits");
+                " terms there (sums rounded to nearest even in a format of at most 53 bits, of "
+                "terms no more precise than the sum, take a fast path)");
     }
     if (traceEvery > 0 && terms / traceEvery > kMaxTracePoints)
         return usageError("--trace: " + std::to_string(terms / traceEvery) +
