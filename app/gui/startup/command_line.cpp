@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "startup/command_line.h"
 
+#include "arithmetic/arithmetic_page.h"
 #include "bench/benchmarks_panel.h"
 #include "main_window.h"
 #include "models/explorer_controller.h"
@@ -13,7 +14,8 @@ namespace fpx::gui {
 
 void ExplorerCommandLine::addTo(QCommandLineParser& parser) const {
     parser.addOptions({value, formats, round, overflow, select, plot, screenshot, size, noSettings,
-                       page, benchRun, benchFormats, benchBudget, benchSizes, benchCompare});
+                       page, expr, lab, benchRun, benchFormats, benchBudget, benchSizes,
+                       benchCompare});
 }
 
 bool ExplorerCommandLine::persistent(const QCommandLineParser& parser) const {
@@ -74,6 +76,18 @@ QString applyExplorerOptions(const QCommandLineParser& parser, const ExplorerCom
     return {};
 }
 
+QString applyArithmeticOptions(const QCommandLineParser& parser, const ExplorerCommandLine& options,
+                               MainWindow& window) {
+    ArithmeticPage* page = window.arithmeticPage();
+    if (parser.isSet(options.lab)) {
+        const auto lab = ArithmeticPage::parseLab(parser.value(options.lab));
+        if (!lab)
+            return "--lab: use expression, accumulation, stochastic or weights";
+        page->showLab(*lab);
+    }
+    return {};
+}
+
 QString applyBenchmarkOptions(const QCommandLineParser& parser, const ExplorerCommandLine& options,
                               MainWindow& window) {
     BenchmarksPanel* bench = window.benchmarksPanel();
@@ -82,8 +96,10 @@ QString applyBenchmarkOptions(const QCommandLineParser& parser, const ExplorerCo
             window.showPage(MainWindow::Page::Benchmarks);
         else if (parser.value(options.page) == "explorer")
             window.showPage(MainWindow::Page::Explorer);
+        else if (parser.value(options.page) == "arithmetic")
+            window.showPage(MainWindow::Page::Arithmetic);
         else
-            return "--page: use explorer or benchmarks";
+            return "--page: use explorer, benchmarks or arithmetic";
     }
     if (parser.isSet(options.benchFormats)) {
         const FormatListLookup lookup =
