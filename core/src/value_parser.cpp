@@ -33,20 +33,26 @@ struct Operand {
     bool exact = true;
 };
 
-class Parser {
+// The lexer of one number: decimal, hex float, inf / nan, each with an optional power suffix
+// (2^-24, 10**3). Both grammars read their numbers through it: the value grammar below
+// (parseValue) and the expression grammar of expression.cpp (through readNumberLiteral).
+class Scanner {
   public:
-    explicit Parser(std::string_view text) : text_(text) {}
+    Scanner(std::string_view text, std::size_t position) : text_(text), pos_(position) {}
 
-    Operand parseAll() {
-        skipBlanks();
-        if (pos_ == text_.size())
-            throw fail("empty value: expected a number such as 0.3952, 1/3, 2^-24 or 0x1.8p-3");
-        if (auto special = parseSpecial())
-            return finish(Operand{*special, true});
-        return finish(parseExpression());
+    std::size_t position() const { return pos_; }
+
+    // number := special | (hex | decimal) power?     special := inf | infinity | nan | …
+    Operand readNumber(bool acceptSpecials) {
+        if (acceptSpecials)
+            if (auto special = matchSpecial())
+                return Operand{*special, true};
+        const std::size_t basePos = pos_;
+        const Operand base = parseNumber();
+        return readPowerSuffix(base, basePos);
     }
 
-  private:
+  protected:
     Failure fail(std::string message) const {
         return Failure{ParseError{pos_, std::move(message)}};
     }
@@ -103,13 +109,6 @@ class Parser {
         return std::nullopt;
     }
 
-    Operand finish(const Operand& operand) {
-        skipBlanks();
-        if (!atEnd())
-            throw fail(describeUnexpected());
-        return operand;
-    }
-
     std::string describeUnexpected() const {
         const unsigned char c = static_cast<unsigned char>(peek());
         if (c >= 0x20 && c < 0x7f)
@@ -119,15 +118,11 @@ class Parser {
         return std::string("unexpected byte ") + buffer;
     }
 
-    std::optional<ExactValue> parseSpecial() {
-        const std::size_t start = pos_;
-        const bool negative = parseSign().value_or(false);
-        skipBlanks();
+    std::optional<ExactValue> matchSpecial() {
         if (matchWord("infinity") || matchWord("inf"))
-            return ExactValue::infinity(negative);
+            return ExactValue::infinity(false);
         if (matchWord("nan") || matchWord("qnan") || matchWord("snan"))
-            return ExactValue::nan(negative);
-        pos_ = start;
+            return ExactValue::nan(false);
         return std::nullopt;
     }
 
@@ -137,80 +132,18 @@ class Parser {
                                    "combined with * / or ^ (use it on its own)");
     }
 
-    // sum := product (('+' | '-') product)*
-    Operand parseExpression() {
-        const std::size_t firstPos = pos_;
-        Operand result = parseProduct();
-        for (;;) {
-            skipBlanks();
-            const std::size_t opPos = pos_;
-            const std::optional<bool> minus = parseSign();
-            if (!minus)
-                return result;
-            requireExact(result, firstPos);
-            skipBlanks();
-            const std::size_t operandPos = pos_;
-            const Operand operand = parseProduct();
-            requireExact(operand, operandPos);
-            chargeWork(result.value, operand.value, opPos);
-            result.value = *minus ? result.value - operand.value : result.value + operand.value;
-            checkSize(result.value, opPos);
-        }
-    }
-
-    // product := unary (('*' | '/' | '×') unary)*
-    Operand parseProduct() {
-        const std::size_t firstPos = pos_;
-        Operand result = parseUnary();
-        for (;;) {
-            skipBlanks();
-            const std::size_t opPos = pos_;
-            char op = 0;
-            if (peek() == '*' && peek(1) != '*') {
-                op = '*';
-                ++pos_;
-            } else if (peek() == '/') {
-                op = '/';
-                ++pos_;
-            } else if (text_.substr(pos_).starts_with("\xC3\x97")) { // ×
-                op = '*';
-                pos_ += 2;
-            } else {
-                return result;
-            }
-            requireExact(result, firstPos);
-            skipBlanks();
-            const std::size_t operandPos = pos_;
-            const Operand operand = parseUnary();
-            requireExact(operand, operandPos);
-            if (op == '/' && operand.value.isZero())
-                throw failAt(operandPos, "division by zero");
-            chargeWork(result.value, operand.value, opPos);
-            result.value = op == '*' ? result.value * operand.value : result.value / operand.value;
-            checkSize(result.value, opPos);
-        }
-    }
-
-    Operand parseUnary() {
-        const bool negative = parseSign().value_or(false);
-        skipBlanks();
-        Operand operand = parsePower();
-        if (negative)
-            operand.value = operand.value.negated();
-        return operand;
-    }
-
-    // power := primary (('^' | '**') sign? integer)?     primary := number | '(' sum ')'
-    Operand parsePower() {
-        const std::size_t basePos = pos_;
-        Operand base = parsePrimary();
+    // power := base (('^' | '**') sign? integer)?: the whole power is one exact number.
+    Operand readPowerSuffix(const Operand& base, std::size_t basePos) {
+        const std::size_t afterBase = pos_;
         skipBlanks();
         if (peek() == '^')
             ++pos_;
         else if (peek() == '*' && peek(1) == '*')
             pos_ += 2;
-        else
+        else {
+            pos_ = afterBase;
             return base;
+        }
         requireExact(base, basePos);
         skipBlanks();
         const std::size_t exponentPos = pos_;
@@ -262,24 +195,6 @@ class Parser {
             ++pos_;
         }
         return value;
-    }
-
-    Operand parsePrimary() {
-        if (peek() != '(')
-            return parseNumber();
-        const std::size_t open = pos_;
-        if (++depth_ > kMaxNesting)
-            throw fail("parentheses nested too deeply");
-        ++pos_;
-        skipBlanks();
-        Operand inner = parseExpression();
-        skipBlanks();
-        if (peek() != ')')
-            throw atEnd() ? failAt(open, "unclosed '('")
-                          : fail(describeUnexpected() + ", expected ')'");
-        ++pos_;
-        --depth_;
-        return inner;
     }
 
     Operand parseNumber() {
@@ -439,6 +354,131 @@ class Parser {
         return Operand{value, exact};
     }
 
+    std::string_view text_;
+    std::size_t pos_ = 0;
+};
+
+// The value grammar of parseValue: exact arithmetic on numbers while reading.
+class Parser : public Scanner {
+  public:
+    explicit Parser(std::string_view text) : Scanner(text, 0) {}
+
+    Operand parseAll() {
+        skipBlanks();
+        if (pos_ == text_.size())
+            throw fail("empty value: expected a number such as 0.3952, 1/3, 2^-24 or 0x1.8p-3");
+        if (auto special = parseSpecial())
+            return finish(Operand{*special, true});
+        return finish(parseExpression());
+    }
+
+  private:
+    // A lone ±inf or ±nan: the whole text (never inside arithmetic).
+    std::optional<ExactValue> parseSpecial() {
+        const std::size_t start = pos_;
+        const bool negative = parseSign().value_or(false);
+        skipBlanks();
+        if (auto special = matchSpecial())
+            return special->withSign(negative);
+        pos_ = start;
+        return std::nullopt;
+    }
+
+    Operand finish(const Operand& operand) {
+        skipBlanks();
+        if (!atEnd())
+            throw fail(describeUnexpected());
+        return operand;
+    }
+
+    // sum := product (('+' | '-') product)*
+    Operand parseExpression() {
+        const std::size_t firstPos = pos_;
+        Operand result = parseProduct();
+        for (;;) {
+            skipBlanks();
+            const std::size_t opPos = pos_;
+            const std::optional<bool> minus = parseSign();
+            if (!minus)
+                return result;
+            requireExact(result, firstPos);
+            skipBlanks();
+            const std::size_t operandPos = pos_;
+            const Operand operand = parseProduct();
+            requireExact(operand, operandPos);
+            chargeWork(result.value, operand.value, opPos);
+            result.value = *minus ? result.value - operand.value : result.value + operand.value;
+            checkSize(result.value, opPos);
+        }
+    }
+
+    // product := unary (('*' | '/' | '×') unary)*
+    Operand parseProduct() {
+        const std::size_t firstPos = pos_;
+        Operand result = parseUnary();
+        for (;;) {
+            skipBlanks();
+            const std::size_t opPos = pos_;
+            char op = 0;
+            if (peek() == '*' && peek(1) != '*') {
+                op = '*';
+                ++pos_;
+            } else if (peek() == '/') {
+                op = '/';
+                ++pos_;
+            } else if (text_.substr(pos_).starts_with("\xC3\x97")) { // ×
+                op = '*';
+                pos_ += 2;
+            } else {
+                return result;
+            }
+            requireExact(result, firstPos);
+            skipBlanks();
+            const std::size_t operandPos = pos_;
+            const Operand operand = parseUnary();
+            requireExact(operand, operandPos);
+            if (op == '/' && operand.value.isZero())
+                throw failAt(operandPos, "division by zero");
+            chargeWork(result.value, operand.value, opPos);
+            result.value = op == '*' ? result.value * operand.value : result.value / operand.value;
+            checkSize(result.value, opPos);
+        }
+    }
+
+    Operand parseUnary() {
+        const bool negative = parseSign().value_or(false);
+        skipBlanks();
+        Operand operand = parsePower();
+        if (negative)
+            operand.value = operand.value.negated();
+        return operand;
+    }
+
+    // power := primary (('^' | '**') sign? integer)?     primary := number | '(' sum ')'
+    Operand parsePower() {
+        const std::size_t basePos = pos_;
+        const Operand base = parsePrimary();
+        return readPowerSuffix(base, basePos);
+    }
+
+    Operand parsePrimary() {
+        if (peek() != '(')
+            return parseNumber();
+        const std::size_t open = pos_;
+        if (++depth_ > kMaxNesting)
+            throw fail("parentheses nested too deeply");
+        ++pos_;
+        skipBlanks();
+        Operand inner = parseExpression();
+        skipBlanks();
+        if (peek() != ')')
+            throw atEnd() ? failAt(open, "unclosed '('")
+                          : fail(describeUnexpected() + ", expected ')'");
+        ++pos_;
+        --depth_;
+        return inner;
+    }
+
     // Exact arithmetic costs about bits(a)·bits(b) for the products, plus (bits)^2 for the gcd
     // that keeps a fraction reduced when a denominator is not 1; a line may hold thousands of
     // operations, so their total is budgeted.
@@ -465,12 +505,20 @@ class Parser {
     // About half a second of big-integer work on a 2-core machine of 2025.
     static constexpr double kWorkBudget = 1.5e11;
     double work_ = 0;
-    std::string_view text_;
-    std::size_t pos_ = 0;
     int depth_ = 0;
 };
 
 } // namespace
+
+NumberLiteral readNumberLiteral(std::string_view text, std::size_t position, bool acceptSpecials) {
+    try {
+        Scanner scanner(text, position);
+        const Operand operand = scanner.readNumber(acceptSpecials);
+        return NumberLiteral{operand.value, operand.exact, scanner.position(), {}};
+    } catch (const Failure& failure) {
+        return NumberLiteral{std::nullopt, true, failure.error.position, failure.error};
+    }
+}
 
 ParsedValue parseValue(std::string_view text) {
     try {

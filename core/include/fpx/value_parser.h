@@ -36,4 +36,19 @@ struct ParsedValue {
 // refused, with a clear error, when their exact result would need more than 250000 bits.
 ParsedValue parseValue(std::string_view text);
 
+// One number literal read from text[position…], as both grammars read their numbers (the
+// value grammar of parseValue and the expression grammar of expression.h): a decimal, a hex
+// float or an integer, with an optional power suffix that makes the whole power ONE exact
+// number (2^-24, 10^-3, 2**10); with `acceptSpecials` also inf, infinity and nan. No sign:
+// the grammars read signs themselves. `end` is one past the literal's last byte (or, on an
+// error, the error's position); `exact` as in ParsedValue.
+struct NumberLiteral {
+    std::optional<ExactValue> value;
+    bool exact = true;
+    std::size_t end = 0;
+    ParseError error;
+    explicit operator bool() const { return value.has_value(); }
+};
+NumberLiteral readNumberLiteral(std::string_view text, std::size_t position, bool acceptSpecials);
+
 } // namespace fpx

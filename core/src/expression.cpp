@@ -1,0 +1,488 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "fpx/expression.h"
+
+#include "fpx/code_details.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+
+namespace fpx {
+
+namespace {
+
+// Significant bits of the exact reference's square roots: far more than the widest format's
+// precision (113 bits), so an error against the approximate root is right to many digits.
+constexpr int kExactRootBits = 320;
+
+// About half a second of big-integer work, as value_parser.cpp budgets its arithmetic.
+constexpr double kWorkBudget = 1.5e11;
+
+struct Failure {
+    ParseError error;
+};
+
+// A parsed node and the span it occupies as written, parentheses included: the node's own span
+// leaves them out ("(0.1+0.2)" is the node "0.1+0.2"), its parent's span takes them in.
+struct Parsed {
+    Expression node;
+    std::size_t outerBegin = 0;
+    std::size_t outerEnd = 0;
+};
+
+struct Function {
+    std::string_view name;
+    Operation op;
+    const char* arguments; // how the usage reads, for errors
+};
+
+constexpr std::array kFunctions = {
+    Function{"fma", Operation::Fma, "fma(a, b, c)"}, Function{"sqrt", Operation::Sqrt, "sqrt(x)"},
+    Function{"abs", Operation::Abs, "abs(x)"},       Function{"min", Operation::Min, "min(a, b)"},
+    Function{"max", Operation::Max, "max(a, b)"},
+};
+
+bool isLetter(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+bool isDigit(char c) {
+    return c >= '0' && c <= '9';
+}
+char lower(char c) {
+    return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+std::string column(std::size_t position) {
+    return std::to_string(position + 1);
+}
+
+class ExpressionParser {
+  public:
+    explicit ExpressionParser(std::string_view text) : text_(text) {}
+
+    Expression parseAll() {
+        if (text_.size() > kMaxExpressionLength)
+            throw failAt(kMaxExpressionLength, "expression longer than " +
+                                                   std::to_string(kMaxExpressionLength) + " bytes");
+        skipBlanks();
+        if (atEnd())
+            throw fail("empty expression: expected one such as 0.1+0.2, fma(2,3,-6) or "
+                       "sqrt(2)");
+        Parsed parsed = parseSum();
+        skipBlanks();
+        if (!atEnd()) {
+            if (peek() == ')')
+                throw fail("unmatched ')'");
+            if (peek() == '^' || (peek() == '*' && peek(1) == '*'))
+                throw fail("'^' raises only a number to a power (2^-24, 10^-3): write a "
+                           "product of a sub-expression out");
+            throw fail(describeUnexpected() + ", expected an operator (+ - * /) or the end");
+        }
+        return std::move(parsed.node);
+    }
+
+  private:
+    Failure fail(std::string message) const { return failAt(pos_, std::move(message)); }
+    static Failure failAt(std::size_t position, std::string message) {
+        return Failure{ParseError{position, std::move(message)}};
+    }
+
+    bool atEnd() const { return pos_ >= text_.size(); }
+    char peek(std::size_t ahead = 0) const {
+        return pos_ + ahead < text_.size() ? text_[pos_ + ahead] : '\0';
+    }
+    bool startsWith(std::string_view prefix) const {
+        return text_.substr(pos_).starts_with(prefix);
+    }
+    void skipBlanks() {
+        while (!atEnd() && (peek() == ' ' || peek() == '\t' || peek() == '\r' || peek() == '\n'))
+            ++pos_;
+    }
+
+    std::string describeUnexpected() const {
+        if (atEnd())
+            return "unexpected end";
+        const unsigned char c = static_cast<unsigned char>(peek());
+        if (c >= 0x20 && c < 0x7f)
+            return std::string("unexpected character '") + static_cast<char>(c) + "'";
+        char buffer[8];
+        std::snprintf(buffer, sizeof buffer, "0x%02x", c);
+        return std::string("unexpected byte ") + buffer;
+    }
+
+    void enter() {
+        if (++depth_ > kMaxExpressionDepth)
+            throw fail("nested too deeply (at most " + std::to_string(kMaxExpressionDepth) +
+                       " levels of parentheses, functions and signs)");
+    }
+    void leave() { --depth_; }
+
+    Expression operation(Operation op, std::vector<Expression> operands, std::size_t begin,
+                         std::size_t end) const {
+        Expression node;
+        node.kind = Expression::Kind::Operation;
+        node.op = op;
+        node.operands = std::move(operands);
+        node.begin = begin;
+        node.end = end;
+        node.text = std::string(text_.substr(begin, end - begin));
+        return node;
+    }
+
+    Parsed binary(Operation op, Parsed left, Parsed right) const {
+        const std::size_t begin = left.outerBegin;
+        const std::size_t end = right.outerEnd;
+        std::vector<Expression> operands;
+        operands.push_back(std::move(left.node));
+        operands.push_back(std::move(right.node));
+        return Parsed{operation(op, std::move(operands), begin, end), begin, end};
+    }
+
+    // "+", "-" or U+2212 MINUS SIGN.
+    std::optional<bool> readSign() {
+        if (peek() == '+' || peek() == '-') {
+            ++pos_;
+            return text_[pos_ - 1] == '-';
+        }
+        if (startsWith("\xE2\x88\x92")) {
+            pos_ += 3;
+            return true;
+        }
+        return std::nullopt;
+    }
+
+    // sum := product (('+' | '-') product)*
+    Parsed parseSum() {
+        Parsed result = parseProduct();
+        for (;;) {
+            skipBlanks();
+            const std::optional<bool> minus = readSign();
+            if (!minus)
+                return result;
+            skipBlanks();
+            Parsed right = parseProduct();
+            result = binary(*minus ? Operation::Subtract : Operation::Add, std::move(result),
+                            std::move(right));
+        }
+    }
+
+    // product := unary (('*' | '/' | '×') unary)*
+    Parsed parseProduct() {
+        Parsed result = parseUnary();
+        for (;;) {
+            skipBlanks();
+            Operation op;
+            if (peek() == '*' && peek(1) != '*') {
+                op = Operation::Multiply;
+                ++pos_;
+            } else if (peek() == '/') {
+                op = Operation::Divide;
+                ++pos_;
+            } else if (startsWith("\xC3\x97")) { // ×
+                op = Operation::Multiply;
+                pos_ += 2;
+            } else {
+                return result;
+            }
+            skipBlanks();
+            Parsed right = parseUnary();
+            result = binary(op, std::move(result), std::move(right));
+        }
+    }
+
+    // unary := sign unary | primary. A sign written directly before a literal is part of it.
+    Parsed parseUnary() {
+        const std::size_t signPos = pos_;
+        const std::optional<bool> minus = readSign();
+        if (!minus)
+            return parsePrimary();
+        enter();
+        skipBlanks();
+        Parsed operand = parseUnary();
+        leave();
+        const std::size_t end = operand.outerEnd;
+        const bool bareLiteral =
+            operand.node.isLiteral() && operand.outerBegin == operand.node.begin;
+        if (bareLiteral) {
+            Expression& literal = operand.node;
+            if (*minus)
+                literal.value = literal.value.negated();
+            literal.begin = signPos;
+            literal.text = std::string(text_.substr(signPos, literal.end - signPos));
+            return Parsed{std::move(literal), signPos, end};
+        }
+        if (!*minus) {
+            operand.outerBegin = signPos;
+            return operand;
+        }
+        std::vector<Expression> operands;
+        operands.push_back(std::move(operand.node));
+        return Parsed{operation(Operation::Negate, std::move(operands), signPos, end), signPos,
+                      end};
+    }
+
+    // primary := literal | '(' sum ')' | name '(' arguments ')'
+    Parsed parsePrimary() {
+        if (peek() == '(') {
+            const std::size_t open = pos_;
+            enter();
+            ++pos_;
+            skipBlanks();
+            Parsed inner = parseSum();
+            skipBlanks();
+            expectClosing(open);
+            leave();
+            inner.outerBegin = open;
+            inner.outerEnd = pos_;
+            return inner;
+        }
+        if (isLetter(peek()))
+            return parseName();
+        if (isDigit(peek()) || peek() == '.')
+            return parseLiteral(false);
+        if (atEnd())
+            throw fail("expected a number, '(' or a function after the end of the text");
+        if (peek() == ')')
+            throw fail("expected a number, '(' or a function before ')'");
+        throw fail("expected a number, '(' or a function, found " +
+                   describeUnexpected().substr(11));
+    }
+
+    void expectClosing(std::size_t open) {
+        if (peek() == ')') {
+            ++pos_;
+            return;
+        }
+        const std::string what = atEnd() ? "the end" : describeUnexpected().substr(11);
+        throw fail("expected ')' to close the '(' at column " + column(open) + ", found " + what);
+    }
+
+    Parsed parseLiteral(bool specials) {
+        const std::size_t begin = pos_;
+        const NumberLiteral literal = readNumberLiteral(text_, pos_, specials);
+        if (!literal)
+            throw Failure{literal.error};
+        pos_ = literal.end;
+        Expression node;
+        node.kind = Expression::Kind::Literal;
+        node.value = *literal.value;
+        node.exact = literal.exact;
+        node.begin = begin;
+        node.end = pos_;
+        node.text = std::string(text_.substr(begin, pos_ - begin));
+        return Parsed{std::move(node), begin, pos_};
+    }
+
+    Parsed parseName() {
+        const std::size_t begin = pos_;
+        std::size_t end = pos_;
+        while (end < text_.size() && (isLetter(text_[end]) || isDigit(text_[end])))
+            ++end;
+        std::string name(text_.substr(begin, end - begin));
+        std::transform(name.begin(), name.end(), name.begin(), lower);
+        for (const char* special : {"inf", "infinity", "nan", "qnan", "snan"})
+            if (name == special)
+                return parseLiteral(true);
+        const auto function = std::find_if(kFunctions.begin(), kFunctions.end(),
+                                           [&](const Function& f) { return f.name == name; });
+        if (function == kFunctions.end())
+            throw fail("unknown name '" + std::string(text_.substr(begin, end - begin)) +
+                       "': use numbers, + - * /, parentheses, fma, sqrt, min, max or abs");
+        pos_ = end;
+        skipBlanks();
+        if (peek() != '(')
+            throw fail("expected '(' after '" + name + "': write " + function->arguments);
+        const std::size_t open = pos_;
+        enter();
+        ++pos_;
+        const auto wanted = static_cast<std::size_t>(operandCount(function->op));
+        std::vector<Expression> operands;
+        for (;;) {
+            skipBlanks();
+            if (operands.size() == wanted)
+                throw fail(name + " takes " + std::to_string(wanted) + " argument" +
+                           (wanted == 1 ? "" : "s") + ": write " + function->arguments);
+            operands.push_back(parseSum().node);
+            skipBlanks();
+            if (peek() != ',')
+                break;
+            ++pos_;
+        }
+        if (operands.size() != wanted && peek() == ')')
+            throw fail(name + " takes " + std::to_string(wanted) + " argument" +
+                       (wanted == 1 ? "" : "s") + ", found " + std::to_string(operands.size()) +
+                       ": write " + function->arguments);
+        expectClosing(open);
+        leave();
+        return Parsed{operation(function->op, std::move(operands), begin, pos_), begin, pos_};
+    }
+
+    std::string_view text_;
+    std::size_t pos_ = 0;
+    int depth_ = 0;
+};
+
+// An upper bound on the bits of a node's exact value (numerator, denominator and the span of
+// its binary exponent together), and the work of computing it charged to `work`: exact
+// products and sums cost about the product of their operands' sizes, and a fraction's gcd the
+// square of their sum. Refusing at parse time keeps evaluateExactly total and prompt.
+double chargeExactWork(const Expression& node, double& work) {
+    if (node.isLiteral()) {
+        if (!node.value.isFinite() || node.value.isZero())
+            return 64.0;
+        return static_cast<double>(node.value.storageBits()) +
+               std::abs(static_cast<double>(node.value.exponent2())) + 64.0;
+    }
+    std::vector<double> sizes;
+    for (const Expression& operand : node.operands)
+        sizes.push_back(chargeExactWork(operand, work));
+    double size = 0;
+    switch (node.op) {
+    case Operation::Negate:
+    case Operation::Abs:
+        return sizes[0];
+    case Operation::Min:
+    case Operation::Max:
+        return std::max(sizes[0], sizes[1]);
+    case Operation::Sqrt:
+        size = 2.0 * (sizes[0] + kExactRootBits);
+        break;
+    default:
+        for (const double s : sizes)
+            size += s;
+        break;
+    }
+    work += size * size;
+    if (work > kWorkBudget)
+        throw Failure{ParseError{node.begin, "expression too costly to compute exactly "
+                                             "(simplify it)"}};
+    return size;
+}
+
+} // namespace
+
+ExpressionParse parseExpression(std::string_view text) {
+    try {
+        ExpressionParser parser(text);
+        Expression expression = parser.parseAll();
+        double work = 0;
+        chargeExactWork(expression, work);
+        return ExpressionParse{std::move(expression), {}};
+    } catch (const Failure& failure) {
+        return ExpressionParse{std::nullopt, failure.error};
+    }
+}
+
+ExactEvaluation evaluateExactly(const Expression& expression) {
+    if (expression.isLiteral())
+        return ExactEvaluation{expression.value, !expression.exact};
+    std::vector<ExactValue> operands;
+    bool approximate = false;
+    for (const Expression& operand : expression.operands) {
+        ExactEvaluation e = evaluateExactly(operand);
+        approximate = approximate || e.approximate;
+        operands.push_back(std::move(e.value));
+    }
+    const ExactValue& x = operands[0];
+    if (expression.op == Operation::Sqrt && x.isFinite() && !x.isZero() && !x.isNegative()) {
+        bool exact = true;
+        ExactValue root = squareRootApproximation(x, kExactRootBits, exact);
+        return ExactEvaluation{std::move(root), approximate || !exact};
+    }
+    // Every other operation (and sqrt of 0, ∞, NaN or a negative) is exact; the format only
+    // matters to the root's stand-in, so any format will do.
+    const ExactResult r = exactOperation(expression.op, operands, FormatSpec{});
+    return ExactEvaluation{r.value, approximate};
+}
+
+namespace {
+
+struct Evaluator {
+    const FormatSpec& spec;
+    RoundingOptions options;
+    std::uint64_t seed;
+    FormatEvaluation& out;
+    std::uint64_t rounding = 0; // index of the next rounding, for stochastic rounding
+
+    RoundingOptions nextOptions() {
+        RoundingOptions o = options;
+        o.randomBits = stochasticBits(seed, rounding++);
+        return o;
+    }
+
+    struct InFormat {
+        ExactValue value;
+        Code code = 0;
+    };
+
+    InFormat visit(const Expression& node) {
+        if (node.isLiteral()) {
+            LiteralRounding literal;
+            literal.text = node.text;
+            literal.exact = node.value;
+            literal.rounded = roundToFormat(node.value, spec, nextOptions());
+            literal.value = decodeCode(spec, literal.rounded.code).value;
+            out.flags |= fromConversionFlags(literal.rounded.flags);
+            InFormat result{literal.value, literal.rounded.code};
+            out.literals.push_back(std::move(literal));
+            return result;
+        }
+        ExpressionStep step;
+        step.op = node.op;
+        step.text = node.text;
+        for (const Expression& operand : node.operands) {
+            InFormat o = visit(operand);
+            step.operands.push_back(std::move(o.value));
+            step.operandCodes.push_back(o.code);
+        }
+        step.result = applyOperation(node.op, step.operands, spec, nextOptions());
+        const ExactValue& exact = step.result.exact.value;
+        const auto ulp = unitInLastPlace(spec, step.result.rounded.code);
+        if (ulp && exact.isFinite() && step.result.value.isFinite())
+            step.ulpError = (step.result.value - exact) / *ulp;
+        out.flags |= step.result.flags;
+        InFormat result{step.result.value, step.result.rounded.code};
+        out.steps.push_back(std::move(step));
+        return result;
+    }
+};
+
+bool hasStandIn(const Expression& node, const FormatSpec& spec) {
+    if (node.isLiteral())
+        return !node.exact && !acceptsStandInInput(spec, node.value);
+    return std::any_of(node.operands.begin(), node.operands.end(),
+                       [&](const Expression& operand) { return hasStandIn(operand, spec); });
+}
+
+ExactValue errorAgainst(const ExactValue& value, const ExactValue& exact) {
+    if (value.isNaN() || exact.isNaN())
+        return ExactValue::nan();
+    if (value.isInfinity() && exact.isInfinity())
+        return value.isNegative() == exact.isNegative() ? ExactValue::zero() : value;
+    return value - exact;
+}
+
+} // namespace
+
+FormatEvaluation evaluateInFormat(const Expression& expression, const FormatSpec& spec,
+                                  const RoundingOptions& options, std::uint64_t seed) {
+    FormatEvaluation out;
+    out.spec = spec;
+    out.unsupported = arithmeticUnsupported(spec);
+    if (!out.unsupported && hasStandIn(expression, spec))
+        out.unsupported = spec.id + " cannot take a literal longer than 40000 digits or beyond "
+                                    "10^±20000 exactly (a scaled format)";
+    if (out.unsupported)
+        return out;
+    Evaluator evaluator{spec, options, seed, out};
+    const Evaluator::InFormat result = evaluator.visit(expression);
+    out.code = result.code;
+    out.value = result.value;
+    const ExactEvaluation exact = evaluateExactly(expression);
+    out.error = errorAgainst(out.value, exact.value);
+    out.errorApproximate = exact.approximate;
+    return out;
+}
+
+} // namespace fpx
