@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "arithmetic/arithmetic_page.h"
 
+#include "arithmetic/expression_panel.h"
 #include "arithmetic/master_weights_panel.h"
 #include "arithmetic/stochastic_panel.h"
 #include "models/explorer_controller.h"
@@ -40,8 +41,16 @@ ArithmeticPage::ArithmeticPage(ExplorerController* controller, QWidget* parent)
 
     labs_ = new QTabWidget(this);
     labs_->setObjectName("arithmeticLabs");
+    expression_ = new ExpressionPanel(controller_, labs_);
+    expression_->setObjectName("expressionPanel");
     stochastic_ = new StochasticPanel(controller_, labs_);
+    stochastic_->setObjectName("stochasticPanel");
     weights_ = new MasterWeightsPanel(controller_, labs_);
+    weights_->setObjectName("masterWeightsPanel");
+    labs_->addTab(expression_, tr("&Expression"));
+    labs_->setTabToolTip(labs_->indexOf(expression_),
+                         tr("An expression computed in every format, with every operation's "
+                            "rounding written out for the selected format."));
     labs_->addTab(stochastic_, tr("&Stochastic rounding"));
     labs_->addTab(weights_, tr("Master &weights"));
     labs_->setTabToolTip(labs_->indexOf(stochastic_),
@@ -71,6 +80,8 @@ ArithmeticPage::ArithmeticPage(ExplorerController* controller, QWidget* parent)
 void ArithmeticPage::showLab(Lab lab) {
     switch (lab) {
     case Lab::Expression:
+        labs_->setCurrentWidget(expression_);
+        break;
     case Lab::Accumulation:
         break;
     case Lab::Stochastic:
@@ -85,7 +96,9 @@ void ArithmeticPage::showLab(Lab lab) {
 ArithmeticPage::Lab ArithmeticPage::currentLab() const {
     if (labs_->currentWidget() == weights_)
         return Lab::MasterWeights;
-    return Lab::Stochastic;
+    if (labs_->currentWidget() == stochastic_)
+        return Lab::Stochastic;
+    return Lab::Expression;
 }
 
 std::optional<ArithmeticPage::Lab> ArithmeticPage::parseLab(const QString& id) {

@@ -12,6 +12,7 @@ class QTabWidget;
 namespace fpx::gui {
 
 class ExplorerController;
+class ExpressionPanel;
 class MasterWeightsPanel;
 class StochasticPanel;
 
@@ -30,6 +31,7 @@ class ArithmeticPage : public QWidget {
     // "expression", "accumulation", "stochastic", "weights".
     static std::optional<Lab> parseLab(const QString& id);
 
+    ExpressionPanel* expressionPanel() const { return expression_; }
     StochasticPanel* stochasticPanel() const { return stochastic_; }
     MasterWeightsPanel* masterWeightsPanel() const { return weights_; }
 
@@ -41,6 +43,7 @@ class ArithmeticPage : public QWidget {
     QComboBox* roundCombo_;
     QComboBox* overflowCombo_;
     QTabWidget* labs_;
+    ExpressionPanel* expression_;
     StochasticPanel* stochastic_;
     MasterWeightsPanel* weights_;
 };

@@ -2,6 +2,7 @@
 #include "startup/command_line.h"
 
 #include "arithmetic/arithmetic_page.h"
+#include "arithmetic/expression_panel.h"
 #include "bench/benchmarks_panel.h"
 #include "main_window.h"
 #include "models/explorer_controller.h"
@@ -79,6 +80,13 @@ QString applyExplorerOptions(const QCommandLineParser& parser, const ExplorerCom
 QString applyArithmeticOptions(const QCommandLineParser& parser, const ExplorerCommandLine& options,
                                MainWindow& window) {
     ArithmeticPage* page = window.arithmeticPage();
+    if (parser.isSet(options.expr)) {
+        page->expressionPanel()->setExpressionText(parser.value(options.expr));
+        // Interactively the field shows the message; a screenshot would hide it.
+        const QString error = page->expressionPanel()->inputError();
+        if (!error.isEmpty() && parser.isSet(options.screenshot))
+            return "--expr: " + error;
+    }
     if (parser.isSet(options.lab)) {
         const auto lab = ArithmeticPage::parseLab(parser.value(options.lab));
         if (!lab)
