@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Sums in a format: the four methods, written once over the ways of doing one rounded
+// addition (accumulation_arithmetic.h), and the choice among those ways.
+#include "fpx/accumulation.h"
+
+#include "fpx/accumulation_arithmetic.h"
+#include "fpx/format_catalogue.h"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+
+namespace fpx {
+
+using namespace accumulation_ops;
+
+namespace {
+
+// Terms between two calls of the progress callback: about a millisecond of work either way.
+constexpr std::size_t kProgressEveryFast = std::size_t(1) << 20;
+constexpr std::size_t kProgressEveryExact = std::size_t(1) << 10;
+
+const FormatSpec& fp32Spec() {
+    static const FormatSpec spec = *findFormat("fp32").spec;
+    return spec;
+}
+
+enum class PathKind { Float, Double, NativeDouble, Exact };
+
+std::string_view pathName(PathKind kind) {
+    switch (kind) {
+    case PathKind::Float:
+        return "float";
+    case PathKind::Double:
+        return "double";
+    case PathKind::NativeDouble:
+        return "fp64 native";
+    case PathKind::Exact:
+        return "exact core";
+    }
+    return "?";
+}
+
+// A hardware type may carry the additions when the mode is round to nearest even, the element
+// and accumulator values all fit it, and its precision P ≥ 2q + 2 for q the wider of the two
+// precisions (see wide_rounding.h). A signed binary float accumulator only: an unsigned one
+// needs the core to refuse negative sums.
+PathKind choosePath(const FormatSpec& element, const FormatSpec& accumulator,
+                    const RoundingOptions& rounding) {
+    if (rounding.mode != RoundingMode::NearestEven || accumulator.kind != FormatKind::BinaryFloat ||
+        !accumulator.isSigned || element.kind != FormatKind::BinaryFloat)
+        return PathKind::Exact;
+    const int q = std::max(element.precision(), accumulator.precision());
+    if (valuesFitFloat(element) && valuesFitFloat(accumulator) && 2 * q + 2 <= 24)
+        return PathKind::Float;
+    if (valuesFitDouble(element) && valuesFitDouble(accumulator) && 2 * q + 2 <= 53)
+        return PathKind::Double;
+    if (isBinary64(accumulator) && valuesFitDouble(element))
+        return PathKind::NativeDouble;
+    return PathKind::Exact;
+}
+
+// What one run shares between its method and the driver loop.
+struct RunContext {
+    const TermSequence& terms;
+    const AccumulationOptions& options;
+    const std::function<bool(std::size_t)>& progress;
+    std::size_t progressEvery;
+    const ExactSums& exact;
+    AccumulationResult& result;
+};
+
+// Calls step(begin, end) over the terms in ranges that end at every trace point and progress
+// point; snapshot() gives the running sum (exact) at a trace point. False when cancelled.
+template <class Step, class Snapshot>
+bool drive(RunContext& run, Step&& step, Snapshot&& snapshot) {
+    const std::size_t n = run.terms.size();
+    const std::size_t every = run.options.traceEvery;
+    constexpr std::size_t kNever = std::numeric_limits<std::size_t>::max();
+    std::size_t nextTrace = every > 0 ? every : kNever;
+    std::size_t nextProgress = run.progressEvery;
+    std::size_t done = 0;
+    while (done < n) {
+        const std::size_t end = std::min({n, nextTrace, nextProgress});
+        step(done, end);
+        done = end;
+        if (done == nextTrace) {
+            run.result.trace.push_back(
+                TracePoint{done, snapshot(), run.exact.prefixes[done / every - 1]});
+            nextTrace += every;
+        }
+        if (done == nextProgress) {
+            if (run.progress && !run.progress(done))
+                return false;
+            nextProgress += run.progressEvery;
+        }
+    }
+    return true;
+}
+
+template <class V> V zeroValue() {
+    return convertValue<V>(ExactValue::zero());
+}
+
+template <class Arith, class Reader>
+ExactValue sequential(Arith arith, Reader term, RunContext& run) {
+    using V = typename Arith::Value;
+    V s = zeroValue<V>();
+    std::optional<std::size_t>& stagnation = run.result.stagnationTerm;
+    const bool finished = drive(
+        run,
+        [&](std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i) {
+                const V t = term(i);
+                V r = arith.add(s, t);
+                if (!stagnation && sameValue(r, s) && isFiniteNonZero(t)) [[unlikely]]
+                    stagnation = i;
+                s = std::move(r);
+            }
+        },
+        [&] { return convertValue<ExactValue>(s); });
+    run.result.cancelled = !finished;
+    return convertValue<ExactValue>(s);
+}
+
+template <class Arith, class Reader>
+ExactValue pairwise(Arith arith, Reader term, RunContext& run) {
+    using V = typename Arith::Value;
+    struct Partial {
+        V value;
+        std::size_t size;
+    };
+    std::vector<Partial> partials; // oldest first; sizes strictly decrease
+    auto fold = [&](Arith& a) {
+        V total = zeroValue<V>();
+        for (auto it = partials.rbegin(); it != partials.rend(); ++it)
+            total = a.add(total, it->value);
+        return total;
+    };
+    const bool finished = drive(
+        run,
+        [&](std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i) {
+                partials.push_back(Partial{term(i), 1});
+                while (partials.size() >= 2 &&
+                       partials[partials.size() - 2].size == partials.back().size) {
+                    Partial newer = std::move(partials.back());
+                    partials.pop_back();
+                    partials.back().value = arith.add(partials.back().value, newer.value);
+                    partials.back().size *= 2;
+                }
+            }
+        },
+        [&] {
+            Arith copy = arith; // a trace point must not change the run's own operations
+            return convertValue<ExactValue>(fold(copy));
+        });
+    run.result.cancelled = !finished;
+    return convertValue<ExactValue>(fold(arith));
+}
+
+template <class Arith, class Reader> ExactValue kahan(Arith arith, Reader term, RunContext& run) {
+    using V = typename Arith::Value;
+    V s = zeroValue<V>();
+    V c = zeroValue<V>();
+    std::optional<std::size_t>& stagnation = run.result.stagnationTerm;
+    const bool finished = drive(
+        run,
+        [&](std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i) {
+                const V t = term(i);
+                const V y = arith.sub(t, c);
+                V u = arith.add(s, y);
+                V next = arith.sub(arith.sub(u, s), y);
+                if (!stagnation && sameValue(u, s) && sameValue(next, c) && isFiniteNonZero(t))
+                    [[unlikely]]
+                    stagnation = i;
+                s = std::move(u);
+                c = std::move(next);
+            }
+        },
+        [&] { return convertValue<ExactValue>(s); });
+    run.result.cancelled = !finished;
+    return convertValue<ExactValue>(s);
+}
+
+template <class Arith, class TotalArith, class Reader>
+ExactValue blocked(Arith arith, TotalArith totalArith, Reader term, RunContext& run) {
+    using V = typename Arith::Value;
+    using T = typename TotalArith::Value;
+    const std::size_t k = run.options.method.blockSize;
+    V block = zeroValue<V>();
+    std::size_t inBlock = 0;
+    T total = zeroValue<T>();
+    std::optional<std::size_t>& stagnation = run.result.stagnationTerm;
+    const bool finished = drive(
+        run,
+        [&](std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i) {
+                const V t = term(i);
+                V r = arith.add(block, t);
+                if (!stagnation && sameValue(r, block) && isFiniteNonZero(t)) [[unlikely]]
+                    stagnation = i;
+                block = std::move(r);
+                if (++inBlock == k) {
+                    total = totalArith.add(total, convertValue<T>(block));
+                    block = zeroValue<V>();
+                    inBlock = 0;
+                }
+            }
+        },
+        [&] {
+            if (inBlock == 0)
+                return convertValue<ExactValue>(total);
+            TotalArith copy = totalArith;
+            return convertValue<ExactValue>(copy.add(total, convertValue<T>(block)));
+        });
+    if (inBlock > 0)
+        total = totalArith.add(total, convertValue<T>(block));
+    run.result.cancelled = !finished;
+    return convertValue<ExactValue>(total);
+}
+
+// Reads term i of the stored type as the arithmetic's value type.
+template <class V, class Stored> struct StoredReader {
+    const Stored* data;
+    V operator()(std::size_t i) const { return convertValue<V>(data[i]); }
+};
+template <class V> struct ExactReader {
+    const std::vector<ExactValue>* data;
+    V operator()(std::size_t i) const { return convertValue<V>((*data)[i]); }
+};
+
+template <class Arith, class TotalArith, class Reader>
+ExactValue runMethod(Arith arith, TotalArith total, Reader reader, RunContext& run) {
+    switch (run.options.method.method) {
+    case SumMethod::Sequential:
+        return sequential(std::move(arith), reader, run);
+    case SumMethod::Pairwise:
+        return pairwise(std::move(arith), reader, run);
+    case SumMethod::Kahan:
+        return kahan(std::move(arith), reader, run);
+    case SumMethod::Blocked:
+        return blocked(std::move(arith), std::move(total), reader, run);
+    }
+    return ExactValue::nan();
+}
+
+template <class Arith, class TotalArith>
+ExactValue runWith(Arith arith, TotalArith total, RunContext& run) {
+    using V = typename Arith::Value;
+    const TermSequence& terms = run.terms;
+    switch (terms.storage) {
+    case TermSequence::Storage::Float:
+        return runMethod(std::move(arith), std::move(total),
+                         StoredReader<V, float>{terms.floats.data()}, run);
+    case TermSequence::Storage::Double:
+        if constexpr (std::is_same_v<V, float>)
+            throw std::logic_error("accumulate: double terms on the float path");
+        else
+            return runMethod(std::move(arith), std::move(total),
+                             StoredReader<V, double>{terms.doubles.data()}, run);
+    case TermSequence::Storage::Exact:
+        if constexpr (!std::is_same_v<V, ExactValue>)
+            throw std::logic_error("accumulate: exact terms on a hardware path");
+        else
+            return runMethod(std::move(arith), std::move(total), ExactReader<V>{&terms.exact}, run);
+    }
+    return ExactValue::nan();
+}
+
+ExactValue relativeErrorOf(const ExactValue& error, const ExactValue& exact) {
+    if (!exact.isFinite() || exact.isZero() || error.isNaN())
+        return ExactValue::nan();
+    return error / exact.abs();
+}
+
+} // namespace
+
+std::optional<std::string> accumulationUnsupported(const AccumulationOptions& options) {
+    if (auto why = arithmeticUnsupported(options.accumulator))
+        return why;
+    if (options.method.method == SumMethod::Blocked && options.method.blockSize == 0)
+        return "blocked:K needs a block size K of at least 1";
+    return std::nullopt;
+}
+
+std::optional<std::string> accumulationFastPath(const FormatSpec& element,
+                                                const FormatSpec& accumulator,
+                                                const RoundingOptions& rounding) {
+    const PathKind kind = choosePath(element, accumulator, rounding);
+    if (kind == PathKind::Exact)
+        return std::nullopt;
+    return std::string(pathName(kind));
+}
+
+AccumulationResult accumulate(const TermSequence& terms, const AccumulationOptions& options,
+                              const std::function<bool(std::size_t)>& progress) {
+    if (auto why = accumulationUnsupported(options))
+        throw std::invalid_argument("accumulate: " + *why);
+    AccumulationResult result;
+    const ExactSums exact = exactSums(terms, options.traceEvery);
+    const FormatSpec& accumulator = options.accumulator;
+    const bool isBlocked = options.method.method == SumMethod::Blocked;
+    result.resultFormat = isBlocked ? fp32Spec() : accumulator;
+
+    const PathKind kind = options.exactCoreOnly
+                              ? PathKind::Exact
+                              : choosePath(terms.element, accumulator, options.rounding);
+    RunContext run{terms,    options,
+                   progress, kind == PathKind::Exact ? kProgressEveryExact : kProgressEveryFast,
+                   exact,    result};
+    const ExactArithmetic exactArith{accumulator, options.rounding, options.seed};
+    // Blocked: the FP32 total's operations draw their own stream of random bits.
+    const ExactArithmetic exactTotal{fp32Spec(), options.rounding,
+                                     stochasticBits(options.seed, ~std::uint64_t(0))};
+    switch (kind) {
+    case PathKind::Float:
+        result.sum = runWith(WideArithmetic<float>::make(accumulator, options.rounding),
+                             WideArithmetic<double>::make(fp32Spec(), options.rounding), run);
+        break;
+    case PathKind::Double:
+        result.sum = runWith(WideArithmetic<double>::make(accumulator, options.rounding),
+                             WideArithmetic<double>::make(fp32Spec(), options.rounding), run);
+        break;
+    case PathKind::NativeDouble:
+        result.sum = runWith(NativeDoubleArithmetic{exactArith}, exactTotal, run);
+        break;
+    case PathKind::Exact:
+        result.sum = runWith(exactArith, exactTotal, run);
+        break;
+    }
+    result.fastPath = kind != PathKind::Exact;
+    result.path = std::string(pathName(kind));
+    result.bits = roundToFormat(result.sum, result.resultFormat).code;
+    result.exactSum = exact.total;
+    result.error = result.sum - result.exactSum;
+    result.relativeError = relativeErrorOf(result.error, result.exactSum);
+    return result;
+}
+
+} // namespace fpx

@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The terms of a sum: where they come from and how they are rounded into the element format.
+#include "fpx/accumulation.h"
+
+#include "fpx/conversion.h"
+#include "fpx/format_catalogue.h"
+#include "fpx/format_limits.h"
+#include "fpx/npy_reader.h"
+#include "fpx/value_parser.h"
+#include "fpx/wide_rounding.h"
+
+#include <cmath>
+#include <fstream>
+#include <numbers>
+
+namespace fpx {
+
+namespace {
+
+std::optional<ExactValue> parseExact(std::string_view text, const std::string& what,
+                                     std::string& error) {
+    const ParsedValue parsed = parseValue(text);
+    if (!parsed) {
+        error = what + ": '" + std::string(text) + "': " + parsed.error.message + " at column " +
+                std::to_string(parsed.error.position + 1);
+        return std::nullopt;
+    }
+    if (!parsed.value->isFinite()) {
+        error = what + ": '" + std::string(text) + "' is not a finite number";
+        return std::nullopt;
+    }
+    return parsed.value;
+}
+
+const FormatSpec& fp64Spec() {
+    static const FormatSpec spec = *findFormat("fp64").spec;
+    return spec;
+}
+
+// A finite parameter of a distribution as the double nearest to it.
+std::optional<double> parseDouble(std::string_view text, const std::string& what,
+                                  std::string& error) {
+    const auto exact = parseExact(text, what, error);
+    if (!exact)
+        return std::nullopt;
+    const Conversion c = roundToFormat(*exact, fp64Spec());
+    const double value = doubleFromExact(decodeCode(fp64Spec(), c.code).value);
+    if (!std::isfinite(value)) {
+        error = what + ": '" + std::string(text) + "' is beyond the range of a double";
+        return std::nullopt;
+    }
+    return value;
+}
+
+std::vector<std::string_view> splitColons(std::string_view text) {
+    std::vector<std::string_view> parts;
+    std::size_t start = 0;
+    for (;;) {
+        const std::size_t colon = text.find(':', start);
+        parts.push_back(text.substr(start, colon - start));
+        if (colon == std::string_view::npos)
+            return parts;
+        start = colon + 1;
+    }
+}
+
+// A uniform double in [0, 1) from 53 random bits.
+double unitInterval(std::uint64_t bits) {
+    return static_cast<double>(bits >> 11) * 0x1p-53;
+}
+
+// Rounds drawn doubles into the element format (nearest even, IEEE overflow) and stores them.
+class TermWriter {
+  public:
+    explicit TermWriter(const FormatSpec& element) {
+        terms_.element = element;
+        terms_.storage = termStorageFor(element);
+        p_ = element.precision();
+        if (terms_.storage != TermSequence::Storage::Exact && p_ < 53) {
+            const FormatLimits limits = deriveLimits(element);
+            rounder_.emplace(p_, doubleFromExact(*limits.minNormal), doubleFromExact(limits.max));
+        }
+    }
+
+    void reserve(std::size_t n) {
+        switch (terms_.storage) {
+        case TermSequence::Storage::Float:
+            terms_.floats.reserve(n);
+            break;
+        case TermSequence::Storage::Double:
+            terms_.doubles.reserve(n);
+            break;
+        case TermSequence::Storage::Exact:
+            terms_.exact.reserve(n);
+            break;
+        }
+    }
+
+    // The element value nearest x, as a double (only for Float and Double storage).
+    double roundDouble(double x) const {
+        double r = 0;
+        if (rounder_ && rounder_->round(x, r))
+            return r;
+        if (!rounder_ && isBinary64(terms_.element))
+            return x;
+        return doubleFromExact(roundExact(exactFromDouble(x)));
+    }
+
+    ExactValue roundExact(const ExactValue& x) const {
+        return decodeCode(terms_.element, roundToFormat(x, terms_.element).code).value;
+    }
+
+    void addDouble(double x) {
+        switch (terms_.storage) {
+        case TermSequence::Storage::Float:
+            terms_.floats.push_back(static_cast<float>(roundDouble(x)));
+            break;
+        case TermSequence::Storage::Double:
+            terms_.doubles.push_back(roundDouble(x));
+            break;
+        case TermSequence::Storage::Exact:
+            terms_.exact.push_back(roundExact(exactFromDouble(x)));
+            break;
+        }
+    }
+
+    void addExact(const ExactValue& x) {
+        const ExactValue v = roundExact(x);
+        switch (terms_.storage) {
+        case TermSequence::Storage::Float:
+            terms_.floats.push_back(static_cast<float>(doubleFromExact(v)));
+            break;
+        case TermSequence::Storage::Double:
+            terms_.doubles.push_back(doubleFromExact(v));
+            break;
+        case TermSequence::Storage::Exact:
+            terms_.exact.push_back(v);
+            break;
+        }
+    }
+
+    // n copies of one exact value.
+    void fill(const ExactValue& x, std::size_t n) {
+        const ExactValue v = roundExact(x);
+        switch (terms_.storage) {
+        case TermSequence::Storage::Float:
+            terms_.floats.assign(n, static_cast<float>(doubleFromExact(v)));
+            break;
+        case TermSequence::Storage::Double:
+            terms_.doubles.assign(n, doubleFromExact(v));
+            break;
+        case TermSequence::Storage::Exact:
+            terms_.exact.assign(n, v);
+            break;
+        }
+    }
+
+    TermSequence take() { return std::move(terms_); }
+
+  private:
+    TermSequence terms_;
+    int p_ = 0;
+    std::optional<WideRounder<double>> rounder_;
+};
+
+bool readTextTerms(const std::string& path, std::istream& in, std::size_t count, TermWriter& writer,
+                   std::size_t& written, std::string& error) {
+    std::string line;
+    std::size_t lineNumber = 0;
+    while ((count == 0 || written < count) && std::getline(in, line)) {
+        ++lineNumber;
+        if (!line.empty() && line.back() == '\r')
+            line.pop_back();
+        const std::size_t start = line.find_first_not_of(" \t");
+        if (start == std::string::npos || line[start] == '#')
+            continue;
+        const ParsedValue parsed = parseValue(line);
+        if (!parsed) {
+            error = path + ":" + std::to_string(lineNumber) + ":" +
+                    std::to_string(parsed.error.position + 1) + ": " + parsed.error.message;
+            return false;
+        }
+        writer.addExact(*parsed.value);
+        ++written;
+    }
+    return true;
+}
+
+} // namespace
+
+std::optional<SumMethodSpec> parseSumMethod(std::string_view text) {
+    if (text == "sequential")
+        return SumMethodSpec{SumMethod::Sequential, 0};
+    if (text == "pairwise")
+        return SumMethodSpec{SumMethod::Pairwise, 0};
+    if (text == "kahan")
+        return SumMethodSpec{SumMethod::Kahan, 0};
+    constexpr std::string_view prefix = "blocked:";
+    if (text.substr(0, prefix.size()) != prefix || text.size() == prefix.size() ||
+        text.size() > prefix.size() + 12)
+        return std::nullopt;
+    std::size_t k = 0;
+    for (char c : text.substr(prefix.size())) {
+        if (c < '0' || c > '9')
+            return std::nullopt;
+        k = k * 10 + static_cast<std::size_t>(c - '0');
+    }
+    if (k == 0)
+        return std::nullopt;
+    return SumMethodSpec{SumMethod::Blocked, k};
+}
+
+std::string sumMethodId(const SumMethodSpec& spec) {
+    switch (spec.method) {
+    case SumMethod::Sequential:
+        return "sequential";
+    case SumMethod::Pairwise:
+        return "pairwise";
+    case SumMethod::Kahan:
+        return "kahan";
+    case SumMethod::Blocked:
+        return "blocked:" + std::to_string(spec.blockSize);
+    }
+    return "?";
+}
+
+std::optional<TermDistribution> parseTermDistribution(std::string_view text, std::string& error) {
+    TermDistribution d;
+    d.text = std::string(text);
+    const std::vector<std::string_view> parts = splitColons(text);
+    const std::string_view kind = parts.front();
+    auto expectParts = [&](std::size_t n, const char* form) {
+        if (parts.size() == n)
+            return true;
+        error = "'" + std::string(text) + "': expected " + form;
+        return false;
+    };
+    if (kind == "ones") {
+        if (!expectParts(1, "ones"))
+            return std::nullopt;
+        d.kind = TermDistribution::Kind::Ones;
+        return d;
+    }
+    if (kind == "const") {
+        if (!expectParts(2, "const:V"))
+            return std::nullopt;
+        const auto v = parseExact(parts[1], "const:V", error);
+        if (!v)
+            return std::nullopt;
+        d.kind = TermDistribution::Kind::Constant;
+        d.constant = *v;
+        return d;
+    }
+    if (kind == "uniform") {
+        if (!expectParts(3, "uniform:A:B"))
+            return std::nullopt;
+        const auto a = parseDouble(parts[1], "uniform:A:B, A", error);
+        const auto b = a ? parseDouble(parts[2], "uniform:A:B, B", error) : std::nullopt;
+        if (!a || !b)
+            return std::nullopt;
+        if (!(*b > *a)) {
+            error = "uniform:A:B: B must exceed A";
+            return std::nullopt;
+        }
+        d.kind = TermDistribution::Kind::Uniform;
+        d.low = *a;
+        d.high = *b;
+        return d;
+    }
+    if (kind == "normal") {
+        if (!expectParts(3, "normal:MU:SIGMA"))
+            return std::nullopt;
+        const auto mu = parseDouble(parts[1], "normal:MU:SIGMA, MU", error);
+        const auto sigma =
+            mu ? parseDouble(parts[2], "normal:MU:SIGMA, SIGMA", error) : std::nullopt;
+        if (!mu || !sigma)
+            return std::nullopt;
+        if (!(*sigma >= 0)) {
+            error = "normal:MU:SIGMA: SIGMA must not be negative";
+            return std::nullopt;
+        }
+        d.kind = TermDistribution::Kind::Normal;
+        d.mean = *mu;
+        d.sigma = *sigma;
+        return d;
+    }
+    if (kind == "file") {
+        const std::size_t colon = text.find(':');
+        if (colon + 1 >= text.size()) {
+            error = "file:PATH: the path is missing";
+            return std::nullopt;
+        }
+        d.kind = TermDistribution::Kind::File;
+        d.path = std::string(text.substr(colon + 1));
+        return d;
+    }
+    error =
+        "'" + std::string(text) + "': use ones, const:V, uniform:A:B, normal:MU:SIGMA or file:PATH";
+    return std::nullopt;
+}
+
+std::size_t TermSequence::size() const {
+    switch (storage) {
+    case Storage::Float:
+        return floats.size();
+    case Storage::Double:
+        return doubles.size();
+    case Storage::Exact:
+        return exact.size();
+    }
+    return 0;
+}
+
+ExactValue TermSequence::at(std::size_t i) const {
+    switch (storage) {
+    case Storage::Float:
+        return exactFromDouble(floats[i]);
+    case Storage::Double:
+        return exactFromDouble(doubles[i]);
+    case Storage::Exact:
+        return exact[i];
+    }
+    return ExactValue::nan();
+}
+
+TermSequence::Storage termStorageFor(const FormatSpec& element) {
+    if (valuesFitFloat(element))
+        return TermSequence::Storage::Float;
+    if (valuesFitDouble(element))
+        return TermSequence::Storage::Double;
+    return TermSequence::Storage::Exact;
+}
+
+std::optional<TermSequence> makeTerms(const TermDistribution& distribution, std::size_t count,
+                                      const FormatSpec& element, std::uint64_t seed,
+                                      std::string& error) {
+    TermWriter writer(element);
+    switch (distribution.kind) {
+    case TermDistribution::Kind::Ones:
+        writer.fill(ExactValue::integer(1), count);
+        break;
+    case TermDistribution::Kind::Constant:
+        writer.fill(distribution.constant, count);
+        break;
+    case TermDistribution::Kind::Uniform: {
+        writer.reserve(count);
+        const double width = distribution.high - distribution.low;
+        for (std::size_t i = 0; i < count; ++i)
+            writer.addDouble(distribution.low + width * unitInterval(stochasticBits(seed, i)));
+        break;
+    }
+    case TermDistribution::Kind::Normal: {
+        // Box–Muller on two independent uniforms per term; 1 − u keeps the logarithm finite.
+        writer.reserve(count);
+        for (std::size_t i = 0; i < count; ++i) {
+            const double u1 = unitInterval(stochasticBits(seed, 2 * i));
+            const double u2 = unitInterval(stochasticBits(seed, 2 * i + 1));
+            const double z = std::sqrt(-2 * std::log(1 - u1)) * std::cos(2 * std::numbers::pi * u2);
+            writer.addDouble(distribution.mean + distribution.sigma * z);
+        }
+        break;
+    }
+    case TermDistribution::Kind::File: {
+        std::ifstream in(distribution.path, std::ios::binary);
+        if (!in) {
+            error = distribution.path + ": cannot open the file";
+            return std::nullopt;
+        }
+        char magic[6] = {};
+        in.read(magic, sizeof magic);
+        const std::string_view start(magic, static_cast<std::size_t>(in.gcount()));
+        std::size_t written = 0;
+        if (hasNpyMagic(start)) {
+            in.close();
+            const NpyReadResult npy = readNpyFile(distribution.path);
+            if (!npy.array) {
+                error = npy.error;
+                return std::nullopt;
+            }
+            const std::vector<double>& values = npy.array->values;
+            written = count == 0 ? values.size() : std::min(count, values.size());
+            writer.reserve(written);
+            for (std::size_t i = 0; i < written; ++i)
+                writer.addDouble(values[i]);
+        } else {
+            in.clear();
+            in.seekg(0);
+            if (!readTextTerms(distribution.path, in, count, writer, written, error))
+                return std::nullopt;
+        }
+        if (count != 0 && written < count) {
+            error = distribution.path + ": holds " + std::to_string(written) +
+                    " values, fewer than the " + std::to_string(count) + " terms asked for";
+            return std::nullopt;
+        }
+        break;
+    }
+    }
+    return writer.take();
+}
+
+TermSequence termsFromValues(const std::vector<ExactValue>& values, const FormatSpec& element) {
+    TermWriter writer(element);
+    writer.reserve(values.size());
+    for (const ExactValue& v : values)
+        writer.addExact(v);
+    return writer.take();
+}
+
+} // namespace fpx
