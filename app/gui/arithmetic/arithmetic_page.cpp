@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "arithmetic/arithmetic_page.h"
 
+#include "arithmetic/accumulation_panel.h"
 #include "arithmetic/expression_panel.h"
 #include "arithmetic/master_weights_panel.h"
 #include "arithmetic/stochastic_panel.h"
@@ -43,6 +44,8 @@ ArithmeticPage::ArithmeticPage(ExplorerController* controller, QWidget* parent)
     labs_->setObjectName("arithmeticLabs");
     expression_ = new ExpressionPanel(controller_, labs_);
     expression_->setObjectName("expressionPanel");
+    accumulation_ = new AccumulationPanel(controller_, labs_);
+    accumulation_->setObjectName("accumulationPanel");
     stochastic_ = new StochasticPanel(controller_, labs_);
     stochastic_->setObjectName("stochasticPanel");
     weights_ = new MasterWeightsPanel(controller_, labs_);
@@ -51,6 +54,10 @@ ArithmeticPage::ArithmeticPage(ExplorerController* controller, QWidget* parent)
     labs_->setTabToolTip(labs_->indexOf(expression_),
                          tr("An expression computed in every format, with every operation's "
                             "rounding written out for the selected format."));
+    labs_->addTab(accumulation_, tr("A&ccumulation"));
+    labs_->setTabToolTip(labs_->indexOf(accumulation_),
+                         tr("N terms summed in several formats and ways: running sums, their "
+                            "error against N, the term where the sum stops growing."));
     labs_->addTab(stochastic_, tr("&Stochastic rounding"));
     labs_->addTab(weights_, tr("Master &weights"));
     labs_->setTabToolTip(labs_->indexOf(stochastic_),
@@ -83,6 +90,7 @@ void ArithmeticPage::showLab(Lab lab) {
         labs_->setCurrentWidget(expression_);
         break;
     case Lab::Accumulation:
+        labs_->setCurrentWidget(accumulation_);
         break;
     case Lab::Stochastic:
         labs_->setCurrentWidget(stochastic_);
@@ -96,9 +104,15 @@ void ArithmeticPage::showLab(Lab lab) {
 ArithmeticPage::Lab ArithmeticPage::currentLab() const {
     if (labs_->currentWidget() == weights_)
         return Lab::MasterWeights;
+    if (labs_->currentWidget() == accumulation_)
+        return Lab::Accumulation;
     if (labs_->currentWidget() == stochastic_)
         return Lab::Stochastic;
     return Lab::Expression;
+}
+
+bool ArithmeticPage::isComputing() const {
+    return accumulation_->isRunning();
 }
 
 std::optional<ArithmeticPage::Lab> ArithmeticPage::parseLab(const QString& id) {

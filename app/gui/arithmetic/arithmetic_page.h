@@ -11,6 +11,7 @@ class QTabWidget;
 
 namespace fpx::gui {
 
+class AccumulationPanel;
 class ExplorerController;
 class ExpressionPanel;
 class MasterWeightsPanel;
@@ -28,9 +29,12 @@ class ArithmeticPage : public QWidget {
 
     void showLab(Lab lab);
     Lab currentLab() const;
+    // Whether a lab is still computing (the accumulation lab's worker).
+    bool isComputing() const;
     // "expression", "accumulation", "stochastic", "weights".
     static std::optional<Lab> parseLab(const QString& id);
 
+    AccumulationPanel* accumulationPanel() const { return accumulation_; }
     ExpressionPanel* expressionPanel() const { return expression_; }
     StochasticPanel* stochasticPanel() const { return stochastic_; }
     MasterWeightsPanel* masterWeightsPanel() const { return weights_; }
@@ -44,6 +48,7 @@ class ArithmeticPage : public QWidget {
     QComboBox* overflowCombo_;
     QTabWidget* labs_;
     ExpressionPanel* expression_;
+    AccumulationPanel* accumulation_;
     StochasticPanel* stochastic_;
     MasterWeightsPanel* weights_;
 };

@@ -3,6 +3,8 @@
 
 #include "fpx/arithmetic.h"
 
+#include <algorithm>
+
 namespace fpx::gui {
 
 StochasticDrawSummary summarizeStochasticDraws(const ExactValue& value, const FormatSpec& spec,
@@ -32,6 +34,36 @@ StochasticDrawSummary summarizeStochasticDraws(const ExactValue& value, const Fo
         n >>= static_cast<unsigned>(-count.exponent2());
     summary.drawsUp = static_cast<std::uint64_t>(n / count.denominator());
     return summary;
+}
+
+SmallTermSums sumSmallTerms(const ExactValue& term, std::size_t count, const FormatSpec& spec,
+                            OverflowPolicy overflow, std::uint64_t seed, std::size_t tracePoints) {
+    SmallTermSums sums;
+    sums.count = count;
+    if (const auto why = arithmeticUnsupported(spec)) {
+        sums.problem = *why;
+        return sums;
+    }
+    TermDistribution constant;
+    constant.kind = TermDistribution::Kind::Constant;
+    constant.constant = term;
+    std::string error;
+    const std::optional<TermSequence> terms = makeTerms(constant, count, spec, seed, error);
+    if (!terms) {
+        sums.problem = error;
+        return sums;
+    }
+    sums.term = terms->at(0);
+    AccumulationOptions options;
+    options.element = spec;
+    options.accumulator = spec;
+    options.rounding.overflow = overflow;
+    options.seed = seed;
+    options.traceEvery = std::max<std::size_t>(1, count / std::max<std::size_t>(1, tracePoints));
+    sums.nearest = accumulate(*terms, options);
+    options.rounding.mode = RoundingMode::Stochastic;
+    sums.stochastic = accumulate(*terms, options);
+    return sums;
 }
 
 } // namespace fpx::gui

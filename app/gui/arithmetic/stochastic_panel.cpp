@@ -11,6 +11,7 @@
 
 #include <QComboBox>
 #include <QFormLayout>
+#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -80,12 +81,49 @@ StochasticPanel::StochasticPanel(ExplorerController* controller, QWidget* parent
     neighbours_->setFont(larger);
     histogram_ = new QCustomPlot(this);
     histogram_->setObjectName("srHistogram");
-    histogram_->setMinimumHeight(220);
+    histogram_->setMinimumHeight(200);
     histogram_->setToolTip(tr("How many draws went to each neighbour, beside the count the exact "
                               "probability predicts."));
     row->addWidget(neighbours_);
     row->addWidget(histogram_, 1);
     layout->addLayout(row, 1);
+
+    // Many small terms: the same sum to nearest and stochastically.
+    auto* sumsBox =
+        new QGroupBox(tr("Many small terms: round to nearest vs stochastic rounding"), this);
+    auto* sumsLayout = new QHBoxLayout(sumsBox);
+    auto* sumsForm = new QFormLayout;
+    termEdit_ = new QLineEdit(QStringLiteral("0.001"), sumsBox);
+    termEdit_->setObjectName("srTermEdit");
+    termEdit_->setToolTip(tr("The small term added again and again (rounded into the format "
+                             "first)."));
+    countBox_ = new QSpinBox(sumsBox);
+    countBox_->setObjectName("srTermCount");
+    countBox_->setRange(1, static_cast<int>(kMaxSmallTerms));
+    countBox_->setValue(10000);
+    countBox_->setGroupSeparatorShown(true);
+    countBox_->setToolTip(tr("How many times the term is added, in the format chosen above."));
+    sumsForm->addRow(tr("&Term"), termEdit_);
+    sumsForm->addRow(tr("&Count"), countBox_);
+    sumsText_ = new QLabel(sumsBox);
+    sumsText_->setObjectName("srSums");
+    sumsText_->setTextFormat(Qt::RichText);
+    sumsText_->setWordWrap(true);
+    sumsText_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    sumsText_->setFont(larger);
+    sumsForm->addRow(sumsText_);
+    auto* sumsColumn = new QWidget(sumsBox);
+    sumsColumn->setLayout(sumsForm);
+    sumsColumn->setFixedWidth(420);
+    sumsPlot_ = new QCustomPlot(sumsBox);
+    sumsPlot_->setObjectName("srSumsPlot");
+    sumsPlot_->setMinimumHeight(220);
+    sumsPlot_->setToolTip(tr("The running sum after n terms: exact, rounded to nearest (it "
+                             "stops growing) and rounded stochastically (it follows the exact "
+                             "sum on average)."));
+    sumsLayout->addWidget(sumsColumn);
+    sumsLayout->addWidget(sumsPlot_, 1);
+    layout->addWidget(sumsBox, 1);
 
     connect(valueEdit_, &QLineEdit::textChanged, this, &StochasticPanel::recompute);
     connect(formatBox_, &QComboBox::currentIndexChanged, this, &StochasticPanel::recompute);
@@ -96,6 +134,8 @@ StochasticPanel::StochasticPanel(ExplorerController* controller, QWidget* parent
         recompute();
     });
     connect(controller_, &ExplorerController::optionsChanged, this, &StochasticPanel::recompute);
+    connect(termEdit_, &QLineEdit::textChanged, this, &StochasticPanel::recomputeSums);
+    connect(countBox_, &QSpinBox::valueChanged, this, &StochasticPanel::recomputeSums);
     refillFormats();
     setFormat(QStringLiteral("fp16"));
     recompute();
@@ -135,21 +175,112 @@ void StochasticPanel::recompute() {
         error_->setText(QStringLiteral("⚠ ") + parseErrorText(text, value.error));
         return;
     }
-    const QString id = formatBox_->currentData().toString();
-    const FormatSpec* spec = nullptr;
-    const std::vector<FormatSpec> formats = controller_->formats();
-    for (const FormatSpec& s : formats)
-        if (QString::fromStdString(s.id) == id)
-            spec = &s;
+    std::vector<FormatSpec> formats;
+    const FormatSpec* spec = currentFormat(formats);
     if (!spec) {
         summary_.reset();
         showSummary();
+        recomputeSums();
         return;
     }
     summary_ = summarizeStochasticDraws(*value.value, *spec, controller_->overflowPolicy(),
                                         static_cast<std::uint64_t>(seedBox_->value()),
                                         static_cast<std::uint64_t>(drawsBox_->value()));
     showSummary();
+    recomputeSums();
+}
+
+const FormatSpec* StochasticPanel::currentFormat(std::vector<FormatSpec>& storage) const {
+    storage = controller_->formats();
+    const QString id = formatBox_->currentData().toString();
+    for (const FormatSpec& s : storage)
+        if (QString::fromStdString(s.id) == id)
+            return &s;
+    return nullptr;
+}
+
+void StochasticPanel::setSmallTerms(const QString& term, int count) {
+    termEdit_->setText(term);
+    countBox_->setValue(count);
+}
+
+void StochasticPanel::recomputeSums() {
+    if (!termEdit_)
+        return; // still being built
+    const std::string text = termEdit_->text().toStdString();
+    const ParsedValue term = parseValue(text);
+    termEdit_->setStyleSheet(term ? QString() : "QLineEdit { border: 2px solid #d0402f; }");
+    std::vector<FormatSpec> formats;
+    const FormatSpec* spec = currentFormat(formats);
+    if (!term || !spec) {
+        sums_.reset();
+        sumsText_->setText(term ? QString()
+                                : QStringLiteral("⚠ ") + parseErrorText(text, term.error));
+        sumsPlot_->clearPlottables();
+        sumsPlot_->replot();
+        return;
+    }
+    sums_ =
+        sumSmallTerms(*term.value, static_cast<std::size_t>(countBox_->value()), *spec,
+                      controller_->overflowPolicy(), static_cast<std::uint64_t>(seedBox_->value()));
+    showSums();
+}
+
+void StochasticPanel::showSums() {
+    sumsPlot_->clearPlottables();
+    const SmallTermSums& sums = *sums_;
+    if (sums.problem) {
+        sumsText_->setText(QString::fromStdString(*sums.problem).toHtmlEscaped());
+        sumsPlot_->replot();
+        return;
+    }
+    auto line = [](const QString& name, const AccumulationResult& r, const QString& colour) {
+        QString text = QStringLiteral("<tr><td><b style='color:%1'>%2</b></td><td>%3</td>")
+                           .arg(colour, name, shortDecimal(r.sum, 10).toHtmlEscaped());
+        text += r.relativeError.isNaN()
+                    ? QStringLiteral("<td></td>")
+                    : QObject::tr("<td>rel. error %1</td>")
+                          .arg(shortDecimal(r.relativeError, 3).toHtmlEscaped());
+        return text + QStringLiteral("</tr>");
+    };
+    QString html = tr("<p>%1 × %2 (the term as stored in %3):</p><table cellspacing='4'>")
+                       .arg(QLocale().toString(static_cast<qulonglong>(sums.count)),
+                            shortDecimal(sums.term, 10).toHtmlEscaped(),
+                            QString::fromStdString(sums.nearest.resultFormat.id));
+    html += QStringLiteral("<tr><td><b>exact</b></td><td>%1</td><td></td></tr>")
+                .arg(shortDecimal(sums.nearest.exactSum, 10).toHtmlEscaped());
+    html += line(tr("nearest"), sums.nearest, "#d0402f");
+    html += line(tr("stochastic"), sums.stochastic, "#3d7ee8");
+    html += QStringLiteral("</table>");
+    if (sums.nearest.stagnationTerm)
+        html += tr("<p>Rounding to nearest, the sum stopped growing at term %1: half its ULP "
+                   "exceeds the term. Stochastic rounding still moves it up with probability "
+                   "term / ULP.</p>")
+                    .arg(QLocale().toString(static_cast<qulonglong>(*sums.nearest.stagnationTerm)));
+    sumsText_->setText(html);
+
+    auto curve = [this](const std::vector<TracePoint>& trace, bool exact, const QPen& pen,
+                        const QString& name) {
+        QVector<double> xs, ys;
+        for (const TracePoint& p : trace) {
+            xs << static_cast<double>(p.terms);
+            ys << plotCoordinate(exact ? p.exactSum : p.sum);
+        }
+        QCPGraph* graph = sumsPlot_->addGraph();
+        graph->setData(xs, ys, true);
+        graph->setPen(pen);
+        graph->setName(name);
+    };
+    curve(sums.nearest.trace, true, QPen(Qt::black, 1.5, Qt::DashLine), tr("exact"));
+    curve(sums.nearest.trace, false, QPen(QColor(0xd0, 0x40, 0x2f), 2), tr("round to nearest"));
+    curve(sums.stochastic.trace, false, QPen(QColor(0x3d, 0x7e, 0xe8), 2), tr("stochastic"));
+    sumsPlot_->xAxis->setLabel(tr("terms added"));
+    sumsPlot_->yAxis->setLabel(tr("running sum"));
+    sumsPlot_->rescaleAxes();
+    sumsPlot_->yAxis->scaleRange(1.1, sumsPlot_->yAxis->range().center());
+    sumsPlot_->legend->setVisible(true);
+    sumsPlot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    sumsPlot_->replot();
 }
 
 void StochasticPanel::showSummary() {

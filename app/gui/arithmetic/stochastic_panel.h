@@ -6,6 +6,7 @@
 #include <QWidget>
 
 #include <optional>
+#include <vector>
 
 class QComboBox;
 class QCustomPlot;
@@ -31,6 +32,9 @@ class StochasticPanel : public QWidget {
     const std::optional<StochasticDrawSummary>& summary() const { return summary_; }
     QLabel* neighboursLabel() const { return neighbours_; }
     QCustomPlot* histogram() const { return histogram_; }
+    void setSmallTerms(const QString& term, int count);
+    const std::optional<SmallTermSums>& smallTermSums() const { return sums_; }
+    QLabel* sumsLabel() const { return sumsText_; }
     QString inputError() const;
 
   public slots:
@@ -39,6 +43,9 @@ class StochasticPanel : public QWidget {
   private:
     void refillFormats();
     void showSummary();
+    void recomputeSums();
+    void showSums();
+    const FormatSpec* currentFormat(std::vector<FormatSpec>& storage) const;
 
     ExplorerController* controller_;
     QLineEdit* valueEdit_;
@@ -49,6 +56,11 @@ class StochasticPanel : public QWidget {
     QLabel* neighbours_;
     QCustomPlot* histogram_;
     std::optional<StochasticDrawSummary> summary_;
+    QLineEdit* termEdit_ = nullptr;
+    QSpinBox* countBox_ = nullptr;
+    QLabel* sumsText_ = nullptr;
+    QCustomPlot* sumsPlot_ = nullptr;
+    std::optional<SmallTermSums> sums_;
 };
 
 } // namespace fpx::gui
