@@ -110,10 +110,17 @@ MasterWeightsPanel::MasterWeightsPanel(ExplorerController* controller, QWidget* 
     plot_->setMinimumHeight(200);
     plot_->setToolTip(tr("Per format, the smallest update that moves w (bar) against |Δ| (line): "
                          "a bar above the line means the update is lost."));
+    // The legend above the bars, where it covers none of them.
+    plot_->legend->setVisible(true);
+    plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    plot_->legend->setBorderPen(Qt::NoPen);
+    plot_->plotLayout()->insertRow(0);
+    plot_->plotLayout()->addElement(0, 0, plot_->legend);
+    plot_->plotLayout()->setRowStretchFactor(0, 0.001);
     splitter->addWidget(table_);
     splitter->addWidget(plot_);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 1);
     layout->addWidget(splitter, 1);
 
     connect(weightEdit_, &QLineEdit::textChanged, this, &MasterWeightsPanel::recompute);
@@ -260,8 +267,6 @@ void MasterWeightsPanel::fillPlot(const ExactValue& delta) {
         label->setText(tr("your |Δ| = %1").arg(shortDecimal(delta.abs(), 6)));
         label->setColor(QColor(0x3d, 0x7e, 0xe8));
     }
-    plot_->legend->setVisible(true);
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     plot_->replot();
 }
 
