@@ -9,8 +9,10 @@
 #include "fpx/decimal_text.h"
 #include "fpx/decode_explanation.h"
 #include "fpx/format_catalogue.h"
+#include "fpx/stochastic_rounding.h"
 #include "fpx/value_parser.h"
 
+#include <charconv>
 #include <ostream>
 
 namespace fpx::cli {
@@ -108,6 +110,45 @@ Json resultJson(const FormatSpec& spec, const ConversionReport& r, bool inputExa
     return json;
 }
 
+// The most stochastic roundings --draws may ask for: each is one exact rounding.
+constexpr std::uint64_t kMaxDraws = 10'000'000;
+
+// Stochastic rounding of the input: the two neighbours, the exact probability of going up and,
+// with draws, the fraction of that many seeded roundings that went up.
+struct StochasticView {
+    std::optional<StochasticOutcomes> outcomes;
+    std::optional<ExactValue> observed;
+};
+
+StochasticView stochasticView(const ExactValue& x, const FormatSpec& spec,
+                              const RoundingOptions& options, std::uint64_t seed,
+                              std::uint64_t draws) {
+    StochasticView view;
+    view.outcomes = stochasticOutcomes(x, spec, options.overflow);
+    if (view.outcomes && draws > 0)
+        view.observed = observedFractionUp(x, spec, options.overflow, seed, draws);
+    return view;
+}
+
+Json stochasticJson(const FormatSpec& spec, const StochasticView& view, std::uint64_t draws) {
+    if (!view.outcomes)
+        return nullptr;
+    const StochasticOutcomes& o = *view.outcomes;
+    const int bits = spec.totalBits();
+    Json json;
+    json["down"] = decimalOrNull(o.down.value);
+    json["down_bits"] = codeToHex(o.down.code, bits);
+    json["up"] = decimalOrNull(o.up.value);
+    json["up_bits"] = codeToHex(o.up.code, bits);
+    json["p_up"] = toDecimal(o.probabilityUp).text;
+    json["p_up_exact"] = toDecimal(o.probabilityUp).exact;
+    if (draws > 0) {
+        json["draws"] = draws;
+        json["observed_p_up"] = view.observed ? Json(toDecimal(*view.observed).text) : Json(0);
+    }
+    return json;
+}
+
 std::string elide(const std::string& text, bool full, std::size_t limit = 42) {
     if (full || text.size() <= limit)
         return text;
@@ -123,7 +164,8 @@ std::string signedShort(const ExactValue& v, int digits) {
 
 void printDetail(std::ostream& out, const FormatSpec& spec, const ShowInput& input,
                  const ConversionReport& r, const RoundingOptions& options,
-                 const TerminalStyle& style, bool full) {
+                 const TerminalStyle& style, bool full, const StochasticView& stochastic,
+                 std::uint64_t draws) {
     const DecodedCode& d = r.details.decoded;
     const int bits = spec.totalBits();
     auto line = [&](std::string_view label, const std::string& text) {
@@ -179,15 +221,28 @@ void printDetail(std::ostream& out, const FormatSpec& spec, const ShowInput& inp
         line("rounds here", intervalText(*r.details.interval));
     const std::string flags = flagsToString(r.conversion.flags);
     line("flags", flags.empty() ? "none (exact)" : flags);
+    if (stochastic.outcomes) {
+        const StochasticOutcomes& o = *stochastic.outcomes;
+        const DecimalText p = toDecimal(o.probabilityUp);
+        line("sr down", codeToHex(o.down.code, bits) + "  " + toDecimal(o.down.value).text);
+        line("sr up", codeToHex(o.up.code, bits) + "  " + toDecimal(o.up.value).text);
+        line("p(up)",
+             p.text + (p.exact ? "" : "…") + "  (exact: the distance to down over the gap)");
+        if (stochastic.observed)
+            line("observed", toSignificantDigits(*stochastic.observed, 8) + " of " +
+                                 std::to_string(draws) + " seeded draws went up");
+    }
 }
 
 } // namespace
 
 int runShow(const std::vector<std::string>& rawArgs, Streams& io) {
-    Arguments args(rawArgs, {"formats", "round", "overflow", "seed", "scale", "bits", "as"},
+    Arguments args(rawArgs,
+                   {"formats", "round", "overflow", "seed", "scale", "bits", "as", "draws"},
                    {"json", "full", "color", "no-color"});
     const char* usage =
         "usage: fpx show VALUE [--formats ID,...] [--round MODE] [--overflow POLICY] [--json]\n"
+        "                      [--round sr [--seed N] [--draws N]]\n"
         "       fpx show --bits CODE --as FORMAT [...]\n";
     if (!args.ok()) {
         io.err << "fpx show: " << args.error() << '\n' << usage;
@@ -199,6 +254,21 @@ int runShow(const std::vector<std::string>& rawArgs, Streams& io) {
     if (!setup.error.empty()) {
         io.err << "fpx show: " << setup.error << '\n';
         return kExitUsage;
+    }
+
+    std::uint64_t draws = 0;
+    if (auto text = args.value("draws")) {
+        const char* end = text->data() + text->size();
+        const auto [ptr, ec] = std::from_chars(text->data(), end, draws);
+        if (ec != std::errc() || ptr != end || draws == 0 || draws > kMaxDraws) {
+            io.err << "fpx show: --draws: expected a count from 1 to " << kMaxDraws << ", got '"
+                   << *text << "'\n";
+            return kExitUsage;
+        }
+        if (setup.rounding.mode != RoundingMode::Stochastic) {
+            io.err << "fpx show: --draws needs --round sr\n";
+            return kExitUsage;
+        }
     }
 
     std::vector<FormatSpec> formats;
@@ -279,6 +349,10 @@ int runShow(const std::vector<std::string>& rawArgs, Streams& io) {
     reports.reserve(formats.size());
     for (const FormatSpec& spec : formats)
         reports.push_back(convertAndDescribe(input.value, spec, options));
+    const bool stochastic = options.mode == RoundingMode::Stochastic;
+    std::vector<StochasticView> stochasticViews(formats.size());
+    for (std::size_t i = 0; stochastic && i < formats.size(); ++i)
+        stochasticViews[i] = stochasticView(input.value, formats[i], options, setup.seed, draws);
 
     if (args.has("json")) {
         Json json;
@@ -293,8 +367,12 @@ int runShow(const std::vector<std::string>& rawArgs, Streams& io) {
         if (options.mode == RoundingMode::Stochastic)
             json["seed"] = setup.seed;
         Json results = Json::array();
-        for (std::size_t i = 0; i < formats.size(); ++i)
+        for (std::size_t i = 0; i < formats.size(); ++i) {
             results.push_back(resultJson(formats[i], reports[i], input.exact));
+            if (stochastic)
+                results.back()["stochastic"] =
+                    stochasticJson(formats[i], stochasticViews[i], draws);
+        }
         json["results"] = std::move(results);
         printJson(io.out, json);
         return status;
@@ -303,7 +381,7 @@ int runShow(const std::vector<std::string>& rawArgs, Streams& io) {
     const TerminalStyle style{(io.outIsTerminal && !args.has("no-color")) || args.has("color")};
     if (formats.size() == 1) {
         printDetail(io.out, formats.front(), input, reports.front(), options, style,
-                    args.has("full"));
+                    args.has("full"), stochasticViews.front(), draws);
         return status;
     }
     const DecimalText exactInput = toDecimal(input.value);

@@ -28,5 +28,6 @@ int runConvert(const std::vector<std::string>& args, Streams& io);
 int runTable(const std::vector<std::string>& args, Streams& io);
 int runPlot(const std::vector<std::string>& args, Streams& io);
 int runBench(const std::vector<std::string>& args, Streams& io);
+int runCalc(const std::vector<std::string>& args, Streams& io);
 
 } // namespace fpx::cli

@@ -32,6 +32,13 @@ Usage:
            [--symlog] [--round MODE] -o FILE.{png,pdf,svg,csv}
       The explorer's plots, rendered headless (rounding error, ULP spacing, range,
       representable values, memory per parameter count).
+  fpx calc EXPR [--formats ID,...] [--round MODE] [--overflow POLICY] [--seed N]
+                [--scale S] [--json] [--full]
+      EXPR computed in each format (default: every one with arithmetic): each
+      literal rounded first, each operation (+ - * / fma sqrt min max abs)
+      rounded once, with IEEE flags; bits, value and error against the exact
+      result, every operation in order. With one format, each step written out:
+      alignment, exact result, guard/round/sticky bits, the rounding decision.
   fpx bench [--formats ID,...] [--sizes 16k,16M] [--threads N] [--budget S]
             [--distribution normal|subnormal|overflow|nan] [--json F] [--csv F]
       FP32 conversion throughput on this CPU beside its memcpy bandwidth, each
@@ -78,6 +85,8 @@ int main(int argc, char** argv) {
             return fpx::cli::runPlot(args, io);
         if (command == "bench")
             return fpx::cli::runBench(args, io);
+        if (command == "calc")
+            return fpx::cli::runCalc(args, io);
         if (command == "help" || command == "--help" || command == "-h") {
             std::cout << kUsage;
             return fpx::cli::kExitOk;

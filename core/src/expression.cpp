@@ -323,67 +323,52 @@ class ExpressionParser {
     int depth_ = 0;
 };
 
-// An upper bound on the bits of a node's exact value (numerator, denominator and the span of
-// its binary exponent together), and the work of computing it charged to `work`: exact
-// products and sums cost about the product of their operands' sizes, and a fraction's gcd the
-// square of their sum. Refusing at parse time keeps evaluateExactly total and prompt.
-double chargeExactWork(const Expression& node, double& work) {
-    if (node.isLiteral()) {
-        if (!node.value.isFinite() || node.value.isZero())
-            return 64.0;
-        return static_cast<double>(node.value.storageBits()) +
-               std::abs(static_cast<double>(node.value.exponent2())) + 64.0;
+// Exact arithmetic costs about bits(a)·bits(b) for a product, the span of both for an aligned
+// sum, and the square of the sum of the sizes for the gcd that keeps a fraction reduced. Where
+// `work` is given, it is charged before each operation and the budget enforced.
+void chargeWork(const Expression& node, const std::vector<ExactValue>& operands, double* work) {
+    if (work == nullptr)
+        return;
+    double total = 0;
+    double product = 1;
+    bool dyadic = true;
+    std::int64_t lowest = 0;
+    std::int64_t highest = 0;
+    bool first = true;
+    for (const ExactValue& x : operands) {
+        if (!x.isFinite() || x.isZero())
+            continue;
+        const double bits = static_cast<double>(x.storageBits()) + 64.0;
+        total += bits;
+        product *= bits;
+        dyadic = dyadic && x.isDyadic();
+        lowest = first ? x.exponent2() : std::min(lowest, x.exponent2());
+        highest = first ? x.exponent2() : std::max(highest, x.exponent2());
+        first = false;
     }
-    std::vector<double> sizes;
-    for (const Expression& operand : node.operands)
-        sizes.push_back(chargeExactWork(operand, work));
-    double size = 0;
-    switch (node.op) {
-    case Operation::Negate:
-    case Operation::Abs:
-        return sizes[0];
-    case Operation::Min:
-    case Operation::Max:
-        return std::max(sizes[0], sizes[1]);
-    case Operation::Sqrt:
-        size = 2.0 * (sizes[0] + kExactRootBits);
-        break;
-    default:
-        for (const double s : sizes)
-            size += s;
-        break;
-    }
-    work += size * size;
-    if (work > kWorkBudget)
+    const double span = static_cast<double>(highest - lowest);
+    double cost = product + (total + span) * 64.0;
+    if (!dyadic)
+        cost += (total + span) * (total + span);
+    if (node.op == Operation::Sqrt)
+        cost += 4.0 * (total + kExactRootBits) * (total + kExactRootBits);
+    *work += cost;
+    if (*work > kWorkBudget)
         throw Failure{ParseError{node.begin, "expression too costly to compute exactly "
                                              "(simplify it)"}};
-    return size;
 }
 
-} // namespace
-
-ExpressionParse parseExpression(std::string_view text) {
-    try {
-        ExpressionParser parser(text);
-        Expression expression = parser.parseAll();
-        double work = 0;
-        chargeExactWork(expression, work);
-        return ExpressionParse{std::move(expression), {}};
-    } catch (const Failure& failure) {
-        return ExpressionParse{std::nullopt, failure.error};
-    }
-}
-
-ExactEvaluation evaluateExactly(const Expression& expression) {
+ExactEvaluation evaluate(const Expression& expression, double* work) {
     if (expression.isLiteral())
         return ExactEvaluation{expression.value, !expression.exact};
     std::vector<ExactValue> operands;
     bool approximate = false;
     for (const Expression& operand : expression.operands) {
-        ExactEvaluation e = evaluateExactly(operand);
+        ExactEvaluation e = evaluate(operand, work);
         approximate = approximate || e.approximate;
         operands.push_back(std::move(e.value));
     }
+    chargeWork(expression, operands, work);
     const ExactValue& x = operands[0];
     if (expression.op == Operation::Sqrt && x.isFinite() && !x.isZero() && !x.isNegative()) {
         bool exact = true;
@@ -394,6 +379,26 @@ ExactEvaluation evaluateExactly(const Expression& expression) {
     // matters to the root's stand-in, so any format will do.
     const ExactResult r = exactOperation(expression.op, operands, FormatSpec{});
     return ExactEvaluation{r.value, approximate};
+}
+
+} // namespace
+
+ExpressionParse parseExpression(std::string_view text) {
+    try {
+        ExpressionParser parser(text);
+        Expression expression = parser.parseAll();
+        // Evaluate once under the work budget, so that evaluateExactly (which has none) is
+        // known to finish promptly.
+        double work = 0;
+        evaluate(expression, &work);
+        return ExpressionParse{std::move(expression), {}};
+    } catch (const Failure& failure) {
+        return ExpressionParse{std::nullopt, failure.error};
+    }
+}
+
+ExactEvaluation evaluateExactly(const Expression& expression) {
+    return evaluate(expression, nullptr);
 }
 
 namespace {
