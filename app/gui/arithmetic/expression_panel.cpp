@@ -8,12 +8,15 @@
 
 #include "fpx/decimal_text.h"
 
+#include <algorithm>
+
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -61,7 +64,8 @@ ExpressionPanel::ExpressionPanel(ExplorerController* controller, QWidget* parent
                           "on the literals as typed, nothing rounded."));
     layout->addWidget(exact_);
 
-    auto* splitter = new QSplitter(Qt::Vertical, this);
+    splitter_ = new QSplitter(Qt::Vertical, this);
+    auto* splitter = splitter_;
     model_ = new ExpressionModel(this);
     table_ = new QTableView(splitter);
     table_->setObjectName("expressionTable");
@@ -179,6 +183,25 @@ void ExpressionPanel::refreshLayout() {
     table_->setColumnWidth(ExpressionModel::Bits, bits_->layout().totalWidth());
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->resizeRowsToContents();
+    fitTableHeight();
+}
+
+void ExpressionPanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitTableHeight();
+}
+
+void ExpressionPanel::fitTableHeight() {
+    // The table as tall as its rows (at most two thirds), the steps below get the rest.
+    const int total = splitter_->height();
+    if (total <= 0)
+        return;
+    int rows = table_->horizontalHeader()->height() + 2 * table_->frameWidth() +
+               table_->horizontalScrollBar()->sizeHint().height() + 4;
+    for (int r = 0; r < model_->rowCount(); ++r)
+        rows += table_->rowHeight(r);
+    const int tableHeight = std::min(rows, total * 2 / 3);
+    splitter_->setSizes({tableHeight, total - tableHeight});
 }
 
 } // namespace fpx::gui

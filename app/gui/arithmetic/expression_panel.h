@@ -6,6 +6,7 @@
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
+class QSplitter;
 class QTableView;
 
 namespace fpx::gui {
@@ -39,13 +40,19 @@ class ExpressionPanel : public QWidget {
   private:
     void refreshSteps();
     void refreshLayout();
+    void fitTableHeight();
 
+  protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+  private:
     ExplorerController* controller_;
     QLineEdit* edit_;
     QLabel* error_;
     QLabel* exact_;
     ExpressionModel* model_;
     CodeCellsDelegate* bits_;
+    QSplitter* splitter_;
     QTableView* table_;
     QPlainTextEdit* steps_;
     QString inputError_;

@@ -70,8 +70,6 @@ std::vector<std::string> expressionSteps(const ExpressionReport& report, const E
         for (const std::string& line : explainOperation(spec, step, options))
             lines.push_back("  " + line);
         lines.push_back("  bits " + codeLine(spec, step.result.rounded.code, step.result.flags));
-        if (step.ulpError)
-            lines.push_back("  error " + toSignificantDigits(*step.ulpError, 6) + " ULP");
     }
     lines.push_back("");
     lines.push_back("Result in " + spec.id + ": " + exactText(e.value));
