@@ -108,6 +108,7 @@ class TestArithmeticPage : public QObject {
     void accumulationOfOnes();
     void accumulationCancels();
     void accumulationExports();
+    void accumulationBadInput();
     void stochasticNeighbours();
     void stochasticSmallTerms();
     void masterWeights();
@@ -370,6 +371,29 @@ void TestArithmeticPage::accumulationExports() {
     QString error;
     QVERIFY(!lab->exportTo(dir_.filePath("acc.bmp"), &error));
     QVERIFY2(error.contains("unknown file type"), qPrintable(error));
+}
+
+void TestArithmeticPage::accumulationBadInput() {
+    MainWindow window;
+    window.showPage(MainWindow::Page::Arithmetic);
+    window.arithmeticPage()->showLab(ArithmeticPage::Lab::Accumulation);
+    window.show();
+    AccumulationPanel* lab = window.arithmeticPage()->accumulationPanel();
+    QVERIFY(waitForLab(lab));
+    QSignalSpy finished(lab, &AccumulationPanel::finished);
+    lab->setDistribution("uniform:1:0");
+    QTest::mouseClick(lab->runButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(60000));
+    QVERIFY2(lab->statusText().contains("uniform"), qPrintable(lab->statusText()));
+    lab->setDistribution("file:" + dir_.filePath("missing.txt"));
+    QTest::mouseClick(lab->runButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(60000));
+    QVERIFY2(lab->statusText().contains("missing.txt"), qPrintable(lab->statusText()));
+    lab->setDistribution("ones");
+    lab->setAccumulators({});
+    QTest::mouseClick(lab->runButton(), Qt::LeftButton);
+    QVERIFY2(lab->statusText().contains("at least one accumulator"), qPrintable(lab->statusText()));
+    QVERIFY(lab->runButton()->isEnabled());
 }
 
 void TestArithmeticPage::stochasticNeighbours() {

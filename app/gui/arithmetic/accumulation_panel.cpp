@@ -396,11 +396,16 @@ void AccumulationPanel::applyResult() {
         run();
         return;
     }
-    result_ = watcher_.result();
-    progress_->setValue(result_.cancelled || !result_.error.empty() ? 0 : 1000);
-    if (!result_.error.empty())
-        status_->setText(QStringLiteral("⚠ ") + QString::fromStdString(result_.error));
-    else if (result_.cancelled)
+    AccumulationLabResult result = watcher_.result();
+    if (!result.error.empty()) {
+        // Nothing was summed: the plots and the table keep the last run.
+        status_->setText(QStringLiteral("⚠ ") + QString::fromStdString(result.error));
+        emit finished();
+        return;
+    }
+    result_ = std::move(result);
+    progress_->setValue(result_.cancelled ? 0 : 1000);
+    if (result_.cancelled)
         status_->setText(tr("Cancelled: %n sum(s) finished.", nullptr,
                             static_cast<int>(result_.runs.size()) - 1));
     else

@@ -13,7 +13,8 @@ StochasticDrawSummary summarizeStochasticDraws(const ExactValue& value, const Fo
     StochasticDrawSummary summary;
     summary.spec = spec;
     summary.value = value;
-    summary.draws = draws;
+    summary.draws = std::min(draws, kMaxStochasticDraws);
+    draws = summary.draws;
     summary.outcomes = stochasticOutcomes(value, spec, overflow);
     if (!summary.outcomes) {
         summary.problem = "nothing random happens to " + std::string(value.isNaN() ? "NaN" : "∞");

@@ -28,9 +28,9 @@ struct StochasticDrawSummary {
 };
 
 // Limits the work of one summary; the lab's field says so.
-inline constexpr std::uint64_t kMaxStochasticDraws = 10'000'000;
+inline constexpr std::uint64_t kMaxStochasticDraws = 1'000'000;
 
-// Precondition: draws ≤ kMaxStochasticDraws.
+// More draws than kMaxStochasticDraws are cut to it.
 StochasticDrawSummary summarizeStochasticDraws(const ExactValue& value, const FormatSpec& spec,
                                                OverflowPolicy overflow, std::uint64_t seed,
                                                std::uint64_t draws);
