@@ -85,6 +85,8 @@ runAccumulationLab(const AccumulationLabRequest& request,
                 return lab;
             }
         }
+        if (!request.element)
+            termsByElement.erase(accumulator.id); // no later run sums these: free them now
     }
     if (progress)
         progress(total, total);
