@@ -20,6 +20,8 @@ Usage:
   fpx show --bits CODE --as FORMAT [same options]
       VALUE rounded into each format (default: all built-ins): bits, exact value,
       error, class, neighbours. With one format, a step-by-step decode.
+      With --round sr: both neighbours and the exact probability of rounding
+      up; --draws N (at most 10^7) adds the fraction of N seeded draws that did.
   fpx convert --to FORMAT [--from FORMAT] [--round MODE] [--overflow POLICY]
               [--scale S] [--seed N] [--raw]
       Filter stdin to stdout, one result per line: values (or, with --from,

@@ -50,8 +50,9 @@ std::string binaryDigits(const ExactValue& v, std::int64_t lead, int kept, int e
     if (digits.size() < fraction + 1)
         digits.insert(0, fraction + 1 - digits.size(), '0');
     const std::size_t integerDigits = digits.size() - fraction;
-    std::string text = digits.substr(0, integerDigits) + "." +
-                       digits.substr(integerDigits, static_cast<std::size_t>(kept));
+    std::string text = digits.substr(0, integerDigits);
+    if (kept > 0) // a format without fraction bits writes no point
+        text += "." + digits.substr(integerDigits, static_cast<std::size_t>(kept));
     if (extra > 0)
         text += "|" + digits.substr(integerDigits + static_cast<std::size_t>(kept));
     if (more && markMore)
@@ -119,7 +120,7 @@ RoundingBits roundingBits(const ExactValue& x, std::int64_t quantum) {
 
 // The rounding decision and its reason; `up` says whether the magnitude goes up by one ulp.
 std::string decision(const RoundingBits& b, bool negative, RoundingMode mode, bool wentUp,
-                     bool& up) {
+                     bool tiesAway, bool& up) {
     const std::string grs = "G=" + std::to_string(b.guard) + " R=" + std::to_string(b.round) +
                             " S=" + std::to_string(b.sticky);
     if (!b.inexact()) {
@@ -136,6 +137,11 @@ std::string decision(const RoundingBits& b, bool negative, RoundingMode mode, bo
         if (b.round || b.sticky) {
             up = true;
             return "G=1, R|S=1 → above half an ulp: round up";
+        }
+        if (tiesAway) {
+            up = true;
+            return "G=1, R=S=0: a tie; with no fraction bits there is no even neighbour, so "
+                   "ties round up (away from zero)";
         }
         up = lastBitOdd;
         return lastBitOdd ? "G=1, R=S=0: a tie → to even: the last kept bit is 1, round up"
@@ -356,7 +362,9 @@ class FloatExplainer {
         const bool wentUp =
             step_.result.value.isFinite() && compare(step_.result.value.abs(), truncated) > 0;
         bool up = false;
-        say(decision(bits, x.isNegative(), options_.mode, wentUp, up));
+        // Without fraction bits "even" means nothing: the conversion rounds ties away.
+        const bool tiesAway = spec_.fractionBits == 0;
+        say(decision(bits, x.isNegative(), options_.mode, wentUp, tiesAway, up));
         if (up) {
             const BigInt next = bits.kept + 1;
             if (top >= emin && next == (BigInt(1) << (spec_.fractionBits + 1)))
