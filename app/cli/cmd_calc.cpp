@@ -153,7 +153,7 @@ void printDetail(std::ostream& out, const FormatEvaluation& e, const std::string
         const ArithmeticFlags flags = fromConversionFlags(literal.rounded.flags);
         out << "  " << literal.text << "  →  " << bitsOf(e.spec, literal.rounded.code) << "  "
             << elide(value.text, full, 60) << (value.exact ? "" : "…") << "  ("
-            << flagsOrNone(flags) << ")\n";
+            << (flags.any() ? arithmeticFlagsToString(flags) : "exact") << ")\n";
     }
     for (std::size_t i = 0; i < e.steps.size(); ++i) {
         out << '\n' << style.bold("step " + std::to_string(i + 1)) << '\n';
@@ -273,7 +273,7 @@ int runCalc(const std::vector<std::string>& rawArgs, Streams& io) {
     results.reserve(formats.size());
     int status = kExitOk;
     for (const FormatSpec& spec : formats) {
-        results.push_back(evaluateInFormat(expression, spec, setup.rounding, setup.seed));
+        results.push_back(evaluateInFormat(expression, spec, setup.rounding, setup.seed, exact));
         if (results.back().unsupported)
             status = kExitDataError;
     }

@@ -182,6 +182,9 @@ class ExpressionParser {
             } else if (startsWith("\xC3\x97")) { // ×
                 op = Operation::Multiply;
                 pos_ += 2;
+            } else if (startsWith("\xC3\xB7")) { // ÷
+                op = Operation::Divide;
+                pos_ += 2;
             } else {
                 return result;
             }
@@ -472,6 +475,12 @@ ExactValue errorAgainst(const ExactValue& value, const ExactValue& exact) {
 
 FormatEvaluation evaluateInFormat(const Expression& expression, const FormatSpec& spec,
                                   const RoundingOptions& options, std::uint64_t seed) {
+    return evaluateInFormat(expression, spec, options, seed, evaluateExactly(expression));
+}
+
+FormatEvaluation evaluateInFormat(const Expression& expression, const FormatSpec& spec,
+                                  const RoundingOptions& options, std::uint64_t seed,
+                                  const ExactEvaluation& exact) {
     FormatEvaluation out;
     out.spec = spec;
     out.unsupported = arithmeticUnsupported(spec);
@@ -484,7 +493,6 @@ FormatEvaluation evaluateInFormat(const Expression& expression, const FormatSpec
     const Evaluator::InFormat result = evaluator.visit(expression);
     out.code = result.code;
     out.value = result.value;
-    const ExactEvaluation exact = evaluateExactly(expression);
     out.error = errorAgainst(out.value, exact.value);
     out.errorApproximate = exact.approximate;
     return out;

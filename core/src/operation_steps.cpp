@@ -268,14 +268,16 @@ class FloatExplainer {
     }
 
     // Two addends aligned to the larger exponent, and their exact sum.
+    // `productFirst`: x is fma's exact product, written at its own exponent (it need not be a
+    // value of the format, and may lie far below its range).
     void explainAlignedSum(const ExactValue& x, const std::string& xName, const ExactValue& y,
-                           const std::string& yName) {
+                           const std::string& yName, bool productFirst = false) {
         if (x.isZero() || y.isZero()) {
             say("adding zero: the exact sum is the other addend");
             lead_ = writtenExponent(spec_, exact());
             return;
         }
-        const std::int64_t ex = writtenExponent(spec_, x);
+        const std::int64_t ex = productFirst ? x.floorLog2() : writtenExponent(spec_, x);
         const std::int64_t ey = writtenExponent(spec_, y);
         lead_ = std::max(ex, ey);
         const std::int64_t distance = std::max(ex, ey) - std::min(ex, ey);
@@ -316,11 +318,12 @@ class FloatExplainer {
         }
         case Operation::Fma: {
             const ExactValue product = operand(0) * operand(1);
-            const std::int64_t productLead =
-                writtenExponent(spec_, operand(0)) + writtenExponent(spec_, operand(1));
-            say("a × b exactly, not rounded (that is the fused in fma):");
-            say("  a × b = " + written(product, productLead, spec_.precision() + 1));
-            explainAlignedSum(product, "a×b", operand(2), "c");
+            say("a × b exactly, not rounded (what \"fused\" means):");
+            if (product.isZero())
+                say("  a × b = " + std::string(product.isNegative() ? "-0" : "+0"));
+            else
+                say("  a × b = " + written(product, product.floorLog2(), spec_.precision() + 1));
+            explainAlignedSum(product, "a×b", operand(2), "c", true);
             break;
         }
         case Operation::Sqrt: {

@@ -57,13 +57,15 @@ struct ExpressionParse {
 
 // Grammar (blanks ignored; literals as readNumberLiteral reads them, with inf and nan):
 //   sum     := product (('+' | '-') product)*
-//   product := unary (('*' | '/' | '×') unary)*
+//   product := unary (('*' | '/' | '×' | '÷') unary)*
 //   unary   := ('-' | '+' | '−') unary | primary
 //   primary := literal | '(' sum ')' | name '(' sum (',' sum)* ')'
 //   name    := fma (3 arguments) | sqrt | abs (1) | min | max (2)
 // The work is bounded: at most kMaxExpressionLength bytes, kMaxExpressionDepth levels of
-// nesting, and literals whose exact evaluation stays cheap (a clear error otherwise), so
-// evaluateExactly and evaluateInFormat of a parsed expression always finish promptly.
+// nesting (parentheses, functions, signs), and one exact evaluation under a work budget (a
+// clear error otherwise), so evaluateExactly and evaluateInFormat of a parsed expression
+// always finish promptly. A left-leaning chain such as 1+1+…+1 is deep as a tree but not
+// nested: evaluation recurses once per operation of it (at most about 2000).
 ExpressionParse parseExpression(std::string_view text);
 
 // The real-number value of the expression: exact rational arithmetic, IEEE 754's rules for
@@ -116,5 +118,10 @@ struct FormatEvaluation {
 // counted together, from 0) draws stochasticBits(seed, k); `options.randomBits` is ignored.
 FormatEvaluation evaluateInFormat(const Expression& expression, const FormatSpec& spec,
                                   const RoundingOptions& options, std::uint64_t seed);
+// The same with the exact value computed once by the caller (evaluateExactly(expression)),
+// for many formats: the exact evaluation is the costly part of a long expression.
+FormatEvaluation evaluateInFormat(const Expression& expression, const FormatSpec& spec,
+                                  const RoundingOptions& options, std::uint64_t seed,
+                                  const ExactEvaluation& exact);
 
 } // namespace fpx
