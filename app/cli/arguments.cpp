@@ -38,6 +38,7 @@ Arguments::Arguments(const std::vector<std::string>& args, std::set<std::string>
                 error_ = "option --" + name + " needs a value";
                 return;
             }
+            allValues_.emplace_back(name, values_[name]);
         } else if ((name == "help" || name == "h") && !inlineValue) {
             helpRequested_ = true;
         } else if (flags.count(name)) {
@@ -58,6 +59,14 @@ std::optional<std::string> Arguments::value(const std::string& name) const {
     if (it == values_.end())
         return std::nullopt;
     return it->second;
+}
+
+std::vector<std::string> Arguments::values(const std::string& name) const {
+    std::vector<std::string> all;
+    for (const auto& [option, value] : allValues_)
+        if (option == name)
+            all.push_back(value);
+    return all;
 }
 
 int printHelp(Streams& io, const char* usage) {

@@ -5,6 +5,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace fpx::cli {
@@ -26,10 +27,13 @@ class Arguments {
     const std::vector<std::string>& positionals() const { return positionals_; }
     bool has(const std::string& name) const { return values_.count(name) != 0; }
     std::optional<std::string> value(const std::string& name) const;
+    // Every value an option was given, in order, for options that may be repeated.
+    std::vector<std::string> values(const std::string& name) const;
 
   private:
     std::vector<std::string> positionals_;
     std::map<std::string, std::string> values_;
+    std::vector<std::pair<std::string, std::string>> allValues_;
     std::string error_;
     bool helpRequested_ = false;
 };

@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "text_table.h"
 
+#include "fpx/bench/accumulation_bench.h"
 #include "fpx/bench/backend.h"
 #include "fpx/bench/result_io.h"
 #include "fpx/bench/sizes.h"
@@ -27,10 +28,14 @@ constexpr const char* kUsage =
     "                 [--directions encode,decode] [--sizes 32k,256M] [--threads 1,all]\n"
     "                 [--budget SECONDS] [--samples N] [--round MODE] [--overflow POLICY]\n"
     "                 [--distribution normal|subnormal|overflow|nan] [--no-arithmetic]\n"
-    "                 [--no-conversions] [--json FILE] [--csv FILE] [--list]\n"
+    "                 [--no-conversions] [--no-accumulation] [--accumulation-terms N]\n"
+    "                 [--json FILE] [--csv FILE] [--list]\n"
     "  Conversions are FP32 -> format (encode) and format -> FP32 (decode), through every\n"
     "  path the device has, each checked bit for bit against the exact core first.\n"
-    "  Default sizes: 32k elements (in cache) and beyond the last-level cache.\n";
+    "  Default sizes: 32k elements (in cache) and beyond the last-level cache.\n"
+    "  A CPU run with conversions and arithmetic also times sums in FP16, BF16 and FP8\n"
+    "  against a plain float loop, and the exact sum against memcpy, on 10^8 terms (or\n"
+    "  the largest --sizes count, or --accumulation-terms N).\n";
 
 constexpr const char* kDefaultFormats = "fp16,bf16,tf32,fp8_e4m3,fp8_e5m2,fp8_e4m3fnuz,"
                                         "fp8_e5m2fnuz,fp6_e3m2,fp6_e2m3,fp4_e2m1,int8,int4,nf4";
@@ -272,6 +277,30 @@ bool printResultsTable(const std::vector<bench::BenchResult>& results, std::ostr
     return failed;
 }
 
+// The accumulation ratios: each sum beside its reference, timed alongside it.
+bool printAccumulation(const std::vector<bench::AccumulationBenchRow>& rows, std::size_t terms,
+                       std::ostream& out) {
+    if (rows.empty())
+        return false;
+    out << "\nAccumulation on one thread, " << terms << " terms ("
+        << bench::accumulationBenchTerms() << "), each timed alongside its reference:\n";
+    TextTable table(
+        {"sum", "path", "verified", "G terms/s", "reference", "G terms/s", "ratio", "goal"});
+    bool failed = false;
+    for (const bench::AccumulationBenchRow& r : rows) {
+        failed = failed || !r.verified;
+        table.addRow({r.what, r.path, r.verified ? "yes" : "NO",
+                      number(r.termsPerSecond / 1e9, "%.3g"), r.reference,
+                      number(r.referenceTermsPerSecond / 1e9, "%.3g"),
+                      number(r.ratio, "%.2f") + "x", ">= " + number(r.goal, "%.2g") + "x"});
+    }
+    table.print(out, false);
+    for (const bench::AccumulationBenchRow& r : rows)
+        if (!r.verified)
+            out << "  " << r.what << ": " << r.note << '\n';
+    return failed;
+}
+
 void printDifferences(const std::vector<bench::BenchResult>& results, std::ostream& out) {
     bool anyNote = false;
     for (const bench::BenchResult& r : results)
@@ -313,8 +342,8 @@ bool writeOutputs(const Arguments& args, const bench::BenchRequest& request,
 int runBench(const std::vector<std::string>& rawArgs, Streams& io) {
     Arguments args(rawArgs,
                    {"backend", "formats", "directions", "sizes", "threads", "budget", "samples",
-                    "json", "csv", "distribution", "round", "overflow"},
-                   {"no-arithmetic", "no-conversions", "list"});
+                    "json", "csv", "distribution", "round", "overflow", "accumulation-terms"},
+                   {"no-arithmetic", "no-conversions", "no-accumulation", "list"});
     auto usageError = [&](const std::string& message) {
         io.err << "fpx bench: " << message << '\n' << kUsage;
         return kExitUsage;
@@ -329,6 +358,16 @@ int runBench(const std::vector<std::string>& rawArgs, Streams& io) {
     bench::BenchRequest request;
     if (const std::string error = parseRequest(args, request); !error.empty())
         return usageError(error);
+
+    std::size_t accumulationTerms = 100'000'000;
+    if (!request.sizes.empty())
+        accumulationTerms = *std::max_element(request.sizes.begin(), request.sizes.end());
+    if (auto text = args.value("accumulation-terms")) {
+        const bench::SizeList parsed = bench::parseSizes(*text);
+        if (!parsed.error.empty() || parsed.sizes.size() != 1)
+            return usageError("--accumulation-terms: expected one count such as 1M or 100000000");
+        accumulationTerms = parsed.sizes.front();
+    }
 
     // Only a listing and `--backend all` open every plugin: a CPU run never touches a GPU or
     // OpenCL driver, so a broken one cannot stop it.
@@ -347,8 +386,25 @@ int runBench(const std::vector<std::string>& rawArgs, Streams& io) {
     std::vector<bench::BenchResult> results;
     std::vector<bench::DeviceInfo> devices;
     runSelected(selected, request, io, results, devices);
+    // Sums in emulated formats: a CPU measurement beside the conversions and arithmetic.
+    std::vector<bench::AccumulationBenchRow> accumulation;
+    const bool cpuSelected = std::any_of(selected.begin(), selected.end(),
+                                         [](bench::Backend* b) { return b->id() == "cpu"; });
+    if (cpuSelected && request.conversions && request.arithmetic && !args.has("no-accumulation")) {
+        const bool showProgress = isatty(STDERR_FILENO) == 1;
+        bench::AccumulationBenchRequest accumulationRequest{accumulationTerms, request.plan};
+        accumulation = bench::runAccumulationBench(
+            accumulationRequest, [&](double fraction, const std::string& what) {
+                if (showProgress)
+                    io.err << "\r\033[Kcpu " << number(fraction * 100, "%.0f") << "%  " << what
+                           << std::flush;
+            });
+        if (showProgress)
+            io.err << "\r\033[K" << std::flush;
+    }
     printDevicesAndRequest(devices, request, io.out);
-    const bool failed = printResultsTable(results, io.out);
+    bool failed = printResultsTable(results, io.out);
+    failed = printAccumulation(accumulation, accumulationTerms, io.out) || failed;
     printDifferences(results, io.out);
     if (!writeOutputs(args, request, devices, results, io))
         return kExitDataError;

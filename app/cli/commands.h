@@ -29,5 +29,7 @@ int runTable(const std::vector<std::string>& args, Streams& io);
 int runPlot(const std::vector<std::string>& args, Streams& io);
 int runBench(const std::vector<std::string>& args, Streams& io);
 int runCalc(const std::vector<std::string>& args, Streams& io);
+int runAccumulate(const std::vector<std::string>& args, Streams& io);
+int runDot(const std::vector<std::string>& args, Streams& io);
 
 } // namespace fpx::cli

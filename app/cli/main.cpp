@@ -45,6 +45,14 @@ Usage:
             [--distribution normal|subnormal|overflow|nan] [--json F] [--csv F]
       FP32 conversion throughput on this CPU beside its memcpy bandwidth, each
       path verified against the exact core before it is timed.
+  fpx accumulate --terms N --values DIST [--element ID] [--accumulator ID,...]
+                 [--method sequential|pairwise|kahan|blocked:K] [--round MODE]
+                 [--seed S] [--trace K] [--json|--csv]
+      N terms (ones, const:V, uniform:A:B, normal:MU:SIGMA, file:PATH) summed in
+      each accumulator format, beside the exact sum: error, stagnation, trace.
+  fpx dot --a LIST|DIST --b LIST|DIST [--terms N] [--element ID]
+          [--product ID|exact] [--accumulator ID|exact] [--block K] [--json]
+      A dot product with separate element, product and accumulator formats.
 
 Values: 0.3952  -1.5e-7  1/3  2^-24  3*2^-4  0x1.8p-3  inf  -inf  nan  -0
 Formats: fp64 fp32 tf32 bf16 fp16 fp8_e4m3 fp8_e5m2 fp8_e4m3fnuz fp8_e5m2fnuz
@@ -89,6 +97,10 @@ int main(int argc, char** argv) {
             return fpx::cli::runBench(args, io);
         if (command == "calc")
             return fpx::cli::runCalc(args, io);
+        if (command == "accumulate")
+            return fpx::cli::runAccumulate(args, io);
+        if (command == "dot")
+            return fpx::cli::runDot(args, io);
         if (command == "help" || command == "--help" || command == "-h") {
             std::cout << kUsage;
             return fpx::cli::kExitOk;
@@ -102,6 +114,7 @@ int main(int argc, char** argv) {
         return fpx::cli::kExitDataError;
     }
     std::cerr << "fpx: unknown command '" << command
-              << "' (use formats, show, convert, table, plot or bench; fpx --help for more)\n";
+              << "' (use formats, show, convert, table, plot, bench, accumulate or dot; fpx --help "
+                 "for more)\n";
     return fpx::cli::kExitUsage;
 }

@@ -90,8 +90,10 @@ std::vector<ExactValue> allValues(const FormatSpec& spec) {
     return values;
 }
 
-// Checks a + b and a − b of the hardware path against applyOperation; counts how often the
-// hardware type answered without the exact core (so the test is not vacuous).
+// Checks a + b and a − b of the hardware path against applyOperation, by the bit trick and by
+// the biased sum in a's binade; counts how often each answered without the exact core (so the
+// test is not vacuous).
+std::size_t binadeAnswered = 0;
 template <class Arith>
 void checkPair(Arith& arith, const FormatSpec& spec, const ExactValue& a, const ExactValue& b,
                std::size_t& answered, std::size_t& checked) {
@@ -109,8 +111,22 @@ void checkPair(Arith& arith, const FormatSpec& spec, const ExactValue& a, const 
                                       op == Operation::Add ? "+" : "-", valueText(b),
                                       valueText(got), valueText(expected))));
         V r;
-        if constexpr (!std::is_same_v<Arith, NativeDoubleArithmetic>)
+        if constexpr (!std::is_same_v<Arith, NativeDoubleArithmetic>) {
             answered += arith.rounder.round(op == Operation::Add ? x + y : x - y, r) ? 1 : 0;
+            // The biased sum inside a's binade, where it claims an answer.
+            if (const auto binade = arith.binadeOf(x)) {
+                if (Arith::tryAddInBinade(x, op == Operation::Add ? y : -y, *binade, r)) {
+                    ++binadeAnswered;
+                    if (!sameResult(convertValue<ExactValue>(r), expected))
+                        QFAIL(qPrintable(QString("%1: %2 %3 %4 in a's binade gave %5, the exact "
+                                                 "core %6")
+                                             .arg(QString::fromStdString(spec.id), valueText(a),
+                                                  op == Operation::Add ? "+" : "-", valueText(b),
+                                                  valueText(convertValue<ExactValue>(r)),
+                                                  valueText(expected))));
+                }
+            }
+        }
         ++checked;
     }
 }
@@ -452,6 +468,7 @@ void TestAccumulation::smallFormatsEveryPair() {
     auto arith = WideArithmetic<float>::make(spec, {});
     const std::vector<ExactValue> values = allValues(spec);
     std::size_t answered = 0, checked = 0;
+    binadeAnswered = 0;
     for (const ExactValue& a : values)
         for (const ExactValue& b : values) {
             checkPair(arith, spec, a, b, answered, checked);
@@ -460,6 +477,7 @@ void TestAccumulation::smallFormatsEveryPair() {
         }
     QCOMPARE(checked, 2 * values.size() * values.size());
     QVERIFY2(answered > checked / 4, "the float path answered too rarely to be tested");
+    QVERIFY2(binadeAnswered > checked / 20, "the biased sum answered too rarely to be tested");
 }
 
 void TestAccumulation::randomAndCraftedPairs_data() {
@@ -499,6 +517,7 @@ void TestAccumulation::randomAndCraftedPairs() {
             right.push_back(b);
         }
     std::size_t answered = 0, checked = 0;
+    binadeAnswered = 0;
     auto run = [&](auto arith) {
         for (std::size_t i = 0; i < left.size() && !QTest::currentTestFailed(); ++i)
             checkPair(arith, acc, left[i], right[i], answered, checked);
@@ -514,8 +533,10 @@ void TestAccumulation::randomAndCraftedPairs() {
     if (QTest::currentTestFailed())
         return;
     QCOMPARE(checked, 2 * left.size());
-    if (path != "fp64 native")
+    if (path != "fp64 native") {
         QVERIFY2(answered > checked / 4, "the hardware path answered too rarely to be tested");
+        QVERIFY2(binadeAnswered > checked / 50, "the biased sum answered too rarely to be tested");
+    }
 }
 
 void TestAccumulation::wholeSumsFastEqualsExact_data() {
@@ -546,13 +567,32 @@ void TestAccumulation::wholeSumsFastEqualsExact_data() {
     QTest::newRow("fp16 tiny") << "fp16"
                                << "fp16"
                                << "normal:0:1e-6";
+    // Sums stuck at a power of two, and walks across binades both ways.
+    QTest::newRow("fp16 stuck at 2048") << "fp16"
+                                        << "fp16"
+                                        << "ones";
+    QTest::newRow("e4m3 into bf16 positive") << "fp8_e4m3"
+                                             << "bf16"
+                                             << "uniform:0:1";
+    QTest::newRow("e4m3 into fp16 walk") << "fp8_e4m3"
+                                         << "fp16"
+                                         << "uniform:-1:1";
+    QTest::newRow("e4m3 walk") << "fp8_e4m3"
+                               << "fp8_e4m3"
+                               << "uniform:-1:1";
+    QTest::newRow("e5m2 positive") << "fp8_e5m2"
+                                   << "fp8_e5m2"
+                                   << "uniform:0:1";
+    QTest::newRow("tf32 walk") << "tf32"
+                               << "tf32"
+                               << "uniform:-8:8";
 }
 
 void TestAccumulation::wholeSumsFastEqualsExact() {
     QFETCH(QString, element);
     QFETCH(QString, accumulator);
     QFETCH(QString, values);
-    const TermSequence terms = makeOrFail(values, 1500, lookUp(element), 3);
+    const TermSequence terms = makeOrFail(values, 5000, lookUp(element), 3);
     for (const char* method : {"sequential", "pairwise", "kahan", "blocked:16"}) {
         for (const OverflowPolicy policy : kPolicies) {
             AccumulationOptions options = optionsFor(terms, accumulator, method, 250);
@@ -651,6 +691,27 @@ void TestAccumulation::superaccumulatorAgainstExactValue() {
         }
         QCOMPARE(valueText(acc.value()), valueText(reference));
     }
+    // Floats go in without widening: every finite float bit pattern, against their exact sum.
+    for (int round = 0; round < 20; ++round) {
+        Superaccumulator acc;
+        ExactValue reference;
+        for (int i = 0; i < 200; ++i) {
+            float x;
+            do {
+                x = std::bit_cast<float>(static_cast<std::uint32_t>(random()));
+            } while (!std::isfinite(x));
+            if (i % 7 == 0)
+                x = std::numeric_limits<float>::denorm_min() * float(1 + random() % 100);
+            acc.add(x);
+            reference = reference + referenceExact(x);
+        }
+        QCOMPARE(valueText(acc.value()), valueText(reference));
+    }
+    Superaccumulator floatSpecial;
+    floatSpecial.add(-std::numeric_limits<float>::infinity());
+    QCOMPARE(valueText(floatSpecial.value()), QString("-inf"));
+    floatSpecial.add(std::numeric_limits<float>::quiet_NaN());
+    QVERIFY(floatSpecial.value().isNaN());
     // max + max overflows no double: the superaccumulator has headroom.
     Superaccumulator big;
     for (int i = 0; i < 1000; ++i)
@@ -658,7 +719,7 @@ void TestAccumulation::superaccumulatorAgainstExactValue() {
     QCOMPARE(valueText(big.value()), valueText(referenceExact(std::numeric_limits<double>::max()) *
                                                ExactValue::integer(1000)));
     Superaccumulator special;
-    special.add(1);
+    special.add(1.0);
     special.add(std::numeric_limits<double>::infinity());
     QCOMPARE(valueText(special.value()), QString("inf"));
     special.add(-std::numeric_limits<double>::infinity());

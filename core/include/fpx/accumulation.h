@@ -108,6 +108,9 @@ struct AccumulationOptions {
     // Every operation through the exact core even where a hardware type could do it: slow,
     // for checking the fast paths and for showing that they agree.
     bool exactCoreOnly = false;
+    // False skips the exact sum (exactSum, error and relativeError are then NaN, and no trace
+    // is taken): for timing the accumulation alone.
+    bool exactReference = true;
 };
 
 struct TracePoint {

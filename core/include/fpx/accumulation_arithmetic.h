@@ -32,6 +32,8 @@ struct ExactArithmetic {
         const std::array<ExactValue, 2> operands{a, b};
         return applyOperation(op, operands, spec, options).value;
     }
+    // The exact core has no shortcut: every addition goes through add().
+    bool tryAdd(const Value&, const Value&, Value&) const { return false; }
     Value add(const Value& a, const Value& b) { return apply(Operation::Add, a, b); }
     Value sub(const Value& a, const Value& b) { return apply(Operation::Subtract, a, b); }
 };
@@ -53,6 +55,7 @@ template <class To, class From> To convertValue(const From& v) {
 // decides whenever the result is not a normal finite value of the accumulator.
 template <class Wide> struct WideArithmetic {
     using Value = Wide;
+    using Rounder = WideRounder<Wide>;
     WideRounder<Wide> rounder;
     ExactArithmetic fallback;
 
@@ -65,6 +68,17 @@ template <class Wide> struct WideArithmetic {
             ExactArithmetic{spec, rounding}};
     }
 
+    // a + b without the exact core, or false when it must decide. No call inside, so a loop
+    // of tryAdd keeps its running sum in a register.
+    bool tryAdd(Value a, Value b, Value& r) const { return rounder.round(a + b, r); }
+    // Sums inside one binade of the result (WideRounder::Binade).
+    using Binade = typename WideRounder<Wide>::Binade;
+    std::optional<Binade> binadeOf(Value s) const { return rounder.binadeOf(s); }
+    // a + b by way of the biased sum, as addWhileFast does it; a must lie in `binade`.
+    static bool tryAddInBinade(Value a, Value b, const Binade& binade, Value& r) {
+        Value next;
+        return WideRounder<Wide>::addBiased(a + binade.magic, a, b, binade, next, r);
+    }
     Value add(Value a, Value b) {
         Wide r;
         if (rounder.round(a + b, r)) [[likely]]
@@ -88,6 +102,10 @@ struct NativeDoubleArithmetic {
     using Value = double;
     ExactArithmetic fallback;
 
+    bool tryAdd(Value a, Value b, Value& r) const {
+        r = a + b;
+        return std::isfinite(r);
+    }
     Value add(Value a, Value b) {
         const double s = a + b;
         if (std::isfinite(s)) [[likely]]

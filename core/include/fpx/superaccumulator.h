@@ -33,7 +33,7 @@ class Superaccumulator {
         const auto bits = std::bit_cast<std::uint64_t>(x);
         const auto field = static_cast<int>((bits >> 52) & 0x7ff);
         std::uint64_t m = bits & ((std::uint64_t(1) << 52) - 1);
-        if (field == 0x7ff) {
+        if (field == 0x7ff) [[unlikely]] {
             addSpecial(m != 0, (bits >> 63) != 0);
             return;
         }
@@ -46,16 +46,39 @@ class Superaccumulator {
         const auto d0 = static_cast<std::int64_t>(static_cast<std::uint32_t>(shifted));
         const auto d1 = static_cast<std::int64_t>(static_cast<std::uint32_t>(shifted >> 32));
         const auto d2 = static_cast<std::int64_t>(static_cast<std::uint32_t>(shifted >> 64));
+        // Negation without a branch (signs of random terms would defeat the predictor):
+        // (d ^ negate) − negate is d for negate = 0 and −d for negate = −1.
+        const std::int64_t negate = -static_cast<std::int64_t>(bits >> 63);
         std::int64_t* limb = &limbs_[static_cast<std::size_t>(offset >> 5)];
-        if (bits >> 63) {
-            limb[0] -= d0;
-            limb[1] -= d1;
-            limb[2] -= d2;
-        } else {
-            limb[0] += d0;
-            limb[1] += d1;
-            limb[2] += d2;
+        limb[0] += (d0 ^ negate) - negate;
+        limb[1] += (d1 ^ negate) - negate;
+        limb[2] += (d2 ^ negate) - negate;
+        if (++pending_ == kCarryInterval)
+            propagateCarries();
+    }
+
+    // The same for a float, without widening it: m·2^e with m < 2^24 and e ≥ −149 lands at bit
+    // e + 1074 ≥ 925, and m·2^(o mod 32) < 2^55 fills two digits.
+    void add(float x) {
+        const auto bits = std::bit_cast<std::uint32_t>(x);
+        const auto field = static_cast<int>((bits >> 23) & 0xff);
+        std::uint64_t mantissa = bits & ((1u << 23) - 1);
+        if (field == 0xff) [[unlikely]] {
+            addSpecial(mantissa != 0, (bits >> 31) != 0);
+            return;
         }
+        int offset = field + 924; // e + 1074 with e = field − 150 for a normal float
+        if (field != 0)
+            mantissa |= std::uint64_t(1) << 23;
+        else
+            offset = 925; // subnormal: m · 2^−149
+        const std::uint64_t shifted = mantissa << (offset & 31);
+        const auto d0 = static_cast<std::int64_t>(shifted & 0xffffffffu);
+        const auto d1 = static_cast<std::int64_t>(shifted >> 32);
+        const std::int64_t negate = -static_cast<std::int64_t>(bits >> 31);
+        std::int64_t* limb = &limbs_[static_cast<std::size_t>(offset >> 5)];
+        limb[0] += (d0 ^ negate) - negate;
+        limb[1] += (d1 ^ negate) - negate;
         if (++pending_ == kCarryInterval)
             propagateCarries();
     }

@@ -102,6 +102,51 @@ template <class V> V zeroValue() {
     return convertValue<V>(ExactValue::zero());
 }
 
+// The step functions below copy the running state into locals for the length of a range and
+// write it back after: state that lambdas share by reference lives in memory, and a store and
+// reload on every addition would lengthen the dependency chain a sequential sum is made of.
+
+// Adds terms begin, begin + 1, … into `sum` while the arithmetic needs no exact core; returns
+// the index of the first term it refused (or end). A function of its own with no call inside:
+// a call clobbers every vector register, and the register allocator would then keep the sum in
+// memory for the whole loop, a store and a reload on the chain of every addition.
+template <class Arith>
+concept HasBinades = requires(const Arith& a, typename Arith::Value v) {
+    a.binadeOf(v);
+};
+
+template <class Arith, class Reader>
+[[gnu::noinline]] std::size_t addWhileFast(const Arith& arith, const Reader& term,
+                                           std::size_t begin, std::size_t end,
+                                           typename Arith::Value& sum) {
+    using V = typename Arith::Value;
+    V s = sum;
+    std::size_t i = begin;
+    while (i < end) {
+        // While the sum stays in one binade, one wide addition a term keeps it, biased by C
+        // (WideRounder::Binade); a term that takes it elsewhere is rounded by the bit trick,
+        // and the next binade is taken.
+        if constexpr (HasBinades<Arith>) {
+            if (const auto binade = arith.binadeOf(s)) {
+                V biased = s + binade->magic; // exact
+                for (V next, r;
+                     i < end && Arith::Rounder::addBiased(biased, s, term(i), *binade, next, r);
+                     ++i) {
+                    biased = next;
+                    s = r;
+                }
+            }
+        }
+        V r;
+        if (i == end || !arith.tryAdd(s, term(i), r))
+            break;
+        s = r;
+        ++i;
+    }
+    sum = s;
+    return i;
+}
+
 template <class Arith, class Reader>
 ExactValue sequential(Arith arith, Reader term, RunContext& run) {
     using V = typename Arith::Value;
@@ -110,13 +155,28 @@ ExactValue sequential(Arith arith, Reader term, RunContext& run) {
     const bool finished = drive(
         run,
         [&](std::size_t begin, std::size_t end) {
-            for (std::size_t i = begin; i < end; ++i) {
+            Arith a = arith;
+            V sum = std::move(s);
+            std::size_t i = begin;
+            // Until a term is lost, each addition is checked; after it, none needs to be.
+            for (; i < end && !stagnation; ++i) {
                 const V t = term(i);
-                V r = arith.add(s, t);
-                if (!stagnation && sameValue(r, s) && isFiniteNonZero(t)) [[unlikely]]
+                V r = a.add(sum, t);
+                if (sameValue(r, sum) && isFiniteNonZero(t)) [[unlikely]]
                     stagnation = i;
-                s = std::move(r);
+                sum = std::move(r);
             }
+            // The exact core takes the additions the hardware path refuses.
+            while (i < end) {
+                if constexpr (!std::is_same_v<V, ExactValue>)
+                    i = addWhileFast(a, term, i, end, sum);
+                if (i < end) {
+                    sum = a.add(sum, term(i));
+                    ++i;
+                }
+            }
+            s = std::move(sum);
+            arith = std::move(a);
         },
         [&] { return convertValue<ExactValue>(s); });
     run.result.cancelled = !finished;
@@ -167,17 +227,25 @@ template <class Arith, class Reader> ExactValue kahan(Arith arith, Reader term, 
     const bool finished = drive(
         run,
         [&](std::size_t begin, std::size_t end) {
+            Arith a = arith;
+            V sum = std::move(s);
+            V compensation = std::move(c);
+            std::optional<std::size_t> lost = stagnation;
             for (std::size_t i = begin; i < end; ++i) {
                 const V t = term(i);
-                const V y = arith.sub(t, c);
-                V u = arith.add(s, y);
-                V next = arith.sub(arith.sub(u, s), y);
-                if (!stagnation && sameValue(u, s) && sameValue(next, c) && isFiniteNonZero(t))
-                    [[unlikely]]
-                    stagnation = i;
-                s = std::move(u);
-                c = std::move(next);
+                const V y = a.sub(t, compensation);
+                V u = a.add(sum, y);
+                V next = a.sub(a.sub(u, sum), y);
+                if (!lost && sameValue(u, sum) && sameValue(next, compensation) &&
+                    isFiniteNonZero(t)) [[unlikely]]
+                    lost = i;
+                sum = std::move(u);
+                compensation = std::move(next);
             }
+            s = std::move(sum);
+            c = std::move(compensation);
+            stagnation = lost;
+            arith = std::move(a);
         },
         [&] { return convertValue<ExactValue>(s); });
     run.result.cancelled = !finished;
@@ -196,18 +264,26 @@ ExactValue blocked(Arith arith, TotalArith totalArith, Reader term, RunContext& 
     const bool finished = drive(
         run,
         [&](std::size_t begin, std::size_t end) {
+            Arith a = arith;
+            V sum = std::move(block);
+            std::size_t count = inBlock;
+            std::optional<std::size_t> lost = stagnation;
             for (std::size_t i = begin; i < end; ++i) {
                 const V t = term(i);
-                V r = arith.add(block, t);
-                if (!stagnation && sameValue(r, block) && isFiniteNonZero(t)) [[unlikely]]
-                    stagnation = i;
-                block = std::move(r);
-                if (++inBlock == k) {
-                    total = totalArith.add(total, convertValue<T>(block));
-                    block = zeroValue<V>();
-                    inBlock = 0;
+                V r = a.add(sum, t);
+                if (!lost && sameValue(r, sum) && isFiniteNonZero(t)) [[unlikely]]
+                    lost = i;
+                sum = std::move(r);
+                if (++count == k) {
+                    total = totalArith.add(total, convertValue<T>(sum));
+                    sum = zeroValue<V>();
+                    count = 0;
                 }
             }
+            block = std::move(sum);
+            inBlock = count;
+            stagnation = lost;
+            arith = std::move(a);
         },
         [&] {
             if (inBlock == 0)
@@ -299,7 +375,11 @@ AccumulationResult accumulate(const TermSequence& terms, const AccumulationOptio
     if (auto why = accumulationUnsupported(options))
         throw std::invalid_argument("accumulate: " + *why);
     AccumulationResult result;
-    const ExactSums exact = exactSums(terms, options.traceEvery);
+    AccumulationOptions effective = options;
+    if (!options.exactReference)
+        effective.traceEvery = 0;
+    const ExactSums exact = options.exactReference ? exactSums(terms, options.traceEvery)
+                                                   : ExactSums{ExactValue::nan(), {}};
     const FormatSpec& accumulator = options.accumulator;
     const bool isBlocked = options.method.method == SumMethod::Blocked;
     result.resultFormat = isBlocked ? fp32Spec() : accumulator;

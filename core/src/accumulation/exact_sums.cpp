@@ -15,13 +15,13 @@ template <class Stored> ExactSums sumStored(const std::vector<Stored>& values, s
     const Stored* data = values.data();
     if (every == 0) {
         for (std::size_t i = 0; i < n; ++i)
-            total.add(static_cast<double>(data[i]));
+            total.add(data[i]);
     } else {
         sums.prefixes.reserve(n / every);
         for (std::size_t begin = 0; begin < n; begin += every) {
             const std::size_t end = std::min(n, begin + every);
             for (std::size_t i = begin; i < end; ++i)
-                total.add(static_cast<double>(data[i]));
+                total.add(data[i]);
             if (end - begin == every)
                 sums.prefixes.push_back(total.value());
         }

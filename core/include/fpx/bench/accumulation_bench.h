@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "fpx/bench/measurement.h"
+
+#include <atomic>
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace fpx::bench {
+
+// The speed of sums in emulated formats, each as a ratio to a reference timed alongside it
+// (measureAlongside) in the same run, on one thread (docs/design.md, "Benchmarks"):
+//   - sequential accumulation in FP16, BF16 and FP8 E4M3 (accumulate(), its hardware path)
+//     against a plain `float` loop s += t[i] over the same terms, a true sequential
+//     dependency the compiler may not reorder (no -ffast-math, so no vectorised reduction);
+//   - the exact reference sum (the superaccumulator) against memcpy of the terms.
+// Every sum is verified before it is timed: on a prefix of the terms, the hardware path's sum
+// equals the exact core's, and the superaccumulator's equals a sum of ExactValues.
+struct AccumulationBenchRow {
+    std::string what;      // "fp16 sequential", "exact sum"
+    std::string path;      // accumulate()'s path, "superaccumulator"
+    std::string reference; // "float loop", "memcpy"
+    bool verified = false;
+    std::string note; // why not verified
+    Statistics time;
+    Statistics referenceTime;
+    double termsPerSecond = 0;
+    double referenceTermsPerSecond = 0;
+    double ratio = 0; // reference time / time: the speed as a fraction of the reference's
+    double goal = 0;  // the ratio the issue asks for
+};
+
+struct AccumulationBenchRequest {
+    std::size_t terms = 100'000'000;
+    TimingPlan plan;
+};
+
+// `progress` gets the fraction done and what runs; `cancel` stops between measurements.
+std::vector<AccumulationBenchRow>
+runAccumulationBench(const AccumulationBenchRequest& request,
+                     const std::function<void(double, const std::string&)>& progress = {},
+                     const std::atomic<bool>* cancel = nullptr);
+
+// What the terms are, for the report.
+std::string accumulationBenchTerms();
+
+} // namespace fpx::bench
