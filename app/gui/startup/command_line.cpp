@@ -80,6 +80,9 @@ QString applyExplorerOptions(const QCommandLineParser& parser, const ExplorerCom
 QString applyArithmeticOptions(const QCommandLineParser& parser, const ExplorerCommandLine& options,
                                MainWindow& window) {
     ArithmeticPage* page = window.arithmeticPage();
+    // Asking for an expression or a lab means that page, unless --page says otherwise.
+    if ((parser.isSet(options.expr) || parser.isSet(options.lab)) && !parser.isSet(options.page))
+        window.showPage(MainWindow::Page::Arithmetic);
     if (parser.isSet(options.expr)) {
         page->expressionPanel()->setExpressionText(parser.value(options.expr));
         // Interactively the field shows the message; a screenshot would hide it.

@@ -60,7 +60,7 @@ struct ExplorerCommandLine {
 // The explorer page: formats, rounding, overflow, value, selected row, plot kind.
 QString applyExplorerOptions(const QCommandLineParser& parser, const ExplorerCommandLine& options,
                              MainWindow& window);
-// The Arithmetic page: the expression and the lab shown.
+// The Arithmetic page: the expression and the lab shown (either opens the page).
 QString applyArithmeticOptions(const QCommandLineParser& parser, const ExplorerCommandLine& options,
                                MainWindow& window);
 // The page to open, the Benchmarks page's settings, a saved run to compare with, and a run.
