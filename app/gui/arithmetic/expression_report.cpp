@@ -35,7 +35,8 @@ ExpressionReport evaluateExpressionReport(const Expression& expression,
     report.rows.reserve(formats.size());
     for (const FormatSpec& spec : formats) {
         ExpressionRow row;
-        row.evaluation = evaluateInFormat(expression, spec, options, seed);
+        // The exact value once for all formats: it is the costly part of a long expression.
+        row.evaluation = evaluateInFormat(expression, spec, options, seed, report.exact);
         if (!row.evaluation.unsupported)
             row.roundedOnce = roundToFormat(report.exact.value, spec, options);
         report.rows.push_back(std::move(row));
