@@ -267,6 +267,19 @@ void MasterWeightsPanel::fillPlot(const ExactValue& delta) {
         label->setText(tr("your |Δ| = %1").arg(shortDecimal(delta.abs(), 6)));
         label->setColor(QColor(0x3d, 0x7e, 0xe8));
     }
+    if (keptKeys.isEmpty() && lostKeys.isEmpty()) {
+        // No bar to draw: say why instead of showing an empty plot.
+        QString why;
+        for (const MasterWeightRow& row : rows_)
+            if (!row.noThresholdReason.empty())
+                why = QString::fromStdString(row.noThresholdReason);
+        auto* note = new QCPItemText(plot_);
+        note->position->setType(QCPItemPosition::ptAxisRectRatio);
+        note->position->setCoords(0.5, 0.25);
+        note->setText(why.isEmpty() ? tr("No format here has a smallest Δ.")
+                                    : tr("No smallest Δ: %1.").arg(why));
+        note->setFont(QFont(font().family(), font().pointSize() + 1));
+    }
     plot_->replot();
 }
 
