@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 
 namespace fpx {
 
@@ -326,6 +327,35 @@ class ExpressionParser {
     int depth_ = 0;
 };
 
+// Calls visit(node) for every node, operands before their operation, left to right, without
+// recursion: a left-leaning chain such as 1+1+…+1 is as deep as it is long, deeper than a small
+// thread stack would allow.
+template <typename Visit> void postOrder(const Expression& root, Visit&& visit) {
+    struct Frame {
+        const Expression* node;
+        std::size_t next; // the next operand to descend into
+    };
+    std::vector<Frame> stack{{&root, 0}};
+    while (!stack.empty()) {
+        Frame& top = stack.back();
+        if (top.next < top.node->operands.size()) {
+            const Expression* operand = &top.node->operands[top.next++];
+            stack.push_back({operand, 0}); // `top` is not used past this point
+            continue;
+        }
+        visit(*top.node);
+        stack.pop_back();
+    }
+}
+
+// The last `count` entries of a stack of operand values, taken off it.
+template <typename T> std::vector<T> popOperands(std::vector<T>& values, std::size_t count) {
+    std::vector<T> operands(std::make_move_iterator(values.end() - static_cast<long>(count)),
+                            std::make_move_iterator(values.end()));
+    values.resize(values.size() - count);
+    return operands;
+}
+
 // Exact arithmetic costs about bits(a)·bits(b) for a product, the span of both for an aligned
 // sum, and the square of the sum of the sizes for the gcd that keeps a fraction reduced. Where
 // `work` is given, it is charged before each operation and the budget enforced.
@@ -361,27 +391,38 @@ void chargeWork(const Expression& node, const std::vector<ExactValue>& operands,
                                              "(simplify it)"}};
 }
 
-ExactEvaluation evaluate(const Expression& expression, double* work) {
-    if (expression.isLiteral())
-        return ExactEvaluation{expression.value, !expression.exact};
+ExactEvaluation evaluateOperation(const Expression& node, std::vector<ExactEvaluation> in,
+                                  double* work) {
     std::vector<ExactValue> operands;
     bool approximate = false;
-    for (const Expression& operand : expression.operands) {
-        ExactEvaluation e = evaluate(operand, work);
+    for (ExactEvaluation& e : in) {
         approximate = approximate || e.approximate;
         operands.push_back(std::move(e.value));
     }
-    chargeWork(expression, operands, work);
+    chargeWork(node, operands, work);
     const ExactValue& x = operands[0];
-    if (expression.op == Operation::Sqrt && x.isFinite() && !x.isZero() && !x.isNegative()) {
+    if (node.op == Operation::Sqrt && x.isFinite() && !x.isZero() && !x.isNegative()) {
         bool exact = true;
         ExactValue root = squareRootApproximation(x, kExactRootBits, exact);
         return ExactEvaluation{std::move(root), approximate || !exact};
     }
     // Every other operation (and sqrt of 0, ∞, NaN or a negative) is exact; the format only
     // matters to the root's stand-in, so any format will do.
-    const ExactResult r = exactOperation(expression.op, operands, FormatSpec{});
+    const ExactResult r = exactOperation(node.op, operands, FormatSpec{});
     return ExactEvaluation{r.value, approximate};
+}
+
+ExactEvaluation evaluate(const Expression& expression, double* work) {
+    std::vector<ExactEvaluation> values;
+    postOrder(expression, [&](const Expression& node) {
+        if (node.isLiteral()) {
+            values.push_back(ExactEvaluation{node.value, !node.exact});
+            return;
+        }
+        std::vector<ExactEvaluation> operands = popOperands(values, node.operands.size());
+        values.push_back(evaluateOperation(node, std::move(operands), work));
+    });
+    return std::move(values.back());
 }
 
 } // namespace
@@ -424,23 +465,23 @@ struct Evaluator {
         Code code = 0;
     };
 
-    InFormat visit(const Expression& node) {
-        if (node.isLiteral()) {
-            LiteralRounding literal;
-            literal.text = node.text;
-            literal.exact = node.value;
-            literal.rounded = roundToFormat(node.value, spec, nextOptions());
-            literal.value = decodeCode(spec, literal.rounded.code).value;
-            out.flags |= fromConversionFlags(literal.rounded.flags);
-            InFormat result{literal.value, literal.rounded.code};
-            out.literals.push_back(std::move(literal));
-            return result;
-        }
+    InFormat roundLiteral(const Expression& node) {
+        LiteralRounding literal;
+        literal.text = node.text;
+        literal.exact = node.value;
+        literal.rounded = roundToFormat(node.value, spec, nextOptions());
+        literal.value = decodeCode(spec, literal.rounded.code).value;
+        out.flags |= fromConversionFlags(literal.rounded.flags);
+        InFormat result{literal.value, literal.rounded.code};
+        out.literals.push_back(std::move(literal));
+        return result;
+    }
+
+    InFormat perform(const Expression& node, std::vector<InFormat> operands) {
         ExpressionStep step;
         step.op = node.op;
         step.text = node.text;
-        for (const Expression& operand : node.operands) {
-            InFormat o = visit(operand);
+        for (InFormat& o : operands) {
             step.operands.push_back(std::move(o.value));
             step.operandCodes.push_back(o.code);
         }
@@ -454,13 +495,29 @@ struct Evaluator {
         out.steps.push_back(std::move(step));
         return result;
     }
+
+    // Literals and operations in evaluation order: operands first, left to right.
+    InFormat run(const Expression& root) {
+        std::vector<InFormat> values;
+        postOrder(root, [&](const Expression& node) {
+            if (node.isLiteral()) {
+                values.push_back(roundLiteral(node));
+                return;
+            }
+            std::vector<InFormat> operands = popOperands(values, node.operands.size());
+            values.push_back(perform(node, std::move(operands)));
+        });
+        return std::move(values.back());
+    }
 };
 
-bool hasStandIn(const Expression& node, const FormatSpec& spec) {
-    if (node.isLiteral())
-        return !node.exact && !acceptsStandInInput(spec, node.value);
-    return std::any_of(node.operands.begin(), node.operands.end(),
-                       [&](const Expression& operand) { return hasStandIn(operand, spec); });
+bool hasStandIn(const Expression& expression, const FormatSpec& spec) {
+    bool found = false;
+    postOrder(expression, [&](const Expression& node) {
+        found =
+            found || (node.isLiteral() && !node.exact && !acceptsStandInInput(spec, node.value));
+    });
+    return found;
 }
 
 ExactValue errorAgainst(const ExactValue& value, const ExactValue& exact) {
@@ -490,7 +547,7 @@ FormatEvaluation evaluateInFormat(const Expression& expression, const FormatSpec
     if (out.unsupported)
         return out;
     Evaluator evaluator{spec, options, seed, out};
-    const Evaluator::InFormat result = evaluator.visit(expression);
+    const Evaluator::InFormat result = evaluator.run(expression);
     out.code = result.code;
     out.value = result.value;
     out.error = errorAgainst(out.value, exact.value);

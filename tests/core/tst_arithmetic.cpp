@@ -30,6 +30,7 @@
 #include "../support/test_support.h"
 
 #include <QTest>
+#include <QThread>
 
 #include <immintrin.h>
 
@@ -38,6 +39,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -792,6 +794,7 @@ class TestArithmetic : public QObject {
     void parserErrors_data();
     void parserErrors();
     void parserBoundsTheWork();
+    void longChainsNeedLittleStack();
     void explanationsDeriveFromBits();
     void explanationsAgreeWithTheResult();
 
@@ -1251,6 +1254,29 @@ void TestArithmetic::parserBoundsTheWork() {
     const FormatEvaluation e = evaluateInFormat(*many.expression, spec("fp16"), {}, 0);
     QCOMPARE(e.steps.size(), (sum.size() - 1) / 2);
     QCOMPARE(QString::fromStdString(toDecimal(e.value).text), QString("2048"));
+}
+
+// 1+1+…+1 as long as the parser accepts is a tree as deep as it is long: parsing, evaluating
+// (exactly and in a format) and destroying it must fit a thread with a small stack, as a GUI
+// worker may have.
+void TestArithmetic::longChainsNeedLittleStack() {
+    std::string sum = "1";
+    while (sum.size() + 2 <= kMaxExpressionLength)
+        sum += "+1";
+    std::size_t steps = 0;
+    std::string exact;
+    std::unique_ptr<QThread> thread(QThread::create([&] {
+        const ExpressionParse parsed = parseExpression(sum);
+        if (!parsed)
+            return;
+        exact = toDecimal(evaluateExactly(*parsed.expression).value).text;
+        steps = evaluateInFormat(*parsed.expression, spec("fp128"), {}, 0).steps.size();
+    }));
+    thread->setStackSize(256 * 1024);
+    thread->start();
+    QVERIFY(thread->wait());
+    QCOMPARE(steps, (sum.size() - 1) / 2);
+    QCOMPARE(exact, std::to_string(steps + 1));
 }
 
 // The teaching text of one addition in FP16: 1 + 1.1b × 2^-11 = 1 + ¾ ulp, checked by hand.

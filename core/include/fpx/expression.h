@@ -64,8 +64,8 @@ struct ExpressionParse {
 // The work is bounded: at most kMaxExpressionLength bytes, kMaxExpressionDepth levels of
 // nesting (parentheses, functions, signs), and one exact evaluation under a work budget (a
 // clear error otherwise), so evaluateExactly and evaluateInFormat of a parsed expression
-// always finish promptly. A left-leaning chain such as 1+1+…+1 is deep as a tree but not
-// nested: evaluation recurses once per operation of it (at most about 2000).
+// always finish promptly. A left-leaning chain such as 1+1+…+1 is as deep a tree as it is
+// long, but not nested: it is evaluated without recursion, so any thread's stack will do.
 ExpressionParse parseExpression(std::string_view text);
 
 // The real-number value of the expression: exact rational arithmetic, IEEE 754's rules for
