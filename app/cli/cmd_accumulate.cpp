@@ -185,7 +185,7 @@ int runAccumulate(const std::vector<std::string>& rawArgs, Streams& io) {
     }
     if (terms > kMaxHardwareTerms)
         return usageError("--terms: at most " + std::to_string(kMaxHardwareTerms) +
-                          " terms (each is stored)");
+                          " terms (each is stored in memory, once per element format)");
 
     std::vector<FormatSpec> accumulators;
     {
@@ -239,8 +239,8 @@ int runAccumulate(const std::vector<std::string>& rawArgs, Streams& io) {
             return usageError(
                 std::to_string(terms) + " terms: " + accumulator.id + " with rounding " +
                 std::string(roundingModeId(setup.rounding.mode)) + " and element " + e.id +
-                " go through the exact core, one exact operation per addition (about a "
-                "million a second); use at most " +
+                " go through the exact core, one exact big-number operation per addition "
+                "(slow); use at most " +
                 std::to_string(kMaxExactTerms) +
                 " terms there, or round to nearest even in a format of at most 53 bits");
     }

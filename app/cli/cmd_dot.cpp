@@ -157,7 +157,7 @@ int runDot(const std::vector<std::string>& rawArgs, Streams& io) {
     }
     if (count > kMaxExactTerms)
         return usageError("--terms: a dot product goes through the exact core, one exact "
-                          "operation per step (about a million a second); use at most " +
+                          "operation per step (slow); use at most " +
                           std::to_string(kMaxExactTerms) + " terms");
 
     // A list fixes the length for a distribution on the other side.

@@ -12,10 +12,12 @@
 
 namespace fpx::cli {
 
-// The most terms either command makes: the hardware paths store 4 or 8 bytes a term.
-constexpr std::size_t kMaxHardwareTerms = 1'000'000'000;
-// The exact core performs on the order of a million additions a second: beyond this many
-// terms a run would take minutes, so it is refused with a message saying why.
+// The most terms either command makes: every term is stored (4 or 8 bytes on the hardware
+// paths), once per element format.
+constexpr std::size_t kMaxHardwareTerms = 500'000'000;
+// Each addition on the exact core is big-number arithmetic, orders of magnitude slower than a
+// hardware addition: beyond this many terms a run would take minutes, so it is refused with a
+// message saying why.
 constexpr std::size_t kMaxExactTerms = 10'000'000;
 // The most points a trace (--trace) may hold.
 constexpr std::size_t kMaxTracePoints = 100'000;

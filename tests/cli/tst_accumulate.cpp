@@ -249,8 +249,10 @@ void TestAccumulate::usageErrors_data() {
     QTest::newRow("json and csv") << ones + QStringList{"--json", "--csv"}
                                   << "choose one of --json and --csv";
     QTest::newRow("exact core bound")
-        << QStringList{"--terms", "1e9", "--values", "ones", "--accumulator", "fp80"}
+        << QStringList{"--terms", "5e7", "--values", "ones", "--accumulator", "fp80"}
         << "go through the exact core";
+    QTest::newRow("absurd count") << QStringList{"--terms", "1e12", "--values", "ones"}
+                                  << "at most 500000000 terms";
     QTest::newRow("stochastic bound") << QStringList{"--terms",       "1e8",  "--values", "ones",
                                                      "--accumulator", "fp16", "--round",  "sr"}
                                       << "go through the exact core";

@@ -4,6 +4,7 @@
 #include "fpx/code.h"
 #include "fpx/exact_value.h"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdint>
@@ -30,6 +31,36 @@ class Superaccumulator {
     static constexpr int kLimbs = (1024 + 1074 + 64 + 32 + 31) / 32 + 3;
 
     void add(double x) {
+        addUncounted(x);
+        if (++pending_ == kCarryInterval)
+            propagateCarries();
+    }
+    void add(float x) {
+        addUncounted(x);
+        if (++pending_ == kCarryInterval)
+            propagateCarries();
+    }
+    // Many terms: the carry count is kept per stretch of terms, not per term.
+    template <class T> void add(const T* data, std::size_t n) {
+        while (n > 0) {
+            const std::size_t stretch = std::min<std::size_t>(n, kCarryInterval - pending_);
+            for (std::size_t i = 0; i < stretch; ++i)
+                addUncounted(data[i]);
+            data += stretch;
+            n -= stretch;
+            pending_ += static_cast<std::uint32_t>(stretch);
+            if (pending_ == kCarryInterval)
+                propagateCarries();
+        }
+    }
+
+    // The exact sum so far: NaN after a NaN or after both +∞ and −∞, ±∞ after one of them.
+    ExactValue value() const;
+
+  private:
+    static constexpr std::uint32_t kCarryInterval = 1u << 30;
+
+    void addUncounted(double x) {
         const auto bits = std::bit_cast<std::uint64_t>(x);
         const auto field = static_cast<int>((bits >> 52) & 0x7ff);
         std::uint64_t m = bits & ((std::uint64_t(1) << 52) - 1);
@@ -53,13 +84,11 @@ class Superaccumulator {
         limb[0] += (d0 ^ negate) - negate;
         limb[1] += (d1 ^ negate) - negate;
         limb[2] += (d2 ^ negate) - negate;
-        if (++pending_ == kCarryInterval)
-            propagateCarries();
     }
 
     // The same for a float, without widening it: m·2^e with m < 2^24 and e ≥ −149 lands at bit
     // e + 1074 ≥ 925, and m·2^(o mod 32) < 2^55 fills two digits.
-    void add(float x) {
+    void addUncounted(float x) {
         const auto bits = std::bit_cast<std::uint32_t>(x);
         const auto field = static_cast<int>((bits >> 23) & 0xff);
         std::uint64_t mantissa = bits & ((1u << 23) - 1);
@@ -79,15 +108,7 @@ class Superaccumulator {
         std::int64_t* limb = &limbs_[static_cast<std::size_t>(offset >> 5)];
         limb[0] += (d0 ^ negate) - negate;
         limb[1] += (d1 ^ negate) - negate;
-        if (++pending_ == kCarryInterval)
-            propagateCarries();
     }
-
-    // The exact sum so far: NaN after a NaN or after both +∞ and −∞, ±∞ after one of them.
-    ExactValue value() const;
-
-  private:
-    static constexpr std::uint32_t kCarryInterval = 1u << 30;
 
     void addSpecial(bool isNaN, bool negative);
     void propagateCarries();

@@ -16,7 +16,8 @@ using namespace accumulation_ops;
 
 namespace {
 
-// Terms between two calls of the progress callback: about a millisecond of work either way.
+// Terms between two calls of the progress callback: often enough for a progress bar and a
+// prompt cancel on either path, rarely enough to cost nothing beside the additions.
 constexpr std::size_t kProgressEveryFast = std::size_t(1) << 20;
 constexpr std::size_t kProgressEveryExact = std::size_t(1) << 10;
 
@@ -107,21 +108,25 @@ template <class V> V zeroValue() {
 // reload on every addition would lengthen the dependency chain a sequential sum is made of.
 
 // Adds terms begin, begin + 1, … into `sum` while the arithmetic needs no exact core; returns
-// the index of the first term it refused (or end). A function of its own with no call inside:
-// a call clobbers every vector register, and the register allocator would then keep the sum in
-// memory for the whole loop, a store and a reload on the chain of every addition.
+// the index of the first term it refused (or end). With Watch, it also stops after the first
+// non-zero term that left the sum unchanged, and records its index in `lost` (a refused term
+// is not added, a lost one is). A function of its own with no call inside: a call clobbers
+// every vector register, and the register allocator would then keep the sum in memory for the
+// whole loop, a store and a reload on the chain of every addition.
 template <class Arith>
 concept HasBinades = requires(const Arith& a, typename Arith::Value v) {
     a.binadeOf(v);
 };
 
-template <class Arith, class Reader>
-[[gnu::noinline]] std::size_t addWhileFast(const Arith& arith, const Reader& term,
-                                           std::size_t begin, std::size_t end,
-                                           typename Arith::Value& sum) {
+template <bool Watch, class Arith, class Reader>
+[[gnu::noinline]] std::size_t
+addWhileFast(const Arith& arith, const Reader& term, std::size_t begin, std::size_t end,
+             typename Arith::Value& sum, std::optional<std::size_t>& lost) {
     using V = typename Arith::Value;
     V s = sum;
     std::size_t i = begin;
+    // A term that finds the sum unchanged (the sum is finite here, so the term is too).
+    auto isLost = [](V before, V after, V t) { return Watch && after == before && t != 0; };
     while (i < end) {
         // While the sum stays in one binade, one wide addition a term keeps it, biased by C
         // (WideRounder::Binade); a term that takes it elsewhere is rounded by the bit trick,
@@ -129,9 +134,15 @@ template <class Arith, class Reader>
         if constexpr (HasBinades<Arith>) {
             if (const auto binade = arith.binadeOf(s)) {
                 V biased = s + binade->magic; // exact
-                for (V next, r;
-                     i < end && Arith::Rounder::addBiased(biased, s, term(i), *binade, next, r);
-                     ++i) {
+                for (V next, r; i < end; ++i) {
+                    const V t = term(i);
+                    if (!Arith::Rounder::addBiased(biased, s, t, *binade, next, r))
+                        break;
+                    if (isLost(s, r, t)) [[unlikely]] {
+                        lost = i;
+                        sum = r;
+                        return i + 1;
+                    }
                     biased = next;
                     s = r;
                 }
@@ -140,6 +151,11 @@ template <class Arith, class Reader>
         V r;
         if (i == end || !arith.tryAdd(s, term(i), r))
             break;
+        if (isLost(s, r, term(i))) [[unlikely]] {
+            lost = i;
+            sum = r;
+            return i + 1;
+        }
         s = r;
         ++i;
     }
@@ -158,22 +174,21 @@ ExactValue sequential(Arith arith, Reader term, RunContext& run) {
             Arith a = arith;
             V sum = std::move(s);
             std::size_t i = begin;
-            // Until a term is lost, each addition is checked; after it, none needs to be.
-            for (; i < end && !stagnation; ++i) {
+            // The hardware path runs until it refuses a term, which the exact core then adds;
+            // until a term is lost, each addition is also checked for it.
+            while (i < end) {
+                if constexpr (!std::is_same_v<V, ExactValue>) {
+                    i = stagnation ? addWhileFast<false>(a, term, i, end, sum, stagnation)
+                                   : addWhileFast<true>(a, term, i, end, sum, stagnation);
+                    if (i == end)
+                        break;
+                }
                 const V t = term(i);
                 V r = a.add(sum, t);
-                if (sameValue(r, sum) && isFiniteNonZero(t)) [[unlikely]]
+                if (!stagnation && sameValue(r, sum) && isFiniteNonZero(t)) [[unlikely]]
                     stagnation = i;
                 sum = std::move(r);
-            }
-            // The exact core takes the additions the hardware path refuses.
-            while (i < end) {
-                if constexpr (!std::is_same_v<V, ExactValue>)
-                    i = addWhileFast(a, term, i, end, sum);
-                if (i < end) {
-                    sum = a.add(sum, term(i));
-                    ++i;
-                }
+                ++i;
             }
             s = std::move(sum);
             arith = std::move(a);

@@ -4,6 +4,8 @@
 
 #include "fpx/superaccumulator.h"
 
+#include <algorithm>
+
 namespace fpx {
 
 namespace {
@@ -14,14 +16,12 @@ template <class Stored> ExactSums sumStored(const std::vector<Stored>& values, s
     const std::size_t n = values.size();
     const Stored* data = values.data();
     if (every == 0) {
-        for (std::size_t i = 0; i < n; ++i)
-            total.add(data[i]);
+        total.add(data, n);
     } else {
         sums.prefixes.reserve(n / every);
         for (std::size_t begin = 0; begin < n; begin += every) {
             const std::size_t end = std::min(n, begin + every);
-            for (std::size_t i = begin; i < end; ++i)
-                total.add(data[i]);
+            total.add(data + begin, end - begin);
             if (end - begin == every)
                 sums.prefixes.push_back(total.value());
         }
