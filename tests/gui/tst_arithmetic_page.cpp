@@ -109,6 +109,7 @@ class TestArithmeticPage : public QObject {
     void accumulationCancels();
     void accumulationExports();
     void accumulationBadInput();
+    void accumulationOfSignedTerms();
     void stochasticNeighbours();
     void stochasticSmallTerms();
     void masterWeights();
@@ -394,6 +395,40 @@ void TestArithmeticPage::accumulationBadInput() {
     QTest::mouseClick(lab->runButton(), Qt::LeftButton);
     QVERIFY2(lab->statusText().contains("at least one accumulator"), qPrintable(lab->statusText()));
     QVERIFY(lab->runButton()->isEnabled());
+}
+
+void TestArithmeticPage::accumulationOfSignedTerms() {
+    MainWindow window;
+    window.showPage(MainWindow::Page::Arithmetic);
+    window.arithmeticPage()->showLab(ArithmeticPage::Lab::Accumulation);
+    window.resize(1300, 760);
+    window.show();
+    AccumulationPanel* lab = window.arithmeticPage()->accumulationPanel();
+    QVERIFY(waitForLab(lab));
+    lab->setTerms(100000);
+    lab->setDistribution("normal:0:1");
+    lab->setElement("fp16");
+    lab->setAccumulators({"fp16", "bf16", "fp32"});
+    lab->setMethods({"sequential", "blocked:64"});
+    QSignalSpy finished(lab, &AccumulationPanel::finished);
+    QTest::mouseClick(lab->runButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(60000));
+    // Sums of signed terms cross zero: the sum axis is linear, the error axis stays logarithmic.
+    QCustomPlot* plot = lab->plot();
+    QCOMPARE(plot->axisRects().size(), 2);
+    QCOMPARE(plot->axisRects()[0]->axis(QCPAxis::atLeft)->scaleType(), QCPAxis::stLinear);
+    QCOMPARE(plot->axisRects()[1]->axis(QCPAxis::atLeft)->scaleType(), QCPAxis::stLogarithmic);
+    // One exact curve: every run sums the same FP16 terms.
+    int exactCurves = 0;
+    for (int i = 0; i < plot->graphCount(); ++i)
+        exactCurves += plot->graph(i)->name().startsWith("exact sum") ? 1 : 0;
+    QCOMPARE(exactCurves, 1);
+    // blocked:64 promotes each block's sum into FP32: its result is an FP32 code.
+    const QTableWidget* table = lab->table();
+    const int blocked = rowOf(table, AccumulationPanel::Accumulator, "bf16 (terms fp16)",
+                              AccumulationPanel::Method, "blocked:64");
+    QVERIFY(blocked >= 0);
+    QCOMPARE(table->item(blocked, AccumulationPanel::Bits)->text().size(), 10); // 0x + 8 digits
 }
 
 void TestArithmeticPage::stochasticNeighbours() {

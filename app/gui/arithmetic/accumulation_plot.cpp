@@ -160,13 +160,16 @@ void drawAccumulation(QCustomPlot& plot, const AccumulationLabResult& result) {
         error->setPen(pen);
         sum->setName(QString::fromStdString(run.label()));
         error->removeFromLegend();
-        if (run.result.stagnationTerm) {
-            // The sum the accumulator was stuck at: the last trace point before that term.
-            const std::size_t term = *run.result.stagnationTerm;
-            const TracePoint* before = &run.result.trace.front();
+        // The marker sits on the curve as drawn: at the last trace point before the term (the
+        // curve is straight from there). A term before the first trace point has no curve to
+        // sit on and is left to the table.
+        const TracePoint* before = nullptr;
+        if (run.result.stagnationTerm)
             for (const TracePoint& p : run.result.trace)
-                if (p.terms <= term)
+                if (p.terms <= *run.result.stagnationTerm)
                     before = &p;
+        if (before) {
+            const std::size_t term = *run.result.stagnationTerm;
             auto* marker = plot.addGraph(sumRect->axis(QCPAxis::atBottom), sumY);
             marker->setLineStyle(QCPGraph::lsNone);
             marker->setScatterStyle(
