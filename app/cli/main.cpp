@@ -114,7 +114,7 @@ int main(int argc, char** argv) {
         return fpx::cli::kExitDataError;
     }
     std::cerr << "fpx: unknown command '" << command
-              << "' (use formats, show, convert, table, plot, bench, accumulate or dot; fpx --help "
+              << "' (use formats, show, convert, table, plot, bench, calc, accumulate or dot; fpx --help "
                  "for more)\n";
     return fpx::cli::kExitUsage;
 }

@@ -36,6 +36,8 @@ int main(int argc, char** argv) {
         return fail(error);
     if (QString error = fpx::gui::applyBenchmarkOptions(parser, options, window); !error.isEmpty())
         return fail(error);
+    if (QString error = fpx::gui::applyArithmeticOptions(parser, options, window); !error.isEmpty())
+        return fail(error);
 
     if (parser.isSet(options.screenshot)) {
         const QString error = fpx::gui::renderScreenshot(window, parser.value(options.size),

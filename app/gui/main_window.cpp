@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "main_window.h"
 
+#include "arithmetic/arithmetic_page.h"
 #include "bench/benchmarks_panel.h"
 #include "explorer_settings.h"
 #include "models/format_table_model.h"
@@ -9,6 +10,7 @@
 #include "widgets/detail_panel.h"
 #include "widgets/format_manager_dialog.h"
 #include "widgets/plots_panel.h"
+#include "widgets/rounding_choices.h"
 #include "widgets/same_bits_dialog.h"
 
 #include <QAction>
@@ -32,34 +34,6 @@
 #include <QVBoxLayout>
 
 namespace fpx::gui {
-
-namespace {
-
-struct ModeItem {
-    RoundingMode mode;
-    const char* label;
-    const char* tip;
-};
-
-constexpr ModeItem kModeItems[] = {
-    {RoundingMode::NearestEven, "Nearest, ties to even (rne)",
-     "IEEE 754's default: the nearest value; a tie goes to the code whose last bit is 0."},
-    {RoundingMode::NearestAway, "Nearest, ties away (rna)",
-     "The nearest value; a tie goes away from zero. NVIDIA's cvt.rna.tf32.f32 rounds TF32 this "
-     "way."},
-    {RoundingMode::TowardZero, "Toward zero (rtz)",
-     "Truncate: drop the extra bits. Never increases the magnitude."},
-    {RoundingMode::TowardPositive, "Toward +∞ (rup)", "Ceiling: the smallest value ≥ the input."},
-    {RoundingMode::TowardNegative, "Toward −∞ (rdn)", "Floor: the largest value ≤ the input."},
-    {RoundingMode::Stochastic, "Stochastic (sr)",
-     "Round up with probability equal to the discarded fraction: unbiased on average, used in "
-     "low-precision training."},
-    {RoundingMode::ToOdd, "To odd (rto)",
-     "Truncate, then set the last bit if anything was dropped: makes a later second rounding "
-     "correct."},
-};
-
-} // namespace
 
 MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     : QMainWindow(parent), settings_(settings), controller_(new ExplorerController(this)) {
@@ -86,21 +60,10 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     valueLabel->setBuddy(valueEdit_);
     roundCombo_ = new QComboBox(central);
     roundCombo_->setObjectName("roundingMode");
-    for (const ModeItem& item : kModeItems) {
-        roundCombo_->addItem(tr(item.label), static_cast<int>(item.mode));
-        roundCombo_->setItemData(roundCombo_->count() - 1, tr(item.tip), Qt::ToolTipRole);
-    }
-    roundCombo_->setToolTip(tr("Rounding mode: which neighbouring value an input between two "
-                               "representable values becomes."));
+    addRoundingModeItems(*roundCombo_);
     overflowCombo_ = new QComboBox(central);
     overflowCombo_->setObjectName("overflowPolicy");
-    overflowCombo_->addItem(tr("Overflow: IEEE (∞ or NaN)"),
-                            static_cast<int>(OverflowPolicy::Ieee));
-    overflowCombo_->addItem(tr("Overflow: saturate"), static_cast<int>(OverflowPolicy::Saturate));
-    overflowCombo_->setToolTip(
-        tr("What a value beyond the largest finite one becomes. IEEE: ±∞ (NaN in formats "
-           "without ∞, ±max when rounding toward zero). Saturate (\"satfinite\"): ±max, "
-           "∞ included. Decided after rounding: in FP8 E4M3, 464 still rounds to 448."));
+    addOverflowPolicyItems(*overflowCombo_);
     inputBar->addWidget(valueLabel);
     inputBar->addWidget(valueEdit_, 1);
     inputBar->addWidget(roundCombo_);
@@ -143,17 +106,23 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     splitter_->setStretchFactor(1, 2);
     layout->addWidget(splitter_, 1);
 
-    // Two pages: the explorer, and the benchmarks (their backends load when first shown).
+    // The pages: the explorer, the benchmarks (their backends load when first shown) and
+    // arithmetic in the explorer's formats. Ctrl+1, 2, 3 follow the tabs' order.
     pages_ = new QTabWidget(this);
     pages_->setObjectName("pages");
     pages_->setDocumentMode(true);
     benchmarks_ = new BenchmarksPanel(pages_);
     benchmarks_->setObjectName("benchmarksPanel");
+    arithmetic_ = new ArithmeticPage(controller_, pages_);
+    arithmetic_->setObjectName("arithmeticPage");
     pages_->addTab(central, tr("E&xplorer"));
     pages_->addTab(benchmarks_, tr("Bench&marks"));
+    pages_->addTab(arithmetic_, tr("&Arithmetic"));
     pages_->setTabToolTip(0, tr("One value in every format, bit by bit (Ctrl+1)."));
     pages_->setTabToolTip(1, tr("Conversion and arithmetic throughput of the formats on this "
                                 "machine's CPU and GPUs (Ctrl+2)."));
+    pages_->setTabToolTip(2, tr("Computing in every format: expressions step by step, sums, "
+                                "stochastic rounding and master weights (Ctrl+3)."));
     setCentralWidget(pages_);
 
     timing_ = new QLabel(this);
@@ -181,6 +150,11 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
                 .arg(controller_->lastUpdateMicroseconds()));
     });
     connect(controller_, &ExplorerController::formatsChanged, this, &MainWindow::refreshLayout);
+    connect(controller_, &ExplorerController::optionsChanged, this, [this] {
+        showRoundingMode(*roundCombo_, controller_->roundingMode());
+        showOverflowPolicy(*overflowCombo_, controller_->overflowPolicy());
+    });
+    connect(arithmetic_, &ArithmeticPage::formatsRequested, this, &MainWindow::openFormatManager);
     connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &MainWindow::refreshDetail);
     connect(detail_, &DetailPanel::stepRequested, this,
@@ -297,6 +271,11 @@ void MainWindow::buildActions() {
         view->addAction(tr("Bench&marks"), this, [this] { showPage(Page::Benchmarks); });
     benchPage->setShortcut(QKeySequence(tr("Ctrl+2")));
     benchPage->setToolTip(tr("Throughput of the formats on this machine's CPU and GPUs."));
+    QAction* arithmeticPage =
+        view->addAction(tr("&Arithmetic"), this, [this] { showPage(Page::Arithmetic); });
+    arithmeticPage->setShortcut(QKeySequence(tr("Ctrl+3")));
+    arithmeticPage->setToolTip(tr("Computing in every format: expressions, sums, stochastic "
+                                  "rounding, master weights."));
 
     QMenu* bench = menuBar()->addMenu(tr("&Benchmarks"));
     QAction* runBench = bench->addAction(tr("&Run"), this, [this] {
@@ -362,11 +341,25 @@ void MainWindow::showLowerTab(int index) {
 }
 
 void MainWindow::showPage(Page page) {
-    pages_->setCurrentIndex(page == Page::Benchmarks ? 1 : 0);
+    switch (page) {
+    case Page::Explorer:
+        pages_->setCurrentIndex(0);
+        break;
+    case Page::Benchmarks:
+        pages_->setCurrentWidget(benchmarks_);
+        break;
+    case Page::Arithmetic:
+        pages_->setCurrentWidget(arithmetic_);
+        break;
+    }
 }
 
 MainWindow::Page MainWindow::currentPage() const {
-    return pages_->currentIndex() == 1 ? Page::Benchmarks : Page::Explorer;
+    if (pages_->currentWidget() == benchmarks_)
+        return Page::Benchmarks;
+    if (pages_->currentWidget() == arithmetic_)
+        return Page::Arithmetic;
+    return Page::Explorer;
 }
 
 void MainWindow::refreshDetail() {

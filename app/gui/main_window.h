@@ -15,6 +15,7 @@ class QTabWidget;
 
 namespace fpx::gui {
 
+class ArithmeticPage;
 class BenchmarksPanel;
 class BitCellsDelegate;
 class DetailPanel;
@@ -41,11 +42,12 @@ class MainWindow : public QMainWindow {
     // Shows the Details (0) or Plots (1) tab under the table.
     void showLowerTab(int index);
 
-    // The window's two pages: the explorer and the benchmarks.
-    enum class Page { Explorer, Benchmarks };
+    // The window's pages: the explorer, the benchmarks and arithmetic in every format.
+    enum class Page { Explorer, Benchmarks, Arithmetic };
     void showPage(Page page);
     Page currentPage() const;
     BenchmarksPanel* benchmarksPanel() const { return benchmarks_; }
+    ArithmeticPage* arithmeticPage() const { return arithmetic_; }
 
     int selectedRow() const;
     void selectRow(int row);
@@ -80,6 +82,7 @@ class MainWindow : public QMainWindow {
     QTabWidget* lowerTabs_;
     QTabWidget* pages_;
     BenchmarksPanel* benchmarks_;
+    ArithmeticPage* arithmetic_;
     QSplitter* splitter_;
     QLabel* timing_;
 };

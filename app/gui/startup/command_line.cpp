@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "startup/command_line.h"
 
+#include "arithmetic/arithmetic_page.h"
+#include "arithmetic/expression_panel.h"
 #include "bench/benchmarks_panel.h"
 #include "main_window.h"
 #include "models/explorer_controller.h"
@@ -13,7 +15,8 @@ namespace fpx::gui {
 
 void ExplorerCommandLine::addTo(QCommandLineParser& parser) const {
     parser.addOptions({value, formats, round, overflow, select, plot, screenshot, size, noSettings,
-                       page, benchRun, benchFormats, benchBudget, benchSizes, benchCompare});
+                       page, expr, lab, benchRun, benchFormats, benchBudget, benchSizes,
+                       benchCompare});
 }
 
 bool ExplorerCommandLine::persistent(const QCommandLineParser& parser) const {
@@ -74,6 +77,28 @@ QString applyExplorerOptions(const QCommandLineParser& parser, const ExplorerCom
     return {};
 }
 
+QString applyArithmeticOptions(const QCommandLineParser& parser, const ExplorerCommandLine& options,
+                               MainWindow& window) {
+    ArithmeticPage* page = window.arithmeticPage();
+    // Asking for an expression or a lab means that page, unless --page says otherwise.
+    if ((parser.isSet(options.expr) || parser.isSet(options.lab)) && !parser.isSet(options.page))
+        window.showPage(MainWindow::Page::Arithmetic);
+    if (parser.isSet(options.expr)) {
+        page->expressionPanel()->setExpressionText(parser.value(options.expr));
+        // Interactively the field shows the message; a screenshot would hide it.
+        const QString error = page->expressionPanel()->inputError();
+        if (!error.isEmpty() && parser.isSet(options.screenshot))
+            return "--expr: " + error;
+    }
+    if (parser.isSet(options.lab)) {
+        const auto lab = ArithmeticPage::parseLab(parser.value(options.lab));
+        if (!lab)
+            return "--lab: use expression, accumulation, stochastic or weights";
+        page->showLab(*lab);
+    }
+    return {};
+}
+
 QString applyBenchmarkOptions(const QCommandLineParser& parser, const ExplorerCommandLine& options,
                               MainWindow& window) {
     BenchmarksPanel* bench = window.benchmarksPanel();
@@ -82,8 +107,10 @@ QString applyBenchmarkOptions(const QCommandLineParser& parser, const ExplorerCo
             window.showPage(MainWindow::Page::Benchmarks);
         else if (parser.value(options.page) == "explorer")
             window.showPage(MainWindow::Page::Explorer);
+        else if (parser.value(options.page) == "arithmetic")
+            window.showPage(MainWindow::Page::Arithmetic);
         else
-            return "--page: use explorer or benchmarks";
+            return "--page: use explorer, benchmarks or arithmetic";
     }
     if (parser.isSet(options.benchFormats)) {
         const FormatListLookup lookup =

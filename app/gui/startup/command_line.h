@@ -28,7 +28,15 @@ struct ExplorerCommandLine {
     QCommandLineOption size{"size", "Window size for --screenshot, WIDTHxHEIGHT.", "SIZE",
                             "1600x900"};
     QCommandLineOption noSettings{"no-settings", "Neither read nor write the remembered state."};
-    QCommandLineOption page{"page", "Open on PAGE: explorer or benchmarks.", "PAGE"};
+    QCommandLineOption page{"page", "Open on PAGE: explorer, benchmarks or arithmetic.", "PAGE"};
+    QCommandLineOption expr{"expr",
+                            "Arithmetic page: evaluate EXPR in every format (0.1+0.2, "
+                            "fma(a,b,c), sqrt(2), …).",
+                            "EXPR"};
+    QCommandLineOption lab{"lab",
+                           "Arithmetic page: show LAB: expression, accumulation, stochastic or "
+                           "weights.",
+                           "LAB"};
     QCommandLineOption benchRun{"bench-run",
                                 "Start a benchmark with the Benchmarks page's settings (with "
                                 "--screenshot: wait for it to finish)."};
@@ -52,6 +60,9 @@ struct ExplorerCommandLine {
 // The explorer page: formats, rounding, overflow, value, selected row, plot kind.
 QString applyExplorerOptions(const QCommandLineParser& parser, const ExplorerCommandLine& options,
                              MainWindow& window);
+// The Arithmetic page: the expression and the lab shown (either opens the page).
+QString applyArithmeticOptions(const QCommandLineParser& parser, const ExplorerCommandLine& options,
+                               MainWindow& window);
 // The page to open, the Benchmarks page's settings, a saved run to compare with, and a run.
 QString applyBenchmarkOptions(const QCommandLineParser& parser, const ExplorerCommandLine& options,
                               MainWindow& window);

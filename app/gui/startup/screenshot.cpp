@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "startup/screenshot.h"
 
+#include "arithmetic/arithmetic_page.h"
 #include "bench/bench_controller.h"
 #include "bench/benchmarks_chart.h"
 #include "bench/benchmarks_panel.h"
@@ -30,6 +31,18 @@ void waitForPlot(PlotsPanel* plots) {
     loop.exec();
 }
 
+void waitForArithmetic(ArithmeticPage* page) {
+    QEventLoop loop;
+    QTimer poll;
+    QObject::connect(&poll, &QTimer::timeout, &loop, [&loop, page] {
+        if (!page->isComputing())
+            loop.quit();
+    });
+    poll.start(50);
+    QTimer::singleShot(kPlotWaitMs, &loop, &QEventLoop::quit);
+    loop.exec();
+}
+
 void waitForBenchmarkRun(BenchmarksPanel* bench) {
     QEventLoop loop;
     QTimer poll;
@@ -55,6 +68,8 @@ QString renderScreenshot(MainWindow& window, const QString& size, bool waitForBe
     window.show();
     QApplication::processEvents();
     waitForPlot(window.plotsPanel());
+    if (window.currentPage() == MainWindow::Page::Arithmetic)
+        waitForArithmetic(window.arithmeticPage());
     if (waitForBenchmark)
         waitForBenchmarkRun(window.benchmarksPanel());
     QApplication::processEvents();

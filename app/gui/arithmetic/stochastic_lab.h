@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "fpx/accumulation.h"
+#include "fpx/exact_value.h"
+#include "fpx/format_spec.h"
+#include "fpx/rounding.h"
+#include "fpx/stochastic_rounding.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace fpx::gui {
+
+// What stochastic rounding does with one value in one format: its two neighbours with their
+// exact probabilities, and what `draws` seeded roundings did, to set beside them.
+struct StochasticDrawSummary {
+    FormatSpec spec;
+    ExactValue value;
+    std::optional<std::string> problem; // why there is nothing to draw (NaN, ∞, no arithmetic)
+    std::optional<StochasticOutcomes> outcomes;
+    ExactValue probabilityDown; // 1 − p_up
+    std::uint64_t draws = 0;
+    std::uint64_t drawsUp = 0;     // how many of the draws rounded up
+    ExactValue expectedUp;         // draws × p_up, exact (need not be an integer)
+    ExactValue observedFractionUp; // drawsUp / draws
+};
+
+// Limits the work of one summary; the lab's field says so.
+inline constexpr std::uint64_t kMaxStochasticDraws = 1'000'000;
+
+// More draws than kMaxStochasticDraws are cut to it.
+StochasticDrawSummary summarizeStochasticDraws(const ExactValue& value, const FormatSpec& spec,
+                                               OverflowPolicy overflow, std::uint64_t seed,
+                                               std::uint64_t draws);
+
+// The sum of many equal small terms in one format, once rounding to nearest and once rounding
+// stochastically (sequential, every addition rounded into the format): to nearest the sum
+// stops growing once half its ULP exceeds the term; stochastically it keeps the right value on
+// average.
+struct SmallTermSums {
+    ExactValue term; // the term rounded into the format (round to nearest)
+    std::size_t count = 0;
+    std::optional<std::string> problem;
+    AccumulationResult nearest;    // round to nearest, ties to even
+    AccumulationResult stochastic; // seeded stochastic rounding
+};
+
+// Bounds the work done on the GUI thread (the stochastic sum goes through the exact core).
+inline constexpr std::size_t kMaxSmallTerms = 100'000;
+
+// Precondition: count ≤ kMaxSmallTerms.
+SmallTermSums sumSmallTerms(const ExactValue& term, std::size_t count, const FormatSpec& spec,
+                            OverflowPolicy overflow, std::uint64_t seed,
+                            std::size_t tracePoints = 400);
+
+} // namespace fpx::gui

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "fpx/rounding.h"
+
+class QComboBox;
+
+namespace fpx::gui {
+
+// The rounding-mode and overflow-policy selectors, with a tooltip per entry explaining the
+// concept; the explorer and the Arithmetic page show the same choices. Item data is the enum
+// value as int.
+void addRoundingModeItems(QComboBox& box);
+void addOverflowPolicyItems(QComboBox& box);
+// Selects the entry of `mode` / `policy` without emitting a change.
+void showRoundingMode(QComboBox& box, RoundingMode mode);
+void showOverflowPolicy(QComboBox& box, OverflowPolicy policy);
+
+} // namespace fpx::gui
