@@ -57,7 +57,7 @@ std::string relativeText(const ExactValue& relative) {
 }
 
 std::string stagnationText(const Job& job) {
-    if (job.method.method == SumMethod::Pairwise)
+    if (!tracksStagnation(job.method.method))
         return "n/a";
     return job.result.stagnationTerm ? "term " + std::to_string(*job.result.stagnationTerm)
                                      : "none";

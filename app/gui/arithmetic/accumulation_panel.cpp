@@ -421,7 +421,8 @@ void AccumulationPanel::fillTable() {
                         cell(a.relativeError.isNaN() ? QString() : shortDecimal(a.relativeError, 6),
                              fullDecimal(a.relativeError)));
         table_->setItem(r, Stagnation,
-                        cell(a.stagnationTerm
+                        cell(!tracksStagnation(run.method.method) ? tr("n/a")
+                             : a.stagnationTerm
                                  ? QLocale().toString(static_cast<qulonglong>(*a.stagnationTerm))
                                  : tr("none")));
         table_->setItem(r, Path, cell(QString::fromStdString(a.path)));

@@ -41,6 +41,11 @@ struct SumMethodSpec {
 std::optional<SumMethodSpec> parseSumMethod(std::string_view text);
 // The text parseSumMethod reads back ("blocked:32").
 std::string sumMethodId(const SumMethodSpec& spec);
+// Whether a method has one running sum that each term updates, so that a term can be seen to
+// stagnate it (AccumulationResult::stagnationTerm); pairwise summation has none.
+inline bool tracksStagnation(SumMethod method) {
+    return method != SumMethod::Pairwise;
+}
 
 // Where the terms come from.
 //   ones             every term 1
