@@ -74,4 +74,19 @@ int printHelp(Streams& io, const char* usage) {
     return kExitOk;
 }
 
+std::optional<int> checkOptionsOnly(const Arguments& args, Streams& io, const char* command,
+                                    const char* usage) {
+    std::string problem;
+    if (!args.ok())
+        problem = args.error();
+    else if (args.helpRequested())
+        return printHelp(io, usage);
+    else if (!args.positionals().empty())
+        problem = "unexpected argument '" + args.positionals().front() + "'";
+    if (problem.empty())
+        return std::nullopt;
+    io.err << command << ": " << problem << '\n' << usage;
+    return kExitUsage;
+}
+
 } // namespace fpx::cli

@@ -154,12 +154,8 @@ int runAccumulate(const std::vector<std::string>& rawArgs, Streams& io) {
         io.err << "fpx accumulate: " << message << '\n' << kUsage;
         return kExitUsage;
     };
-    if (!args.ok())
-        return usageError(args.error());
-    if (args.helpRequested())
-        return printHelp(io, kUsage);
-    if (!args.positionals().empty())
-        return usageError("unexpected argument '" + args.positionals().front() + "'");
+    if (const auto stop = checkOptionsOnly(args, io, "fpx accumulate", kUsage))
+        return *stop;
     if (args.has("json") && args.has("csv"))
         return usageError("choose one of --json and --csv");
     const ConversionSetup setup = readConversionSetup(args);

@@ -363,12 +363,8 @@ int runBench(const std::vector<std::string>& rawArgs, Streams& io) {
         io.err << "fpx bench: " << message << '\n' << kUsage;
         return kExitUsage;
     };
-    if (!args.ok())
-        return usageError(args.error());
-    if (args.helpRequested())
-        return printHelp(io, kUsage);
-    if (!args.positionals().empty())
-        return usageError("unexpected argument '" + args.positionals().front() + "'");
+    if (const auto stop = checkOptionsOnly(args, io, "fpx bench", kUsage))
+        return *stop;
 
     bench::BenchRequest request;
     if (const std::string error = parseRequest(args, request); !error.empty())

@@ -114,12 +114,8 @@ int runDot(const std::vector<std::string>& rawArgs, Streams& io) {
         io.err << "fpx dot: " << message << '\n' << kUsage;
         return kExitUsage;
     };
-    if (!args.ok())
-        return usageError(args.error());
-    if (args.helpRequested())
-        return printHelp(io, kUsage);
-    if (!args.positionals().empty())
-        return usageError("unexpected argument '" + args.positionals().front() + "'");
+    if (const auto stop = checkOptionsOnly(args, io, "fpx dot", kUsage))
+        return *stop;
     const ConversionSetup setup = readConversionSetup(args);
     if (!setup.error.empty())
         return usageError(setup.error);

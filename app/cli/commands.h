@@ -2,6 +2,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,12 @@ struct Streams {
 
 // A command's answer to --help: its usage on stdout, and where the whole reference is.
 int printHelp(Streams& io, const char* usage);
+
+class Arguments;
+// The first checks of a command that takes options only: that they were read, --help, and no
+// stray positional argument. Returns the exit status to stop with, or nullopt to go on.
+std::optional<int> checkOptionsOnly(const Arguments& args, Streams& io, const char* command,
+                                    const char* usage);
 
 int runFormats(const std::vector<std::string>& args, Streams& io);
 int runShow(const std::vector<std::string>& args, Streams& io);
