@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "arithmetic/expression_panel.h"
 
-#include "arithmetic/code_cells_delegate.h"
 #include "arithmetic/expression_model.h"
 #include "arithmetic/number_text.h"
 #include "models/explorer_controller.h"
+#include "widgets/code_cells_delegate.h"
 
 #include "fpx/decimal_text.h"
 

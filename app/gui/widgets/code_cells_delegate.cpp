@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "arithmetic/code_cells_delegate.h"
+#include "widgets/code_cells_delegate.h"
 
 #include <QApplication>
 #include <QPainter>
