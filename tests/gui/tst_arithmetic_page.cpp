@@ -32,6 +32,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <optional>
+
 #include <bit>
 #include <cstdint>
 #include <cstdio>
@@ -43,6 +45,16 @@ namespace {
 
 std::vector<FormatSpec> specs(const char* list) {
     return findFormats(list).specs;
+}
+
+// The window with `formats` shown, on the Arithmetic page (and one of its labs), shown.
+void openArithmetic(MainWindow& window, const char* formats,
+                    std::optional<ArithmeticPage::Lab> lab = std::nullopt) {
+    window.controller()->setFormats(specs(formats));
+    window.showPage(MainWindow::Page::Arithmetic);
+    if (lab)
+        window.arithmeticPage()->showLab(*lab);
+    window.show();
 }
 
 QString hex64(std::uint64_t bits) {
@@ -145,10 +157,7 @@ void TestArithmeticPage::pageAndShortcut() {
 
 void TestArithmeticPage::expressionInEveryFormat() {
     MainWindow window;
-    window.controller()->setFormats(specs("fp64,fp32,fp16,bf16"));
-    window.showPage(MainWindow::Page::Arithmetic);
-    window.arithmeticPage()->showLab(ArithmeticPage::Lab::Expression);
-    window.show();
+    openArithmetic(window, "fp64,fp32,fp16,bf16", ArithmeticPage::Lab::Expression);
     ExpressionPanel* panel = window.arithmeticPage()->expressionPanel();
     typeInto(panel->expressionEdit(), "0.1+0.2");
     QVERIFY(panel->inputError().isEmpty());
@@ -198,10 +207,7 @@ void TestArithmeticPage::expressionInEveryFormat() {
 
 void TestArithmeticPage::badExpressionNamesTheColumn() {
     MainWindow window;
-    window.controller()->setFormats(specs("fp64,fp16"));
-    window.showPage(MainWindow::Page::Arithmetic);
-    window.arithmeticPage()->showLab(ArithmeticPage::Lab::Expression);
-    window.show();
+    openArithmetic(window, "fp64,fp16", ArithmeticPage::Lab::Expression);
     ExpressionPanel* panel = window.arithmeticPage()->expressionPanel();
     typeInto(panel->expressionEdit(), "0.5+1");
     const int fp16 = rowOf(panel->model(), "fp16");
@@ -223,9 +229,7 @@ void TestArithmeticPage::badExpressionNamesTheColumn() {
 
 void TestArithmeticPage::stepsOfTheSelectedRow() {
     MainWindow window;
-    window.controller()->setFormats(specs("fp64,fp16"));
-    window.showPage(MainWindow::Page::Arithmetic);
-    window.show();
+    openArithmetic(window, "fp64,fp16");
     ExpressionPanel* panel = window.arithmeticPage()->expressionPanel();
     typeInto(panel->expressionEdit(), "0.1+0.2");
     panel->selectRow(rowOf(panel->model(), "fp16"));
@@ -242,9 +246,7 @@ void TestArithmeticPage::stepsOfTheSelectedRow() {
 
 void TestArithmeticPage::noArithmeticRows() {
     MainWindow window;
-    window.controller()->setFormats(specs("fp16,nf4,e8m0"));
-    window.showPage(MainWindow::Page::Arithmetic);
-    window.show();
+    openArithmetic(window, "fp16,nf4,e8m0");
     ExpressionPanel* panel = window.arithmeticPage()->expressionPanel();
     typeInto(panel->expressionEdit(), "1+1");
     for (const char* id : {"nf4", "fp8_e8m0"}) {
@@ -487,10 +489,7 @@ void TestArithmeticPage::stochasticSmallTerms() {
 
 void TestArithmeticPage::masterWeights() {
     MainWindow window;
-    window.controller()->setFormats(specs("fp32,bf16,fp16,nf4"));
-    window.showPage(MainWindow::Page::Arithmetic);
-    window.arithmeticPage()->showLab(ArithmeticPage::Lab::MasterWeights);
-    window.show();
+    openArithmetic(window, "fp32,bf16,fp16,nf4", ArithmeticPage::Lab::MasterWeights);
     MasterWeightsPanel* panel = window.arithmeticPage()->masterWeightsPanel();
     typeInto(panel->findChild<QLineEdit*>("weightEdit"), "1");
     typeInto(panel->findChild<QLineEdit*>("deltaEdit"), "1e-3");
