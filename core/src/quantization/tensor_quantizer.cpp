@@ -1,14 +1,443 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// quantizeTensor: FP32 tensors through the block quantizers of fpx_kernels (MX, NVFP4, NF4,
+// integer absmax), on several threads; everything else, and every tensor holding a NaN or ±∞,
+// through the exact core (quantizeExactly), whose answers the fast paths reproduce bit for bit
+// (docs/design.md, "Fast paths and how they are proved", "Block quantizers").
 #include "fpx/tensor_quantizer.h"
+
+#include "../kernels/block_quant_loops.h"
+#include "../kernels/x86_hardware.h"
+#include "fpx/bulk_conversion.h"
+#include "fpx/conversion.h"
+#include "fpx/format_catalogue.h"
+#include "fpx/format_limits.h"
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cstdint>
+#include <functional>
+#include <thread>
+#include <vector>
 
 namespace fpx {
 
-QuantizerPath quantizerPath(const BlockFormat&, const TensorView&) {
-    return QuantizerPath{"exact core", false};
+namespace {
+
+using kernels::BlockQuantLoops;
+using kernels::BlockQuantParams;
+using kernels::BlockTally;
+
+const BlockQuantLoops& fastestLoops() {
+    if (kernels::hasAvx512())
+        if (const BlockQuantLoops* loops = kernels::avx512BlockQuantLoops())
+            return *loops;
+    if (kernels::hasAvx2())
+        if (const BlockQuantLoops* loops = kernels::avx2BlockQuantLoops())
+            return *loops;
+    return kernels::baselineBlockQuantLoops();
+}
+
+const FormatSpec& fp64Spec() {
+    static const FormatSpec spec = *findFormat("fp64").spec;
+    return spec;
+}
+
+// A value known to be a double (element and scale format values), through the exact core.
+std::optional<double> exactDouble(const ExactValue& value) {
+    const Conversion c = roundToFormat(value, fp64Spec());
+    if (c.flags.inexact || c.flags.overflow)
+        return std::nullopt;
+    return std::bit_cast<double>(static_cast<std::uint64_t>(c.code));
+}
+
+std::optional<std::uint32_t> fp32BitsOf(double value) {
+    const float f = static_cast<float>(value);
+    if (static_cast<double>(f) != value)
+        return std::nullopt;
+    return std::bit_cast<std::uint32_t>(f);
+}
+
+constexpr RoundingOptions kNearestSaturating{RoundingMode::NearestEven, OverflowPolicy::Saturate};
+
+// The thresholds between adjacent values of an element format, in code order (values must
+// ascend with the code), a tie on threshold i rounding to the even code of i and i + 1.
+bool fillThresholds(const std::vector<double>& values, kernels::ThresholdSet& set) {
+    if (values.size() < 2 || values.size() - 1 > kernels::ThresholdSet::kMax)
+        return false;
+    set.count = static_cast<int>(values.size() - 1);
+    for (std::size_t i = 0; i + 1 < values.size(); ++i) {
+        if (!(values[i] < values[i + 1]))
+            return false;
+        // The midpoint of two FP32 values of the same sign, or of a value and 0, is exact in
+        // a double; checked rather than assumed.
+        const double mid = (values[i] + values[i + 1]) / 2;
+        if (mid - values[i] != values[i + 1] - mid)
+            return false;
+        set.thresholds[i] = mid;
+        set.tieUp[i] = i % 2 != 0;
+    }
+    return true;
+}
+
+// Significant bits of a double.
+int significantBits(double x) {
+    const std::uint64_t bits = std::bit_cast<std::uint64_t>(x);
+    const std::uint64_t significand =
+        (bits & ((std::uint64_t{1} << 52) - 1)) | (std::uint64_t{1} << 52);
+    return x == 0 ? 0 : 53 - std::countr_zero(significand);
+}
+
+// Signed integer elements of at most 8 bits whose scale is 2^−F: F, or nullopt.
+std::optional<int> integerFractionBits(const FormatSpec& spec) {
+    if (spec.kind != FormatKind::Integer || !spec.isSigned || spec.integerBits < 2 ||
+        spec.integerBits > 8 || !spec.scale.isDyadic() || spec.scale.numerator() != 1 ||
+        spec.scale.isNegative() || spec.scale.exponent2() > 0 || spec.scale.exponent2() < -30)
+        return std::nullopt;
+    return static_cast<int>(-spec.scale.exponent2());
+}
+
+void setIntegerElements(const FormatSpec& spec, BlockQuantParams& p) {
+    p.qmax = (1 << (spec.integerBits - 1)) - 1;
+    p.codeMask = (1u << spec.integerBits) - 1u;
+    p.clipIfRoundedBeyond = true; // the exact core's overflow flag, and the clamp of −2^(n−1)
+}
+
+struct Plan {
+    BlockScheme scheme;
+    BlockQuantParams params;
+    std::string what;
+};
+
+std::optional<Plan> mxPlan(const BlockFormat& f) {
+    Plan plan{f.scheme, {}, "MX blocks"};
+    BlockQuantParams& p = plan.params;
+    const FormatLimits limits = deriveLimits(f.element);
+    const std::optional<double> elementMax = exactDouble(limits.max);
+    if (!elementMax || !f.scale || f.scale->id != "fp8_e8m0")
+        return std::nullopt;
+    p.elementEmax = f.elementEmax;
+    p.elementMax = *elementMax;
+    p.scaleRule = static_cast<int>(f.scaleRule);
+    if (const std::optional<int> fraction = integerFractionBits(f.element)) {
+        p.integerElements = true;
+        p.integerFractionBits = *fraction;
+        setIntegerElements(f.element, p);
+        p.evenPrecision = f.element.integerBits - 1;
+        return plan;
+    }
+    const std::optional<kernels::EncodeParams> encode = encodeParams(f.element, kNearestSaturating);
+    const std::optional<std::uint32_t> maxBits = fp32BitsOf(*elementMax);
+    if (f.element.kind != FormatKind::BinaryFloat || !encode || !maxBits ||
+        f.element.totalBits() > 8)
+        return std::nullopt;
+    p.element = *encode;
+    p.elementSymmetric = kernels::symmetricSpecials(*encode, RoundingMode::NearestEven);
+    p.elementMaxBits = *maxBits;
+    p.evenPrecision = f.element.precision();
+    p.clipIfRoundedBeyond = true; // the exact core's overflow flag: beyond max after rounding
+    return plan;
+}
+
+// The positive values of a binary float element by magnitude code (0, 1, … up to max).
+std::optional<std::vector<double>> magnitudeValues(const FormatSpec& element) {
+    const FormatLimits limits = deriveLimits(element);
+    std::vector<double> values;
+    for (Code code = 0; code <= limits.maxCode; ++code) {
+        const std::optional<double> v = exactDouble(decodeCode(element, code).value);
+        if (!v)
+            return std::nullopt;
+        values.push_back(*v);
+    }
+    return values;
+}
+
+std::optional<Plan> nvfp4Plan(const BlockFormat& f) {
+    Plan plan{f.scheme, {}, "NVFP4 blocks"};
+    BlockQuantParams& p = plan.params;
+    const FormatSpec& element = f.element;
+    if (element.kind != FormatKind::BinaryFloat || element.totalBits() > 8 || !f.scale ||
+        f.scale->kind != FormatKind::BinaryFloat || element.specials != SpecialEncoding::None)
+        return std::nullopt;
+    const std::optional<std::vector<double>> values = magnitudeValues(element);
+    if (!values || !fillThresholds(*values, p.levels))
+        return std::nullopt;
+    const FormatLimits limits = deriveLimits(element);
+    p.elementMax = values->back();
+    // Beyond max after rounding (the exact core's overflow flag): from max + ulp/2 on, the
+    // tie going past max where max's code is odd (its significand ends in 1).
+    const double ulp = p.elementMax - (*values)[values->size() - 2];
+    p.clipThreshold = p.elementMax + ulp / 2;
+    p.clipAtOrAbove = (limits.maxCode & 1u) != 0;
+    if (ulp != std::ldexp(1.0, limits.maxExponent - element.fractionBits))
+        return std::nullopt;
+    p.signCode = static_cast<std::uint32_t>(element.signBit());
+    const std::optional<kernels::EncodeParams> scaleEncode =
+        encodeParams(*f.scale, kNearestSaturating);
+    const std::optional<double> scaleMax = exactDouble(deriveLimits(*f.scale).max);
+    if (!scaleEncode || !scaleMax || f.scale->totalBits() > 8)
+        return std::nullopt;
+    p.scaleEncoder = *scaleEncode;
+    p.scalePrecision = f.scale->precision();
+    p.scaleMinExponent = f.scale->minExponent();
+    p.scaleMax = *scaleMax;
+    return plan;
+}
+
+std::optional<Plan> nf4Plan(const BlockFormat& f) {
+    Plan plan{f.scheme, {}, "NF4 thresholds"};
+    BlockQuantParams& p = plan.params;
+    if (f.doubleQuantized || f.element.kind != FormatKind::Lookup || f.element.table.size() > 16 ||
+        !(f.element.scale == ExactValue::integer(1)))
+        return std::nullopt;
+    std::vector<double> levels;
+    for (const ExactValue& level : f.element.table) {
+        const std::optional<double> v = exactDouble(level);
+        if (!v || !fp32BitsOf(*v))
+            return std::nullopt;
+        levels.push_back(*v);
+    }
+    if (!fillThresholds(levels, p.levels))
+        return std::nullopt;
+    // Threshold times an FP32 absmax (24 significant bits) must be exact in a double.
+    for (int i = 0; i < p.levels.count; ++i)
+        if (significantBits(p.levels.thresholds[i]) > 29)
+            return std::nullopt;
+    const auto zero = std::find(levels.begin(), levels.end(), 0.0);
+    if (zero == levels.end())
+        return std::nullopt;
+    p.zeroLevelCode = static_cast<std::uint32_t>(zero - levels.begin());
+    return plan;
+}
+
+std::optional<Plan> integerPlan(const BlockFormat& f) {
+    Plan plan{f.scheme, {}, "integer absmax"};
+    const std::optional<int> fraction = integerFractionBits(f.element);
+    if (!fraction || *fraction != 0)
+        return std::nullopt;
+    setIntegerElements(f.element, plan.params);
+    return plan;
+}
+
+std::optional<Plan> planFor(const BlockFormat& format, const TensorView& input) {
+    if (input.isDouble() || input.size() == 0)
+        return std::nullopt;
+    if (format.blocks.kind == BlockLayout::Kind::Row && input.shape.empty())
+        return std::nullopt; // the exact core says why
+    switch (format.scheme) {
+    case BlockScheme::Mx:
+        return mxPlan(format);
+    case BlockScheme::Nvfp4:
+        return nvfp4Plan(format);
+    case BlockScheme::Nf4:
+        return nf4Plan(format);
+    case BlockScheme::IntAbsmax:
+        return integerPlan(format);
+    case BlockScheme::Direct:
+        break;
+    }
+    return std::nullopt;
+}
+
+// Chunks of work shared by a few threads: each takes the next chunk until none is left, a
+// NaN or ±∞ is found (the exact core takes over) or the progress callback cancels. The
+// callback runs on the calling thread only.
+class ChunkRunner {
+  public:
+    ChunkRunner(int threads, std::size_t total, const QuantizeProgress& progress)
+        : threads_(threads), total_(total), progress_(progress) {}
+
+    // work(chunk, tally) → elements done. Returns the summed tally.
+    BlockTally run(std::size_t chunks,
+                   const std::function<std::size_t(std::size_t, BlockTally&)>& work) {
+        next_.store(0);
+        const int threads =
+            static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(threads_), chunks));
+        std::vector<BlockTally> tallies(static_cast<std::size_t>(std::max(threads, 1)));
+        const auto worker = [&](int index) {
+            BlockTally& tally = tallies[static_cast<std::size_t>(index)];
+            for (;;) {
+                if (stop_.load(std::memory_order_relaxed))
+                    return;
+                const std::size_t chunk = next_.fetch_add(1, std::memory_order_relaxed);
+                if (chunk >= chunks)
+                    return;
+                const std::size_t n = work(chunk, tally);
+                const std::size_t done = done_.fetch_add(n, std::memory_order_relaxed) + n;
+                if (tally.nonFinite)
+                    stop_.store(true);
+                if (index == 0 && progress_ && !progress_(std::min(done, total_), total_)) {
+                    cancelled_ = true;
+                    stop_.store(true);
+                }
+            }
+        };
+        std::vector<std::thread> helpers;
+        for (int t = 1; t < threads; ++t)
+            helpers.emplace_back(worker, t);
+        worker(0);
+        for (std::thread& helper : helpers)
+            helper.join();
+        BlockTally sum;
+        for (const BlockTally& t : tallies) {
+            sum.clipped += t.clipped;
+            sum.flushed += t.flushed;
+            sum.nonFinite = sum.nonFinite || t.nonFinite;
+        }
+        return sum;
+    }
+
+    bool cancelled() const { return cancelled_; }
+    // Progress counts every pass: a two-pass quantizer reports each element twice.
+    void expectPasses(int passes) { total_ *= static_cast<std::size_t>(passes); }
+
+  private:
+    int threads_;
+    std::size_t total_;
+    const QuantizeProgress& progress_;
+    std::atomic<std::size_t> next_{0};
+    std::atomic<std::size_t> done_{0};
+    std::atomic<bool> stop_{false};
+    bool cancelled_ = false;
+};
+
+int threadsFor(const QuantizeRun& run) {
+    if (run.threads > 0)
+        return run.threads;
+    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+// Elements per chunk: enough to hide the thread hand-off, a whole number of blocks.
+std::size_t chunkElements(std::size_t blockSize) {
+    constexpr std::size_t kTarget = std::size_t{1} << 16;
+    return std::max<std::size_t>(1, kTarget / blockSize) * blockSize;
+}
+
+enum class FastOutcome { Done, NonFinite, Cancelled };
+
+// Largest |x| bits over the tensor, in chunks.
+std::uint32_t tensorMaxMagnitude(const BlockQuantLoops& loops, const std::uint32_t* in,
+                                 std::size_t n, ChunkRunner& runner) {
+    const std::size_t step = chunkElements(1);
+    const std::size_t chunks = (n + step - 1) / step;
+    std::vector<std::uint32_t> maxima(chunks, 0);
+    runner.run(chunks, [&](std::size_t c, BlockTally&) {
+        const std::size_t first = c * step;
+        const std::size_t count = std::min(step, n - first);
+        maxima[c] = loops.maxMagnitude(in + first, count);
+        return count;
+    });
+    return maxima.empty() ? 0 : *std::max_element(maxima.begin(), maxima.end());
+}
+
+FastOutcome quantizeFast(const Plan& plan, const BlockQuantLoops& loops, const TensorView& input,
+                         const QuantizeRun& run, QuantizedTensor& out) {
+    const std::size_t n = input.size();
+    const auto* in = reinterpret_cast<const std::uint32_t*>(input.floats.data());
+    BlockQuantParams p = plan.params;
+    const BlockFormat& format = out.format;
+    const std::size_t blockSize = out.blockSize;
+    const std::size_t blocks = (n + blockSize - 1) / blockSize;
+    const bool oneScale = format.scheme == BlockScheme::IntAbsmax && blocks == 1;
+    const bool twoPasses = format.scheme == BlockScheme::Nvfp4 || oneScale;
+    ChunkRunner runner(threadsFor(run), n, run.progress);
+    if (twoPasses)
+        runner.expectPasses(2);
+
+    float tensorScale = 1.0f;
+    if (twoPasses) {
+        const std::uint32_t amax = tensorMaxMagnitude(loops, in, n, runner);
+        if (runner.cancelled())
+            return FastOutcome::Cancelled;
+        if (amax >= 0x7f800000u)
+            return FastOutcome::NonFinite;
+        const float a = std::bit_cast<float>(amax);
+        if (format.scheme == BlockScheme::Nvfp4) {
+            // s_t = FP32(amax / (scale max · element max)): IEEE division rounds the exact
+            // quotient once (the divisor, 448 · 6, is an FP32 value); amax 0 gives 1, and a
+            // quotient that rounds to 0 the smallest FP32 number.
+            const float divisor = static_cast<float>(p.scaleMax * p.elementMax);
+            tensorScale = amax == 0 ? 1.0f : a / divisor;
+            if (tensorScale == 0.0f)
+                tensorScale = std::bit_cast<float>(1u);
+            p.tensorScale = tensorScale;
+            out.tensorScale = tensorScale;
+        } else {
+            tensorScale = amax == 0 ? 1.0f : a / static_cast<float>(p.qmax);
+            if (tensorScale == 0.0f)
+                tensorScale = std::bit_cast<float>(1u);
+        }
+    }
+
+    BlockTally tally;
+    if (oneScale) {
+        out.scaleCodes.assign(1, std::bit_cast<std::uint32_t>(tensorScale));
+        const std::size_t step = chunkElements(1);
+        const std::size_t chunks = (n + step - 1) / step;
+        tally = runner.run(chunks, [&](std::size_t c, BlockTally& t) {
+            const std::size_t first = c * step;
+            const std::size_t count = std::min(step, n - first);
+            loops.integerWithScale(p, in + first, count, tensorScale, out.codes.data() + first, t);
+            return count;
+        });
+    } else {
+        out.scaleCodes.resize(blocks);
+        const BlockQuantLoops::BlockLoop loop = format.scheme == BlockScheme::Mx      ? loops.mx
+                                                : format.scheme == BlockScheme::Nvfp4 ? loops.nvfp4
+                                                : format.scheme == BlockScheme::Nf4   ? loops.nf4
+                                                                                    : loops.integer;
+        const std::size_t step = chunkElements(blockSize);
+        const std::size_t chunks = (n + step - 1) / step;
+        tally = runner.run(chunks, [&](std::size_t c, BlockTally& t) {
+            const std::size_t first = c * step;
+            const std::size_t count = std::min(step, n - first);
+            loop(p, in + first, count, blockSize, out.codes.data() + first,
+                 out.scaleCodes.data() + first / blockSize, t);
+            return count;
+        });
+    }
+    if (runner.cancelled())
+        return FastOutcome::Cancelled;
+    if (tally.nonFinite)
+        return FastOutcome::NonFinite;
+    out.clipped = tally.clipped;
+    out.flushed = tally.flushed;
+    return FastOutcome::Done;
+}
+
+} // namespace
+
+QuantizerPath quantizerPath(const BlockFormat& format, const TensorView& input) {
+    const std::optional<Plan> plan = planFor(format, input);
+    if (!plan)
+        return QuantizerPath{"exact core", false};
+    return QuantizerPath{plan->what + " (" + fastestLoops().isaName + ")", true};
 }
 
 std::optional<QuantizedTensor> quantizeTensor(const BlockFormat& format, const TensorView& input,
                                               std::string& error, const QuantizeRun& run) {
+    const std::optional<Plan> plan = planFor(format, input);
+    if (!plan)
+        return quantizeExactly(format, input, error, run.progress);
+    const std::size_t n = input.size();
+    QuantizedTensor out;
+    out.format = format;
+    out.shape = input.shape;
+    out.elementCount = n;
+    out.blockSize =
+        std::min(n, std::max<std::size_t>(1, format.blocks.elementsPerBlock(n, input.rowLength())));
+    out.codes.resize(n);
+    switch (quantizeFast(*plan, fastestLoops(), input, run, out)) {
+    case FastOutcome::Done:
+        if (run.progress)
+            run.progress(n, n);
+        return out;
+    case FastOutcome::Cancelled:
+        error = format.id + ": cancelled";
+        return std::nullopt;
+    case FastOutcome::NonFinite:
+        break;
+    }
     return quantizeExactly(format, input, error, run.progress);
 }
 

@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The block quantizers' loops (block_quant_loops.h), included by one file per instruction set
+// and compiled with its flags: everything here has internal linkage, so the copies never mix.
+// The loops are written as plain element code over arrays for the compiler to vectorise (with
+// -O3, 16 lanes of AVX-512 or 8 of AVX2); the reasoning behind each step is in comments and in
+// docs/design.md, "Fast paths and how they are proved", "Block quantizers".
+
+#include "block_quant_loops.h"
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+
+namespace {
+
+using namespace fpx;
+using namespace fpx::kernels;
+
+float asFloat(std::uint32_t bits) {
+    return std::bit_cast<float>(bits);
+}
+std::uint32_t bitsOf(float value) {
+    return std::bit_cast<std::uint32_t>(value);
+}
+
+// Largest |x| bits over a run: the magnitude bits of non-negative FP32 numbers order like
+// their values, and NaN and ±∞ lie above every finite value.
+[[gnu::always_inline]] inline std::uint32_t maxMagnitudeOf(const std::uint32_t* in,
+                                                           std::size_t count) {
+    std::uint32_t largest = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::uint32_t magnitude = in[i] & 0x7fffffffu;
+        largest = magnitude > largest ? magnitude : largest;
+    }
+    return largest;
+}
+
+std::uint32_t maxMagnitude(const std::uint32_t* in, std::size_t count) {
+    return maxMagnitudeOf(in, count);
+}
+
+constexpr std::uint32_t kInfinityBits = 0x7f800000u;
+
+// floor(log2 |x|) of a finite non-zero FP32 magnitude: its exponent field, or, for a subnormal
+// (m · 2^−149), the position of its top bit.
+int floorLog2(std::uint32_t magnitude) {
+    const int field = static_cast<int>(magnitude >> 23);
+    return field != 0 ? field - 127 : static_cast<int>(std::bit_width(magnitude)) - 1 - 149;
+}
+
+// 2^e as a double (e within the double's normal range).
+double powerOfTwo(int e) {
+    return std::bit_cast<double>(static_cast<std::uint64_t>(e + 1023) << 52);
+}
+
+// The MX scale exponent k (scale 2^k) of a block whose largest magnitude is `amax`, by the
+// format's scale rule, clamped to E8M0's range [−127, 127]; an all-zero block gets −127.
+int mxScaleExponent(const BlockQuantParams& p, std::uint32_t amax) {
+    if (amax == 0)
+        return -127;
+    int e = floorLog2(amax);
+    if (p.scaleRule == 2) {
+        // Even: amax rounded to evenPrecision significant bits first; the rounding carries
+        // into the next binade exactly when the kept bits are all ones and round up.
+        //   amax = [1][ kept (p − 1) | dropped ]  →  [1][ 000 … 0 ] · 2 when the carry runs out
+        const std::uint32_t significand = (amax >> 23) != 0 ? (amax & 0x7fffffu) | 0x800000u : amax;
+        const int width = static_cast<int>(std::bit_width(significand));
+        const int drop = width - p.evenPrecision;
+        if (drop > 0) {
+            const std::uint32_t rounded = roundShiftRight<RoundingMode::NearestEven>(
+                significand, static_cast<std::uint32_t>(drop), 0, 0);
+            if (static_cast<int>(std::bit_width(rounded)) > width - drop)
+                ++e;
+        }
+    }
+    int k = e - p.elementEmax;
+    if (p.scaleRule == 1) {
+        // Ceil: the smallest k with amax ≤ elementMax · 2^k. The floor rule's k0 puts
+        // elementMax · 2^k0 in amax's binade [2^e, 2^(e+1)), so k is k0 or k0 + 1; the
+        // product is exact in a double (a few significant bits, exponent ≥ −149 − 15).
+        k += static_cast<int>(static_cast<double>(asFloat(amax)) > p.elementMax * powerOfTwo(k));
+    }
+    return k < -127 ? -127 : (k > 127 ? 127 : k);
+}
+
+// 2^−k as FP32 bits for k in [−127, 127]: exponent field 127 − k, or 2^−127's subnormal bits.
+std::uint32_t inverseScaleBits(int k) {
+    return k == 127 ? 0x00400000u : static_cast<std::uint32_t>(127 - k) << 23;
+}
+
+// MX elements of one block, float element formats. x · 2^−k in FP32 is exact wherever the
+// element can be non-zero: |x| ≤ amax < 2^(e+1) keeps the product below 2^(emax + 2) (no
+// overflow), and a product below 2^−126 (where FP32 would round it) is far below half the
+// element's smallest subnormal, so the element is ±0 either way (the product keeps its sign).
+template <bool Symmetric, bool ClipIfRoundedBeyond>
+[[gnu::always_inline]] inline void
+mxFloatElements(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count,
+                std::uint32_t factorBits, std::uint8_t* codes, BlockTally& tally) {
+    const EncodeParams& e = p.element;
+    const float factor = asFloat(factorBits);
+    const std::uint32_t magnitudeBits = e.codeMask & ~e.signBit;
+    std::uint32_t clipped = 0, flushed = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::uint32_t scaled = bitsOf(asFloat(in[i]) * factor);
+        const std::uint32_t code =
+            encodeElementOf<RoundingMode::NearestEven, EncodeKind::BinaryFloat, Symmetric>(
+                e, scaled, 0);
+        codes[i] = static_cast<std::uint8_t>(code);
+        const std::uint32_t magnitude = scaled & 0x7fffffffu;
+        if constexpr (ClipIfRoundedBeyond)
+            clipped +=
+                roundFloatMagnitude<RoundingMode::NearestEven>(e, magnitude, 0, 0) > e.maxMagnitude;
+        else
+            clipped += magnitude > p.elementMaxBits;
+        flushed += ((in[i] & 0x7fffffffu) != 0u) & ((code & magnitudeBits) == 0u);
+    }
+    tally.clipped += clipped;
+    tally.flushed += flushed;
+}
+
+// x rounded to an integer, nearest-even, for |x| < 2^51: 1.5 · 2^52 + x lies in [2^52, 2^53),
+// where a double's spacing is 1, so the adder rounds x to an integer (ties to even) and the
+// subtraction gives it back exactly.
+[[gnu::always_inline]] inline double roundToInteger(double x) {
+    return (x + 0x1.8p52) - 0x1.8p52;
+}
+
+// Integer elements r = RNE(d) saturated to ±qmax, d exact or as the caller proves; counts.
+template <bool ClipIfRoundedBeyond>
+[[gnu::always_inline]] inline std::uint8_t
+integerElement(const BlockQuantParams& p, double d, std::uint32_t inputBits, std::uint32_t& clipped,
+               std::uint32_t& flushed) {
+    const double qmax = p.qmax;
+    const double rounded = roundToInteger(d);
+    if constexpr (ClipIfRoundedBeyond)
+        clipped += (rounded > qmax) | (rounded < -qmax);
+    else
+        clipped += (d > qmax) | (d < -qmax);
+    const double saturated = rounded > qmax ? qmax : (rounded < -qmax ? -qmax : rounded);
+    flushed += ((inputBits & 0x7fffffffu) != 0u) & (saturated == 0.0);
+    return static_cast<std::uint8_t>(
+        static_cast<std::uint32_t>(static_cast<std::int32_t>(saturated)) & p.codeMask);
+}
+
+// MXINT8 elements: x · 2^(F − k) (F fraction bits of the element) in a double is exact
+// (24 significant bits, exponent far inside the double's range), and below 2^(emax + 2 + F).
+template <bool ClipIfRoundedBeyond>
+[[gnu::always_inline]] inline void
+mxIntegerElements(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count, int k,
+                  std::uint8_t* codes, BlockTally& tally) {
+    const double factor = powerOfTwo(p.integerFractionBits - k);
+    std::uint32_t clipped = 0, flushed = 0;
+    for (std::size_t i = 0; i < count; ++i)
+        codes[i] = integerElement<ClipIfRoundedBeyond>(
+            p, static_cast<double>(asFloat(in[i])) * factor, in[i], clipped, flushed);
+    tally.clipped += clipped;
+    tally.flushed += flushed;
+}
+
+template <typename BlockFn>
+[[gnu::always_inline]] inline void
+forEachBlock(const std::uint32_t* in, std::size_t count, std::size_t blockSize, std::uint8_t* codes,
+             std::uint32_t* scales, BlockTally& tally, const BlockFn& block) {
+    for (std::size_t first = 0, b = 0; first < count; first += blockSize, ++b) {
+        const std::size_t n = count - first < blockSize ? count - first : blockSize;
+        const std::uint32_t amax = maxMagnitudeOf(in + first, n);
+        if (amax >= kInfinityBits) {
+            tally.nonFinite = true;
+            return;
+        }
+        scales[b] = block(in + first, n, amax, codes + first);
+    }
+}
+
+template <bool Symmetric, bool ClipIfRoundedBeyond>
+void mxBlocksOf(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count,
+                std::size_t blockSize, std::uint8_t* codes, std::uint32_t* scales,
+                BlockTally& tally) {
+    forEachBlock(in, count, blockSize, codes, scales, tally,
+                 [&](const std::uint32_t* x, std::size_t n, std::uint32_t amax, std::uint8_t* c) {
+                     const int k = mxScaleExponent(p, amax);
+                     if (p.integerElements)
+                         mxIntegerElements<ClipIfRoundedBeyond>(p, x, n, k, c, tally);
+                     else
+                         mxFloatElements<Symmetric, ClipIfRoundedBeyond>(
+                             p, x, n, inverseScaleBits(k), c, tally);
+                     return static_cast<std::uint32_t>(k + 127); // the E8M0 code
+                 });
+}
+
+void mxBlocks(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count,
+              std::size_t blockSize, std::uint8_t* codes, std::uint32_t* scales,
+              BlockTally& tally) {
+    if (p.elementSymmetric)
+        p.clipIfRoundedBeyond
+            ? mxBlocksOf<true, true>(p, in, count, blockSize, codes, scales, tally)
+            : mxBlocksOf<true, false>(p, in, count, blockSize, codes, scales, tally);
+    else
+        p.clipIfRoundedBeyond
+            ? mxBlocksOf<false, true>(p, in, count, blockSize, codes, scales, tally)
+            : mxBlocksOf<false, false>(p, in, count, blockSize, codes, scales, tally);
+}
+
+// The smallest FP32 number U with  x ≥ U  ⇔  x > t, or x = t and tieUp,  for every FP32 x
+// (t exact in a double). With f = t rounded to FP32 (to nearest): f > t makes f the smallest
+// FP32 above t; f < t makes it f's successor; f = t leaves f (tieUp) or its successor.
+// Successors by the bits: +1 for a positive number, −1 for a negative one, and −0 → 2^−149.
+float thresholdAbove(double t, bool tieUp) {
+    const float f = static_cast<float>(t);
+    const double back = static_cast<double>(f);
+    if (back > t || (back == t && tieUp))
+        return f;
+    const std::uint32_t bits = bitsOf(f);
+    if (bits == 0x80000000u)
+        return asFloat(1u);
+    return asFloat((bits >> 31) != 0u ? bits - 1u : bits + 1u);
+}
+
+// Thresholds of a ThresholdSet times a scale S (exact products: see the callers) as FP32
+// compares.
+struct ScaledThresholds {
+    float above[ThresholdSet::kMax];
+};
+
+[[gnu::always_inline]] inline void scaleThresholds(const ThresholdSet& set, double scale,
+                                                   ScaledThresholds& out) {
+    for (int i = 0; i < set.count; ++i)
+        out.above[i] = thresholdAbove(set.thresholds[i] * scale, set.tieUp[i]);
+}
+
+// The segment of x: how many thresholds lie at or below it, in FP32 compares x ≥ U_i.
+template <int Count>
+[[gnu::always_inline]] inline std::uint32_t segmentOf(float x, const ScaledThresholds& t) {
+    std::uint32_t segment = 0;
+    for (int i = 0; i < Count; ++i)
+        segment += static_cast<std::uint32_t>(x >= t.above[i]);
+    return segment;
+}
+
+// E4M3 rounding of a positive double q, nearest-even, saturated: with e = max(floor(log2 q),
+// emin), adding C = 1.5 · 2^(52 + e − p + 1) rounds q to a multiple of 2^(e − p + 1), the
+// format's spacing there (C's own spacing), ties to even, and subtracting C leaves it exactly.
+double roundToScaleGrid(const BlockQuantParams& p, double q) {
+    const int e0 = static_cast<int>((std::bit_cast<std::uint64_t>(q) >> 52) & 0x7ffu) - 1023;
+    const int e = e0 > p.scaleMinExponent ? e0 : p.scaleMinExponent;
+    const double c = 1.5 * powerOfTwo(52 + e - p.scalePrecision + 1);
+    const double rounded = (q + c) - c;
+    return rounded > p.scaleMax ? p.scaleMax : rounded;
+}
+
+// NVFP4: s_b = E4M3(amax_b / (6 · s_t)) from the correctly rounded double quotient (a double
+// rounding that cannot change the result: docs/design.md), elements E2M1(|x| / (s_b · s_t)) by
+// thresholds t_i · s_b · s_t (exact products of 3, 4 and 24 significant bits) compared in FP32.
+template <bool ClipAtOrAbove>
+void nvfp4BlocksOf(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count,
+                   std::size_t blockSize, std::uint8_t* codes, std::uint32_t* scales,
+                   BlockTally& tally) {
+    const double divisor = p.elementMax * p.tensorScale; // exact: 3 and 24 significant bits
+    forEachBlock(in, count, blockSize, codes, scales, tally,
+                 [&](const std::uint32_t* x, std::size_t n, std::uint32_t amax, std::uint8_t* c) {
+                     const double blockScale =
+                         roundToScaleGrid(p, static_cast<double>(asFloat(amax)) / divisor);
+                     const std::uint32_t scaleCode =
+                         encodeElementOf<RoundingMode::NearestEven, EncodeKind::BinaryFloat>(
+                             p.scaleEncoder, bitsOf(static_cast<float>(blockScale)), 0);
+                     if (blockScale == 0.0) {
+                         // A block scale that rounds to 0: every element stores +0, and the
+                         // non-zero inputs are flushed (the reference's rule, docs/design.md).
+                         std::uint32_t flushed = 0;
+                         for (std::size_t i = 0; i < n; ++i) {
+                             c[i] = 0;
+                             flushed += (x[i] & 0x7fffffffu) != 0u;
+                         }
+                         tally.flushed += flushed;
+                         return scaleCode;
+                     }
+                     const double scale = blockScale * p.tensorScale;
+                     ScaledThresholds t;
+                     scaleThresholds(p.levels, scale, t);
+                     const float clip = thresholdAbove(p.clipThreshold * scale, ClipAtOrAbove);
+                     std::uint32_t clipped = 0, flushed = 0;
+                     for (std::size_t i = 0; i < n; ++i) {
+                         const std::uint32_t magnitude = x[i] & 0x7fffffffu;
+                         const float a = asFloat(magnitude);
+                         const std::uint32_t segment = segmentOf<7>(a, t);
+                         c[i] = static_cast<std::uint8_t>(segment |
+                                                          (p.signCode & (0u - (x[i] >> 31))));
+                         clipped += a >= clip;
+                         flushed += (magnitude != 0u) & (segment == 0u);
+                     }
+                     tally.clipped += clipped;
+                     tally.flushed += flushed;
+                     return scaleCode;
+                 });
+}
+
+void nvfp4Blocks(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count,
+                 std::size_t blockSize, std::uint8_t* codes, std::uint32_t* scales,
+                 BlockTally& tally) {
+    p.clipAtOrAbove ? nvfp4BlocksOf<true>(p, in, count, blockSize, codes, scales, tally)
+                    : nvfp4BlocksOf<false>(p, in, count, blockSize, codes, scales, tally);
+}
+
+// NF4: scale = the block's absmax (FP32), elements by thresholds m_i · absmax (midpoints of
+// adjacent levels, ≤ 29 significant bits, times 24: exact in a double) compared in FP32.
+void nf4Blocks(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count,
+               std::size_t blockSize, std::uint8_t* codes, std::uint32_t* scales,
+               BlockTally& tally) {
+    forEachBlock(in, count, blockSize, codes, scales, tally,
+                 [&](const std::uint32_t* x, std::size_t n, std::uint32_t amax, std::uint8_t* c) {
+                     ScaledThresholds t;
+                     scaleThresholds(p.levels, static_cast<double>(asFloat(amax)), t);
+                     std::uint32_t flushed = 0;
+                     for (std::size_t i = 0; i < n; ++i) {
+                         const std::uint32_t segment = segmentOf<15>(asFloat(x[i]), t);
+                         c[i] = static_cast<std::uint8_t>(segment);
+                         flushed += ((x[i] & 0x7fffffffu) != 0u) & (segment == p.zeroLevelCode);
+                     }
+                     tally.flushed += flushed;
+                     return amax; // the absmax's FP32 bits
+                 });
+}
+
+// Integer elements with scale s: d = x / s as a correctly rounded double, then RNE to an
+// integer. The quotient's rounding cannot move it onto or across a midpoint k + 1/2
+// (docs/design.md): d rounds like x / s itself.
+template <bool ClipIfRoundedBeyond>
+[[gnu::always_inline]] inline void
+integerElements(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count, float scale,
+                std::uint8_t* codes, BlockTally& tally) {
+    const double s = scale;
+    std::uint32_t clipped = 0, flushed = 0;
+    for (std::size_t i = 0; i < count; ++i)
+        codes[i] = integerElement<ClipIfRoundedBeyond>(p, static_cast<double>(asFloat(in[i])) / s,
+                                                       in[i], clipped, flushed);
+    tally.clipped += clipped;
+    tally.flushed += flushed;
+}
+
+// The FP32 scale absmax / qmax, one rounding (IEEE division, exact qmax); an all-zero block
+// gets 1, and a quotient that rounds to 0 the smallest FP32 number, 2^−149.
+float integerScale(const BlockQuantParams& p, std::uint32_t amax) {
+    if (amax == 0)
+        return 1.0f;
+    const float scale = asFloat(amax) / static_cast<float>(p.qmax);
+    return scale == 0.0f ? asFloat(1u) : scale;
+}
+
+template <bool ClipIfRoundedBeyond>
+void integerBlocksOf(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count,
+                     std::size_t blockSize, std::uint8_t* codes, std::uint32_t* scales,
+                     BlockTally& tally) {
+    forEachBlock(in, count, blockSize, codes, scales, tally,
+                 [&](const std::uint32_t* x, std::size_t n, std::uint32_t amax, std::uint8_t* c) {
+                     const float scale = integerScale(p, amax);
+                     integerElements<ClipIfRoundedBeyond>(p, x, n, scale, c, tally);
+                     return bitsOf(scale);
+                 });
+}
+
+void integerBlocks(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count,
+                   std::size_t blockSize, std::uint8_t* codes, std::uint32_t* scales,
+                   BlockTally& tally) {
+    p.clipIfRoundedBeyond ? integerBlocksOf<true>(p, in, count, blockSize, codes, scales, tally)
+                          : integerBlocksOf<false>(p, in, count, blockSize, codes, scales, tally);
+}
+
+void integerWithScale(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count,
+                      float scale, std::uint8_t* codes, BlockTally& tally) {
+    for (std::size_t i = 0; i < count; ++i)
+        if ((in[i] & 0x7fffffffu) >= kInfinityBits) {
+            tally.nonFinite = true;
+            return;
+        }
+    p.clipIfRoundedBeyond ? integerElements<true>(p, in, count, scale, codes, tally)
+                          : integerElements<false>(p, in, count, scale, codes, tally);
+}
+
+BlockQuantLoops makeBlockQuantLoops(const char* name) {
+    return BlockQuantLoops{name,       &maxMagnitude,  &mxBlocks,        &nvfp4Blocks,
+                           &nf4Blocks, &integerBlocks, &integerWithScale};
+}
+
+} // namespace
