@@ -11,6 +11,7 @@
 // ties, subnormal and clamped E8M0 scales), bits per element and the worked check of the issue.
 #include "fpx/block_format.h"
 #include "fpx/block_quantization.h"
+#include "fpx/block_size_sweep.h"
 #include "fpx/conversion.h"
 #include "fpx/format_catalogue.h"
 
@@ -560,6 +561,8 @@ class TstBlockQuantization : public QObject {
     void e8m0Clamping();
     void nvfp4Edges();
     void errorsAndCancel();
+    void report();
+    void sweep();
 };
 
 void TstBlockQuantization::catalogue() {
@@ -862,6 +865,93 @@ void TstBlockQuantization::errorsAndCancel() {
     };
     QVERIFY(quantizeExactly(blockFormat("mxfp8_e4m3"), view, error, watch));
     QCOMPARE(lastDone, many.size());
+}
+
+void TstBlockQuantization::report() {
+    // x = q everywhere: +∞.
+    const std::vector<double> exactValues{1, 2, -0.5, 0, 448};
+    TensorView view;
+    view.shape = {exactValues.size()};
+    view.doubles = exactValues;
+    QuantizationReport r =
+        measureQuantization(view, quantize(blockFormat("mxfp8_e4m3"), exactValues));
+    QCOMPARE(r.sqnrDb, std::numeric_limits<double>::infinity());
+    QCOMPARE(r.mse, 0.0);
+    QCOMPARE(r.maxAbsError, 0.0);
+
+    // By hand: mxfp4 on {6, 1.25}: scale 1, 1.25 ties to 1 (the even code); error 0.25.
+    // Σx² = 37.5625, Σe² = 0.0625: SQNR = 10·log10(601), mse = 0.03125.
+    const std::vector<double> hand{6, 1.25};
+    view.shape = {2};
+    view.doubles = hand;
+    r = measureQuantization(view, quantize(blockFormat("mxfp4"), hand));
+    QCOMPARE(r.format, std::string("mxfp4"));
+    QCOMPARE(r.elements, std::size_t(2));
+    QCOMPARE(r.blockSize, std::size_t(2));
+    QVERIFY(std::fabs(r.sqnrDb - 10 * std::log10(601.0)) < 1e-12);
+    QCOMPARE(r.mse, 0.03125);
+    QCOMPARE(r.rmse, std::sqrt(0.03125));
+    QCOMPARE(r.maxAbsError, 0.25);
+    QCOMPARE(r.maxErrorIndex, std::size_t(1));
+    QCOMPARE(r.bitsPerElement, 4 + 8 / 2.0);
+
+    // NaN inputs and the finite inputs of their block are left out and counted.
+    std::vector<double> withNan(64, 1.0);
+    withNan[0] = NAN;
+    withNan[40] = 1.25;
+    view.shape = {64};
+    view.doubles = withNan;
+    r = measureQuantization(view, quantize(blockFormat("mxfp4"), withNan));
+    QCOMPARE(r.nanInputs, std::size_t(1));
+    QCOMPARE(r.nonFiniteOutputs, std::size_t(31));
+    QCOMPARE(r.maxAbsError, 0.25);
+    // Σx² over the second block: 31 + 1.5625; Σe² = 0.0625.
+    QVERIFY(std::fabs(r.sqnrDb - 10 * std::log10(32.5625 / 0.0625)) < 1e-12);
+
+    // NVFP4 reports its tensor scale.
+    view.shape = {2};
+    view.doubles = hand;
+    QCOMPARE(*measureQuantization(view, quantize(blockFormat("nvfp4"), hand)).tensorScale,
+             double(fp32Scale(ExactValue::integer(6) / ExactValue::integer(2688))));
+    // Squares of huge FP64 inputs and errors do not overflow the sums: fp32 saturates 1e300
+    // to its max, so the noise is the signal (SQNR 0 dB), not ∞/∞.
+    const std::vector<double> huge{1e300, 1};
+    view.doubles = huge;
+    r = measureQuantization(view, quantize(blockFormat("fp32"), huge));
+    QVERIFY2(std::isfinite(r.sqnrDb) && std::fabs(r.sqnrDb) < 1e-9,
+             qPrintable(QString::number(r.sqnrDb)));
+}
+
+void TstBlockQuantization::sweep() {
+    const std::vector<double> x = randomValues(1000, 5);
+    TensorView view;
+    view.shape = {x.size()};
+    view.doubles = x;
+    std::string error;
+    const std::vector<std::size_t> sizes{16, 32, 64, 128};
+    std::size_t lastDone = 0, lastTotal = 0;
+    QuantizeRun run;
+    run.progress = [&](std::size_t done, std::size_t total) {
+        lastDone = done;
+        lastTotal = total;
+        return true;
+    };
+    const std::vector<BlockSizePoint> points =
+        sweepBlockSizes(blockFormat("mxfp4"), view, sizes, error, run);
+    QCOMPARE(points.size(), sizes.size());
+    QCOMPARE(lastTotal, 4 * x.size());
+    QCOMPARE(lastDone, 4 * x.size());
+    for (std::size_t s = 0; s < sizes.size(); ++s) {
+        QuantizerOptions options;
+        options.blocks = BlockLayout{BlockLayout::Kind::Elements, sizes[s]};
+        const QuantizationReport direct =
+            measureQuantization(view, quantize(blockFormat("mxfp4", options), x));
+        QCOMPARE(points[s].blockSize, sizes[s]);
+        QCOMPARE(points[s].report.sqnrDb, direct.sqnrDb);
+        QCOMPARE(points[s].report.bitsPerElement, direct.bitsPerElement);
+    }
+    QVERIFY(sweepBlockSizes(blockFormat("bf16"), view, sizes, error).empty());
+    QVERIFY(sweepBlockSizes(blockFormat("nf4"), view, {32, 0}, error).empty());
 }
 
 QTEST_GUILESS_MAIN(TstBlockQuantization)

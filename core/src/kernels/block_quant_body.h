@@ -98,7 +98,7 @@ template <bool Symmetric, bool ClipIfRoundedBeyond>
 [[gnu::always_inline]] inline void
 mxFloatElements(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count,
                 std::uint32_t factorBits, std::uint8_t* codes, BlockTally& tally) {
-    const EncodeParams& e = p.element;
+    const EncodeParams e = p.element; // a local: the byte stores below may alias anything
     const float factor = asFloat(factorBits);
     const std::uint32_t magnitudeBits = e.codeMask & ~e.signBit;
     std::uint32_t clipped = 0, flushed = 0;
@@ -128,11 +128,12 @@ mxFloatElements(const BlockQuantParams& p, const std::uint32_t* in, std::size_t 
 }
 
 // Integer elements r = RNE(d) saturated to ±qmax, d exact or as the caller proves; counts.
+// The parameters come as values: read through `p`, they would be reloaded after every byte
+// store (a byte store may alias anything), and the loops would not vectorise.
 template <bool ClipIfRoundedBeyond>
 [[gnu::always_inline]] inline std::uint8_t
-integerElement(const BlockQuantParams& p, double d, std::uint32_t inputBits, std::uint32_t& clipped,
-               std::uint32_t& flushed) {
-    const double qmax = p.qmax;
+integerElement(double qmax, std::uint32_t codeMask, double d, std::uint32_t inputBits,
+               std::uint32_t& clipped, std::uint32_t& flushed) {
     const double rounded = roundToInteger(d);
     if constexpr (ClipIfRoundedBeyond)
         clipped += (rounded > qmax) | (rounded < -qmax);
@@ -141,7 +142,7 @@ integerElement(const BlockQuantParams& p, double d, std::uint32_t inputBits, std
     const double saturated = rounded > qmax ? qmax : (rounded < -qmax ? -qmax : rounded);
     flushed += ((inputBits & 0x7fffffffu) != 0u) & (saturated == 0.0);
     return static_cast<std::uint8_t>(
-        static_cast<std::uint32_t>(static_cast<std::int32_t>(saturated)) & p.codeMask);
+        static_cast<std::uint32_t>(static_cast<std::int32_t>(saturated)) & codeMask);
 }
 
 // MXINT8 elements: x · 2^(F − k) (F fraction bits of the element) in a double is exact
@@ -152,9 +153,11 @@ mxIntegerElements(const BlockQuantParams& p, const std::uint32_t* in, std::size_
                   std::uint8_t* codes, BlockTally& tally) {
     const double factor = powerOfTwo(p.integerFractionBits - k);
     std::uint32_t clipped = 0, flushed = 0;
+    const double qmax = p.qmax;
+    const std::uint32_t codeMask = p.codeMask;
     for (std::size_t i = 0; i < count; ++i)
         codes[i] = integerElement<ClipIfRoundedBeyond>(
-            p, static_cast<double>(asFloat(in[i])) * factor, in[i], clipped, flushed);
+            qmax, codeMask, static_cast<double>(asFloat(in[i])) * factor, in[i], clipped, flushed);
     tally.clipped += clipped;
     tally.flushed += flushed;
 }
@@ -280,13 +283,14 @@ void nvfp4BlocksOf(const BlockQuantParams& p, const std::uint32_t* in, std::size
                      ScaledThresholds t;
                      scaleThresholds(p.levels, scale, t);
                      const float clip = thresholdAbove(p.clipThreshold * scale, ClipAtOrAbove);
+                     const std::uint32_t signCode = p.signCode;
                      std::uint32_t clipped = 0, flushed = 0;
                      for (std::size_t i = 0; i < n; ++i) {
                          const std::uint32_t magnitude = x[i] & 0x7fffffffu;
                          const float a = asFloat(magnitude);
                          const std::uint32_t segment = segmentOf<7>(a, t);
                          c[i] = static_cast<std::uint8_t>(segment |
-                                                          (p.signCode & (0u - (x[i] >> 31))));
+                                                          (signCode & (0u - (x[i] >> 31))));
                          clipped += a >= clip;
                          flushed += (magnitude != 0u) & (segment == 0u);
                      }
@@ -312,11 +316,12 @@ void nf4Blocks(const BlockQuantParams& p, const std::uint32_t* in, std::size_t c
                  [&](const std::uint32_t* x, std::size_t n, std::uint32_t amax, std::uint8_t* c) {
                      ScaledThresholds t;
                      scaleThresholds(p.levels, static_cast<double>(asFloat(amax)), t);
+                     const std::uint32_t zeroLevel = p.zeroLevelCode;
                      std::uint32_t flushed = 0;
                      for (std::size_t i = 0; i < n; ++i) {
                          const std::uint32_t segment = segmentOf<15>(asFloat(x[i]), t);
                          c[i] = static_cast<std::uint8_t>(segment);
-                         flushed += ((x[i] & 0x7fffffffu) != 0u) & (segment == p.zeroLevelCode);
+                         flushed += ((x[i] & 0x7fffffffu) != 0u) & (segment == zeroLevel);
                      }
                      tally.flushed += flushed;
                      return amax; // the absmax's FP32 bits
@@ -332,9 +337,11 @@ integerElements(const BlockQuantParams& p, const std::uint32_t* in, std::size_t 
                 std::uint8_t* codes, BlockTally& tally) {
     const double s = scale;
     std::uint32_t clipped = 0, flushed = 0;
+    const double qmax = p.qmax;
+    const std::uint32_t codeMask = p.codeMask;
     for (std::size_t i = 0; i < count; ++i)
-        codes[i] = integerElement<ClipIfRoundedBeyond>(p, static_cast<double>(asFloat(in[i])) / s,
-                                                       in[i], clipped, flushed);
+        codes[i] = integerElement<ClipIfRoundedBeyond>(
+            qmax, codeMask, static_cast<double>(asFloat(in[i])) / s, in[i], clipped, flushed);
     tally.clipped += clipped;
     tally.flushed += flushed;
 }

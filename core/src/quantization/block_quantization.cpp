@@ -536,22 +536,44 @@ double QuantizedTensor::dequantized(std::size_t element) const {
     return value * blockScale(blockOf(element));
 }
 
-std::vector<double> dequantizeAll(const QuantizedTensor& quantized) {
-    std::vector<double> values(quantized.elementCount);
+void dequantizeInChunks(
+    const QuantizedTensor& quantized, std::size_t chunk,
+    const std::function<void(std::size_t first, const std::vector<double>& values)>& sink) {
+    const std::size_t n = quantized.elementCount;
     const ElementDecoder decode(quantized.format.element);
-    const std::size_t blockSize = quantized.blockSize ? quantized.blockSize : values.size();
-    for (std::size_t begin = 0; begin < values.size(); begin += blockSize) {
-        const std::size_t end = std::min(values.size(), begin + blockSize);
-        const double scale = quantized.format.scheme == BlockScheme::Direct
-                                 ? 1.0
-                                 : quantized.blockScale(begin / blockSize);
-        for (std::size_t i = begin; i < end; ++i) {
+    const bool direct = quantized.format.scheme == BlockScheme::Direct;
+    const std::size_t blockSize = quantized.blockSize ? quantized.blockSize : n;
+    chunk = std::max<std::size_t>(chunk, 1);
+    std::vector<double> values;
+    std::size_t scaleBlock = std::numeric_limits<std::size_t>::max();
+    double scale = 1;
+    for (std::size_t first = 0; first < n; first += chunk) {
+        const std::size_t end = std::min(n, first + chunk);
+        values.resize(end - first);
+        for (std::size_t i = first; i < end; ++i) {
             const double v = decode(quantized.code(i));
-            // Products are exact (design.md): no rounding happens here.
-            values[i] = quantized.format.scheme == BlockScheme::Direct ? v : v * scale;
+            if (direct) {
+                values[i - first] = v;
+                continue;
+            }
+            if (i / blockSize != scaleBlock) {
+                scaleBlock = i / blockSize;
+                scale = quantized.blockScale(scaleBlock);
+            }
+            // Exact (design.md): no rounding happens in this product.
+            values[i - first] = v * scale;
         }
+        sink(first, values);
     }
-    return values;
+}
+
+std::vector<double> dequantizeAll(const QuantizedTensor& quantized) {
+    std::vector<double> all(quantized.elementCount);
+    dequantizeInChunks(quantized, std::size_t(1) << 16,
+                       [&](std::size_t first, const std::vector<double>& values) {
+                           std::copy(values.begin(), values.end(), all.begin() + first);
+                       });
+    return all;
 }
 
 std::optional<QuantizedTensor> quantizeExactly(const BlockFormat& format, const TensorView& input,

@@ -414,31 +414,45 @@ QuantizerPath quantizerPath(const BlockFormat& format, const TensorView& input) 
     return QuantizerPath{plan->what + " (" + fastestLoops().isaName + ")", true};
 }
 
+bool quantizeTensorInto(const BlockFormat& format, const TensorView& input, QuantizedTensor& out,
+                        std::string& error, const QuantizeRun& run) {
+    const std::optional<Plan> plan = planFor(format, input);
+    if (plan) {
+        const std::size_t n = input.size();
+        out.format = format;
+        out.shape = input.shape;
+        out.elementCount = n;
+        out.blockSize = std::min(
+            n, std::max<std::size_t>(1, format.blocks.elementsPerBlock(n, input.rowLength())));
+        out.codes.resize(n); // one byte per code: every fast path's element has at most 8 bits
+        out.tensorScale.reset();
+        out.groupScales.clear();
+        out.clipped = out.flushed = out.nanInputs = out.infInputs = 0;
+        switch (quantizeFast(*plan, fastestLoops(), input, run, out)) {
+        case FastOutcome::Done:
+            if (run.progress)
+                run.progress(n, n); // the work is done: a late cancel changes nothing
+            return true;
+        case FastOutcome::Cancelled:
+            error = format.id + ": cancelled";
+            return false;
+        case FastOutcome::NonFinite:
+            break;
+        }
+    }
+    std::optional<QuantizedTensor> exact = quantizeExactly(format, input, error, run.progress);
+    if (!exact)
+        return false;
+    out = std::move(*exact);
+    return true;
+}
+
 std::optional<QuantizedTensor> quantizeTensor(const BlockFormat& format, const TensorView& input,
                                               std::string& error, const QuantizeRun& run) {
-    const std::optional<Plan> plan = planFor(format, input);
-    if (!plan)
-        return quantizeExactly(format, input, error, run.progress);
-    const std::size_t n = input.size();
     QuantizedTensor out;
-    out.format = format;
-    out.shape = input.shape;
-    out.elementCount = n;
-    out.blockSize =
-        std::min(n, std::max<std::size_t>(1, format.blocks.elementsPerBlock(n, input.rowLength())));
-    out.codes.resize(n);
-    switch (quantizeFast(*plan, fastestLoops(), input, run, out)) {
-    case FastOutcome::Done:
-        if (run.progress)
-            run.progress(n, n);
-        return out;
-    case FastOutcome::Cancelled:
-        error = format.id + ": cancelled";
+    if (!quantizeTensorInto(format, input, out, error, run))
         return std::nullopt;
-    case FastOutcome::NonFinite:
-        break;
-    }
-    return quantizeExactly(format, input, error, run.progress);
+    return out;
 }
 
 } // namespace fpx

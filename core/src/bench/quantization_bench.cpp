@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "fpx/bench/quantization_bench.h"
+
+#include "fpx/bench/backend.h"
+#include "fpx/block_format.h"
+#include "fpx/block_quantization.h"
+#include "fpx/tensor_quantizer.h"
+
+#include <algorithm>
+#include <cstring>
+#include <thread>
+
+namespace fpx::bench {
+
+namespace {
+
+// Elements of the tensor compared with the exact core before a format is timed (the exact
+// core takes microseconds an element).
+constexpr std::size_t kVerifiedSample = 1 << 16;
+
+int resolvedThreads(int threads) {
+    return threads > 0 ? threads
+                       : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+// memcpy on `threads` threads, each copying its own contiguous share, as the quantizer's
+// threads each take their own chunks.
+void parallelCopy(float* to, const float* from, std::size_t n, int threads) {
+    const std::size_t share =
+        (n + static_cast<std::size_t>(threads) - 1) / static_cast<std::size_t>(threads);
+    std::vector<std::thread> helpers;
+    const auto copy = [&](int t) {
+        const std::size_t first = std::min(n, share * static_cast<std::size_t>(t));
+        const std::size_t count = std::min(n - first, share);
+        std::memcpy(to + first, from + first, count * sizeof(float));
+    };
+    for (int t = 1; t < threads; ++t)
+        helpers.emplace_back(copy, t);
+    copy(0);
+    for (std::thread& helper : helpers)
+        helper.join();
+}
+
+bool sameQuantization(const QuantizedTensor& a, const QuantizedTensor& b) {
+    return a.codes == b.codes && a.scaleCodes == b.scaleCodes &&
+           a.tensorScale.has_value() == b.tensorScale.has_value() &&
+           (!a.tensorScale || std::memcmp(&*a.tensorScale, &*b.tensorScale, sizeof(float)) == 0) &&
+           a.groupScales.size() == b.groupScales.size() &&
+           std::equal(a.groupScales.begin(), a.groupScales.end(), b.groupScales.begin(),
+                      [](float x, float y) { return std::memcmp(&x, &y, sizeof x) == 0; }) &&
+           a.clipped == b.clipped && a.flushed == b.flushed && a.nanInputs == b.nanInputs &&
+           a.infInputs == b.infInputs && a.blockSize == b.blockSize;
+}
+
+TensorView viewOf(const std::vector<float>& values, std::size_t count) {
+    TensorView v;
+    v.name = "normal";
+    v.shape = {count};
+    v.floats = std::span<const float>(values.data(), count);
+    return v;
+}
+
+} // namespace
+
+std::vector<std::string> quantizationBenchFormats() {
+    return {"mxfp8_e4m3", "mxfp4", "nvfp4", "nf4", "int4"};
+}
+
+QuantizationBenchReport
+runQuantizationBench(const QuantizationBenchRequest& request,
+                     const std::function<void(double, const std::string&)>& progress,
+                     const std::atomic<bool>* cancel) {
+    QuantizationBenchReport report;
+    report.elements = request.elements;
+    report.block = request.block;
+    report.threads = resolvedThreads(request.threads);
+    const std::vector<std::string> ids = quantizationBenchFormats();
+    const double steps = static_cast<double>(ids.size()) + (request.fileBytes ? 1.0 : 0.0);
+    double done = 0;
+    const auto step = [&](const std::string& what) {
+        if (progress)
+            progress(std::min(1.0, done / steps), what);
+    };
+
+    step("generating " + std::to_string(request.elements) + " FP32 values");
+    const std::size_t n = std::max<std::size_t>(request.elements, 1);
+    const std::vector<float> values = randomInputs(n, InputDistribution::Normal, 20);
+    const TensorView input = viewOf(values, n);
+    const TensorView sample = viewOf(values, std::min(n, kVerifiedSample));
+    std::vector<float> copy(n);
+    QuantizeRun run;
+    run.threads = report.threads;
+
+    for (const std::string& id : ids) {
+        if (cancel && cancel->load())
+            break;
+        QuantizationBenchRow row;
+        row.format = id;
+        row.goal = 0.5;
+        QuantizerOptions options;
+        options.blocks = BlockLayout{BlockLayout::Kind::Elements, request.block};
+        std::string error;
+        const std::optional<BlockFormat> format = findBlockFormat(id, options, error);
+        if (!format) {
+            row.note = error;
+            report.rows.push_back(row);
+            continue;
+        }
+        row.path = quantizerPath(*format, input).name;
+        step("verifying " + id);
+        const std::optional<QuantizedTensor> exact = quantizeExactly(*format, sample, error);
+        const std::optional<QuantizedTensor> fast = quantizeTensor(*format, sample, error, run);
+        row.verified = exact && fast && sameQuantization(*exact, *fast);
+        if (!row.verified)
+            row.note = "on the first " + std::to_string(sample.size()) +
+                       " elements the codes, scales or counts differ from the exact core's";
+        step("timing " + id);
+        QuantizedTensor out;
+        bool ok = quantizeTensorInto(*format, input, out, error, run); // sizes the buffers
+        const StatisticsAlongside t = measureAlongside(
+            [&] { ok = quantizeTensorInto(*format, input, out, error, run) && ok; },
+            [&] { parallelCopy(copy.data(), values.data(), n, report.threads); }, request.plan,
+            cancel);
+        if (!ok) {
+            row.verified = false;
+            row.note = error;
+        }
+        row.time = t.body;
+        row.referenceTime = t.reference;
+        row.bytes = static_cast<double>(n * sizeof(float) + out.codes.size() +
+                                        out.scaleCodes.size() * sizeof(std::uint32_t));
+        row.referenceBytes = static_cast<double>(2 * n * sizeof(float));
+        if (row.time.median > 0) {
+            row.elementsPerSecond = static_cast<double>(n) / row.time.median;
+            row.bytesPerSecond = row.bytes / row.time.median;
+        }
+        if (row.referenceTime.median > 0)
+            row.referenceBytesPerSecond = row.referenceBytes / row.referenceTime.median;
+        if (row.referenceBytesPerSecond > 0)
+            row.ratio = row.bytesPerSecond / row.referenceBytesPerSecond;
+        report.rows.push_back(row);
+        ++done;
+    }
+    if (progress)
+        progress(1, "quantization done");
+    return report;
+}
+
+} // namespace fpx::bench
