@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // fpx-explorer: the desktop front end of the exact number-format core.
 #include "main_window.h"
+#include "quantization/quantization_page.h"
 #include "startup/command_line.h"
 #include "startup/screenshot.h"
 
@@ -38,12 +39,24 @@ int main(int argc, char** argv) {
         return fail(error);
     if (QString error = fpx::gui::applyArithmeticOptions(parser, options, window); !error.isEmpty())
         return fail(error);
+    if (QString error = fpx::gui::applyQuantizationOptions(parser, options, window);
+        !error.isEmpty())
+        return fail(error);
 
     if (parser.isSet(options.screenshot)) {
         const QString error = fpx::gui::renderScreenshot(window, parser.value(options.size),
                                                          parser.isSet(options.benchRun),
                                                          parser.value(options.screenshot));
-        return error.isEmpty() ? 0 : fail(error);
+        if (!error.isEmpty())
+            return fail(error);
+        // The page shows a bad tensor file's message; a script must hear of it too.
+        const QString pageError = window.quantizationPage()->errorText();
+        if (window.currentPage() == fpx::gui::MainWindow::Page::Quantization &&
+            !pageError.isEmpty()) {
+            std::fprintf(stderr, "fpx-explorer: %s\n", qPrintable(pageError));
+            return 1;
+        }
+        return 0;
     }
     window.show();
     return QApplication::exec();

@@ -5,6 +5,7 @@
 #include "bench/benchmarks_panel.h"
 #include "explorer_settings.h"
 #include "models/format_table_model.h"
+#include "quantization/quantization_page.h"
 #include "widgets/bit_cells_delegate.h"
 #include "widgets/bit_diagram.h"
 #include "widgets/detail_panel.h"
@@ -107,7 +108,7 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     layout->addWidget(splitter_, 1);
 
     // The pages: the explorer, the benchmarks (their backends load when first shown) and
-    // arithmetic in the explorer's formats. Ctrl+1, 2, 3 follow the tabs' order.
+    // arithmetic in the explorer's formats, quantization. Ctrl+1 … 4 follow the tabs' order.
     pages_ = new QTabWidget(this);
     pages_->setObjectName("pages");
     pages_->setDocumentMode(true);
@@ -115,14 +116,19 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     benchmarks_->setObjectName("benchmarksPanel");
     arithmetic_ = new ArithmeticPage(controller_, pages_);
     arithmetic_->setObjectName("arithmeticPage");
+    quantization_ = new QuantizationPage(pages_);
+    quantization_->setObjectName("quantizationPage");
     pages_->addTab(central, tr("E&xplorer"));
     pages_->addTab(benchmarks_, tr("Bench&marks"));
     pages_->addTab(arithmetic_, tr("&Arithmetic"));
+    pages_->addTab(quantization_, tr("&Quantization"));
     pages_->setTabToolTip(0, tr("One value in every format, bit by bit (Ctrl+1)."));
     pages_->setTabToolTip(1, tr("Conversion and arithmetic throughput of the formats on this "
                                 "machine's CPU and GPUs (Ctrl+2)."));
     pages_->setTabToolTip(2, tr("Computing in every format: expressions step by step, sums, "
                                 "stochastic rounding and master weights (Ctrl+3)."));
+    pages_->setTabToolTip(3, tr("A tensor (a file or a distribution) in block formats: SQNR, "
+                                "errors, block sizes and each block's codes (Ctrl+4)."));
     setCentralWidget(pages_);
 
     timing_ = new QLabel(this);
@@ -276,6 +282,11 @@ void MainWindow::buildActions() {
     arithmeticPage->setShortcut(QKeySequence(tr("Ctrl+3")));
     arithmeticPage->setToolTip(tr("Computing in every format: expressions, sums, stochastic "
                                   "rounding, master weights."));
+    QAction* quantizationPage =
+        view->addAction(tr("&Quantization"), this, [this] { showPage(Page::Quantization); });
+    quantizationPage->setShortcut(QKeySequence(tr("Ctrl+4")));
+    quantizationPage->setToolTip(tr("A tensor in block formats (MX, NVFP4, NF4, INT): SQNR, "
+                                    "errors and each block's codes."));
 
     QMenu* bench = menuBar()->addMenu(tr("&Benchmarks"));
     QAction* runBench = bench->addAction(tr("&Run"), this, [this] {
@@ -351,6 +362,9 @@ void MainWindow::showPage(Page page) {
     case Page::Arithmetic:
         pages_->setCurrentWidget(arithmetic_);
         break;
+    case Page::Quantization:
+        pages_->setCurrentWidget(quantization_);
+        break;
     }
 }
 
@@ -359,6 +373,8 @@ MainWindow::Page MainWindow::currentPage() const {
         return Page::Benchmarks;
     if (pages_->currentWidget() == arithmetic_)
         return Page::Arithmetic;
+    if (pages_->currentWidget() == quantization_)
+        return Page::Quantization;
     return Page::Explorer;
 }
 

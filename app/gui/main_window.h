@@ -21,6 +21,7 @@ class BitCellsDelegate;
 class DetailPanel;
 class FormatTableModel;
 class PlotsPanel;
+class QuantizationPage;
 
 // The explorer window: the value field with rounding and overflow selectors, one row per
 // format with clickable bits, and the detail panel of the selected row.
@@ -42,12 +43,14 @@ class MainWindow : public QMainWindow {
     // Shows the Details (0) or Plots (1) tab under the table.
     void showLowerTab(int index);
 
-    // The window's pages: the explorer, the benchmarks and arithmetic in every format.
-    enum class Page { Explorer, Benchmarks, Arithmetic };
+    // The window's pages: the explorer, the benchmarks, arithmetic in every format and the
+    // quantization of whole tensors.
+    enum class Page { Explorer, Benchmarks, Arithmetic, Quantization };
     void showPage(Page page);
     Page currentPage() const;
     BenchmarksPanel* benchmarksPanel() const { return benchmarks_; }
     ArithmeticPage* arithmeticPage() const { return arithmetic_; }
+    QuantizationPage* quantizationPage() const { return quantization_; }
 
     int selectedRow() const;
     void selectRow(int row);
@@ -83,6 +86,7 @@ class MainWindow : public QMainWindow {
     QTabWidget* pages_;
     BenchmarksPanel* benchmarks_;
     ArithmeticPage* arithmetic_;
+    QuantizationPage* quantization_;
     QSplitter* splitter_;
     QLabel* timing_;
 };

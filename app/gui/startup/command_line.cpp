@@ -6,6 +6,7 @@
 #include "bench/benchmarks_panel.h"
 #include "main_window.h"
 #include "models/explorer_controller.h"
+#include "quantization/quantization_page.h"
 #include "widgets/plots_panel.h"
 
 #include "fpx/format_catalogue.h"
@@ -14,9 +15,11 @@
 namespace fpx::gui {
 
 void ExplorerCommandLine::addTo(QCommandLineParser& parser) const {
-    parser.addOptions({value, formats, round, overflow, select, plot, screenshot, size, noSettings,
-                       page, expr, lab, benchRun, benchFormats, benchBudget, benchSizes,
-                       benchCompare});
+    parser.addOptions({value,      formats,     round,        overflow, select,       plot,
+                       screenshot, size,        noSettings,   page,     expr,         lab,
+                       input,      dtype,       dist,         count,    seed,         outliers,
+                       block,      scaleRule,   inspectBlock, benchRun, benchFormats, benchBudget,
+                       benchSizes, benchCompare});
 }
 
 bool ExplorerCommandLine::persistent(const QCommandLineParser& parser) const {
@@ -40,7 +43,9 @@ void selectRow(MainWindow& window, const QString& id) {
 QString applyExplorerOptions(const QCommandLineParser& parser, const ExplorerCommandLine& options,
                              MainWindow& window) {
     ExplorerController* controller = window.controller();
-    if (parser.isSet(options.formats)) {
+    // On the Quantization page --formats and --select name quantizers, not explorer rows.
+    const bool quantize = quantizationPageRequested(parser, options);
+    if (parser.isSet(options.formats) && !quantize) {
         const FormatListLookup lookup = findFormats(parser.value(options.formats).toStdString());
         if (!lookup.error.empty())
             return "--formats: " + QString::fromStdString(lookup.error);
@@ -64,7 +69,7 @@ QString applyExplorerOptions(const QCommandLineParser& parser, const ExplorerCom
         if (!controller->inputError().isEmpty() && parser.isSet(options.screenshot))
             return "--value: " + controller->inputError();
     }
-    if (parser.isSet(options.select))
+    if (parser.isSet(options.select) && !quantize)
         selectRow(window, parser.value(options.select));
     if (parser.isSet(options.plot)) {
         const auto kind = plots::parsePlotKind(parser.value(options.plot));
@@ -99,6 +104,69 @@ QString applyArithmeticOptions(const QCommandLineParser& parser, const ExplorerC
     return {};
 }
 
+bool quantizationPageRequested(const QCommandLineParser& parser,
+                               const ExplorerCommandLine& options) {
+    const QString page = parser.value(options.page);
+    return page == "quantize" || page == "quantization";
+}
+
+QString applyQuantizationOptions(const QCommandLineParser& parser,
+                                 const ExplorerCommandLine& options, MainWindow& window) {
+    QuantizationPage* page = window.quantizationPage();
+    const bool quantize = quantizationPageRequested(parser, options);
+    // A tensor or a distribution means that page, unless --page says otherwise.
+    if ((parser.isSet(options.input) || parser.isSet(options.dist)) && !parser.isSet(options.page))
+        window.showPage(MainWindow::Page::Quantization);
+    if (parser.isSet(options.input) && parser.isSet(options.dist))
+        return "--input and --dist: give one source";
+    if (parser.isSet(options.input)) {
+        if (QString error =
+                page->setInputFile(parser.value(options.input), parser.value(options.dtype));
+            !error.isEmpty())
+            return "--input: " + error;
+    } else if (parser.isSet(options.dtype)) {
+        return "--dtype: only with --input";
+    }
+    if (parser.isSet(options.dist)) {
+        bool countOk = true, seedOk = true;
+        const qulonglong count =
+            parser.isSet(options.count) ? parser.value(options.count).toULongLong(&countOk) : 65536;
+        const qulonglong seed =
+            parser.isSet(options.seed) ? parser.value(options.seed).toULongLong(&seedOk) : 1;
+        if (!countOk)
+            return "--count: expected a whole number";
+        if (!seedOk)
+            return "--seed: expected a whole number";
+        if (QString error = page->setDistribution(parser.value(options.dist), count, seed,
+                                                  parser.value(options.outliers));
+            !error.isEmpty())
+            return "--dist: " + error;
+    } else {
+        for (const QCommandLineOption* option : {&options.count, &options.seed, &options.outliers})
+            if (parser.isSet(*option))
+                return "--" + option->names().front() + ": only with --dist";
+    }
+    if (quantize && parser.isSet(options.formats))
+        if (QString error = page->setFormats({parser.value(options.formats)}); !error.isEmpty())
+            return "--formats: " + error;
+    if (parser.isSet(options.block))
+        if (QString error = page->setBlock(parser.value(options.block)); !error.isEmpty())
+            return "--block: " + error;
+    if (parser.isSet(options.scaleRule))
+        if (QString error = page->setScaleRule(parser.value(options.scaleRule)); !error.isEmpty())
+            return "--scale-rule: " + error;
+    std::optional<std::size_t> block;
+    if (parser.isSet(options.inspectBlock)) {
+        bool ok = false;
+        block = parser.value(options.inspectBlock).toULongLong(&ok);
+        if (!ok)
+            return "--inspect-block: expected a block number, from 0";
+    }
+    if ((quantize && parser.isSet(options.select)) || block)
+        page->selectAfterRun(quantize ? parser.value(options.select) : QString(), block);
+    return {};
+}
+
 QString applyBenchmarkOptions(const QCommandLineParser& parser, const ExplorerCommandLine& options,
                               MainWindow& window) {
     BenchmarksPanel* bench = window.benchmarksPanel();
@@ -109,8 +177,10 @@ QString applyBenchmarkOptions(const QCommandLineParser& parser, const ExplorerCo
             window.showPage(MainWindow::Page::Explorer);
         else if (parser.value(options.page) == "arithmetic")
             window.showPage(MainWindow::Page::Arithmetic);
+        else if (quantizationPageRequested(parser, options))
+            window.showPage(MainWindow::Page::Quantization);
         else
-            return "--page: use explorer, benchmarks or arithmetic";
+            return "--page: use explorer, benchmarks, arithmetic or quantize";
     }
     if (parser.isSet(options.benchFormats)) {
         const FormatListLookup lookup =

@@ -28,7 +28,8 @@ struct ExplorerCommandLine {
     QCommandLineOption size{"size", "Window size for --screenshot, WIDTHxHEIGHT.", "SIZE",
                             "1600x900"};
     QCommandLineOption noSettings{"no-settings", "Neither read nor write the remembered state."};
-    QCommandLineOption page{"page", "Open on PAGE: explorer, benchmarks or arithmetic.", "PAGE"};
+    QCommandLineOption page{"page", "Open on PAGE: explorer, benchmarks, arithmetic or quantize.",
+                            "PAGE"};
     QCommandLineOption expr{"expr",
                             "Arithmetic page: evaluate EXPR in every format (0.1+0.2, "
                             "fma(a,b,c), sqrt(2), …).",
@@ -37,6 +38,33 @@ struct ExplorerCommandLine {
                            "Arithmetic page: show LAB: expression, accumulation, stochastic or "
                            "weights.",
                            "LAB"};
+    QCommandLineOption input{"input",
+                             "Quantization page: quantize the tensor in FILE (.npy, .safetensors, "
+                             "raw with --dtype, text); FILE:TENSOR picks one.",
+                             "FILE[:TENSOR]"};
+    QCommandLineOption dtype{"dtype",
+                             "Quantization page: the dtype of a raw --input file: f32, "
+                             "f64, f16, bf16, e4m3 or e5m2.",
+                             "DTYPE"};
+    QCommandLineOption dist{"dist",
+                            "Quantization page: quantize values drawn from SPEC: "
+                            "normal:MU:SIGMA, laplace:B, student:NU or uniform:A:B.",
+                            "SPEC"};
+    QCommandLineOption count{"count", "Quantization page: how many values --dist draws.", "N"};
+    QCommandLineOption seed{"seed", "Quantization page: the seed of --dist.", "S"};
+    QCommandLineOption outliers{"outliers",
+                                "Quantization page: that FRACTION of --dist's values times SCALE.",
+                                "FRACTION:SCALE"};
+    QCommandLineOption block{"block",
+                             "Quantization page: elements per scale (N, row or tensor) for every "
+                             "scaled format.",
+                             "N"};
+    QCommandLineOption scaleRule{"scale-rule",
+                                 "Quantization page: MX scale rule: floor, ceil or even.", "RULE"};
+    QCommandLineOption inspectBlock{"inspect-block",
+                                    "Quantization page: inspect block N of the selected format "
+                                    "(default: the block with the largest scale).",
+                                    "N"};
     QCommandLineOption benchRun{"bench-run",
                                 "Start a benchmark with the Benchmarks page's settings (with "
                                 "--screenshot: wait for it to finish)."};
@@ -63,6 +91,13 @@ QString applyExplorerOptions(const QCommandLineParser& parser, const ExplorerCom
 // The Arithmetic page: the expression and the lab shown (either opens the page).
 QString applyArithmeticOptions(const QCommandLineParser& parser, const ExplorerCommandLine& options,
                                MainWindow& window);
+// The Quantization page: the source, the formats (--formats with --page quantize), block size,
+// scale rule, the selected format (--select) and the inspected block.
+QString applyQuantizationOptions(const QCommandLineParser& parser,
+                                 const ExplorerCommandLine& options, MainWindow& window);
+// Whether --page asks for the Quantization page (its --formats are quantizers).
+bool quantizationPageRequested(const QCommandLineParser& parser,
+                               const ExplorerCommandLine& options);
 // The page to open, the Benchmarks page's settings, a saved run to compare with, and a run.
 QString applyBenchmarkOptions(const QCommandLineParser& parser, const ExplorerCommandLine& options,
                               MainWindow& window);

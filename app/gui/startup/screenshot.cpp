@@ -6,6 +6,7 @@
 #include "bench/benchmarks_chart.h"
 #include "bench/benchmarks_panel.h"
 #include "main_window.h"
+#include "quantization/quantization_page.h"
 #include "widgets/plots_panel.h"
 
 #include <QApplication>
@@ -43,6 +44,18 @@ void waitForArithmetic(ArithmeticPage* page) {
     loop.exec();
 }
 
+void waitForQuantization(QuantizationPage* page) {
+    QEventLoop loop;
+    QTimer poll;
+    QObject::connect(&poll, &QTimer::timeout, &loop, [&loop, page] {
+        if (!page->isRunning())
+            loop.quit();
+    });
+    poll.start(50);
+    QTimer::singleShot(kBenchmarkWaitMs, &loop, &QEventLoop::quit);
+    loop.exec();
+}
+
 void waitForBenchmarkRun(BenchmarksPanel* bench) {
     QEventLoop loop;
     QTimer poll;
@@ -70,6 +83,8 @@ QString renderScreenshot(MainWindow& window, const QString& size, bool waitForBe
     waitForPlot(window.plotsPanel());
     if (window.currentPage() == MainWindow::Page::Arithmetic)
         waitForArithmetic(window.arithmeticPage());
+    if (window.currentPage() == MainWindow::Page::Quantization)
+        waitForQuantization(window.quantizationPage());
     if (waitForBenchmark)
         waitForBenchmarkRun(window.benchmarksPanel());
     QApplication::processEvents();

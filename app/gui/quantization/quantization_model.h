@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "fpx/block_format.h"
+#include "fpx/block_quantization.h"
+#include "fpx/histogram.h"
+#include "fpx/tensor_file.h"
+#include "fpx/tensor_view.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fpx::gui {
+
+// What the Quantization page quantizes: a tensor from a file, or values drawn from a
+// distribution (FP32, each double draw rounded once to nearest-even, as `fpx quantize --dist`).
+struct QuantizationSource {
+    enum class Kind { File, Distribution };
+    Kind kind = Kind::Distribution;
+    std::string argument;         // File: "PATH" or "PATH:TENSOR"
+    std::optional<RawLayout> raw; // File: the dtype of a headerless file
+    std::string distribution = "normal:0:1";
+    std::string outliers; // "" or "FRACTION:SCALE"
+    std::size_t count = 65536;
+    std::uint64_t seed = 1;
+};
+
+struct QuantizationRequest {
+    QuantizationSource source;
+    std::vector<std::string> formats; // quantizer ids (findBlockFormat)
+    QuantizerOptions options;         // --block, --scale-rule
+    std::vector<std::size_t> sweepSizes = {16, 32, 64, 128, 256};
+    int valueBins = 160;
+    int errorBins = 60;
+};
+
+// The input values, owned here or pinned (a memory-mapped file).
+struct QuantizationInput {
+    TensorView view;
+    std::shared_ptr<const void> keepAlive;
+    std::string description; // "weights.npy: F32 [4096, 128]", "normal:0:1, 65 536 values"
+    double min = 0, max = 0; // over the finite values
+    std::size_t finite = 0;
+};
+
+// One format's quantization of the input.
+struct FormatOutcome {
+    std::string id;
+    std::string error; // the format could not be made or applied; nothing else is set
+    std::optional<BlockFormat> format;
+    std::shared_ptr<const QuantizedTensor> quantized;
+    QuantizationReport report;
+    std::string path; // how it was quantized ("exact core", a fast kernel's name)
+    // |x − q| of the finite elements on a log2 axis; its `zeros` are the elements kept exactly.
+    Histogram errors;
+};
+
+// SQNR against block size for one scaled format (direct casts have no blocks).
+struct SweepCurve {
+    std::string format;
+    std::vector<std::size_t> blockSizes;
+    std::vector<double> sqnrDb;
+    std::string note; // why there are no points (the sweep's error)
+};
+
+struct QuantizationResult {
+    QuantizationRequest request;
+    std::string error; // the input could not be read or made: nothing was quantized
+    std::shared_ptr<const QuantizationInput> input;
+    Histogram values; // linear bins over the finite values
+    std::vector<FormatOutcome> outcomes;
+    std::vector<SweepCurve> sweep;
+    bool cancelled = false;
+};
+
+using QuantizationProgress = std::function<bool(std::size_t done, std::size_t total)>;
+
+// Reads or draws the input, then quantizes it in every format (the fast kernels where they are
+// proved, the exact core elsewhere: quantizeTensor), measures each, and sweeps the scaled ones'
+// block sizes (sweepBlockSizes).
+// `progress` returning false cancels (the formats finished so far are kept). Bad input never
+// throws: `error` (or a format's error) says what is wrong. Safe on a worker thread.
+QuantizationResult runQuantization(const QuantizationRequest& request,
+                                   const QuantizationProgress& progress = {});
+
+// The tensors of a file, for the tensor picker; empty with `error` when it cannot be opened.
+std::vector<TensorInfo> listTensors(const std::string& path, const std::optional<RawLayout>& raw,
+                                    std::string& error);
+
+std::size_t largestCount(const Histogram& histogram);
+
+// Rows of the block inspector: a block's elements (at most `limit` of them).
+struct InspectedElement {
+    std::size_t index = 0;
+    double input = 0;
+    Code code = 0;
+    double value = 0; // dequantized, exact
+    double error = 0; // input − value (in double: for display)
+};
+std::vector<InspectedElement> inspectBlock(const QuantizationInput& input,
+                                           const QuantizedTensor& quantized, std::size_t block,
+                                           std::size_t limit = 1024);
+
+// Blocks as the inspector counts them: the format's blocks, or for a direct cast (one block,
+// no scale) runs of 32 elements.
+std::size_t inspectorBlockSize(const QuantizedTensor& quantized);
+std::size_t inspectorBlockCount(const QuantizedTensor& quantized);
+// The block whose scale is largest in magnitude (the first such).
+std::size_t blockWithLargestScale(const QuantizedTensor& quantized);
+// The inspector block holding the finite element nearest to `x` (for a click on the values).
+std::size_t blockNearestValue(const QuantizationInput& input, const QuantizedTensor& quantized,
+                              double x);
+
+// The element format's finite values times `scale`, within [low, high], ascending and without
+// repeats; empty when the element format is wider than 16 bits or more than `maxLines` values
+// would be drawn (too fine to see).
+std::vector<double> representableGrid(const BlockFormat& format, double scale, double low,
+                                      double high, std::size_t maxLines = 2048);
+
+} // namespace fpx::gui

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "quantization/quantization_plots.h"
+
+#include <qcustomplot.h>
+
+#include <cmath>
+#include <limits>
+
+namespace fpx::gui {
+
+namespace {
+
+// A fresh plot: a bold title, the legend in one row under it (never over the data), the axis
+// rect below.
+QCPAxisRect* resetPlot(QCustomPlot& plot, const QString& title) {
+    plot.clearPlottables();
+    plot.clearItems();
+    plot.plotLayout()->clear();
+    auto* rect = new QCPAxisRect(&plot);
+    auto* legend = new QCPLegend;
+    plot.plotLayout()->addElement(0, 0,
+                                  new QCPTextElement(&plot, title, QFont("sans", 10, QFont::Bold)));
+    plot.plotLayout()->addElement(1, 0, legend);
+    plot.plotLayout()->addElement(2, 0, rect);
+    plot.plotLayout()->setRowStretchFactor(0, 0.01);
+    plot.plotLayout()->setRowStretchFactor(1, 0.01);
+    plot.plotLayout()->setRowSpacing(2);
+    plot.legend = legend;
+    legend->setLayer("legend");
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setWrap(4);
+    legend->setFont(QFont("sans", 8));
+    legend->setBorderPen(Qt::NoPen);
+    legend->setMargins(QMargins(2, 0, 2, 0));
+    return rect;
+}
+
+} // namespace
+
+QColor quantizerColour(int index) {
+    static const QColor colours[] = {
+        QColor(0x3d, 0x7e, 0xe8), QColor(0xde, 0x4b, 0x42), QColor(0x2e, 0xa8, 0x5a),
+        QColor(0xd9, 0x9a, 0x00), QColor(0x8e, 0x5c, 0xd9), QColor(0x16, 0x9d, 0xb3),
+        QColor(0xe0, 0x6c, 0x9f), QColor(0x6b, 0x6b, 0x6b), QColor(0x9c, 0x6b, 0x30)};
+    return colours[index % 9];
+}
+
+void drawValueHistogram(QCustomPlot& plot, const QuantizationResult& result,
+                        const std::vector<double>& grid, const QString& gridLabel,
+                        const QColor& gridColour) {
+    QCPAxisRect* rect = resetPlot(plot, QObject::tr("Values"));
+    QCPAxis* x = rect->axis(QCPAxis::atBottom);
+    QCPAxis* y = rect->axis(QCPAxis::atLeft);
+    const Histogram& h = result.values;
+    const double top = double(std::max<std::size_t>(1, largestCount(h))) * 1.08;
+    if (!grid.empty()) {
+        // Each representable value as a line the bars' full height: where the grid is sparse
+        // the histogram's values collapse onto few codes.
+        auto* lines = new QCPGraph(x, y);
+        QVector<double> keys, tops;
+        for (double g : grid) {
+            keys << g;
+            tops << top;
+        }
+        lines->setData(keys, tops, true);
+        lines->setLineStyle(QCPGraph::lsImpulse);
+        QColor c = gridColour;
+        c.setAlpha(110);
+        lines->setPen(QPen(c, 1));
+        lines->setName(gridLabel);
+    }
+    auto* bars = new QCPBars(x, y);
+    QVector<double> keys, counts;
+    for (std::size_t i = 0; i < h.counts.size(); ++i) {
+        keys << h.binCentre(i);
+        counts << double(h.counts[i]);
+    }
+    bars->setData(keys, counts, true);
+    bars->setWidth(h.binCount() ? h.binLow(1) - h.binLow(0) : 1);
+    bars->setPen(Qt::NoPen);
+    bars->setBrush(QColor(0x70, 0x80, 0x90, 160));
+    bars->setName(QObject::tr("input values"));
+    x->setLabel(QObject::tr("value"));
+    y->setLabel(QObject::tr("count"));
+    x->setRange(h.low, h.high);
+    y->setRange(0, top);
+    plot.replot();
+}
+
+void drawErrorHistograms(QCustomPlot& plot, const QuantizationResult& result) {
+    QCPAxisRect* rect = resetPlot(plot, QObject::tr("|error| per element"));
+    QCPAxis* x = rect->axis(QCPAxis::atBottom);
+    QCPAxis* y = rect->axis(QCPAxis::atLeft);
+    x->setScaleType(QCPAxis::stLogarithmic);
+    x->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    x->setNumberFormat("eb");
+    x->setNumberPrecision(0);
+    double low = std::numeric_limits<double>::infinity(), high = -low, top = 1;
+    for (std::size_t f = 0; f < result.outcomes.size(); ++f) {
+        const FormatOutcome& o = result.outcomes[f];
+        const Histogram& h = o.errors;
+        if (!o.quantized || largestCount(h) == 0)
+            continue;
+        auto* graph = new QCPGraph(x, y);
+        QVector<double> keys, counts;
+        for (std::size_t i = 0; i < h.binCount(); ++i) {
+            keys << std::exp2(h.binCentre(i));
+            counts << double(h.counts[i]);
+            top = std::max(top, double(h.counts[i]));
+        }
+        low = std::min(low, std::exp2(h.low));
+        high = std::max(high, std::exp2(h.high));
+        graph->setData(keys, counts, true);
+        graph->setLineStyle(QCPGraph::lsStepCenter);
+        graph->setPen(QPen(quantizerColour(int(f)), 2));
+        QString name = QString::fromStdString(o.id);
+        if (h.zeros)
+            name += QObject::tr(" (%L1 exact)").arg(qulonglong(h.zeros));
+        graph->setName(name);
+    }
+    x->setLabel(QObject::tr("|x − q|"));
+    y->setLabel(QObject::tr("elements"));
+    if (low < high)
+        x->setRange(low / 2, high * 2);
+    y->setRange(0, top * 1.1);
+    plot.replot();
+}
+
+void drawBlockSizeSweep(QCustomPlot& plot, const QuantizationResult& result) {
+    QCPAxisRect* rect = resetPlot(plot, QObject::tr("SQNR against block size"));
+    QCPAxis* x = rect->axis(QCPAxis::atBottom);
+    QCPAxis* y = rect->axis(QCPAxis::atLeft);
+    x->setScaleType(QCPAxis::stLogarithmic);
+    auto powers = QSharedPointer<QCPAxisTickerText>::create();
+    for (std::size_t size : result.request.sweepSizes)
+        powers->addTick(double(size), QString::number(qulonglong(size)));
+    x->setTicker(powers);
+    double low = std::numeric_limits<double>::infinity(), high = -low;
+    for (const SweepCurve& curve : result.sweep) {
+        int colour = 0;
+        for (std::size_t f = 0; f < result.outcomes.size(); ++f)
+            if (result.outcomes[f].id == curve.format)
+                colour = int(f);
+        auto* graph = new QCPGraph(x, y);
+        QVector<double> keys, values;
+        for (std::size_t i = 0; i < curve.blockSizes.size(); ++i) {
+            if (!std::isfinite(curve.sqnrDb[i]))
+                continue;
+            keys << double(curve.blockSizes[i]);
+            values << curve.sqnrDb[i];
+            low = std::min(low, curve.sqnrDb[i]);
+            high = std::max(high, curve.sqnrDb[i]);
+        }
+        graph->setData(keys, values, true);
+        graph->setPen(QPen(quantizerColour(colour), 2));
+        graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 6));
+        graph->setName(QString::fromStdString(curve.format));
+    }
+    x->setLabel(QObject::tr("elements per block"));
+    y->setLabel(QObject::tr("SQNR (dB)"));
+    if (!result.request.sweepSizes.empty())
+        x->setRange(double(result.request.sweepSizes.front()) / 1.3,
+                    double(result.request.sweepSizes.back()) * 1.3);
+    if (low <= high)
+        y->setRange(low - 1 - 0.05 * (high - low), high + 1 + 0.05 * (high - low));
+    if (result.sweep.empty())
+        plot.legend->setVisible(false);
+    plot.replot();
+}
+
+void drawMessage(QCustomPlot& plot, const QString& title, const QString& message) {
+    QCPAxisRect* rect = resetPlot(plot, title);
+    plot.legend->setVisible(false);
+    auto* text = new QCPItemText(&plot);
+    text->setClipToAxisRect(false);
+    text->position->setAxisRect(rect);
+    text->position->setType(QCPItemPosition::ptAxisRectRatio);
+    text->position->setCoords(0.5, 0.5);
+    text->setText(message);
+    text->setFont(QFont("sans", 10));
+    text->setColor(QColor(0x60, 0x60, 0x60));
+    plot.replot();
+}
+
+} // namespace fpx::gui

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "quantization/quantization_model.h"
+
+#include <QColor>
+#include <QString>
+
+class QCustomPlot;
+
+namespace fpx::gui {
+
+// One colour per format, the same in every plot and in the table.
+QColor quantizerColour(int index);
+
+// The values' histogram; with `grid` the selected format's representable values (after the
+// scale of one block, named in `gridLabel`) as thin vertical lines over it.
+void drawValueHistogram(QCustomPlot& plot, const QuantizationResult& result,
+                        const std::vector<double>& grid, const QString& gridLabel,
+                        const QColor& gridColour);
+
+// |x − q| per element on a logarithmic axis, one curve per format.
+void drawErrorHistograms(QCustomPlot& plot, const QuantizationResult& result);
+
+// SQNR (dB) against block size, one curve per scaled format.
+void drawBlockSizeSweep(QCustomPlot& plot, const QuantizationResult& result);
+
+// A plot with only a message in it (no result yet, or nothing to draw).
+void drawMessage(QCustomPlot& plot, const QString& title, const QString& message);
+
+} // namespace fpx::gui

@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The explorer's Quantization page with real widgets, offscreen: tensor files written here by
+// hand (.npy bytes, text) quantized through the page's worker, the table checked against the
+// exact core's quantizeExactly and measureQuantization, the block inspector against the issue's
+// worked MXFP8 E5M2 block, bad files, cancel, and the headless screenshot.
+#include "main_window.h"
+#include "quantization/block_inspector.h"
+#include "quantization/quantization_page.h"
+
+#include <qcustomplot.h>
+
+#include "fpx/block_quantization.h"
+#include "fpx/code.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QImage>
+#include <QProcess>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+using namespace fpx;
+using namespace fpx::gui;
+
+namespace {
+
+// A version 1.0 .npy file of little-endian float32, C order, 1-d: written byte by byte here
+// so that the reader is checked against the format's definition, not against fpx's writer.
+bool writeNpyFloats(const QString& path, const std::vector<float>& values) {
+    QByteArray header = QByteArray("{'descr': '<f4', 'fortran_order': False, 'shape': (") +
+                        QByteArray::number(qulonglong(values.size())) + ",), }";
+    // magic (6) + version (2) + length (2) + header, padded with spaces to 64, then '\n'.
+    while ((10 + header.size() + 1) % 64 != 0)
+        header += ' ';
+    header += '\n';
+    QByteArray bytes("\x93NUMPY\x01\x00", 8);
+    bytes += char(header.size() & 0xff);
+    bytes += char(header.size() >> 8);
+    bytes += header;
+    for (float v : values) {
+        std::uint32_t bits;
+        std::memcpy(&bits, &v, 4);
+        for (int i = 0; i < 4; ++i)
+            bytes += char((bits >> (8 * i)) & 0xff);
+    }
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+}
+
+// Values spread over several binades with both signs, a zero and a few large ones: blocks whose
+// scales differ, so that the block size and the scale rule matter.
+std::vector<float> testValues(std::size_t n) {
+    std::vector<float> values(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const double magnitude = std::ldexp(1.0 + double(i % 7) / 7.0, int(i % 11) - 6);
+        values[i] = float((i % 3 == 0 ? -1 : 1) * magnitude * std::sin(double(i) + 0.5));
+    }
+    if (n > 5)
+        values[5] = 0;
+    if (n > 200)
+        values[200] = 300.25f;
+    return values;
+}
+
+// Waits for the page's run to end and its result to be shown.
+bool waitForRun(QuantizationPage* page, int ms = 120000) {
+    QElapsedTimer timer;
+    timer.start();
+    while (page->isRunning() && timer.elapsed() < ms)
+        QTest::qWait(20);
+    QTest::qWait(30); // the watcher's finished signal arrives through the event loop
+    return !page->isRunning();
+}
+
+int rowOf(const QTableWidget* table, const QString& id) {
+    for (int r = 0; r < table->rowCount(); ++r)
+        if (table->item(r, QuantizationPage::Format)->text() == id)
+            return r;
+    return -1;
+}
+
+// The page on its own tab, the form set by `setUp`, shown (which runs it) and finished.
+template <typename SetUp> void openAndRun(MainWindow& window, SetUp setUp) {
+    QuantizationPage* page = window.quantizationPage();
+    setUp(page);
+    window.showPage(MainWindow::Page::Quantization);
+    window.show();
+    QVERIFY(waitForRun(page));
+}
+
+} // namespace
+
+class TestQuantizationPage : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void init();
+    void pageAndShortcut();
+    void tableMatchesTheExactCore();
+    void inspectorShowsTheWorkedBlock();
+    void blocksAndGrid();
+    void sweepAgreesWithTheTable();
+    void badFilesShowAnError();
+    void cancelStopsTheRun();
+    void screenshotFlag();
+
+  private:
+    QTemporaryDir dir_;
+};
+
+void TestQuantizationPage::init() {
+    QVERIFY(dir_.isValid());
+}
+
+void TestQuantizationPage::pageAndShortcut() {
+    MainWindow window;
+    window.show();
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    QTest::keyClick(&window, Qt::Key_4, Qt::ControlModifier);
+    QCOMPARE(window.currentPage(), MainWindow::Page::Quantization);
+    // The first showing runs the default form (a normal distribution) to the end.
+    QVERIFY(waitForRun(window.quantizationPage()));
+    QVERIFY(window.quantizationPage()->errorText().isEmpty());
+    QVERIFY(window.quantizationPage()->table()->rowCount() > 0);
+}
+
+void TestQuantizationPage::tableMatchesTheExactCore() {
+    const std::vector<float> values = testValues(1000);
+    const QString path = dir_.filePath("weights.npy");
+    QVERIFY(writeNpyFloats(path, values));
+    const QStringList ids = {"mxfp4", "nvfp4", "nf4", "int8", "fp8_e4m3"};
+    MainWindow window;
+    openAndRun(window, [&](QuantizationPage* page) {
+        QCOMPARE(page->setInputFile(path), QString());
+        QCOMPARE(page->setFormats({ids.join(',')}), QString());
+    });
+    QuantizationPage* page = window.quantizationPage();
+    QVERIFY2(page->errorText().isEmpty(), qPrintable(page->errorText()));
+    QTableWidget* table = page->table();
+    QCOMPARE(table->rowCount(), int(ids.size()));
+
+    TensorView view;
+    view.name = "weights";
+    view.shape = {values.size()};
+    view.floats = values;
+    for (const QString& id : ids) {
+        const int row = rowOf(table, id);
+        QVERIFY2(row >= 0, qPrintable(id));
+        std::string error;
+        const std::optional<BlockFormat> format = findBlockFormat(id.toStdString(), {}, error);
+        QVERIFY2(format, error.c_str());
+        const std::optional<QuantizedTensor> q = quantizeExactly(*format, view, error);
+        QVERIFY2(q, error.c_str());
+        const QuantizationReport report = measureQuantization(view, *q);
+        QTableWidgetItem* sqnr = table->item(row, QuantizationPage::Sqnr);
+        QVERIFY(sqnr);
+        QCOMPARE(sqnr->data(Qt::UserRole).toDouble(), report.sqnrDb);
+        QCOMPARE(sqnr->text(), QString::number(report.sqnrDb, 'f', 4));
+        QCOMPARE(table->item(row, QuantizationPage::Clipped)->text(),
+                 QLocale().toString(qulonglong(report.clipped)));
+        QCOMPARE(table->item(row, QuantizationPage::Flushed)->text(),
+                 QLocale().toString(qulonglong(report.flushed)));
+        QCOMPARE(table->item(row, QuantizationPage::BitsPerElement)->text(),
+                 QString::number(report.bitsPerElement, 'g', 6));
+        QCOMPARE(table->item(row, QuantizationPage::Bytes)->text(),
+                 QLocale().toString(qulonglong(report.bytes)));
+    }
+    // SQNR by hand for the direct cast: FP8 E4M3 keeps 3 fraction bits, and no value here is
+    // beyond its 448, so the signal-to-noise ratio is well above 6 dB per bit of 4 and finite.
+    const double fp8 = table->item(rowOf(table, "fp8_e4m3"), QuantizationPage::Sqnr)
+                           ->data(Qt::UserRole)
+                           .toDouble();
+    QVERIFY(fp8 > 24 && std::isfinite(fp8));
+}
+
+void TestQuantizationPage::inspectorShowsTheWorkedBlock() {
+    // The worked check: 1, 2, …, 31, 127.9999 in MXFP8 E5M2 has the scale 2^(6 − 15) =
+    // 2^−9 (E8M0 code 127 − 9 = 0x76), and 127.9999 · 2^9 = 65535.9 saturates at E5M2's 57344,
+    // so the last element comes back as 57344 · 2^−9 = 112 (code 0x7b).
+    QString text;
+    for (int i = 1; i <= 31; ++i)
+        text += QString::number(i) + '\n';
+    text += "127.9999\n";
+    const QString path = dir_.filePath("worked.txt");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(text.toUtf8());
+    file.close();
+    MainWindow window;
+    openAndRun(window, [&](QuantizationPage* page) {
+        QCOMPARE(page->setInputFile(path), QString());
+        QCOMPARE(page->setFormats({"mxfp8_e5m2"}), QString());
+    });
+    QuantizationPage* page = window.quantizationPage();
+    QVERIFY2(page->errorText().isEmpty(), qPrintable(page->errorText()));
+    QCOMPARE(page->table()->item(0, QuantizationPage::Clipped)->text(), QString("1"));
+    BlockInspector* inspector = page->inspector();
+    QCOMPARE(inspector->blockCount(), std::size_t(1));
+    QCOMPARE(inspector->block(), std::size_t(0));
+    QVERIFY(inspector->scaleFormat());
+    QCOMPARE(QString::fromStdString(inspector->scaleFormat()->id), QString("fp8_e8m0"));
+    QCOMPARE(std::uint64_t(inspector->scaleCode()), std::uint64_t(0x76));
+    QVERIFY2(inspector->scaleText().contains("2^-9"), qPrintable(inspector->scaleText()));
+    QTableWidget* rows = inspector->table();
+    QCOMPARE(rows->rowCount(), 32);
+    QCOMPARE(rows->item(31, BlockInspector::Element)->text(), QString("31"));
+    QCOMPARE(rows->item(31, BlockInspector::Value)->data(Qt::UserRole).toDouble(), 112.0);
+    QCOMPARE(rows->item(31, BlockInspector::Value)->text(), QString("112"));
+    QCOMPARE(rows->item(31, BlockInspector::Hex)->text(), QString("0x7b"));
+    // 1 = 2^9 · 2^−9: code 0 11000 00 (exponent field 24 = 9 + 15), i.e. 0x60, exact.
+    QCOMPARE(rows->item(0, BlockInspector::Hex)->text(), QString("0x60"));
+    QCOMPARE(rows->item(0, BlockInspector::Value)->data(Qt::UserRole).toDouble(), 1.0);
+    QCOMPARE(rows->item(0, BlockInspector::Error)->text(), QString("0"));
+}
+
+void TestQuantizationPage::blocksAndGrid() {
+    const std::vector<float> values = testValues(1000);
+    const QString path = dir_.filePath("blocks.npy");
+    QVERIFY(writeNpyFloats(path, values));
+    MainWindow window;
+    openAndRun(window, [&](QuantizationPage* page) {
+        QCOMPARE(page->setInputFile(path), QString());
+        QCOMPARE(page->setFormats({"mxfp4,fp8_e4m3"}), QString());
+    });
+    QuantizationPage* page = window.quantizationPage();
+    BlockInspector* inspector = page->inspector();
+    // 1000 elements in blocks of 32: 32 blocks, the last one 8 long.
+    QCOMPARE(inspector->blockCount(), std::size_t(32));
+    // The block shown first is the one with the largest scale: the one holding 300.25.
+    QCOMPARE(inspector->block(), std::size_t(200 / 32));
+    QVERIFY2(page->gridLabel().contains("largest"), qPrintable(page->gridLabel()));
+    inspector->blockSpin()->setValue(3);
+    QCOMPARE(inspector->table()->rowCount(), 32);
+    for (int r = 0; r < 32; ++r) {
+        QCOMPARE(inspector->table()->item(r, BlockInspector::Element)->text(),
+                 QString::number(96 + r));
+        QCOMPARE(inspector->table()->item(r, BlockInspector::Input)->data(Qt::UserRole).toDouble(),
+                 double(values[std::size_t(96 + r)]));
+    }
+    QVERIFY2(page->gridLabel().contains("block 3"), qPrintable(page->gridLabel()));
+    // The values plot draws the histogram and the grid of MXFP4's 15 values under block 3's
+    // scale (those inside the values' range).
+    QVERIFY(page->valuesPlot()->plottableCount() >= 2);
+    inspector->blockSpin()->setValue(31);
+    QCOMPARE(inspector->table()->rowCount(), 8);
+    // A direct cast has no scale: runs of 32 elements, no scale bits.
+    page->selectFormat(rowOf(page->table(), "fp8_e4m3"));
+    QVERIFY(!inspector->scaleFormat());
+    QVERIFY2(inspector->scaleText().contains("no shared scale"),
+             qPrintable(inspector->scaleText()));
+}
+
+void TestQuantizationPage::sweepAgreesWithTheTable() {
+    MainWindow window;
+    openAndRun(window, [&](QuantizationPage* page) {
+        QCOMPARE(page->setDistribution("laplace:1", 4096, 7), QString());
+        QCOMPARE(page->setFormats({"mxfp4,fp8_e5m2"}), QString());
+    });
+    QuantizationPage* page = window.quantizationPage();
+    const QuantizationResult& result = page->result();
+    // One curve, for the scaled format only, at 16 … 256; at MXFP4's own 32 it is the table's.
+    QCOMPARE(result.sweep.size(), std::size_t(1));
+    const SweepCurve& curve = result.sweep.front();
+    QCOMPARE(curve.format, std::string("mxfp4"));
+    QCOMPARE(curve.blockSizes, (std::vector<std::size_t>{16, 32, 64, 128, 256}));
+    const double table = page->table()
+                             ->item(rowOf(page->table(), "mxfp4"), QuantizationPage::Sqnr)
+                             ->data(Qt::UserRole)
+                             .toDouble();
+    QCOMPARE(curve.sqnrDb[1], table);
+    QCOMPARE(page->sweepPlot()->graphCount(), 1);
+    QCOMPARE(page->errorsPlot()->graphCount(), 2);
+}
+
+void TestQuantizationPage::badFilesShowAnError() {
+    // A .npy whose header promises more data than the file has.
+    const QString truncated = dir_.filePath("truncated.npy");
+    QVERIFY(writeNpyFloats(truncated, testValues(100)));
+    QFile file(truncated);
+    QVERIFY(file.resize(file.size() - 40));
+    MainWindow window;
+    openAndRun(window, [&](QuantizationPage* page) {
+        QCOMPARE(page->setInputFile(truncated), QString());
+        QCOMPARE(page->setFormats({"mxfp4"}), QString());
+    });
+    QuantizationPage* page = window.quantizationPage();
+    QVERIFY2(page->errorText().contains("truncated.npy"), qPrintable(page->errorText()));
+    QCOMPARE(page->table()->rowCount(), 0);
+    // A file that is not there; then a good one clears the message.
+    page->setInputFile(dir_.filePath("missing.npy"));
+    page->run();
+    QVERIFY(waitForRun(page));
+    QVERIFY2(page->errorText().contains("missing.npy"), qPrintable(page->errorText()));
+    const QString good = dir_.filePath("good.npy");
+    QVERIFY(writeNpyFloats(good, testValues(64)));
+    page->setInputFile(good);
+    page->run();
+    QVERIFY(waitForRun(page));
+    QVERIFY(page->errorText().isEmpty());
+    QCOMPARE(page->table()->rowCount(), 1);
+    // A bad distribution and a bad block size say so without running.
+    QVERIFY(!page->setDistribution("normal:0", 100).isEmpty());
+    QVERIFY(!page->setBlock("0").isEmpty());
+    QVERIFY(!page->setFormats({"mxfp5"}).isEmpty());
+}
+
+void TestQuantizationPage::cancelStopsTheRun() {
+    MainWindow window;
+    QuantizationPage* page = window.quantizationPage();
+    QCOMPARE(page->setDistribution("normal:0:1", 8'000'000, 3), QString());
+    QCOMPARE(page->setFormats({"nf4,mxfp4,nvfp4"}), QString());
+    QSignalSpy finished(page, &QuantizationPage::finished);
+    window.showPage(MainWindow::Page::Quantization);
+    window.show(); // starts the run
+    QVERIFY(page->isRunning());
+    QVERIFY(page->cancelButton()->isEnabled());
+    QVERIFY(!page->runButton()->isEnabled());
+    QTest::qWait(20); // the GUI thread stays free while the worker runs
+    page->cancel();
+    QVERIFY(waitForRun(page, 60000));
+    QTRY_COMPARE(finished.count(), 1);
+    QVERIFY2(page->statusText().startsWith("Cancelled"), qPrintable(page->statusText()));
+    QVERIFY(page->runButton()->isEnabled());
+}
+
+void TestQuantizationPage::screenshotFlag() {
+    const QString path = dir_.filePath("shot.npy");
+    QVERIFY(writeNpyFloats(path, testValues(2048)));
+    const QString out = dir_.filePath("quantization.png");
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("QT_QPA_PLATFORM", "offscreen");
+    QProcess process;
+    process.setProcessEnvironment(env);
+    process.start(QStringLiteral(FPX_EXPLORER_PATH),
+                  {"--page", "quantize", "--input", path, "--formats", "mxfp4,nf4,int4", "--block",
+                   "64", "--inspect-block", "2", "--screenshot", out, "--size", "1200x800"});
+    QVERIFY(process.waitForFinished(120000));
+    QCOMPARE(process.exitCode(), 0);
+    QCOMPARE(QImage(out).size(), QSize(1200, 800));
+    // A bad file: the page shows it, and the command says so and fails.
+    QProcess bad;
+    bad.setProcessEnvironment(env);
+    bad.start(QStringLiteral(FPX_EXPLORER_PATH),
+              {"--input", dir_.filePath("nothing.npy"), "--formats", "mxfp4", "--page", "quantize",
+               "--screenshot", dir_.filePath("bad.png")});
+    QVERIFY(bad.waitForFinished(120000));
+    QCOMPARE(bad.exitCode(), 1);
+    QVERIFY(QString::fromUtf8(bad.readAllStandardError()).contains("nothing.npy"));
+    // A distribution; an unknown quantizer stops before anything runs.
+    QProcess dist;
+    dist.setProcessEnvironment(env);
+    dist.start(QStringLiteral(FPX_EXPLORER_PATH),
+               {"--page", "quantize", "--dist", "student:3", "--count", "5000", "--formats",
+                "mxfp5", "--screenshot", dir_.filePath("dist.png")});
+    QVERIFY(dist.waitForFinished(120000));
+    QCOMPARE(dist.exitCode(), 2);
+    QVERIFY(QString::fromUtf8(dist.readAllStandardError()).contains("--formats"));
+}
+
+QTEST_MAIN(TestQuantizationPage)
+#include "tst_quantization_page.moc"
