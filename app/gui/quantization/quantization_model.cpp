@@ -66,16 +66,24 @@ std::shared_ptr<QuantizationInput> makeInput(const QuantizationSource& source, s
     }
     double lo = std::numeric_limits<double>::infinity();
     double hi = -lo;
+    double sum = 0;
     for (std::size_t i = 0; i < input->view.size(); ++i) {
         const double x = input->view.at(i);
         if (!std::isfinite(x))
             continue;
         lo = std::min(lo, x);
         hi = std::max(hi, x);
+        sum += x;
         ++input->finite;
     }
     input->min = input->finite ? lo : 0;
     input->max = input->finite ? hi : 0;
+    input->mean = input->finite ? sum / double(input->finite) : 0;
+    double squares = 0; // about the mean: two passes, no cancellation
+    for (std::size_t i = 0; i < input->view.size(); ++i)
+        if (const double x = input->view.at(i); std::isfinite(x))
+            squares += (x - input->mean) * (x - input->mean);
+    input->std = input->finite ? std::sqrt(squares / double(input->finite)) : 0;
     return input;
 }
 
@@ -169,6 +177,11 @@ QuantizationResult runQuantization(const QuantizationRequest& request,
 
     HistogramOptions valueOptions;
     valueOptions.bins = std::size_t(std::max(1, request.valueBins));
+    const double central = 6 * input->std;
+    if (input->std > 0 && 2 * central < (input->max - input->min) / 2) {
+        valueOptions.low = std::max(input->min, input->mean - central);
+        valueOptions.high = std::min(input->max, input->mean + central);
+    }
     result.values = makeHistogram(view, valueOptions);
 
     // Every format first, so that the progress bar knows the whole amount of work.

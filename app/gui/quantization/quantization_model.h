@@ -45,6 +45,7 @@ struct QuantizationInput {
     std::shared_ptr<const void> keepAlive;
     std::string description; // "weights.npy: F32 [4096, 128]", "normal:0:1, 65 536 values"
     double min = 0, max = 0; // over the finite values
+    double mean = 0, std = 0;
     std::size_t finite = 0;
 };
 
@@ -72,7 +73,9 @@ struct QuantizationResult {
     QuantizationRequest request;
     std::string error; // the input could not be read or made: nothing was quantized
     std::shared_ptr<const QuantizationInput> input;
-    Histogram values; // linear bins over the finite values
+    // Linear bins over the finite values: over mean ± 6 std when a few outliers would otherwise
+    // squeeze the bulk of the values into a bin or two (those outside are in below/above).
+    Histogram values;
     std::vector<FormatOutcome> outcomes;
     std::vector<SweepCurve> sweep;
     bool cancelled = false;

@@ -213,6 +213,17 @@ QuantizationPage::QuantizationPage(QWidget* parent) : QWidget(parent) {
     form->addRow(error_);
     column->addStretch(1);
     layout->addWidget(controls);
+    // The source's rows sit in forms of their own (one shown at a time): one label width for
+    // all three keeps the fields in one column and no label clipped.
+    int labelWidth = 0;
+    for (QFormLayout* f : {form, fileForm, distForm})
+        for (int r = 0; r < f->rowCount(); ++r)
+            if (QLayoutItem* label = f->itemAt(r, QFormLayout::LabelRole); label && label->widget())
+                labelWidth = std::max(labelWidth, label->widget()->sizeHint().width());
+    for (QFormLayout* f : {form, fileForm, distForm})
+        for (int r = 0; r < f->rowCount(); ++r)
+            if (QLayoutItem* label = f->itemAt(r, QFormLayout::LabelRole); label && label->widget())
+                label->widget()->setMinimumWidth(labelWidth);
 
     // The results: table; values and inspector; errors and sweep.
     auto* results = new QWidget(this);

@@ -53,22 +53,6 @@ void drawValueHistogram(QCustomPlot& plot, const QuantizationResult& result,
     QCPAxis* y = rect->axis(QCPAxis::atLeft);
     const Histogram& h = result.values;
     const double top = double(std::max<std::size_t>(1, largestCount(h))) * 1.08;
-    if (!grid.empty()) {
-        // Each representable value as a line the bars' full height: where the grid is sparse
-        // the histogram's values collapse onto few codes.
-        auto* lines = new QCPGraph(x, y);
-        QVector<double> keys, tops;
-        for (double g : grid) {
-            keys << g;
-            tops << top;
-        }
-        lines->setData(keys, tops, true);
-        lines->setLineStyle(QCPGraph::lsImpulse);
-        QColor c = gridColour;
-        c.setAlpha(110);
-        lines->setPen(QPen(c, 1));
-        lines->setName(gridLabel);
-    }
     auto* bars = new QCPBars(x, y);
     QVector<double> keys, counts;
     for (std::size_t i = 0; i < h.counts.size(); ++i) {
@@ -79,7 +63,27 @@ void drawValueHistogram(QCustomPlot& plot, const QuantizationResult& result,
     bars->setWidth(h.binCount() ? h.binLow(1) - h.binLow(0) : 1);
     bars->setPen(Qt::NoPen);
     bars->setBrush(QColor(0x70, 0x80, 0x90, 160));
-    bars->setName(QObject::tr("input values"));
+    const std::size_t outside = h.below + h.above;
+    bars->setName(
+        outside == 0
+            ? QObject::tr("input values")
+            : QObject::tr("input values (%L1 outliers beyond the axis)").arg(qulonglong(outside)));
+    if (!grid.empty()) {
+        // Each representable value as a line the plot's full height, over the bars: where the
+        // grid is sparse the histogram's values collapse onto few codes.
+        auto* lines = new QCPGraph(x, y);
+        QVector<double> lineKeys, tops;
+        for (double g : grid) {
+            lineKeys << g;
+            tops << top;
+        }
+        lines->setData(lineKeys, tops, true);
+        lines->setLineStyle(QCPGraph::lsImpulse);
+        QColor c = gridColour;
+        c.setAlpha(170);
+        lines->setPen(QPen(c, 1));
+        lines->setName(gridLabel);
+    }
     x->setLabel(QObject::tr("value"));
     y->setLabel(QObject::tr("count"));
     x->setRange(h.low, h.high);
