@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "fpx/npy_reader.h"
 
+#include "tensor_file/element_widening.h"
+
 #include <bit>
 #include <cctype>
 #include <cstdint>
@@ -146,14 +148,15 @@ std::uint32_t littleEndian(std::string_view bytes, std::size_t at, int width) {
 }
 
 std::string dtypeProblem(const std::string& descr) {
-    if (descr == "<f4" || descr == "<f8")
+    if (descr == "<f2" || descr == "<f4" || descr == "<f8")
         return {};
-    if (descr == ">f4" || descr == ">f8")
+    if (descr == ">f2" || descr == ">f4" || descr == ">f8")
         return "'" + descr +
-               "' is big-endian; fpx reads little-endian '<f4' and '<f8' "
+               "' is big-endian; fpx reads little-endian '<f2', '<f4' and '<f8' "
                "(numpy: a.astype('<f8'))";
     return "unsupported dtype '" + descr +
-           "'; fpx reads float32 '<f4' and float64 '<f8' (numpy: a.astype('<f8'))";
+           "'; fpx reads float16 '<f2', float32 '<f4' and float64 '<f8' "
+           "(numpy: a.astype('<f8'))";
 }
 
 } // namespace
@@ -169,9 +172,9 @@ bool hasNpyMagic(std::string_view bytes) {
     return bytes.substr(0, kMagic.size()) == kMagic;
 }
 
-NpyReadResult parseNpy(std::string_view bytes, const std::string& name) {
+NpyHeaderResult parseNpyHeader(std::string_view bytes, const std::string& name) {
     auto fail = [&](const std::string& message) {
-        return NpyReadResult{std::nullopt, name + ": " + message};
+        return NpyHeaderResult{std::nullopt, name + ": " + message};
     };
     if (!hasNpyMagic(bytes))
         return fail("not a .npy file (it does not start with the magic string \\x93NUMPY)");
@@ -188,7 +191,7 @@ NpyReadResult parseNpy(std::string_view bytes, const std::string& name) {
     if (bytes.size() < headerStart)
         return fail("truncated inside the header length field");
     const std::size_t headerLength = littleEndian(bytes, 8, lengthBytes);
-    if (bytes.size() < headerStart + headerLength)
+    if (bytes.size() - headerStart < headerLength)
         return fail("truncated: the header says it is " + std::to_string(headerLength) +
                     " bytes long, the file ends after " +
                     std::to_string(bytes.size() - headerStart));
@@ -200,44 +203,61 @@ NpyReadResult parseNpy(std::string_view bytes, const std::string& name) {
         if (!fields.count(key))
             return fail(std::string("header field '") + key + "' is missing");
 
-    NpyArray array;
+    NpyHeader header;
     const std::string& descr = fields["descr"];
     if (descr.size() < 2 || descr.front() != '\'')
         return fail("header field 'descr': expected a dtype string such as '<f8', got " + descr +
                     " (structured arrays are not read)");
-    array.dtype = descr.substr(1, descr.size() - 2);
-    if (const std::string why = dtypeProblem(array.dtype); !why.empty())
+    header.dtype = descr.substr(1, descr.size() - 2);
+    if (const std::string why = dtypeProblem(header.dtype); !why.empty())
         return fail("header field 'descr': " + why);
     const std::string& order = fields["fortran_order"];
     if (order != "True" && order != "False")
         return fail("header field 'fortran_order': expected True or False, got " + order);
-    array.fortranOrder = order == "True";
-    if (const std::string why = parseShape(fields["shape"], array.shape); !why.empty())
+    header.fortranOrder = order == "True";
+    if (const std::string why = parseShape(fields["shape"], header.shape); !why.empty())
         return fail("header field 'shape': " + why);
 
-    const std::size_t width = array.dtype == "<f4" ? 4 : 8;
+    header.elementBytes = header.dtype == "<f2" ? 2 : header.dtype == "<f4" ? 4 : 8;
     std::size_t count = 1;
-    for (std::size_t d : array.shape) {
-        if (d != 0 && count > std::numeric_limits<std::size_t>::max() / width / d)
+    for (std::size_t d : header.shape) {
+        if (d != 0 && count > std::numeric_limits<std::size_t>::max() / header.elementBytes / d)
             return fail("header field 'shape': too many elements");
         count *= d;
     }
-    const std::size_t dataStart = headerStart + headerLength;
-    const std::size_t available = bytes.size() - dataStart;
-    if (available < count * width)
-        return fail("truncated: shape " + fields["shape"] + " of " + array.dtype + " needs " +
-                    std::to_string(count * width) + " data bytes, the file has " +
+    header.elementCount = count;
+    header.dataOffset = headerStart + headerLength;
+    const std::size_t available = bytes.size() - header.dataOffset;
+    if (available < count * header.elementBytes)
+        return fail("truncated: shape " + fields["shape"] + " of " + header.dtype + " needs " +
+                    std::to_string(count * header.elementBytes) + " data bytes, the file has " +
                     std::to_string(available));
+    return NpyHeaderResult{std::move(header), {}};
+}
+
+NpyReadResult parseNpy(std::string_view bytes, const std::string& name) {
+    NpyHeaderResult parsed = parseNpyHeader(bytes, name);
+    if (!parsed.header)
+        return NpyReadResult{std::nullopt, std::move(parsed.error)};
+    const NpyHeader& header = *parsed.header;
+    NpyArray array;
+    array.dtype = header.dtype;
+    array.fortranOrder = header.fortranOrder;
+    array.shape = header.shape;
+    const std::size_t count = header.elementCount;
     array.values.resize(count);
-    const char* data = bytes.data() + dataStart;
-    for (std::size_t i = 0; i < count; ++i) {
-        if (width == 4) {
-            float v;
-            std::memcpy(&v, data + 4 * i, 4);
-            array.values[i] = v;
-        } else {
-            std::memcpy(&array.values[i], data + 8 * i, 8);
-        }
+    const char* data = bytes.data() + header.dataOffset;
+    if (header.elementBytes == 8) {
+        std::memcpy(array.values.data(), data, 8 * count);
+    } else {
+        // float16 and float32 widen exactly into float, then into double.
+        const auto type = header.elementBytes == 2 ? tensor_file::ElementType::F16
+                                                   : tensor_file::ElementType::F32;
+        std::vector<float> floats(count);
+        tensor_file::widenToFloat(type, reinterpret_cast<const std::uint8_t*>(data), count,
+                                  floats.data());
+        for (std::size_t i = 0; i < count; ++i)
+            array.values[i] = floats[i];
     }
     return NpyReadResult{std::move(array), {}};
 }

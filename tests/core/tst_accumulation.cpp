@@ -1064,7 +1064,7 @@ void TestAccumulation::npyBrokenFiles_data() {
     QTest::newRow("truncated header") << bytes(good.substr(0, 40)) << "truncated: the header";
     QTest::newRow("too short") << bytes(good.substr(0, 8)) << "too short";
     QTest::newRow("int32") << bytes(npyBytes("<i4", "(3,)", data)) << "unsupported dtype '<i4'";
-    QTest::newRow("float16") << bytes(npyBytes("<f2", "(3,)", data)) << "unsupported dtype '<f2'";
+    QTest::newRow("int16") << bytes(npyBytes("<i2", "(3,)", data)) << "unsupported dtype '<i2'";
     QTest::newRow("big-endian") << bytes(npyBytes(">f8", "(3,)", data)) << "big-endian";
     QTest::newRow("version") << bytes("\x93NUMPY\x07" + good.substr(7)) << "version 7.0";
     QTest::newRow("no shape") << bytes(npyBytes("<f8", "[3]", data)) << "header field 'shape'";

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace fpx {
@@ -55,9 +56,15 @@ class TensorFile {
     virtual TensorFileKind kind() const = 0;
     virtual const std::string& path() const = 0;
     virtual const std::vector<TensorInfo>& tensors() const = 0;
+    // A safetensors file's "__metadata__" (string to string, in the file's order); empty for
+    // the other kinds.
+    virtual const std::vector<std::pair<std::string, std::string>>& metadata() const;
 
     // A tensor's values: F32 and F64 data are borrowed from the mapping where aligned, other
-    // dtypes widened exactly into FP32. The result owns or pins what its view points at.
+    // dtypes widened exactly into FP32. Always in C order: a Fortran-order .npy array is copied
+    // into C order (its shape unchanged), so rows are rows whatever the file's layout. Text
+    // values are parsed exactly and rounded once to FP64. The result owns or pins what its view
+    // points at, and outlives the TensorFile.
     struct Loaded;
     virtual std::optional<Loaded> load(const std::string& name, std::string& error) const = 0;
 };

@@ -8,8 +8,8 @@
 
 namespace fpx {
 
-// The values of one tensor as the quantizers read them: FP32 or FP64, in the tensor's memory
-// order (C order unless the file said otherwise), borrowed from whoever owns them (a loaded or
+// The values of one tensor as the quantizers read them: FP32 or FP64, in C order (last index
+// fastest; the readers reorder Fortran-order files), borrowed from whoever owns them (a loaded or
 // memory-mapped file, a generated vector). Every narrower source type (F16, BF16, FP8) is widened
 // exactly to FP32 before it gets here, so no value is ever rounded on the way in.
 struct TensorView {

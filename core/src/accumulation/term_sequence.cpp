@@ -6,12 +6,12 @@
 #include "fpx/format_catalogue.h"
 #include "fpx/format_limits.h"
 #include "fpx/npy_reader.h"
+#include "fpx/value_distribution.h"
 #include "fpx/value_parser.h"
 #include "fpx/wide_rounding.h"
 
 #include <cmath>
 #include <fstream>
-#include <numbers>
 
 namespace fpx {
 
@@ -32,26 +32,6 @@ std::optional<ExactValue> parseExact(std::string_view text, const std::string& w
     return parsed.value;
 }
 
-const FormatSpec& fp64Spec() {
-    static const FormatSpec spec = *findFormat("fp64").spec;
-    return spec;
-}
-
-// A finite parameter of a distribution as the double nearest to it.
-std::optional<double> parseDouble(std::string_view text, const std::string& what,
-                                  std::string& error) {
-    const auto exact = parseExact(text, what, error);
-    if (!exact)
-        return std::nullopt;
-    const Conversion c = roundToFormat(*exact, fp64Spec());
-    const double value = doubleFromExact(decodeCode(fp64Spec(), c.code).value);
-    if (!std::isfinite(value)) {
-        error = what + ": '" + std::string(text) + "' is beyond the range of a double";
-        return std::nullopt;
-    }
-    return value;
-}
-
 std::vector<std::string_view> splitColons(std::string_view text) {
     std::vector<std::string_view> parts;
     std::size_t start = 0;
@@ -62,11 +42,6 @@ std::vector<std::string_view> splitColons(std::string_view text) {
             return parts;
         start = colon + 1;
     }
-}
-
-// A uniform double in [0, 1) from 53 random bits.
-double unitInterval(std::uint64_t bits) {
-    return static_cast<double>(bits >> 11) * 0x1p-53;
 }
 
 // Rounds drawn doubles into the element format (nearest even, IEEE overflow) and stores them.
@@ -251,37 +226,20 @@ std::optional<TermDistribution> parseTermDistribution(std::string_view text, std
         d.constant = *v;
         return d;
     }
-    if (kind == "uniform") {
-        if (!expectParts(3, "uniform:A:B"))
+    if (kind == "uniform" || kind == "normal") {
+        // One parser and one generator for random values: value_distribution.h.
+        const auto random = parseValueDistribution(text, error);
+        if (!random)
             return std::nullopt;
-        const auto a = parseDouble(parts[1], "uniform:A:B, A", error);
-        const auto b = a ? parseDouble(parts[2], "uniform:A:B, B", error) : std::nullopt;
-        if (!a || !b)
-            return std::nullopt;
-        if (!(*b > *a)) {
-            error = "uniform:A:B: B must exceed A";
-            return std::nullopt;
+        if (random->kind == ValueDistribution::Kind::Uniform) {
+            d.kind = TermDistribution::Kind::Uniform;
+            d.low = random->a;
+            d.high = random->b;
+        } else {
+            d.kind = TermDistribution::Kind::Normal;
+            d.mean = random->a;
+            d.sigma = random->b;
         }
-        d.kind = TermDistribution::Kind::Uniform;
-        d.low = *a;
-        d.high = *b;
-        return d;
-    }
-    if (kind == "normal") {
-        if (!expectParts(3, "normal:MU:SIGMA"))
-            return std::nullopt;
-        const auto mu = parseDouble(parts[1], "normal:MU:SIGMA, MU", error);
-        const auto sigma =
-            mu ? parseDouble(parts[2], "normal:MU:SIGMA, SIGMA", error) : std::nullopt;
-        if (!mu || !sigma)
-            return std::nullopt;
-        if (!(*sigma >= 0)) {
-            error = "normal:MU:SIGMA: SIGMA must not be negative";
-            return std::nullopt;
-        }
-        d.kind = TermDistribution::Kind::Normal;
-        d.mean = *mu;
-        d.sigma = *sigma;
         return d;
     }
     if (kind == "file") {
@@ -342,22 +300,21 @@ std::optional<TermSequence> makeTerms(const TermDistribution& distribution, std:
     case TermDistribution::Kind::Constant:
         writer.fill(distribution.constant, count);
         break;
-    case TermDistribution::Kind::Uniform: {
-        writer.reserve(count);
-        const double width = distribution.high - distribution.low;
-        for (std::size_t i = 0; i < count; ++i)
-            writer.addDouble(distribution.low + width * unitInterval(stochasticBits(seed, i)));
-        break;
-    }
+    case TermDistribution::Kind::Uniform:
     case TermDistribution::Kind::Normal: {
-        // Box–Muller on two independent uniforms per term; 1 − u keeps the logarithm finite.
-        writer.reserve(count);
-        for (std::size_t i = 0; i < count; ++i) {
-            const double u1 = unitInterval(stochasticBits(seed, 2 * i));
-            const double u2 = unitInterval(stochasticBits(seed, 2 * i + 1));
-            const double z = std::sqrt(-2 * std::log(1 - u1)) * std::cos(2 * std::numbers::pi * u2);
-            writer.addDouble(distribution.mean + distribution.sigma * z);
+        ValueDistribution random;
+        if (distribution.kind == TermDistribution::Kind::Uniform) {
+            random.kind = ValueDistribution::Kind::Uniform;
+            random.a = distribution.low;
+            random.b = distribution.high;
+        } else {
+            random.kind = ValueDistribution::Kind::Normal;
+            random.a = distribution.mean;
+            random.b = distribution.sigma;
         }
+        writer.reserve(count);
+        for (std::size_t i = 0; i < count; ++i)
+            writer.addDouble(drawValue(random, seed, i));
         break;
     }
     case TermDistribution::Kind::File: {

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "fpx/histogram.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace fpx {
+
+// The bin edges are computed in long double so that high − low stays finite for a range that
+// spans both ends of the doubles (−1e308 … 1e308), where it would overflow in double. Every
+// placement decision compares against binLow(), so edges and placement always agree.
+double Histogram::binLow(std::size_t i) const {
+    if (i >= counts.size())
+        return high;
+    if (i == 0)
+        return low;
+    const long double width = static_cast<long double>(high) - static_cast<long double>(low);
+    return static_cast<double>(static_cast<long double>(low) +
+                               width * static_cast<long double>(i) /
+                                   static_cast<long double>(counts.size()));
+}
+
+std::optional<double> Histogram::axisPosition(double x) const {
+    if (!std::isfinite(x))
+        return std::nullopt;
+    if (axis == HistogramAxis::Linear)
+        return x;
+    if (x == 0)
+        return std::nullopt;
+    return std::log2(std::fabs(x));
+}
+
+std::optional<std::size_t> Histogram::binOf(double x) const {
+    const std::optional<double> position = axisPosition(x);
+    if (!position || counts.empty() || *position < low || *position > high)
+        return std::nullopt;
+    const double p = *position;
+    const std::size_t n = counts.size();
+    if (p == high)
+        return n - 1;
+    const long double width = static_cast<long double>(high) - static_cast<long double>(low);
+    const long double guess =
+        std::floor((static_cast<long double>(p) - low) / width * static_cast<long double>(n));
+    std::size_t i = guess <= 0 ? 0 : std::min(static_cast<std::size_t>(guess), n - 1);
+    // The guess can be one off where p lies within a rounding error of an edge.
+    while (i > 0 && p < binLow(i))
+        --i;
+    while (i + 1 < n && p >= binLow(i + 1))
+        ++i;
+    return i;
+}
+
+std::size_t Histogram::binned() const {
+    std::size_t sum = 0;
+    for (std::size_t c : counts)
+        sum += c;
+    return sum;
+}
+
+namespace {
+
+template <typename T> Histogram build(std::span<const T> values, const HistogramOptions& options) {
+    Histogram h;
+    h.axis = options.axis;
+    h.counts.assign(std::max<std::size_t>(options.bins, 1), 0);
+
+    // The range: given, or the extent of the finite positions.
+    double lo = std::numeric_limits<double>::infinity();
+    double hi = -lo;
+    if (!options.low || !options.high) {
+        for (const T v : values) {
+            const std::optional<double> p = h.axisPosition(static_cast<double>(v));
+            if (p) {
+                lo = std::min(lo, *p);
+                hi = std::max(hi, *p);
+            }
+        }
+    }
+    if (lo > hi) // no finite position at all
+        lo = hi = 0;
+    h.low = options.low.value_or(lo);
+    h.high = options.high.value_or(hi);
+    if (!(h.high > h.low)) {
+        const double centre = options.low ? h.low : h.high;
+        h.low = centre - 0.5;
+        h.high = centre + 0.5;
+        if (!(h.high > h.low)) { // centre so large that ±0.5 vanishes
+            h.low = std::nextafter(centre, -std::numeric_limits<double>::infinity());
+            h.high = std::nextafter(centre, std::numeric_limits<double>::infinity());
+        }
+    }
+
+    for (const T v : values) {
+        const double x = static_cast<double>(v);
+        if (std::isnan(x)) {
+            ++h.nans;
+            continue;
+        }
+        if (std::isinf(x)) {
+            ++h.infs;
+            continue;
+        }
+        if (h.axis == HistogramAxis::Log2Magnitude && x == 0) {
+            ++h.zeros;
+            continue;
+        }
+        const double p = *h.axisPosition(x);
+        if (p < h.low)
+            ++h.below;
+        else if (p > h.high)
+            ++h.above;
+        else
+            ++h.counts[*h.binOf(x)];
+    }
+    return h;
+}
+
+} // namespace
+
+Histogram makeHistogram(std::span<const double> values, const HistogramOptions& options) {
+    return build(values, options);
+}
+
+Histogram makeHistogram(std::span<const float> values, const HistogramOptions& options) {
+    return build(values, options);
+}
+
+Histogram makeHistogram(const TensorView& view, const HistogramOptions& options) {
+    return view.isDouble() ? build(view.doubles, options) : build(view.floats, options);
+}
+
+} // namespace fpx

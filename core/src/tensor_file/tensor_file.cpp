@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Opening a tensor file of any kind, loading --input arguments, and the statistics of a tensor.
+#include "tensor_file_kinds.h"
+
+#include "fpx/npy_reader.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <sys/stat.h>
+
+namespace fpx {
+
+using namespace tensor_file;
+
+namespace {
+
+std::string lowerExtension(const std::string& path) {
+    const std::string name = fileNameOf(path);
+    const std::size_t dot = name.find_last_of('.');
+    std::string extension = dot == std::string::npos ? "" : name.substr(dot);
+    for (char& c : extension)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return extension;
+}
+
+// An 8-byte length that fits the file, followed by the '{' of a JSON object.
+bool looksLikeSafetensors(const MappedFile& file) {
+    if (file.size() < 10)
+        return false;
+    std::uint64_t length = 0;
+    for (int k = 7; k >= 0; --k)
+        length = length << 8 | file.data()[k];
+    return length <= file.size() - 8 && file.data()[8] == '{';
+}
+
+// No control characters other than tabs and line ends in the first few kilobytes.
+bool looksLikeText(const MappedFile& file) {
+    const std::size_t n = std::min<std::size_t>(file.size(), 4096);
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::uint8_t c = file.data()[i];
+        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+const std::vector<std::pair<std::string, std::string>>& TensorFile::metadata() const {
+    static const std::vector<std::pair<std::string, std::string>> none;
+    return none;
+}
+
+TensorFileOpen TensorFile::open(const std::string& path, const std::optional<RawLayout>& raw) {
+    std::string error;
+    std::shared_ptr<const MappedFile> mapping = MappedFile::open(path, error);
+    if (!mapping)
+        return {nullptr, error};
+    if (raw)
+        return openRaw(path, std::move(mapping), *raw);
+    const std::string extension = lowerExtension(path);
+    if (hasNpyMagic(mapping->bytes()) || extension == ".npy")
+        return openNpy(path, std::move(mapping));
+    if (extension == ".safetensors" || looksLikeSafetensors(*mapping))
+        return openSafetensors(path, std::move(mapping));
+    if (extension == ".txt" || extension == ".csv" || extension == ".tsv" ||
+        looksLikeText(*mapping))
+        return openText(path, *mapping);
+    return {nullptr, path +
+                         ": not a .npy, .safetensors or text file; for headerless "
+                         "little-endian data give its dtype (--dtype f32|f64|f16|bf16|e4m3|e5m2)"};
+}
+
+std::optional<TensorFile::Loaded> loadTensorArgument(const std::string& argument,
+                                                     const std::optional<RawLayout>& raw,
+                                                     std::string& error) {
+    // "PATH:TENSOR" unless the whole argument names a file (paths may hold colons).
+    std::string path = argument;
+    std::optional<std::string> tensor;
+    struct stat info {};
+    const std::size_t colon = argument.find_last_of(':');
+    if (::stat(argument.c_str(), &info) != 0 && colon != std::string::npos && colon > 0) {
+        path = argument.substr(0, colon);
+        tensor = argument.substr(colon + 1);
+    }
+    TensorFileOpen opened = TensorFile::open(path, raw);
+    if (!opened.file) {
+        error = opened.error;
+        return std::nullopt;
+    }
+    const TensorFile& file = *opened.file;
+    if (tensor) {
+        const auto& all = file.tensors();
+        if (std::none_of(all.begin(), all.end(),
+                         [&](const TensorInfo& t) { return t.name == *tensor; })) {
+            error = path + ": no tensor named '" + *tensor + "'; the file holds ";
+            for (std::size_t i = 0; i < all.size() && i < 10; ++i)
+                error += (i ? ", '" : "'") + all[i].name + "'";
+            if (all.size() > 10)
+                error += " and " + std::to_string(all.size() - 10) + " more";
+            if (all.empty())
+                error += "no tensors";
+            return std::nullopt;
+        }
+        return file.load(*tensor, error);
+    }
+    for (const TensorInfo& t : file.tensors())
+        if (t.loadable)
+            return file.load(t.name, error);
+    error = path + (file.tensors().empty() ? ": holds no tensors"
+                                           : ": holds no tensor of a dtype fpx reads (F64, "
+                                             "F32, F16, BF16, F8_E4M3, F8_E5M2)");
+    return std::nullopt;
+}
+
+// Over the finite values (NaN and ±∞ are counted, not summed). The sum is compensated
+// (Neumaier), and the standard deviation is the population one (divided by n, as numpy's std),
+// from a second pass over the deviations from the mean, which keeps it accurate when the mean
+// is large against the spread.
+TensorStatistics tensorStatistics(const TensorView& view) {
+    TensorStatistics s;
+    s.elements = view.size();
+    double sum = 0, compensation = 0;
+    std::size_t finite = 0;
+    for (std::size_t i = 0; i < s.elements; ++i) {
+        const double x = view.at(i);
+        if (std::isnan(x)) {
+            ++s.nans;
+            continue;
+        }
+        if (std::isinf(x)) {
+            ++s.infs;
+            continue;
+        }
+        if (x == 0)
+            ++s.zeros;
+        if (finite == 0) {
+            s.min = s.max = x;
+        } else {
+            s.min = std::min(s.min, x);
+            s.max = std::max(s.max, x);
+        }
+        ++finite;
+        const double t = sum + x;
+        compensation += std::fabs(sum) >= std::fabs(x) ? (sum - t) + x : (x - t) + sum;
+        sum = t;
+    }
+    if (finite == 0)
+        return s;
+    s.absmax = std::max(std::fabs(s.min), std::fabs(s.max));
+    s.mean = (sum + compensation) / static_cast<double>(finite);
+    double squares = 0;
+    for (std::size_t i = 0; i < s.elements; ++i) {
+        const double x = view.at(i);
+        if (std::isfinite(x))
+            squares += (x - s.mean) * (x - s.mean);
+    }
+    s.std = std::sqrt(squares / static_cast<double>(finite));
+    return s;
+}
+
+} // namespace fpx
