@@ -160,7 +160,8 @@ std::optional<Plan> nvfp4Plan(const BlockFormat& f) {
         f.scale->kind != FormatKind::BinaryFloat || element.specials != SpecialEncoding::None)
         return std::nullopt;
     const std::optional<std::vector<double>> values = magnitudeValues(element);
-    if (!values || !fillThresholds(*values, p.levels))
+    // E2M1: 8 magnitudes, 7 thresholds (the loops count them at compile time).
+    if (!values || !fillThresholds(*values, p.levels) || p.levels.count != 7)
         return std::nullopt;
     const FormatLimits limits = deriveLimits(element);
     p.elementMax = values->back();
@@ -197,7 +198,8 @@ std::optional<Plan> nf4Plan(const BlockFormat& f) {
             return std::nullopt;
         levels.push_back(*v);
     }
-    if (!fillThresholds(levels, p.levels))
+    // 16 levels, 15 thresholds (the loops count them at compile time).
+    if (!fillThresholds(levels, p.levels) || p.levels.count != 15)
         return std::nullopt;
     // Threshold times an FP32 absmax (24 significant bits) must be exact in a double.
     for (int i = 0; i < p.levels.count; ++i)
