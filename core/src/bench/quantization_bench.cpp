@@ -65,9 +65,8 @@ TensorView viewOf(const std::vector<float>& values, std::size_t count) {
     return v;
 }
 
-// The format of the file check: NVFP4, whose two passes (the tensor's amax, then the blocks)
-// make it the slowest of the timed quantizers.
-constexpr const char* kFileFormat = "nvfp4";
+// The format of the file check, with the blocks of the timed section.
+constexpr const char* kFileFormat = "mxfp4";
 
 // Reads the whole file as `cat FILE > /dev/null` does: read() into a buffer until the end.
 // false when it cannot be read.
@@ -116,7 +115,9 @@ QuantizationFileCheck runFileCheck(const QuantizationBenchRequest& request, int 
     }
     std::vector<char> buffer(std::size_t{1} << 20);
     std::string error;
-    std::optional<BlockFormat> format = findBlockFormat(kFileFormat, {}, error);
+    QuantizerOptions options;
+    options.blocks = BlockLayout{BlockLayout::Kind::Elements, request.block};
+    std::optional<BlockFormat> format = findBlockFormat(kFileFormat, options, error);
     QuantizeRun run;
     run.threads = threads;
     bool ok = format.has_value() && readWholeFile(check.path, buffer);
