@@ -7,6 +7,7 @@
 
 #include "fpx/bench/accumulation_bench.h"
 #include "fpx/bench/backend.h"
+#include "fpx/bench/quantization_bench.h"
 #include "fpx/bench/result_io.h"
 #include "fpx/bench/sizes.h"
 #include "fpx/format_catalogue.h"
@@ -29,14 +30,19 @@ constexpr const char* kUsage =
     "                 [--budget SECONDS] [--samples N] [--round MODE] [--overflow POLICY]\n"
     "                 [--distribution normal|subnormal|overflow|nan] [--no-arithmetic]\n"
     "                 [--no-conversions] [--no-accumulation] [--accumulation-terms N]\n"
-    "                 [--json FILE] [--csv FILE] [--list]\n"
+    "                 [--no-quantization] [--quantization-elements N]\n"
+    "                 [--quantize-file-bytes N] [--json FILE] [--csv FILE] [--list]\n"
     "  Conversions are FP32 -> format (encode) and format -> FP32 (decode), through every\n"
     "  path the device has, each checked bit for bit against the exact core first.\n"
     "  Default sizes: 32k elements (in cache) and beyond the last-level cache.\n"
     "  A CPU run with conversions and arithmetic also times sums in FP16, BF16 and FP8\n"
     "  against a plain float loop, on positive terms (the sum settles) and on zero-mean\n"
     "  terms (the sum wanders across binades), and the exact sum against memcpy, on 10^8\n"
-    "  terms (or the largest --sizes count, or --accumulation-terms N).\n";
+    "  terms (or the largest --sizes count, or --accumulation-terms N).\n"
+    "  It also times the block quantizers (MXFP8, MXFP4, NVFP4, NF4, INT4, blocks of 128) on\n"
+    "  2^26 FP32 values (or the largest --sizes count, or --quantization-elements N) on every\n"
+    "  thread against memcpy, and loading + quantizing a .safetensors file of 1 GiB (or that\n"
+    "  tensor's size, or --quantize-file-bytes N; 0: none) against reading it.\n";
 
 constexpr const char* kDefaultFormats = "fp16,bf16,tf32,fp8_e4m3,fp8_e5m2,fp8_e4m3fnuz,"
                                         "fp8_e5m2fnuz,fp6_e3m2,fp6_e2m3,fp4_e2m1,int8,int4,nf4";
@@ -316,6 +322,50 @@ bool printAccumulation(const std::vector<bench::AccumulationBenchRow>& rows, std
     return failed;
 }
 
+// The quantization ratios: each quantizer beside memcpy on as many threads, and the file check.
+bool printQuantization(const bench::QuantizationBenchReport& report, std::ostream& out) {
+    if (report.rows.empty())
+        return false;
+    out << "\nQuantization on " << report.threads << " thread(s), " << report.elements
+        << " FP32 values (normal), blocks of " << report.block
+        << ", each timed alongside memcpy on as many threads:\n";
+    TextTable table(
+        {"format", "path", "verified", "G elements/s", "GB/s", "memcpy GB/s", "ratio", "goal"});
+    bool failed = false;
+    for (const bench::QuantizationBenchRow& r : report.rows) {
+        failed = failed || !r.verified;
+        const bool goalMet = r.ratio >= r.goal;
+        table.addRow(
+            {r.format, r.path, r.verified ? "yes" : "NO", number(r.elementsPerSecond / 1e9, "%.3g"),
+             number(r.bytesPerSecond / 1e9, "%.3g"),
+             number(r.referenceBytesPerSecond / 1e9, "%.3g"), number(r.ratio, "%.2f") + "x",
+             ">= " + number(r.goal, "%.2g") + "x" + (goalMet ? "" : " (not met)")});
+    }
+    table.print(out, false);
+    out << "\nGB/s counts the FP32 input read and the codes (1 byte each) and scale codes (4 bytes "
+           "each) written; memcpy's, the input read and its copy written. ratio: the "
+           "quantizer's GB/s over memcpy's (medians).\n";
+    for (const bench::QuantizationBenchRow& r : report.rows)
+        if (!r.verified)
+            out << "  " << r.format << ": " << r.note << '\n';
+    const bench::QuantizationFileCheck& f = report.file;
+    if (f.ran) {
+        out << "\nLoading + quantizing (" << f.format << ", blocks of " << report.block
+            << ") a .safetensors file of " << f.fileBytes
+            << " bytes against reading it (read() into 1 MiB, like cat FILE > /dev/null); "
+            << f.pageCache << ":\n";
+        TextTable file({"read s", "load + quantize s", "ratio", "goal"});
+        file.addRow(
+            {number(f.readTime.median, "%.3g"), number(f.loadAndQuantizeTime.median, "%.3g"),
+             number(f.ratio, "%.2f") + "x",
+             "<= " + number(f.goal, "%.2g") + "x" + (f.ratio <= f.goal ? "" : " (not met)")});
+        file.print(out, false);
+    }
+    if (!f.note.empty())
+        out << "  file check: " << f.note << '\n';
+    return failed;
+}
+
 void printDifferences(const std::vector<bench::BenchResult>& results, std::ostream& out) {
     bool anyNote = false;
     for (const bench::BenchResult& r : results)
@@ -355,10 +405,12 @@ bool writeOutputs(const Arguments& args, const bench::BenchRequest& request,
 } // namespace
 
 int runBench(const std::vector<std::string>& rawArgs, Streams& io) {
-    Arguments args(rawArgs,
-                   {"backend", "formats", "directions", "sizes", "threads", "budget", "samples",
-                    "json", "csv", "distribution", "round", "overflow", "accumulation-terms"},
-                   {"no-arithmetic", "no-conversions", "no-accumulation", "list"});
+    Arguments args(
+        rawArgs,
+        {"backend", "formats", "directions", "sizes", "threads", "budget", "samples", "json", "csv",
+         "distribution", "round", "overflow", "accumulation-terms", "quantization-elements",
+         "quantize-file-bytes"},
+        {"no-arithmetic", "no-conversions", "no-accumulation", "no-quantization", "list"});
     auto usageError = [&](const std::string& message) {
         io.err << "fpx bench: " << message << '\n' << kUsage;
         return kExitUsage;
@@ -378,6 +430,30 @@ int runBench(const std::vector<std::string>& rawArgs, Streams& io) {
         if (!parsed.error.empty() || parsed.sizes.size() != 1)
             return usageError("--accumulation-terms: expected one count such as 1M or 100000000");
         accumulationTerms = parsed.sizes.front();
+    }
+    // The quantization tensor follows --sizes like the accumulation terms, and the file check
+    // then writes that tensor (so that a short run stays short).
+    bench::QuantizationBenchRequest quantizationRequest;
+    quantizationRequest.plan = request.plan;
+    if (!request.sizes.empty()) {
+        quantizationRequest.elements =
+            *std::max_element(request.sizes.begin(), request.sizes.end());
+        quantizationRequest.fileBytes = quantizationRequest.elements * sizeof(float);
+    }
+    if (auto text = args.value("quantization-elements")) {
+        const bench::SizeList parsed = bench::parseSizes(*text);
+        if (!parsed.error.empty() || parsed.sizes.size() != 1 || parsed.sizes.front() == 0)
+            return usageError("--quantization-elements: expected one count such as 64M");
+        quantizationRequest.elements = parsed.sizes.front();
+    }
+    if (auto text = args.value("quantize-file-bytes")) {
+        const bench::SizeList parsed = bench::parseSizes(*text);
+        if (*text == "0")
+            quantizationRequest.fileBytes = 0;
+        else if (!parsed.error.empty() || parsed.sizes.size() != 1)
+            return usageError("--quantize-file-bytes: expected one size such as 1G, or 0");
+        else
+            quantizationRequest.fileBytes = parsed.sizes.front();
     }
 
     // Only a listing and `--backend all` open every plugin: a CPU run never touches a GPU or
@@ -413,9 +489,22 @@ int runBench(const std::vector<std::string>& rawArgs, Streams& io) {
         if (showProgress)
             io.err << "\r\033[K" << std::flush;
     }
+    bench::QuantizationBenchReport quantization;
+    if (cpuSelected && request.conversions && request.arithmetic && !args.has("no-quantization")) {
+        const bool showProgress = isatty(STDERR_FILENO) == 1;
+        quantization = bench::runQuantizationBench(
+            quantizationRequest, [&](double fraction, const std::string& what) {
+                if (showProgress)
+                    io.err << "\r\033[Kcpu " << number(fraction * 100, "%.0f") << "%  " << what
+                           << std::flush;
+            });
+        if (showProgress)
+            io.err << "\r\033[K" << std::flush;
+    }
     printDevicesAndRequest(devices, request, io.out);
     bool failed = printResultsTable(results, io.out);
     failed = printAccumulation(accumulation, accumulationTerms, io.out) || failed;
+    failed = printQuantization(quantization, io.out) || failed;
     printDifferences(results, io.out);
     if (!writeOutputs(args, request, devices, results, io))
         return kExitDataError;

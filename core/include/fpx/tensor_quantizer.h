@@ -28,4 +28,10 @@ QuantizerPath quantizerPath(const BlockFormat& format, const TensorView& input);
 std::optional<QuantizedTensor> quantizeTensor(const BlockFormat& format, const TensorView& input,
                                               std::string& error, const QuantizeRun& run = {});
 
+// quantizeTensor into `out`, reusing its buffers where they have the size already (a
+// benchmark or a sweep that quantizes again and again need not allocate and clear them each
+// time). false with `error` when quantizeTensor would give nullopt (`out` is then unspecified).
+bool quantizeTensorInto(const BlockFormat& format, const TensorView& input, QuantizedTensor& out,
+                        std::string& error, const QuantizeRun& run = {});
+
 } // namespace fpx

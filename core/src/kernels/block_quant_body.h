@@ -12,6 +12,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace {
 
@@ -98,7 +99,7 @@ template <bool Symmetric, bool ClipIfRoundedBeyond>
 [[gnu::always_inline]] inline void
 mxFloatElements(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count,
                 std::uint32_t factorBits, std::uint8_t* codes, BlockTally& tally) {
-    const EncodeParams& e = p.element;
+    const EncodeParams e = p.element; // a local: the byte stores below may alias anything
     const float factor = asFloat(factorBits);
     const std::uint32_t magnitudeBits = e.codeMask & ~e.signBit;
     std::uint32_t clipped = 0, flushed = 0;
@@ -128,11 +129,12 @@ mxFloatElements(const BlockQuantParams& p, const std::uint32_t* in, std::size_t 
 }
 
 // Integer elements r = RNE(d) saturated to ±qmax, d exact or as the caller proves; counts.
+// The parameters come as values: read through `p`, they would be reloaded after every byte
+// store (a byte store may alias anything), and the loops would not vectorise.
 template <bool ClipIfRoundedBeyond>
 [[gnu::always_inline]] inline std::uint8_t
-integerElement(const BlockQuantParams& p, double d, std::uint32_t inputBits, std::uint32_t& clipped,
-               std::uint32_t& flushed) {
-    const double qmax = p.qmax;
+integerElement(double qmax, std::uint32_t codeMask, double d, std::uint32_t inputBits,
+               std::uint32_t& clipped, std::uint32_t& flushed) {
     const double rounded = roundToInteger(d);
     if constexpr (ClipIfRoundedBeyond)
         clipped += (rounded > qmax) | (rounded < -qmax);
@@ -141,7 +143,7 @@ integerElement(const BlockQuantParams& p, double d, std::uint32_t inputBits, std
     const double saturated = rounded > qmax ? qmax : (rounded < -qmax ? -qmax : rounded);
     flushed += ((inputBits & 0x7fffffffu) != 0u) & (saturated == 0.0);
     return static_cast<std::uint8_t>(
-        static_cast<std::uint32_t>(static_cast<std::int32_t>(saturated)) & p.codeMask);
+        static_cast<std::uint32_t>(static_cast<std::int32_t>(saturated)) & codeMask);
 }
 
 // MXINT8 elements: x · 2^(F − k) (F fraction bits of the element) in a double is exact
@@ -152,25 +154,53 @@ mxIntegerElements(const BlockQuantParams& p, const std::uint32_t* in, std::size_
                   std::uint8_t* codes, BlockTally& tally) {
     const double factor = powerOfTwo(p.integerFractionBits - k);
     std::uint32_t clipped = 0, flushed = 0;
+    const double qmax = p.qmax;
+    const std::uint32_t codeMask = p.codeMask;
     for (std::size_t i = 0; i < count; ++i)
         codes[i] = integerElement<ClipIfRoundedBeyond>(
-            p, static_cast<double>(asFloat(in[i])) * factor, in[i], clipped, flushed);
+            qmax, codeMask, static_cast<double>(asFloat(in[i])) * factor, in[i], clipped, flushed);
     tally.clipped += clipped;
     tally.flushed += flushed;
 }
 
+// Calls block(x, n, amax, codes) for each block and stores its scale code. The common block
+// sizes come as compile-time constants (std::integral_constant), so that the element loops of
+// a block have a fixed trip count: no remainder loop, no run-time checks of the length.
 template <typename BlockFn>
 [[gnu::always_inline]] inline void
 forEachBlock(const std::uint32_t* in, std::size_t count, std::size_t blockSize, std::uint8_t* codes,
              std::uint32_t* scales, BlockTally& tally, const BlockFn& block) {
-    for (std::size_t first = 0, b = 0; first < count; first += blockSize, ++b) {
-        const std::size_t n = count - first < blockSize ? count - first : blockSize;
-        const std::uint32_t amax = maxMagnitudeOf(in + first, n);
-        if (amax >= kInfinityBits) {
-            tally.nonFinite = true;
-            return;
+    const auto blocksOf = [&](auto size) {
+        std::size_t first = 0, b = 0;
+        for (; first + size <= count; first += size, ++b) {
+            const std::uint32_t amax = maxMagnitudeOf(in + first, size);
+            if (amax >= kInfinityBits) {
+                tally.nonFinite = true;
+                return;
+            }
+            scales[b] = block(in + first, size, amax, codes + first);
         }
-        scales[b] = block(in + first, n, amax, codes + first);
+        if (first < count) { // the ragged last block
+            const std::size_t n = count - first;
+            const std::uint32_t amax = maxMagnitudeOf(in + first, n);
+            if (amax >= kInfinityBits) {
+                tally.nonFinite = true;
+                return;
+            }
+            scales[b] = block(in + first, n, amax, codes + first);
+        }
+    };
+    switch (blockSize) {
+    case 16:
+        return blocksOf(std::integral_constant<std::size_t, 16>{});
+    case 32:
+        return blocksOf(std::integral_constant<std::size_t, 32>{});
+    case 64:
+        return blocksOf(std::integral_constant<std::size_t, 64>{});
+    case 128:
+        return blocksOf(std::integral_constant<std::size_t, 128>{});
+    default:
+        return blocksOf(blockSize);
     }
 }
 
@@ -179,7 +209,7 @@ void mxBlocksOf(const BlockQuantParams& p, const std::uint32_t* in, std::size_t 
                 std::size_t blockSize, std::uint8_t* codes, std::uint32_t* scales,
                 BlockTally& tally) {
     forEachBlock(in, count, blockSize, codes, scales, tally,
-                 [&](const std::uint32_t* x, std::size_t n, std::uint32_t amax, std::uint8_t* c) {
+                 [&](const std::uint32_t* x, auto n, std::uint32_t amax, std::uint8_t* c) {
                      const int k = mxScaleExponent(p, amax);
                      if (p.integerElements)
                          mxIntegerElements<ClipIfRoundedBeyond>(p, x, n, k, c, tally);
@@ -207,26 +237,30 @@ void mxBlocks(const BlockQuantParams& p, const std::uint32_t* in, std::size_t co
 // (t exact in a double). With f = t rounded to FP32 (to nearest): f > t makes f the smallest
 // FP32 above t; f < t makes it f's successor; f = t leaves f (tieUp) or its successor.
 // Successors by the bits: +1 for a positive number, −1 for a negative one, and −0 → 2^−149.
-float thresholdAbove(double t, bool tieUp) {
+[[gnu::always_inline]] inline float thresholdAbove(double t, bool tieUp) {
+    // Branch-free (the comparisons go either way from block to block): selects the compiler
+    // turns into blends, vectorised over a block's thresholds.
     const float f = static_cast<float>(t);
     const double back = static_cast<double>(f);
-    if (back > t || (back == t && tieUp))
-        return f;
     const std::uint32_t bits = bitsOf(f);
-    if (bits == 0x80000000u)
-        return asFloat(1u);
-    return asFloat((bits >> 31) != 0u ? bits - 1u : bits + 1u);
+    const std::uint32_t successor =
+        bits == 0x80000000u ? 1u : ((bits >> 31) != 0u ? bits - 1u : bits + 1u);
+    const bool keep = (back > t) | ((back == t) & tieUp);
+    return asFloat(keep ? bits : successor);
 }
 
 // Thresholds of a ThresholdSet times a scale S (exact products: see the callers) as FP32
 // compares.
 struct ScaledThresholds {
     float above[ThresholdSet::kMax];
+    float clip; // NVFP4: |x| at or above this counts as clipped
 };
 
+// Count is the set's count, a constant, so that the loop vectorises.
+template <int Count>
 [[gnu::always_inline]] inline void scaleThresholds(const ThresholdSet& set, double scale,
                                                    ScaledThresholds& out) {
-    for (int i = 0; i < set.count; ++i)
+    for (int i = 0; i < Count; ++i)
         out.above[i] = thresholdAbove(set.thresholds[i] * scale, set.tieUp[i]);
 }
 
@@ -258,8 +292,10 @@ void nvfp4BlocksOf(const BlockQuantParams& p, const std::uint32_t* in, std::size
                    std::size_t blockSize, std::uint8_t* codes, std::uint32_t* scales,
                    BlockTally& tally) {
     const double divisor = p.elementMax * p.tensorScale; // exact: 3 and 24 significant bits
+    ScaledThresholds byScaleCode[128];
+    bool known[128] = {};
     forEachBlock(in, count, blockSize, codes, scales, tally,
-                 [&](const std::uint32_t* x, std::size_t n, std::uint32_t amax, std::uint8_t* c) {
+                 [&](const std::uint32_t* x, auto n, std::uint32_t amax, std::uint8_t* c) {
                      const double blockScale =
                          roundToScaleGrid(p, static_cast<double>(asFloat(amax)) / divisor);
                      const std::uint32_t scaleCode =
@@ -276,17 +312,24 @@ void nvfp4BlocksOf(const BlockQuantParams& p, const std::uint32_t* in, std::size
                          tally.flushed += flushed;
                          return scaleCode;
                      }
-                     const double scale = blockScale * p.tensorScale;
-                     ScaledThresholds t;
-                     scaleThresholds(p.levels, scale, t);
-                     const float clip = thresholdAbove(p.clipThreshold * scale, ClipAtOrAbove);
+                     // The thresholds depend on the block scale only, one of at most 128
+                     // positive codes: each is worked out the first time its code comes up.
+                     ScaledThresholds& t = byScaleCode[scaleCode & 0x7fu];
+                     if (!known[scaleCode & 0x7fu]) {
+                         const double scale = blockScale * p.tensorScale;
+                         scaleThresholds<7>(p.levels, scale, t);
+                         t.clip = thresholdAbove(p.clipThreshold * scale, ClipAtOrAbove);
+                         known[scaleCode & 0x7fu] = true;
+                     }
+                     const float clip = t.clip;
+                     const std::uint32_t signCode = p.signCode;
                      std::uint32_t clipped = 0, flushed = 0;
                      for (std::size_t i = 0; i < n; ++i) {
                          const std::uint32_t magnitude = x[i] & 0x7fffffffu;
                          const float a = asFloat(magnitude);
                          const std::uint32_t segment = segmentOf<7>(a, t);
-                         c[i] = static_cast<std::uint8_t>(segment |
-                                                          (p.signCode & (0u - (x[i] >> 31))));
+                         c[i] =
+                             static_cast<std::uint8_t>(segment | (signCode & (0u - (x[i] >> 31))));
                          clipped += a >= clip;
                          flushed += (magnitude != 0u) & (segment == 0u);
                      }
@@ -309,14 +352,15 @@ void nf4Blocks(const BlockQuantParams& p, const std::uint32_t* in, std::size_t c
                std::size_t blockSize, std::uint8_t* codes, std::uint32_t* scales,
                BlockTally& tally) {
     forEachBlock(in, count, blockSize, codes, scales, tally,
-                 [&](const std::uint32_t* x, std::size_t n, std::uint32_t amax, std::uint8_t* c) {
+                 [&](const std::uint32_t* x, auto n, std::uint32_t amax, std::uint8_t* c) {
                      ScaledThresholds t;
-                     scaleThresholds(p.levels, static_cast<double>(asFloat(amax)), t);
+                     scaleThresholds<15>(p.levels, static_cast<double>(asFloat(amax)), t);
+                     const std::uint32_t zeroLevel = p.zeroLevelCode;
                      std::uint32_t flushed = 0;
                      for (std::size_t i = 0; i < n; ++i) {
                          const std::uint32_t segment = segmentOf<15>(asFloat(x[i]), t);
                          c[i] = static_cast<std::uint8_t>(segment);
-                         flushed += ((x[i] & 0x7fffffffu) != 0u) & (segment == p.zeroLevelCode);
+                         flushed += ((x[i] & 0x7fffffffu) != 0u) & (segment == zeroLevel);
                      }
                      tally.flushed += flushed;
                      return amax; // the absmax's FP32 bits
@@ -332,9 +376,11 @@ integerElements(const BlockQuantParams& p, const std::uint32_t* in, std::size_t 
                 std::uint8_t* codes, BlockTally& tally) {
     const double s = scale;
     std::uint32_t clipped = 0, flushed = 0;
+    const double qmax = p.qmax;
+    const std::uint32_t codeMask = p.codeMask;
     for (std::size_t i = 0; i < count; ++i)
-        codes[i] = integerElement<ClipIfRoundedBeyond>(p, static_cast<double>(asFloat(in[i])) / s,
-                                                       in[i], clipped, flushed);
+        codes[i] = integerElement<ClipIfRoundedBeyond>(
+            qmax, codeMask, static_cast<double>(asFloat(in[i])) / s, in[i], clipped, flushed);
     tally.clipped += clipped;
     tally.flushed += flushed;
 }
@@ -353,7 +399,7 @@ void integerBlocksOf(const BlockQuantParams& p, const std::uint32_t* in, std::si
                      std::size_t blockSize, std::uint8_t* codes, std::uint32_t* scales,
                      BlockTally& tally) {
     forEachBlock(in, count, blockSize, codes, scales, tally,
-                 [&](const std::uint32_t* x, std::size_t n, std::uint32_t amax, std::uint8_t* c) {
+                 [&](const std::uint32_t* x, auto n, std::uint32_t amax, std::uint8_t* c) {
                      const float scale = integerScale(p, amax);
                      integerElements<ClipIfRoundedBeyond>(p, x, n, scale, c, tally);
                      return bitsOf(scale);

@@ -20,6 +20,10 @@
 #include <thread>
 #include <vector>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 namespace fpx {
 
 namespace {
@@ -160,7 +164,8 @@ std::optional<Plan> nvfp4Plan(const BlockFormat& f) {
         f.scale->kind != FormatKind::BinaryFloat || element.specials != SpecialEncoding::None)
         return std::nullopt;
     const std::optional<std::vector<double>> values = magnitudeValues(element);
-    if (!values || !fillThresholds(*values, p.levels))
+    // E2M1: 8 magnitudes, 7 thresholds (the loops count them at compile time).
+    if (!values || !fillThresholds(*values, p.levels) || p.levels.count != 7)
         return std::nullopt;
     const FormatLimits limits = deriveLimits(element);
     p.elementMax = values->back();
@@ -197,7 +202,8 @@ std::optional<Plan> nf4Plan(const BlockFormat& f) {
             return std::nullopt;
         levels.push_back(*v);
     }
-    if (!fillThresholds(levels, p.levels))
+    // 16 levels, 15 thresholds (the loops count them at compile time).
+    if (!fillThresholds(levels, p.levels) || p.levels.count != 15)
         return std::nullopt;
     // Threshold times an FP32 absmax (24 significant bits) must be exact in a double.
     for (int i = 0; i < p.levels.count; ++i)
@@ -313,6 +319,27 @@ std::size_t chunkElements(std::size_t blockSize) {
     return std::max<std::size_t>(1, kTarget / blockSize) * blockSize;
 }
 
+// Sizes an output array, asking Linux for transparent huge pages where it is newly allocated:
+// a tensor's codes take a page fault per 4 KiB page on first touch otherwise, and in a
+// virtual machine a fault can cost more than quantizing the page. The advice covers the
+// 2 MiB-aligned interior of the new buffer, before the first write; it changes no value.
+template <typename T> void sizeForWriting(std::vector<T>& v, std::size_t n) {
+    if (v.capacity() < n) {
+        v = std::vector<T>();
+        v.reserve(n);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+        constexpr std::uintptr_t kHuge = std::uintptr_t{1} << 21;
+        const auto begin = reinterpret_cast<std::uintptr_t>(v.data());
+        const std::uintptr_t end = begin + n * sizeof(T);
+        const std::uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1);
+        const std::uintptr_t last = end & ~(kHuge - 1);
+        if (last > first)
+            ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+#endif
+    }
+    v.resize(n);
+}
+
 enum class FastOutcome { Done, NonFinite, Cancelled };
 
 // Largest |x| bits over the tensor, in chunks.
@@ -381,7 +408,7 @@ FastOutcome quantizeFast(const Plan& plan, const BlockQuantLoops& loops, const T
             return count;
         });
     } else {
-        out.scaleCodes.resize(blocks);
+        sizeForWriting(out.scaleCodes, blocks);
         const BlockQuantLoops::BlockLoop loop = format.scheme == BlockScheme::Mx      ? loops.mx
                                                 : format.scheme == BlockScheme::Nvfp4 ? loops.nvfp4
                                                 : format.scheme == BlockScheme::Nf4   ? loops.nf4
@@ -414,31 +441,45 @@ QuantizerPath quantizerPath(const BlockFormat& format, const TensorView& input) 
     return QuantizerPath{plan->what + " (" + fastestLoops().isaName + ")", true};
 }
 
+bool quantizeTensorInto(const BlockFormat& format, const TensorView& input, QuantizedTensor& out,
+                        std::string& error, const QuantizeRun& run) {
+    const std::optional<Plan> plan = planFor(format, input);
+    if (plan) {
+        const std::size_t n = input.size();
+        out.format = format;
+        out.shape = input.shape;
+        out.elementCount = n;
+        out.blockSize = std::min(
+            n, std::max<std::size_t>(1, format.blocks.elementsPerBlock(n, input.rowLength())));
+        sizeForWriting(out.codes, n); // one byte a code: every fast path's element has ≤ 8 bits
+        out.tensorScale.reset();
+        out.groupScales.clear();
+        out.clipped = out.flushed = out.nanInputs = out.infInputs = 0;
+        switch (quantizeFast(*plan, fastestLoops(), input, run, out)) {
+        case FastOutcome::Done:
+            if (run.progress)
+                run.progress(n, n); // the work is done: a late cancel changes nothing
+            return true;
+        case FastOutcome::Cancelled:
+            error = format.id + ": cancelled";
+            return false;
+        case FastOutcome::NonFinite:
+            break;
+        }
+    }
+    std::optional<QuantizedTensor> exact = quantizeExactly(format, input, error, run.progress);
+    if (!exact)
+        return false;
+    out = std::move(*exact);
+    return true;
+}
+
 std::optional<QuantizedTensor> quantizeTensor(const BlockFormat& format, const TensorView& input,
                                               std::string& error, const QuantizeRun& run) {
-    const std::optional<Plan> plan = planFor(format, input);
-    if (!plan)
-        return quantizeExactly(format, input, error, run.progress);
-    const std::size_t n = input.size();
     QuantizedTensor out;
-    out.format = format;
-    out.shape = input.shape;
-    out.elementCount = n;
-    out.blockSize =
-        std::min(n, std::max<std::size_t>(1, format.blocks.elementsPerBlock(n, input.rowLength())));
-    out.codes.resize(n);
-    switch (quantizeFast(*plan, fastestLoops(), input, run, out)) {
-    case FastOutcome::Done:
-        if (run.progress)
-            run.progress(n, n);
-        return out;
-    case FastOutcome::Cancelled:
-        error = format.id + ": cancelled";
+    if (!quantizeTensorInto(format, input, out, error, run))
         return std::nullopt;
-    case FastOutcome::NonFinite:
-        break;
-    }
-    return quantizeExactly(format, input, error, run.progress);
+    return out;
 }
 
 } // namespace fpx
