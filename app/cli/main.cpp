@@ -53,6 +53,9 @@ Usage:
   fpx dot --a LIST|DIST --b LIST|DIST [--terms N] [--element ID]
           [--product ID|exact] [--accumulator ID|exact] [--block K] [--json]
       A dot product with separate element, product and accumulator formats.
+  fpx inspect FILE [--json] [--dtype f32|f64|f16|bf16|e4m3|e5m2]
+      The tensors in a .npy, .safetensors, raw (--dtype) or text file: name,
+      dtype, shape, min, max, absmax, mean, std, zeros, NaN and Inf counts.
 
 Values: 0.3952  -1.5e-7  1/3  2^-24  3*2^-4  0x1.8p-3  inf  -inf  nan  -0
 Formats: fp64 fp32 tf32 bf16 fp16 fp8_e4m3 fp8_e5m2 fp8_e4m3fnuz fp8_e5m2fnuz
@@ -101,6 +104,8 @@ int main(int argc, char** argv) {
             return fpx::cli::runAccumulate(args, io);
         if (command == "dot")
             return fpx::cli::runDot(args, io);
+        if (command == "inspect")
+            return fpx::cli::runInspect(args, io);
         if (command == "help" || command == "--help" || command == "-h") {
             std::cout << kUsage;
             return fpx::cli::kExitOk;
@@ -113,9 +118,8 @@ int main(int argc, char** argv) {
         std::cerr << "fpx " << command << ": internal error: " << e.what() << '\n';
         return fpx::cli::kExitDataError;
     }
-    std::cerr
-        << "fpx: unknown command '" << command
-        << "' (use formats, show, convert, table, plot, bench, calc, accumulate or dot; fpx --help "
-           "for more)\n";
+    std::cerr << "fpx: unknown command '" << command
+              << "' (use formats, show, convert, table, plot, bench, calc, accumulate, dot or "
+                 "inspect; fpx --help for more)\n";
     return fpx::cli::kExitUsage;
 }
