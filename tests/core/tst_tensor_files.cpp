@@ -535,9 +535,9 @@ void TestTensorFiles::damagedBytesNeverCrash() {
         }
         // Both outcomes happen, or the damage missed what it was meant to hit.
         QVERIFY2(accepted > 0 && refused > 100, qPrintable(QString("%1: %2 accepted, %3 refused")
-                                                                .arg(QString::fromStdString(name))
-                                                                .arg(accepted)
-                                                                .arg(refused)));
+                                                               .arg(QString::fromStdString(name))
+                                                               .arg(accepted)
+                                                               .arg(refused)));
     }
 }
 
@@ -912,6 +912,10 @@ void TestTensorFiles::histogramLinear() {
     two.bins = 2;
     const Histogram x = makeHistogram(std::span<const double>(extremes), two);
     QCOMPARE(x.counts, (std::vector<std::size_t>{1, 2}));
+    // A range so narrow that half its width is zero: every value still lands in a bin.
+    const std::vector<double> tiny{-0x1p-1074, 0x1p-1074, 0};
+    const Histogram t = makeHistogram(std::span<const double>(tiny), two);
+    QCOMPARE(t.binned(), std::size_t(3));
 }
 
 void TestTensorFiles::histogramLog2() {
