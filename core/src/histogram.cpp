@@ -61,6 +61,42 @@ std::size_t Histogram::binned() const {
     return sum;
 }
 
+void Histogram::add(double x) {
+    if (std::isnan(x)) {
+        ++nans;
+        return;
+    }
+    if (std::isinf(x)) {
+        ++infs;
+        return;
+    }
+    if (axis == HistogramAxis::Log2Magnitude && x == 0) {
+        ++zeros;
+        return;
+    }
+    const double p = *axisPosition(x);
+    if (p < low)
+        ++below;
+    else if (p > high)
+        ++above;
+    else
+        ++counts[*binOf(x)];
+}
+
+bool Histogram::merge(const Histogram& other) {
+    if (other.axis != axis || other.low != low || other.high != high ||
+        other.counts.size() != counts.size())
+        return false;
+    for (std::size_t i = 0; i < counts.size(); ++i)
+        counts[i] += other.counts[i];
+    below += other.below;
+    above += other.above;
+    zeros += other.zeros;
+    nans += other.nans;
+    infs += other.infs;
+    return true;
+}
+
 namespace {
 
 template <typename T> Histogram build(std::span<const T> values, const HistogramOptions& options) {
@@ -94,28 +130,8 @@ template <typename T> Histogram build(std::span<const T> values, const Histogram
         }
     }
 
-    for (const T v : values) {
-        const double x = static_cast<double>(v);
-        if (std::isnan(x)) {
-            ++h.nans;
-            continue;
-        }
-        if (std::isinf(x)) {
-            ++h.infs;
-            continue;
-        }
-        if (h.axis == HistogramAxis::Log2Magnitude && x == 0) {
-            ++h.zeros;
-            continue;
-        }
-        const double p = *h.axisPosition(x);
-        if (p < h.low)
-            ++h.below;
-        else if (p > h.high)
-            ++h.above;
-        else
-            ++h.counts[*h.binOf(x)];
-    }
+    for (const T v : values)
+        h.add(static_cast<double>(v));
     return h;
 }
 

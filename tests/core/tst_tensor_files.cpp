@@ -912,6 +912,23 @@ void TestTensorFiles::histogramLinear() {
     two.bins = 2;
     const Histogram x = makeHistogram(std::span<const double>(extremes), two);
     QCOMPARE(x.counts, (std::vector<std::size_t>{1, 2}));
+    // In chunks: the histogram of the first chunk, the rest added or merged, is the histogram
+    // of the whole.
+    Histogram chunked = makeHistogram(std::span<const double>(values).subspan(0, 4), options);
+    const Histogram rest = makeHistogram(std::span<const double>(values).subspan(4), options);
+    Histogram whole = makeHistogram(std::span<const double>(values), options);
+    Histogram added = chunked;
+    QVERIFY(chunked.merge(rest));
+    for (double v : std::span<const double>(values).subspan(4))
+        added.add(v);
+    for (const Histogram* h : {&chunked, &added}) {
+        QCOMPARE(h->counts, whole.counts);
+        QCOMPARE(h->below, whole.below);
+        QCOMPARE(h->above, whole.above);
+        QCOMPARE(h->nans, whole.nans);
+        QCOMPARE(h->infs, whole.infs);
+    }
+    QVERIFY(!chunked.merge(x)); // another range
     // A range so narrow that half its width is zero: every value still lands in a bin.
     const std::vector<double> tiny{-0x1p-1074, 0x1p-1074, 0};
     const Histogram t = makeHistogram(std::span<const double>(tiny), two);
