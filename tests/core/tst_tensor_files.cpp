@@ -15,6 +15,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <fcntl.h>
 #include <fstream>
 #include <limits>
 #include <random>
@@ -138,6 +139,7 @@ class TestTensorFiles : public QObject {
     void lyingHeaders_data();
     void lyingHeaders();
     void damagedBytesNeverCrash();
+    void largeFileIsMappedNotRead();
     void unreadable();
     void tensorArgument();
     void writersRoundTrip();
@@ -539,6 +541,41 @@ void TestTensorFiles::damagedBytesNeverCrash() {
                                                                .arg(accepted)
                                                                .arg(refused)));
     }
+}
+
+// A 5 GiB safetensors file, sparse (its holes read as zeros and take no disk): opening lists its
+// tensors and loading borrows the F32 one from the mapping, without reading 5 GiB; a tensor
+// beyond 4 GiB into the file (64-bit offsets throughout) reads back what was written there.
+void TestTensorFiles::largeFileIsMappedNotRead() {
+    const std::uint64_t big = (std::uint64_t(5) << 30) / 4; // F32 elements
+    std::string json = "{\"big\":{\"dtype\":\"F32\",\"shape\":[" + std::to_string(big) +
+                       "],\"data_offsets\":[0," + std::to_string(4 * big) +
+                       "]},\"tail\":{\"dtype\":\"F64\",\"shape\":[2],\"data_offsets\":[" +
+                       std::to_string(4 * big) + "," + std::to_string(4 * big + 16) + "]}}";
+    json.append((8 - json.size() % 8) % 8, ' ');
+    Files files;
+    const std::string path = files.write("big.safetensors", u64le(json.size()) + json);
+    const std::string tail = le(std::vector<double>{-1.25, 3e300});
+    const off_t tailOffset = off_t(8 + json.size() + 4 * big);
+    const int fd = ::open(path.c_str(), O_WRONLY);
+    QVERIFY(fd >= 0);
+    const bool written =
+        ::ftruncate(fd, tailOffset + 16) == 0 && ::pwrite(fd, tail.data(), 16, tailOffset) == 16;
+    ::close(fd);
+    if (!written)
+        QSKIP("this file system cannot hold a sparse 5 GiB file");
+    const TensorFileOpen opened = TensorFile::open(path);
+    QVERIFY2(opened.file, opened.error.c_str());
+    QCOMPARE(opened.file->tensors()[0].elementCount, std::size_t(big));
+    QCOMPARE(opened.file->tensors()[1].dataOffset, std::uint64_t(tailOffset));
+    std::string error;
+    const auto loaded = opened.file->load("big", error);
+    QVERIFY2(loaded, error.c_str());
+    QCOMPARE(loaded->view.size(), std::size_t(big));
+    QCOMPARE(loaded->view.at(big - 1), 0.0);
+    const auto end = opened.file->load("tail", error);
+    QVERIFY2(end, error.c_str());
+    COMPARE_VALUES(valuesOf(end->view), (std::vector<double>{-1.25, 3e300}));
 }
 
 void TestTensorFiles::unreadable() {
