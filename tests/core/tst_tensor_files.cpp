@@ -94,16 +94,19 @@ bool same(double a, double b) {
            std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
 }
 
-#define COMPARE_VALUES(actual, expected)                                                           \
-    do {                                                                                           \
-        const std::vector<double> a_ = (actual), e_ = (expected);                                  \
-        QCOMPARE(a_.size(), e_.size());                                                            \
-        for (std::size_t i_ = 0; i_ < a_.size(); ++i_)                                             \
-            QVERIFY2(same(a_[i_], e_[i_]), qPrintable(QString("element %1: %2, expected %3")       \
-                                                          .arg(i_)                                 \
-                                                          .arg(a_[i_], 0, 'g', 17)                 \
-                                                          .arg(e_[i_], 0, 'g', 17)));              \
-    } while (false)
+// "" when the values are the same (same(): NaN equal to NaN, −0 apart from +0), else the first
+// difference, for QCOMPARE(mismatch(…), QString()) to print.
+QString mismatch(const std::vector<double>& actual, const std::vector<double>& expected) {
+    if (actual.size() != expected.size())
+        return QString("%1 values, expected %2").arg(actual.size()).arg(expected.size());
+    for (std::size_t i = 0; i < actual.size(); ++i)
+        if (!same(actual[i], expected[i]))
+            return QString("element %1: %2, expected %3")
+                .arg(i)
+                .arg(actual[i], 0, 'g', 17)
+                .arg(expected[i], 0, 'g', 17);
+    return {};
+}
 
 // A binary float code's value from its fields, by the textbook formula (independent of fpx's
 // decoder): (−1)^s · 2^(e − bias) · (1 + f/2^m), subnormal 2^(1 − bias) · f/2^m.
@@ -203,10 +206,10 @@ void TestTensorFiles::npyEveryDtypeAndOrder() {
     QCOMPARE(loaded->view.shape, (std::vector<std::size_t>{2, 3}));
     QCOMPARE(loaded->view.isDouble(), descr == "<f8");
     QCOMPARE(loaded->view.rowLength(), std::size_t(3));
-    COMPARE_VALUES(valuesOf(loaded->view), values);
+    QCOMPARE(mismatch(valuesOf(loaded->view), values), QString());
     // The loaded values outlive the file object.
     opened.file.reset();
-    COMPARE_VALUES(valuesOf(loaded->view), values);
+    QCOMPARE(mismatch(valuesOf(loaded->view), values), QString());
 }
 
 void TestTensorFiles::npyZeroDimensional() {
@@ -216,7 +219,7 @@ void TestTensorFiles::npyZeroDimensional() {
     const auto loaded = loadTensorArgument(path, std::nullopt, error);
     QVERIFY2(loaded, error.c_str());
     QVERIFY(loaded->view.shape.empty());
-    COMPARE_VALUES(valuesOf(loaded->view), std::vector<double>{-7.25});
+    QCOMPARE(mismatch(valuesOf(loaded->view), std::vector<double>{-7.25}), QString());
     // An empty array is a tensor of no values.
     const std::string empty = files.write("e.npy", npy("<f8", "(0, 4)", ""));
     const auto none = loadTensorArgument(empty, std::nullopt, error);
@@ -288,7 +291,7 @@ void TestTensorFiles::safetensorsEveryDtype() {
         const auto loaded = file.load(cases[k].name, error);
         QVERIFY2(loaded, error.c_str());
         QCOMPARE(loaded->view.isDouble(), cases[k].dtype == "F64");
-        COMPARE_VALUES(valuesOf(loaded->view), cases[k].values);
+        QCOMPARE(mismatch(valuesOf(loaded->view), cases[k].values), QString());
     }
     QCOMPARE(file.tensors()[1].shape, (std::vector<std::size_t>{2, 2}));
     const TensorInfo& ints = file.tensors().back();
@@ -346,7 +349,7 @@ void TestTensorFiles::rawFiles() {
     std::string error;
     const auto loaded = opened.file->load("w.bin", error);
     QVERIFY2(loaded, error.c_str());
-    COMPARE_VALUES(valuesOf(loaded->view), (std::vector<double>{1, -2.5, 1e-300}));
+    QCOMPARE(mismatch(valuesOf(loaded->view), (std::vector<double>{1, -2.5, 1e-300})), QString());
     // 24 bytes as f32: six values; as e4m3: 24.
     QCOMPARE(TensorFile::open(path, RawLayout{"f32"}).file->tensors()[0].elementCount,
              std::size_t(6));
@@ -382,8 +385,9 @@ void TestTensorFiles::textFiles() {
     const auto loaded = opened.file->load("v.txt", error);
     QVERIFY2(loaded, error.c_str());
     QVERIFY(loaded->view.isDouble());
-    COMPARE_VALUES(valuesOf(loaded->view),
-                   (std::vector<double>{1.5, -0.1, 0.125, 0x1p-1074, kInf, -0.0}));
+    QCOMPARE(mismatch(valuesOf(loaded->view),
+                      (std::vector<double>{1.5, -0.1, 0.125, 0x1p-1074, kInf, -0.0})),
+             QString());
     // A value beyond the doubles is an error naming line and column, not a silent infinity.
     const std::string far = files.write("far.txt", "1\n2\n 1e400000\n");
     opened = TensorFile::open(far);
@@ -575,7 +579,7 @@ void TestTensorFiles::largeFileIsMappedNotRead() {
     QCOMPARE(loaded->view.at(big - 1), 0.0);
     const auto end = opened.file->load("tail", error);
     QVERIFY2(end, error.c_str());
-    COMPARE_VALUES(valuesOf(end->view), (std::vector<double>{-1.25, 3e300}));
+    QCOMPARE(mismatch(valuesOf(end->view), (std::vector<double>{-1.25, 3e300})), QString());
 }
 
 void TestTensorFiles::unreadable() {
@@ -608,7 +612,7 @@ void TestTensorFiles::tensorArgument() {
     QCOMPARE(loaded->view.name, std::string("w"));
     loaded = loadTensorArgument(path + ":v", std::nullopt, error);
     QVERIFY2(loaded, error.c_str());
-    COMPARE_VALUES(valuesOf(loaded->view), std::vector<double>{4});
+    QCOMPARE(mismatch(valuesOf(loaded->view), std::vector<double>{4}), QString());
     QVERIFY(!loadTensorArgument(path + ":x", std::nullopt, error));
     QVERIFY2(error == path + ": no tensor named 'x'; the file holds 'ints', 'w', 'v'",
              error.c_str());
@@ -618,7 +622,7 @@ void TestTensorFiles::tensorArgument() {
     const std::string colon = files.write("a:b.txt", "2\n");
     loaded = loadTensorArgument(colon, std::nullopt, error);
     QVERIFY2(loaded, error.c_str());
-    COMPARE_VALUES(valuesOf(loaded->view), std::vector<double>{2});
+    QCOMPARE(mismatch(valuesOf(loaded->view), std::vector<double>{2}), QString());
     // Only unloadable tensors.
     const std::string ints = files.write(
         "i.safetensors",
@@ -642,7 +646,7 @@ void TestTensorFiles::writersRoundTrip() {
         QVERIFY2(loaded, error.c_str());
         QCOMPARE(loaded->view.shape, shape);
         QVERIFY(loaded->view.isDouble());
-        COMPARE_VALUES(valuesOf(loaded->view), values);
+        QCOMPARE(mismatch(valuesOf(loaded->view), values), QString());
         std::ifstream in(path, std::ios::binary);
         const std::string bytes((std::istreambuf_iterator<char>(in)), {});
         QCOMPARE((bytes.size() - 48) % 64, std::size_t(0)); // data 64-byte aligned
@@ -651,7 +655,7 @@ void TestTensorFiles::writersRoundTrip() {
     QVERIFY2(writeNpy(files.path("scalar.npy"), {2.5}, {}, error), error.c_str());
     auto scalar = loadTensorArgument(files.path("scalar.npy"), std::nullopt, error);
     QVERIFY2(scalar && scalar->view.shape.empty(), error.c_str());
-    COMPARE_VALUES(valuesOf(scalar->view), std::vector<double>{2.5});
+    QCOMPARE(mismatch(valuesOf(scalar->view), std::vector<double>{2.5}), QString());
 
     // .safetensors: codes, a float tensor and metadata, read back field by field.
     std::vector<std::uint8_t> floatBytes(12);
@@ -675,7 +679,7 @@ void TestTensorFiles::writersRoundTrip() {
     QCOMPARE(opened.file->metadata()[1], (std::pair<std::string, std::string>{"fpx.block", "32"}));
     const auto scales = opened.file->load("scales", error);
     QVERIFY2(scales, error.c_str());
-    COMPARE_VALUES(valuesOf(scales->view), (std::vector<double>{1.5, -2, 0x1p-149}));
+    QCOMPARE(mismatch(valuesOf(scales->view), (std::vector<double>{1.5, -2, 0x1p-149})), QString());
     std::ifstream in(path, std::ios::binary);
     const std::string bytes((std::istreambuf_iterator<char>(in)), {});
     QCOMPARE(bytes.substr(bytes.size() - 19, 5), std::string("\x01\x02\x03\x04\x05"));
