@@ -393,6 +393,10 @@ void TestTensorFiles::textFiles() {
     opened = TensorFile::open(far);
     QVERIFY(!opened.file);
     QCOMPARE(opened.error, far + ":3:2: '1e400000' is beyond the range of a double");
+    // A byte order mark is skipped.
+    opened = TensorFile::open(files.write("bom.txt", "\xEF\xBB\xBF-2\n"));
+    QVERIFY2(opened.file, opened.error.c_str());
+    QCOMPARE(mismatch(valuesOf(opened.file->load("bom.txt", error)->view), {-2}), QString());
     // Any extension, when the contents are text.
     const std::string dat = files.write("v.dat", "3\n");
     opened = TensorFile::open(dat);
