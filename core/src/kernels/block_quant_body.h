@@ -252,16 +252,31 @@ void mxBlocks(const BlockQuantParams& p, const std::uint32_t* in, std::size_t co
 // Thresholds of a ThresholdSet times a scale S (exact products: see the callers) as FP32
 // compares.
 struct ScaledThresholds {
-    float above[ThresholdSet::kMax];
+    float above[ThresholdSet::kLanes];
     float clip; // NVFP4: |x| at or above this counts as clipped
 };
 
-// Count is the set's count, a constant, so that the loop vectorises.
-template <int Count>
+// thresholdAbove for all (padded) thresholds of a set at once, in loops of a vector's width
+// with selects only, which the compiler vectorises (one block's scale is worked out while the
+// last block's elements are still in flight).
 [[gnu::always_inline]] inline void scaleThresholds(const ThresholdSet& set, double scale,
                                                    ScaledThresholds& out) {
-    for (int i = 0; i < Count; ++i)
-        out.above[i] = thresholdAbove(set.thresholds[i] * scale, set.tieUp[i]);
+    constexpr int kLanes = ThresholdSet::kLanes;
+    double t[kLanes];
+    std::uint32_t bits[kLanes], keep[kLanes];
+    for (int i = 0; i < kLanes; ++i)
+        t[i] = set.thresholds[i] * scale;
+    for (int i = 0; i < kLanes; ++i) {
+        const float f = static_cast<float>(t[i]);
+        const double back = static_cast<double>(f);
+        bits[i] = bitsOf(f);
+        keep[i] = (back > t[i] ? ~0u : 0u) | (back == t[i] ? set.tieMask[i] : 0u);
+    }
+    for (int i = 0; i < kLanes; ++i) {
+        const std::uint32_t b = bits[i];
+        const std::uint32_t successor = b == 0x80000000u ? 1u : ((b >> 31) != 0u ? b - 1u : b + 1u);
+        out.above[i] = asFloat((b & keep[i]) | (successor & ~keep[i]));
+    }
 }
 
 // The segment of x: how many thresholds lie at or below it, in FP32 compares x ≥ U_i.
@@ -317,7 +332,7 @@ void nvfp4BlocksOf(const BlockQuantParams& p, const std::uint32_t* in, std::size
                      ScaledThresholds& t = byScaleCode[scaleCode & 0x7fu];
                      if (!known[scaleCode & 0x7fu]) {
                          const double scale = blockScale * p.tensorScale;
-                         scaleThresholds<7>(p.levels, scale, t);
+                         scaleThresholds(p.levels, scale, t);
                          t.clip = thresholdAbove(p.clipThreshold * scale, ClipAtOrAbove);
                          known[scaleCode & 0x7fu] = true;
                      }
@@ -354,7 +369,7 @@ void nf4Blocks(const BlockQuantParams& p, const std::uint32_t* in, std::size_t c
     forEachBlock(in, count, blockSize, codes, scales, tally,
                  [&](const std::uint32_t* x, auto n, std::uint32_t amax, std::uint8_t* c) {
                      ScaledThresholds t;
-                     scaleThresholds<15>(p.levels, static_cast<double>(asFloat(amax)), t);
+                     scaleThresholds(p.levels, static_cast<double>(asFloat(amax)), t);
                      const std::uint32_t zeroLevel = p.zeroLevelCode;
                      std::uint32_t flushed = 0;
                      for (std::size_t i = 0; i < n; ++i) {

@@ -80,6 +80,7 @@ bool fillThresholds(const std::vector<double>& values, kernels::ThresholdSet& se
             return false;
         set.thresholds[i] = mid;
         set.tieUp[i] = i % 2 != 0;
+        set.tieMask[i] = set.tieUp[i] ? ~0u : 0u;
     }
     return true;
 }
