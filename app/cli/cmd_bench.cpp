@@ -350,7 +350,8 @@ bool printQuantization(const bench::QuantizationBenchReport& report, std::ostrea
             out << "  " << r.format << ": " << r.note << '\n';
     const bench::QuantizationFileCheck& f = report.file;
     if (f.ran) {
-        out << "\nLoading + quantizing (" << f.format << ") a .safetensors file of " << f.fileBytes
+        out << "\nLoading + quantizing (" << f.format << ", blocks of " << report.block
+            << ") a .safetensors file of " << f.fileBytes
             << " bytes against reading it (read() into 1 MiB, like cat FILE > /dev/null); "
             << f.pageCache << ":\n";
         TextTable file({"read s", "load + quantize s", "ratio", "goal"});

@@ -626,7 +626,7 @@ void TstBlockQuantization::options() {
     block.blocks = BlockLayout{BlockLayout::Kind::Elements, 128};
     QCOMPARE(blockFormat("int4", block).blocks.size, std::size_t(128));
     QCOMPARE(blockFormat("nvfp4", block).blocks.size, std::size_t(128));
-    QVERIFY(!findBlockFormat("fp8_e4m3", block, error));
+    QVERIFY(blockFormat("fp8_e4m3", block).blocks.kind == BlockLayout::Kind::Tensor);
     QVERIFY(!findBlockFormat("nosuch", {}, error));
     QVERIFY(!findBlockFormat("fp128", {}, error)); // values beyond a double
     QVERIFY(!findBlockFormat("e8m0", {}, error));
@@ -744,6 +744,17 @@ void TstBlockQuantization::directCast() {
         e.flushed += v != 0 && e4m3.codeValues[el.code] == 0;
     }
     check(quantize(blockFormat("fp8_e4m3"), x), e, "fp8_e4m3");
+    // FP32 and FP64 casts of values they hold are the identity (their codes are reinterpreted
+    // bits, not a table).
+    const std::vector<double> floats = randomValues(300, 8);
+    const QuantizedTensor f32 = quantize(blockFormat("fp32"), floats);
+    const std::vector<double> f32Values = dequantizeAll(f32);
+    const std::vector<double> doubles{0.1, -1e300, 5e-324, -0.0};
+    const QuantizedTensor f64 = quantize(blockFormat("fp64"), doubles);
+    for (std::size_t i = 0; i < floats.size(); ++i)
+        QVERIFY(sameDouble(f32.dequantized(i), floats[i]) && sameDouble(f32Values[i], floats[i]));
+    for (std::size_t i = 0; i < doubles.size(); ++i)
+        QVERIFY(sameDouble(f64.dequantized(i), doubles[i]));
     // ±∞ and NaN: a plain cast (NaN in E4M3, ±∞ kept in E5M2).
     const QuantizedTensor q = quantize(blockFormat("fp8_e5m2"), {INFINITY, -INFINITY, NAN, 1e6});
     QCOMPARE(q.dequantized(0), INFINITY);

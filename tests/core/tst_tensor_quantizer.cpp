@@ -377,6 +377,22 @@ void TestTensorQuantizer::pathsAndFallbacks() {
     QVERIFY(quantizerPath(blockFormat("int4", "128"), view(f)).fast);
     QVERIFY(!quantizerPath(blockFormat("mxfp4"), doubles).fast);
     QCOMPARE(quantizerPath(blockFormat("mxfp4"), doubles).name, std::string("exact core"));
+    // quantizeTensorInto reuses a result of another format and size: every field is replaced.
+    const std::vector<float> large = draw("normal", 1.0, 5000, 11);
+    QuantizedTensor reused;
+    for (const char* id : {"nvfp4", "mxfp4", "nf4_dq", "int4", "nf4"}) {
+        std::string reuseError;
+        const std::vector<float>& values = id[1] == 'x' ? f : large;
+        QVERIFY(quantizeTensorInto(blockFormat(id), view(values), reused, reuseError));
+        const std::optional<QuantizedTensor> exact =
+            quantizeExactly(blockFormat(id), view(values), reuseError);
+        QVERIFY(exact);
+        QCOMPARE(reused.codes, exact->codes);
+        QCOMPARE(reused.scaleCodes, exact->scaleCodes);
+        QCOMPARE(reused.groupScales.size(), exact->groupScales.size());
+        QCOMPARE(reused.tensorScale.has_value(), exact->tensorScale.has_value());
+        QCOMPARE(reused.elementCount, exact->elementCount);
+    }
     // The exact core's errors come through unchanged.
     std::string error;
     const std::vector<float> none;
@@ -388,7 +404,7 @@ void TestTensorQuantizer::progressAndCancel() {
     const std::vector<float> values = draw("normal", 1.0, std::size_t{1} << 20, 3);
     std::string error;
     QuantizeRun run;
-    run.threads = 2;
+    run.threads = 1; // the calling thread reports: with one thread, after every chunk
     std::size_t last = 0, calls = 0;
     run.progress = [&](std::size_t done, std::size_t total) {
         if (done < last || done > total)
@@ -400,6 +416,7 @@ void TestTensorQuantizer::progressAndCancel() {
     QVERIFY(quantizeTensor(blockFormat("mxfp4"), view(values), error, run));
     QVERIFY(calls > 1);
     QCOMPARE(last, values.size());
+    run.threads = 2;
     run.progress = [](std::size_t, std::size_t) { return false; };
     QVERIFY(!quantizeTensor(blockFormat("nvfp4"), view(values), error, run));
     QVERIFY(error.find("cancelled") != std::string::npos);

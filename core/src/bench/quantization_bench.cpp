@@ -4,10 +4,15 @@
 #include "fpx/bench/backend.h"
 #include "fpx/block_format.h"
 #include "fpx/block_quantization.h"
+#include "fpx/tensor_file.h"
 #include "fpx/tensor_quantizer.h"
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <thread>
 
 namespace fpx::bench {
@@ -58,6 +63,91 @@ TensorView viewOf(const std::vector<float>& values, std::size_t count) {
     v.shape = {count};
     v.floats = std::span<const float>(values.data(), count);
     return v;
+}
+
+// The format of the file check, with the blocks of the timed section.
+constexpr const char* kFileFormat = "mxfp4";
+
+// Reads the whole file as `cat FILE > /dev/null` does: read() into a buffer until the end.
+// false when it cannot be read.
+bool readWholeFile(const std::string& path, std::vector<char>& buffer) {
+    const int fd = ::open(path.c_str(), O_RDONLY);
+    if (fd < 0)
+        return false;
+    ssize_t got = 0;
+    while ((got = ::read(fd, buffer.data(), buffer.size())) > 0) {
+    }
+    ::close(fd);
+    return got == 0;
+}
+
+QuantizationFileCheck runFileCheck(const QuantizationBenchRequest& request, int threads,
+                                   const std::atomic<bool>* cancel) {
+    QuantizationFileCheck check;
+    check.goal = 3;
+    check.format = kFileFormat;
+    check.fileBytes = request.fileBytes / sizeof(float) * sizeof(float);
+    const std::size_t n = check.fileBytes / sizeof(float);
+    if (n == 0) {
+        check.note = "a file of fewer than 4 bytes holds no FP32 value";
+        return check;
+    }
+    std::error_code ec;
+    const std::filesystem::path directory = request.fileDirectory.empty()
+                                                ? std::filesystem::temp_directory_path(ec)
+                                                : std::filesystem::path(request.fileDirectory);
+    check.path =
+        (directory / ("fpx-quantization-bench-" + std::to_string(::getpid()) + ".safetensors"))
+            .string();
+    {
+        OutputTensor tensor;
+        tensor.name = "weight";
+        tensor.dtype = "F32";
+        tensor.shape = {n};
+        const std::vector<float> values = randomInputs(n, InputDistribution::Normal, 21);
+        tensor.bytes.resize(n * sizeof(float));
+        std::memcpy(tensor.bytes.data(), values.data(), tensor.bytes.size());
+        std::string error;
+        if (!writeSafetensors(check.path, {tensor}, {}, error)) {
+            check.note = "cannot write the file: " + error;
+            return check;
+        }
+    }
+    std::vector<char> buffer(std::size_t{1} << 20);
+    std::string error;
+    QuantizerOptions options;
+    options.blocks = BlockLayout{BlockLayout::Kind::Elements, request.block};
+    std::optional<BlockFormat> format = findBlockFormat(kFileFormat, options, error);
+    QuantizeRun run;
+    run.threads = threads;
+    bool ok = format.has_value() && readWholeFile(check.path, buffer);
+    const auto loadAndQuantize = [&] {
+        const TensorFileOpen opened = TensorFile::open(check.path);
+        if (!opened.file) {
+            error = opened.error;
+            ok = false;
+            return;
+        }
+        const std::optional<TensorFile::Loaded> loaded = opened.file->load("weight", error);
+        ok = ok && loaded && quantizeTensor(*format, loaded->view, error, run).has_value();
+    };
+    if (ok) {
+        const StatisticsAlongside t = measureAlongside(
+            loadAndQuantize, [&] { ok = readWholeFile(check.path, buffer) && ok; }, request.plan,
+            cancel);
+        check.readTime = t.reference;
+        check.loadAndQuantizeTime = t.body;
+    }
+    std::filesystem::remove(check.path, ec);
+    if (!ok) {
+        check.note = "the file could not be read, loaded or quantized: " + error;
+        return check;
+    }
+    check.ran = check.readTime.median > 0 && check.loadAndQuantizeTime.median > 0;
+    if (check.ran)
+        check.ratio = check.loadAndQuantizeTime.median / check.readTime.median;
+    check.pageCache = "the file was just written, so both find it in the page cache";
+    return check;
 }
 
 } // namespace
@@ -140,6 +230,11 @@ runQuantizationBench(const QuantizationBenchRequest& request,
             row.ratio = row.bytesPerSecond / row.referenceBytesPerSecond;
         report.rows.push_back(row);
         ++done;
+    }
+    if (request.fileBytes > 0 && !(cancel && cancel->load())) {
+        step("timing loading + quantizing a file of " + std::to_string(request.fileBytes) +
+             " bytes");
+        report.file = runFileCheck(request, report.threads, cancel);
     }
     if (progress)
         progress(1, "quantization done");

@@ -12,6 +12,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace {
 
@@ -162,18 +163,44 @@ mxIntegerElements(const BlockQuantParams& p, const std::uint32_t* in, std::size_
     tally.flushed += flushed;
 }
 
+// Calls block(x, n, amax, codes) for each block and stores its scale code. The common block
+// sizes come as compile-time constants (std::integral_constant), so that the element loops of
+// a block have a fixed trip count: no remainder loop, no run-time checks of the length.
 template <typename BlockFn>
 [[gnu::always_inline]] inline void
 forEachBlock(const std::uint32_t* in, std::size_t count, std::size_t blockSize, std::uint8_t* codes,
              std::uint32_t* scales, BlockTally& tally, const BlockFn& block) {
-    for (std::size_t first = 0, b = 0; first < count; first += blockSize, ++b) {
-        const std::size_t n = count - first < blockSize ? count - first : blockSize;
-        const std::uint32_t amax = maxMagnitudeOf(in + first, n);
-        if (amax >= kInfinityBits) {
-            tally.nonFinite = true;
-            return;
+    const auto blocksOf = [&](auto size) {
+        std::size_t first = 0, b = 0;
+        for (; first + size <= count; first += size, ++b) {
+            const std::uint32_t amax = maxMagnitudeOf(in + first, size);
+            if (amax >= kInfinityBits) {
+                tally.nonFinite = true;
+                return;
+            }
+            scales[b] = block(in + first, size, amax, codes + first);
         }
-        scales[b] = block(in + first, n, amax, codes + first);
+        if (first < count) { // the ragged last block
+            const std::size_t n = count - first;
+            const std::uint32_t amax = maxMagnitudeOf(in + first, n);
+            if (amax >= kInfinityBits) {
+                tally.nonFinite = true;
+                return;
+            }
+            scales[b] = block(in + first, n, amax, codes + first);
+        }
+    };
+    switch (blockSize) {
+    case 16:
+        return blocksOf(std::integral_constant<std::size_t, 16>{});
+    case 32:
+        return blocksOf(std::integral_constant<std::size_t, 32>{});
+    case 64:
+        return blocksOf(std::integral_constant<std::size_t, 64>{});
+    case 128:
+        return blocksOf(std::integral_constant<std::size_t, 128>{});
+    default:
+        return blocksOf(blockSize);
     }
 }
 
@@ -182,7 +209,7 @@ void mxBlocksOf(const BlockQuantParams& p, const std::uint32_t* in, std::size_t 
                 std::size_t blockSize, std::uint8_t* codes, std::uint32_t* scales,
                 BlockTally& tally) {
     forEachBlock(in, count, blockSize, codes, scales, tally,
-                 [&](const std::uint32_t* x, std::size_t n, std::uint32_t amax, std::uint8_t* c) {
+                 [&](const std::uint32_t* x, auto n, std::uint32_t amax, std::uint8_t* c) {
                      const int k = mxScaleExponent(p, amax);
                      if (p.integerElements)
                          mxIntegerElements<ClipIfRoundedBeyond>(p, x, n, k, c, tally);
@@ -210,27 +237,46 @@ void mxBlocks(const BlockQuantParams& p, const std::uint32_t* in, std::size_t co
 // (t exact in a double). With f = t rounded to FP32 (to nearest): f > t makes f the smallest
 // FP32 above t; f < t makes it f's successor; f = t leaves f (tieUp) or its successor.
 // Successors by the bits: +1 for a positive number, −1 for a negative one, and −0 → 2^−149.
-float thresholdAbove(double t, bool tieUp) {
+[[gnu::always_inline]] inline float thresholdAbove(double t, bool tieUp) {
+    // Branch-free (the comparisons go either way from block to block): selects the compiler
+    // turns into blends, vectorised over a block's thresholds.
     const float f = static_cast<float>(t);
     const double back = static_cast<double>(f);
-    if (back > t || (back == t && tieUp))
-        return f;
     const std::uint32_t bits = bitsOf(f);
-    if (bits == 0x80000000u)
-        return asFloat(1u);
-    return asFloat((bits >> 31) != 0u ? bits - 1u : bits + 1u);
+    const std::uint32_t successor =
+        bits == 0x80000000u ? 1u : ((bits >> 31) != 0u ? bits - 1u : bits + 1u);
+    const bool keep = (back > t) | ((back == t) & tieUp);
+    return asFloat(keep ? bits : successor);
 }
 
 // Thresholds of a ThresholdSet times a scale S (exact products: see the callers) as FP32
 // compares.
 struct ScaledThresholds {
-    float above[ThresholdSet::kMax];
+    float above[ThresholdSet::kLanes];
+    float clip; // NVFP4: |x| at or above this counts as clipped
 };
 
+// thresholdAbove for all (padded) thresholds of a set at once, in loops of a vector's width
+// with selects only, which the compiler vectorises (one block's scale is worked out while the
+// last block's elements are still in flight).
 [[gnu::always_inline]] inline void scaleThresholds(const ThresholdSet& set, double scale,
                                                    ScaledThresholds& out) {
-    for (int i = 0; i < set.count; ++i)
-        out.above[i] = thresholdAbove(set.thresholds[i] * scale, set.tieUp[i]);
+    constexpr int kLanes = ThresholdSet::kLanes;
+    double t[kLanes];
+    std::uint32_t bits[kLanes], keep[kLanes];
+    for (int i = 0; i < kLanes; ++i)
+        t[i] = set.thresholds[i] * scale;
+    for (int i = 0; i < kLanes; ++i) {
+        const float f = static_cast<float>(t[i]);
+        const double back = static_cast<double>(f);
+        bits[i] = bitsOf(f);
+        keep[i] = (back > t[i] ? ~0u : 0u) | (back == t[i] ? set.tieMask[i] : 0u);
+    }
+    for (int i = 0; i < kLanes; ++i) {
+        const std::uint32_t b = bits[i];
+        const std::uint32_t successor = b == 0x80000000u ? 1u : ((b >> 31) != 0u ? b - 1u : b + 1u);
+        out.above[i] = asFloat((b & keep[i]) | (successor & ~keep[i]));
+    }
 }
 
 // The segment of x: how many thresholds lie at or below it, in FP32 compares x ≥ U_i.
@@ -261,8 +307,10 @@ void nvfp4BlocksOf(const BlockQuantParams& p, const std::uint32_t* in, std::size
                    std::size_t blockSize, std::uint8_t* codes, std::uint32_t* scales,
                    BlockTally& tally) {
     const double divisor = p.elementMax * p.tensorScale; // exact: 3 and 24 significant bits
+    ScaledThresholds byScaleCode[128];
+    bool known[128] = {};
     forEachBlock(in, count, blockSize, codes, scales, tally,
-                 [&](const std::uint32_t* x, std::size_t n, std::uint32_t amax, std::uint8_t* c) {
+                 [&](const std::uint32_t* x, auto n, std::uint32_t amax, std::uint8_t* c) {
                      const double blockScale =
                          roundToScaleGrid(p, static_cast<double>(asFloat(amax)) / divisor);
                      const std::uint32_t scaleCode =
@@ -279,18 +327,24 @@ void nvfp4BlocksOf(const BlockQuantParams& p, const std::uint32_t* in, std::size
                          tally.flushed += flushed;
                          return scaleCode;
                      }
-                     const double scale = blockScale * p.tensorScale;
-                     ScaledThresholds t;
-                     scaleThresholds(p.levels, scale, t);
-                     const float clip = thresholdAbove(p.clipThreshold * scale, ClipAtOrAbove);
+                     // The thresholds depend on the block scale only, one of at most 128
+                     // positive codes: each is worked out the first time its code comes up.
+                     ScaledThresholds& t = byScaleCode[scaleCode & 0x7fu];
+                     if (!known[scaleCode & 0x7fu]) {
+                         const double scale = blockScale * p.tensorScale;
+                         scaleThresholds(p.levels, scale, t);
+                         t.clip = thresholdAbove(p.clipThreshold * scale, ClipAtOrAbove);
+                         known[scaleCode & 0x7fu] = true;
+                     }
+                     const float clip = t.clip;
                      const std::uint32_t signCode = p.signCode;
                      std::uint32_t clipped = 0, flushed = 0;
                      for (std::size_t i = 0; i < n; ++i) {
                          const std::uint32_t magnitude = x[i] & 0x7fffffffu;
                          const float a = asFloat(magnitude);
                          const std::uint32_t segment = segmentOf<7>(a, t);
-                         c[i] = static_cast<std::uint8_t>(segment |
-                                                          (signCode & (0u - (x[i] >> 31))));
+                         c[i] =
+                             static_cast<std::uint8_t>(segment | (signCode & (0u - (x[i] >> 31))));
                          clipped += a >= clip;
                          flushed += (magnitude != 0u) & (segment == 0u);
                      }
@@ -313,7 +367,7 @@ void nf4Blocks(const BlockQuantParams& p, const std::uint32_t* in, std::size_t c
                std::size_t blockSize, std::uint8_t* codes, std::uint32_t* scales,
                BlockTally& tally) {
     forEachBlock(in, count, blockSize, codes, scales, tally,
-                 [&](const std::uint32_t* x, std::size_t n, std::uint32_t amax, std::uint8_t* c) {
+                 [&](const std::uint32_t* x, auto n, std::uint32_t amax, std::uint8_t* c) {
                      ScaledThresholds t;
                      scaleThresholds(p.levels, static_cast<double>(asFloat(amax)), t);
                      const std::uint32_t zeroLevel = p.zeroLevelCode;
@@ -360,7 +414,7 @@ void integerBlocksOf(const BlockQuantParams& p, const std::uint32_t* in, std::si
                      std::size_t blockSize, std::uint8_t* codes, std::uint32_t* scales,
                      BlockTally& tally) {
     forEachBlock(in, count, blockSize, codes, scales, tally,
-                 [&](const std::uint32_t* x, std::size_t n, std::uint32_t amax, std::uint8_t* c) {
+                 [&](const std::uint32_t* x, auto n, std::uint32_t amax, std::uint8_t* c) {
                      const float scale = integerScale(p, amax);
                      integerElements<ClipIfRoundedBeyond>(p, x, n, scale, c, tally);
                      return bitsOf(scale);

@@ -28,9 +28,11 @@ struct BlockTally {
 // tieUp[i] (ties to the even code). NVFP4's E2M1 magnitudes and NF4's 16 levels.
 struct ThresholdSet {
     static constexpr int kMax = 15;
+    static constexpr int kLanes = 16; // the arrays padded to a vector's width (unused: 0)
     int count = 0;
-    double thresholds[kMax] = {};
-    bool tieUp[kMax] = {};
+    double thresholds[kLanes] = {};
+    bool tieUp[kLanes] = {};
+    std::uint32_t tieMask[kLanes] = {}; // tieUp as all ones or zero
 };
 
 // The parameters of one quantizer, derived from its BlockFormat by tensor_quantizer.cpp.

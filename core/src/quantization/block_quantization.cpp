@@ -102,7 +102,8 @@ ElementResult roundElement(const ExactValue& q, const FormatSpec& element) {
     return r;
 }
 
-// Element code → value as a double, by table for codes of up to 16 bits.
+// Element code → value as a double: by table for codes of up to 16 bits, by reinterpreting the
+// bits for FP32 and FP64 casts, through decodeCode otherwise.
 class ElementDecoder {
   public:
     explicit ElementDecoder(const FormatSpec& spec) : spec_(spec) {
@@ -111,16 +112,27 @@ class ElementDecoder {
             for (std::size_t c = 0; c < table_.size(); ++c)
                 table_[c] = doubleOf(decodeCode(spec, Code(c)).value);
         }
+        const bool ieee = spec.kind == FormatKind::BinaryFloat && spec.isSigned &&
+                          spec.specials == SpecialEncoding::Ieee && !spec.explicitIntegerBit &&
+                          spec.exponentZeroIsSubnormal;
+        binary32_ = ieee && spec.exponentBits == 8 && spec.fractionBits == 23 && spec.bias == 127;
+        binary64_ = ieee && spec.exponentBits == 11 && spec.fractionBits == 52 && spec.bias == 1023;
     }
     double operator()(Code code) const {
         if (!table_.empty())
             return table_[static_cast<std::size_t>(code)];
+        if (binary32_)
+            return double(std::bit_cast<float>(static_cast<std::uint32_t>(code)));
+        if (binary64_)
+            return std::bit_cast<double>(static_cast<std::uint64_t>(code));
         return doubleOf(decodeCode(spec_, code).value);
     }
 
   private:
     const FormatSpec& spec_;
     std::vector<double> table_;
+    bool binary32_ = false;
+    bool binary64_ = false;
 };
 
 // The code of +0 in the element format (what a block whose scale is NaN or 0 stores).

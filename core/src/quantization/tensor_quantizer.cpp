@@ -20,6 +20,10 @@
 #include <thread>
 #include <vector>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 namespace fpx {
 
 namespace {
@@ -76,6 +80,7 @@ bool fillThresholds(const std::vector<double>& values, kernels::ThresholdSet& se
             return false;
         set.thresholds[i] = mid;
         set.tieUp[i] = i % 2 != 0;
+        set.tieMask[i] = set.tieUp[i] ? ~0u : 0u;
     }
     return true;
 }
@@ -160,7 +165,8 @@ std::optional<Plan> nvfp4Plan(const BlockFormat& f) {
         f.scale->kind != FormatKind::BinaryFloat || element.specials != SpecialEncoding::None)
         return std::nullopt;
     const std::optional<std::vector<double>> values = magnitudeValues(element);
-    if (!values || !fillThresholds(*values, p.levels))
+    // E2M1: 8 magnitudes, 7 thresholds (the loops count them at compile time).
+    if (!values || !fillThresholds(*values, p.levels) || p.levels.count != 7)
         return std::nullopt;
     const FormatLimits limits = deriveLimits(element);
     p.elementMax = values->back();
@@ -197,7 +203,8 @@ std::optional<Plan> nf4Plan(const BlockFormat& f) {
             return std::nullopt;
         levels.push_back(*v);
     }
-    if (!fillThresholds(levels, p.levels))
+    // 16 levels, 15 thresholds (the loops count them at compile time).
+    if (!fillThresholds(levels, p.levels) || p.levels.count != 15)
         return std::nullopt;
     // Threshold times an FP32 absmax (24 significant bits) must be exact in a double.
     for (int i = 0; i < p.levels.count; ++i)
@@ -313,6 +320,27 @@ std::size_t chunkElements(std::size_t blockSize) {
     return std::max<std::size_t>(1, kTarget / blockSize) * blockSize;
 }
 
+// Sizes an output array, asking Linux for transparent huge pages where it is newly allocated:
+// a tensor's codes take a page fault per 4 KiB page on first touch otherwise, and in a
+// virtual machine a fault can cost more than quantizing the page. The advice covers the
+// 2 MiB-aligned interior of the new buffer, before the first write; it changes no value.
+template <typename T> void sizeForWriting(std::vector<T>& v, std::size_t n) {
+    if (v.capacity() < n) {
+        v = std::vector<T>();
+        v.reserve(n);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+        constexpr std::uintptr_t kHuge = std::uintptr_t{1} << 21;
+        const auto begin = reinterpret_cast<std::uintptr_t>(v.data());
+        const std::uintptr_t end = begin + n * sizeof(T);
+        const std::uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1);
+        const std::uintptr_t last = end & ~(kHuge - 1);
+        if (last > first)
+            ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+#endif
+    }
+    v.resize(n);
+}
+
 enum class FastOutcome { Done, NonFinite, Cancelled };
 
 // Largest |x| bits over the tensor, in chunks.
@@ -381,7 +409,7 @@ FastOutcome quantizeFast(const Plan& plan, const BlockQuantLoops& loops, const T
             return count;
         });
     } else {
-        out.scaleCodes.resize(blocks);
+        sizeForWriting(out.scaleCodes, blocks);
         const BlockQuantLoops::BlockLoop loop = format.scheme == BlockScheme::Mx      ? loops.mx
                                                 : format.scheme == BlockScheme::Nvfp4 ? loops.nvfp4
                                                 : format.scheme == BlockScheme::Nf4   ? loops.nf4
@@ -424,7 +452,7 @@ bool quantizeTensorInto(const BlockFormat& format, const TensorView& input, Quan
         out.elementCount = n;
         out.blockSize = std::min(
             n, std::max<std::size_t>(1, format.blocks.elementsPerBlock(n, input.rowLength())));
-        out.codes.resize(n); // one byte per code: every fast path's element has at most 8 bits
+        sizeForWriting(out.codes, n); // one byte a code: every fast path's element has ≤ 8 bits
         out.tensorScale.reset();
         out.groupScales.clear();
         out.clipped = out.flushed = out.nanInputs = out.infInputs = 0;

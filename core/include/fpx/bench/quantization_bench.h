@@ -41,8 +41,9 @@ struct QuantizationBenchRow {
 // Loading and quantizing a .safetensors file against reading it: the file is written first
 // (FP32, `fileBytes`), then each is timed alternately, the read as `cat FILE > /dev/null`
 // does it (read() into a buffer of 1 MiB until the end), the load + quantize through
-// TensorFile (memory-mapped) and quantizeTensor. Both find the file in the page cache (it was
-// just written and is read again and again); the ratio is load + quantize time / read time.
+// TensorFile (memory-mapped) and quantizeTensor to MXFP4 with the section's blocks. Both find
+// the file in the page cache (it was just written and is read again and again); the ratio is
+// load + quantize time / read time.
 struct QuantizationFileCheck {
     bool ran = false;
     std::string note; // why it did not run, or what it could not do
