@@ -12,9 +12,13 @@
 #include "fpx/block_quantization.h"
 #include "fpx/code.h"
 
+#include <QApplication>
+#include <QComboBox>
+#include <QDropEvent>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
+#include <QMimeData>
 #include <QProcess>
 #include <QProgressBar>
 #include <QPushButton>
@@ -23,6 +27,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUrl>
 
 #include <cmath>
 #include <cstdint>
@@ -53,6 +58,39 @@ bool writeNpyFloats(const QString& path, const std::vector<float>& values) {
         for (int i = 0; i < 4; ++i)
             bytes += char((bits >> (8 * i)) & 0xff);
     }
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+}
+
+QByteArray floatBytes(const std::vector<float>& values) {
+    QByteArray bytes;
+    for (float v : values) {
+        std::uint32_t bits;
+        std::memcpy(&bits, &v, 4);
+        for (int i = 0; i < 4; ++i)
+            bytes += char((bits >> (8 * i)) & 0xff);
+    }
+    return bytes;
+}
+
+// A .safetensors file with two F32 tensors, by the format's definition: an 8-byte little-endian
+// header length, the JSON header, the data.
+bool writeTwoTensors(const QString& path, const std::vector<float>& bias,
+                     const std::vector<float>& weight) {
+    const QByteArray data = floatBytes(bias) + floatBytes(weight);
+    const qsizetype split = qsizetype(bias.size() * 4);
+    QByteArray header = QByteArray("{\"bias\":{\"dtype\":\"F32\",\"shape\":[") +
+                        QByteArray::number(qulonglong(bias.size())) + "],\"data_offsets\":[0," +
+                        QByteArray::number(split) +
+                        "]},\"weight\":{\"dtype\":\"F32\",\"shape\":[4," +
+                        QByteArray::number(qulonglong(weight.size() / 4)) + "],\"data_offsets\":[" +
+                        QByteArray::number(split) + "," + QByteArray::number(data.size()) + "]}}";
+    while (header.size() % 8 != 0)
+        header += ' ';
+    QByteArray bytes;
+    for (int i = 0; i < 8; ++i)
+        bytes += char((qulonglong(header.size()) >> (8 * i)) & 0xff);
+    bytes += header + data;
     QFile file(path);
     return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
 }
@@ -110,6 +148,8 @@ class TestQuantizationPage : public QObject {
     void inspectorShowsTheWorkedBlock();
     void blocksAndGrid();
     void sweepAgreesWithTheTable();
+    void safetensorsRawAndDrop();
+    void clickPicksTheNearestValuesBlock();
     void badFilesShowAnError();
     void cancelStopsTheRun();
     void screenshotFlag();
@@ -281,6 +321,86 @@ void TestQuantizationPage::sweepAgreesWithTheTable() {
     QCOMPARE(curve.sqnrDb[1], table);
     QCOMPARE(page->sweepPlot()->graphCount(), 1);
     QCOMPARE(page->errorsPlot()->graphCount(), 2);
+}
+
+void TestQuantizationPage::safetensorsRawAndDrop() {
+    const std::vector<float> bias = testValues(8);
+    const std::vector<float> weight = testValues(256);
+    const QString path = dir_.filePath("model.safetensors");
+    QVERIFY(writeTwoTensors(path, bias, weight));
+    MainWindow window;
+    openAndRun(window, [&](QuantizationPage* page) {
+        QCOMPARE(page->setInputFile(path + ":weight"), QString());
+        QCOMPARE(page->setFormats({"mxfp4"}), QString());
+    });
+    QuantizationPage* page = window.quantizationPage();
+    QVERIFY2(page->errorText().isEmpty(), qPrintable(page->errorText()));
+    auto* picker = page->findChild<QComboBox*>("quantTensor");
+    QVERIFY(picker);
+    QCOMPARE(picker->count(), 2);
+    QCOMPARE(picker->currentData().toString(), QString("weight"));
+    QCOMPARE(page->result().input->view.size(), weight.size());
+    QCOMPARE(page->result().input->view.shape, (std::vector<std::size_t>{4, 64}));
+    // Picking the other tensor and running quantizes it.
+    picker->setCurrentIndex(picker->findData("bias"));
+    page->run();
+    QVERIFY(waitForRun(page));
+    QCOMPARE(page->result().input->view.size(), bias.size());
+    QCOMPARE(page->result().input->view.at(3), double(bias[3]));
+    QVERIFY(page->setInputFile(path + ":nothing").contains("nothing"));
+    // A raw file needs its dtype: the same weight bytes read as f32.
+    const QString raw = dir_.filePath("weight.f32");
+    QFile file(raw);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(floatBytes(weight));
+    file.close();
+    QCOMPARE(page->setInputFile(raw, "f32"), QString());
+    page->run();
+    QVERIFY(waitForRun(page));
+    QVERIFY2(page->errorText().isEmpty(), qPrintable(page->errorText()));
+    QCOMPARE(page->result().input->view.size(), weight.size());
+    QVERIFY(!page->setInputFile(raw, "f33").isEmpty());
+    // Dropping a file on the page opens and runs it.
+    const QString npy = dir_.filePath("dropped.npy");
+    QVERIFY(writeNpyFloats(npy, testValues(96)));
+    auto* mime = new QMimeData;
+    mime->setUrls({QUrl::fromLocalFile(npy)});
+    QDragEnterEvent enter(QPoint(100, 100), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(page, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(100, 100), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(page, &drop);
+    QVERIFY(drop.isAccepted());
+    QVERIFY(waitForRun(page));
+    QCOMPARE(page->result().input->view.size(), std::size_t(96));
+    delete mime;
+}
+
+void TestQuantizationPage::clickPicksTheNearestValuesBlock() {
+    const std::vector<float> values = testValues(1000);
+    const QString path = dir_.filePath("click.npy");
+    QVERIFY(writeNpyFloats(path, values));
+    MainWindow window;
+    openAndRun(window, [&](QuantizationPage* page) {
+        QCOMPARE(page->setInputFile(path), QString());
+        QCOMPARE(page->setFormats({"nvfp4"}), QString());
+    });
+    QuantizationPage* page = window.quantizationPage();
+    QCustomPlot* plot = page->valuesPlot();
+    for (const double fraction : {0.3, 0.55, 0.8}) {
+        // Each choice redraws the plot in a new axis rect: read the axis afresh every time.
+        const QRect rect = plot->axisRect()->rect();
+        const QPoint at(rect.left() + int(fraction * rect.width()), rect.center().y());
+        const double clicked = plot->axisRect()->axis(QCPAxis::atBottom)->pixelToCoord(at.x());
+        QTest::mouseClick(plot, Qt::LeftButton, Qt::NoModifier, at);
+        // The element nearest the clicked value, searched here by brute force; NVFP4 blocks
+        // hold 16 elements.
+        std::size_t nearest = 0;
+        for (std::size_t i = 1; i < values.size(); ++i)
+            if (std::abs(double(values[i]) - clicked) < std::abs(double(values[nearest]) - clicked))
+                nearest = i;
+        QCOMPARE(page->inspector()->block(), nearest / 16);
+    }
 }
 
 void TestQuantizationPage::badFilesShowAnError() {

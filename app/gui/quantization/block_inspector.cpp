@@ -186,18 +186,17 @@ void BlockInspector::refresh() {
         const double scale = q.blockScale(b);
         const Code code = b < q.scaleCodes.size() ? q.scaleCodes[b] : 0;
         QString stored;
-        if (format.scale && !format.doubleQuantized && b < q.scaleCodes.size()) {
+        if (format.scale && b < q.scaleCodes.size()) {
             scaleSpec_ = *format.scale;
             scaleCode_ = code;
             stored = tr("%1 %2").arg(QString::fromStdString(format.scale->id),
                                      codeHex(*format.scale, code));
-        } else if (b < q.scaleCodes.size()) {
-            stored =
-                tr("8-bit absmax code 0x%1 (double quantized, group %L2 scale %3)")
-                    .arg(QString::number(qulonglong(code), 16).rightJustified(2, '0'))
-                    .arg(qulonglong(b / 256))
-                    .arg(b / 256 < q.groupScales.size() ? exactText(double(q.groupScales[b / 256]))
-                                                        : QStringLiteral("?"));
+            if (format.doubleQuantized) // the code k stands for k/127 of its group's scale
+                stored += tr(" (double quantized: group %L1's scale %2)")
+                              .arg(qulonglong(b / 256))
+                              .arg(b / 256 < q.groupScales.size()
+                                       ? exactText(double(q.groupScales[b / 256]))
+                                       : QStringLiteral("?"));
         }
         const QString power = powerOfTwoText(exactFromDouble(scale));
         text = tr("Elements %L1…%L2 of %L3. Stored scale: %4. Multiplier = %5%6")

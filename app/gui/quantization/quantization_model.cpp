@@ -130,31 +130,11 @@ void fillErrorHistogram(const QuantizationInput& input, FormatOutcome& outcome, 
     } else {
         options.low = options.high = 0;
     }
-    // In chunks, so that a large tensor never needs a second copy of itself.
-    constexpr std::size_t kChunk = 1 << 16;
-    std::vector<double> chunk;
-    chunk.reserve(kChunk);
-    Histogram total;
-    for (std::size_t first = 0; first < n || first == 0; first += kChunk) {
-        chunk.clear();
-        for (std::size_t i = first; i < std::min(n, first + kChunk); ++i)
-            chunk.push_back(errorAt(i));
-        Histogram part = makeHistogram(std::span<const double>(chunk), options);
-        if (first == 0) {
-            total = std::move(part);
-        } else {
-            for (std::size_t b = 0; b < total.counts.size(); ++b)
-                total.counts[b] += part.counts[b];
-            total.below += part.below;
-            total.above += part.above;
-            total.zeros += part.zeros;
-            total.nans += part.nans;
-            total.infs += part.infs;
-        }
-        if (n == 0)
-            break;
-    }
-    outcome.errors = std::move(total);
+    // The range is fixed above, so the errors can be counted one at a time: a large tensor
+    // never needs a second copy of itself.
+    outcome.errors = makeHistogram(std::span<const double>(), options);
+    for (std::size_t i = 0; i < n; ++i)
+        outcome.errors.add(errorAt(i));
 }
 
 } // namespace

@@ -318,7 +318,7 @@ QuantizationPage::~QuantizationPage() {
 
 QString QuantizationPage::setInputFile(const QString& argument, const QString& dtype) {
     sourceKind_->setCurrentIndex(0);
-    const int d = dtype_->findData(dtype);
+    const int d = dtype.isEmpty() ? 0 : dtype_->findData(dtype);
     if (d < 0)
         return tr("unknown raw dtype '%1' (use %2)").arg(dtype, kRawTypes.join(", "));
     {
