@@ -24,6 +24,7 @@ namespace fpx::gui {
 namespace {
 
 constexpr int kCellWidth = 15;
+constexpr std::size_t kMaxRows = 1024; // a row-wide block can hold thousands
 
 QString exactText(double x, int digits = 10) {
     return shortDecimal(exactFromDouble(x), digits);
@@ -213,7 +214,10 @@ void BlockInspector::refresh() {
     scale_->setText(text);
     scaleCells_->setCode(scaleSpec_, scaleCode_);
 
-    const std::vector<InspectedElement> rows = inspectBlock(*input_, q, b);
+    const std::vector<InspectedElement> rows = inspectBlock(*input_, q, b, kMaxRows);
+    if (last - first > rows.size())
+        scale_->setText(text +
+                        tr(" The first %L1 elements are listed.").arg(qulonglong(rows.size())));
     table_->setRowCount(int(rows.size()));
     for (int r = 0; r < int(rows.size()); ++r) {
         const InspectedElement& e = rows[std::size_t(r)];

@@ -12,7 +12,7 @@ namespace {
 
 // A fresh plot: a bold title, the legend in one row under it (never over the data), the axis
 // rect below.
-QCPAxisRect* resetPlot(QCustomPlot& plot, const QString& title) {
+QCPAxisRect* resetPlot(QCustomPlot& plot, const QString& title, int legendColumns = 4) {
     plot.clearPlottables();
     plot.clearItems();
     plot.plotLayout()->clear();
@@ -28,7 +28,7 @@ QCPAxisRect* resetPlot(QCustomPlot& plot, const QString& title) {
     plot.legend = legend;
     legend->setLayer("legend");
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    legend->setWrap(4);
+    legend->setWrap(legendColumns);
     legend->setFont(QFont("sans", 8));
     legend->setBorderPen(Qt::NoPen);
     legend->setMargins(QMargins(2, 0, 2, 0));
@@ -48,7 +48,8 @@ QColor quantizerColour(int index) {
 void drawValueHistogram(QCustomPlot& plot, const QuantizationResult& result,
                         const std::vector<double>& grid, const QString& gridLabel,
                         const QColor& gridColour) {
-    QCPAxisRect* rect = resetPlot(plot, QObject::tr("Values"));
+    // One legend entry a row: the grid's label is long, and a wide legend would widen the plot.
+    QCPAxisRect* rect = resetPlot(plot, QObject::tr("Values"), 1);
     QCPAxis* x = rect->axis(QCPAxis::atBottom);
     QCPAxis* y = rect->axis(QCPAxis::atLeft);
     const Histogram& h = result.values;
