@@ -282,6 +282,8 @@ QuantizationPage::QuantizationPage(QWidget* parent) : QWidget(parent) {
     progressTimer_.setInterval(50);
     connect(&progressTimer_, &QTimer::timeout, this, [this] {
         const std::size_t total = total_ ? total_->load() : 0;
+        if (total > 0 && progress_->maximum() == 0)
+            progress_->setRange(0, 1000); // the tensor is read: from busy to a fraction
         if (total > 0)
             progress_->setValue(
                 static_cast<int>(1000.0 * static_cast<double>(done_->load()) / double(total)));
@@ -572,6 +574,8 @@ void QuantizationPage::cancel() {
 void QuantizationPage::setRunning(bool running) {
     run_->setEnabled(!running);
     cancel_->setEnabled(running);
+    // Busy while the tensor is read or drawn (no fraction is known yet), then the fraction.
+    progress_->setRange(0, running ? 0 : 1000);
     progress_->setValue(0);
     if (running)
         progressTimer_.start();

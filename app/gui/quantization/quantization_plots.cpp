@@ -35,6 +35,13 @@ QCPAxisRect* resetPlot(QCustomPlot& plot, const QString& title, int legendColumn
     return rect;
 }
 
+// As many legend entries a row as fit the plot's width ("mxfp8_e4m3 (1,024 exact)" is the
+// longest kind of entry).
+int legendColumns(const QCustomPlot& plot) {
+    const int entry = QFontMetrics(QFont("sans", 8)).horizontalAdvance("mxfp8_e4m3 (1,024 exact)");
+    return std::max(1, plot.width() / (entry + 40));
+}
+
 } // namespace
 
 QColor quantizerColour(int index) {
@@ -93,7 +100,7 @@ void drawValueHistogram(QCustomPlot& plot, const QuantizationResult& result,
 }
 
 void drawErrorHistograms(QCustomPlot& plot, const QuantizationResult& result) {
-    QCPAxisRect* rect = resetPlot(plot, QObject::tr("|error| per element"));
+    QCPAxisRect* rect = resetPlot(plot, QObject::tr("|error| per element"), legendColumns(plot));
     QCPAxis* x = rect->axis(QCPAxis::atBottom);
     QCPAxis* y = rect->axis(QCPAxis::atLeft);
     x->setScaleType(QCPAxis::stLogarithmic);
@@ -132,7 +139,8 @@ void drawErrorHistograms(QCustomPlot& plot, const QuantizationResult& result) {
 }
 
 void drawBlockSizeSweep(QCustomPlot& plot, const QuantizationResult& result) {
-    QCPAxisRect* rect = resetPlot(plot, QObject::tr("SQNR against block size"));
+    QCPAxisRect* rect =
+        resetPlot(plot, QObject::tr("SQNR against block size"), legendColumns(plot));
     QCPAxis* x = rect->axis(QCPAxis::atBottom);
     QCPAxis* y = rect->axis(QCPAxis::atLeft);
     x->setScaleType(QCPAxis::stLogarithmic);
