@@ -470,10 +470,11 @@ QString QuantizationPage::statusText() const {
 }
 
 QString QuantizationPage::errorText() const {
-    return error_->text();
+    return errorMessage_;
 }
 
 void QuantizationPage::showError(const QString& message) {
+    errorMessage_ = message;
     error_->setText(message.isEmpty() ? QString() : QStringLiteral("⚠ ") + message);
     error_->setVisible(!message.isEmpty());
 }
@@ -595,6 +596,10 @@ void QuantizationPage::applyResult() {
         // Nothing was quantized: the tables and plots keep the last run, the message says why.
         showError(QString::fromStdString(result.error));
         status_->setText(tr("Nothing quantized."));
+        if (!result_.input) // nothing shown yet: the plot says it too, where the eye is
+            drawMessage(*values_, tr("Values"),
+                        QStringLiteral("⚠ ") + QString::fromStdString(result.error),
+                        QColor(0xd0, 0x40, 0x2f));
         emit finished();
         return;
     }

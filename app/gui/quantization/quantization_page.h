@@ -128,6 +128,7 @@ class QuantizationPage : public QWidget {
     QCustomPlot* sweep_;
     BlockInspector* inspector_;
     QString gridLabel_;
+    QString errorMessage_;
 
     QFutureWatcher<QuantizationResult> watcher_;
     QTimer progressTimer_;

@@ -181,17 +181,31 @@ void drawBlockSizeSweep(QCustomPlot& plot, const QuantizationResult& result) {
     plot.replot();
 }
 
-void drawMessage(QCustomPlot& plot, const QString& title, const QString& message) {
+void drawMessage(QCustomPlot& plot, const QString& title, const QString& message,
+                 const QColor& colour) {
     QCPAxisRect* rect = resetPlot(plot, title);
     plot.legend->setVisible(false);
+    for (QCPAxis* axis : rect->axes()) { // no data: no axes to read
+        axis->setVisible(false);
+        axis->grid()->setVisible(false);
+    }
     auto* text = new QCPItemText(&plot);
     text->setClipToAxisRect(false);
-    text->position->setAxisRect(rect);
-    text->position->setType(QCPItemPosition::ptAxisRectRatio);
+    text->position->setType(QCPItemPosition::ptViewportRatio);
     text->position->setCoords(0.5, 0.5);
-    text->setText(message);
+    // Item text does not wrap: break the message into lines that fit the plot.
+    const QFontMetrics metrics(QFont("sans", 10));
+    const int width = std::max(200, plot.width() - 40);
+    QStringList lines;
+    for (const QString& word : message.split(' ', Qt::SkipEmptyParts)) {
+        if (!lines.isEmpty() && metrics.horizontalAdvance(lines.back() + ' ' + word) <= width)
+            lines.back() += ' ' + word;
+        else
+            lines << word;
+    }
+    text->setText(lines.join('\n'));
     text->setFont(QFont("sans", 10));
-    text->setColor(QColor(0x60, 0x60, 0x60));
+    text->setColor(colour);
     plot.replot();
 }
 

@@ -26,6 +26,7 @@ void drawErrorHistograms(QCustomPlot& plot, const QuantizationResult& result);
 void drawBlockSizeSweep(QCustomPlot& plot, const QuantizationResult& result);
 
 // A plot with only a message in it (no result yet, or nothing to draw).
-void drawMessage(QCustomPlot& plot, const QString& title, const QString& message);
+void drawMessage(QCustomPlot& plot, const QString& title, const QString& message,
+                 const QColor& colour = QColor(0x60, 0x60, 0x60));
 
 } // namespace fpx::gui
