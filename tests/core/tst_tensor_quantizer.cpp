@@ -385,8 +385,10 @@ void TestTensorQuantizer::nf4DoubleQuantization() {
     QString why;
     QVERIFY2(checkBoth(dq, view(v), why), qPrintable(why));
     std::vector<float> apart = v;
-    apart[0] = 3e30f;
+    apart[0] = 3e30f; // the offset near 2^94, and a block whose absmax is near 2^-100
     apart[4] = 1e-30f;
+    apart[5] = -1e-31f;
+    apart[7] = 1e-32f;
     QVERIFY2(checkBoth(dq, view(apart), why), qPrintable(why));
     const std::vector<float> zeros(64, 0.0f);
     QVERIFY2(checkBoth(dq, view(zeros), why), qPrintable(why));
