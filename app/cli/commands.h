@@ -38,5 +38,7 @@ int runBench(const std::vector<std::string>& args, Streams& io);
 int runCalc(const std::vector<std::string>& args, Streams& io);
 int runAccumulate(const std::vector<std::string>& args, Streams& io);
 int runDot(const std::vector<std::string>& args, Streams& io);
+int runQuantize(const std::vector<std::string>& args, Streams& io);
+int runInspect(const std::vector<std::string>& args, Streams& io);
 
 } // namespace fpx::cli

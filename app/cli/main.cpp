@@ -53,6 +53,16 @@ Usage:
   fpx dot --a LIST|DIST --b LIST|DIST [--terms N] [--element ID]
           [--product ID|exact] [--accumulator ID|exact] [--block K] [--json]
       A dot product with separate element, product and accumulator formats.
+  fpx quantize (--input PATH[:TENSOR] [--dtype D] | --dist SPEC --count N [--seed S]
+               | --values V1,V2,...) --formats ID,... [--block N|row|tensor]
+               [--scale-rule floor|ceil|even] [--json|--csv] [--codes] [--sweep N,...]
+               [--histogram BINS] [--output F.safetensors] [--dequantized F.npy]
+      A tensor quantized into block formats (mxfp8_e4m3 ... mxfp4, mxint8, nvfp4,
+      nf4, nf4_dq, int8, int4) or cast: SQNR, RMSE, max error, clipped, flushed,
+      bits per element; each block's scale and codes; the results as files.
+  fpx inspect FILE [--json] [--dtype f32|f64|f16|bf16|e4m3|e5m2]
+      The tensors in a .npy, .safetensors, raw (--dtype) or text file: name,
+      dtype, shape, min, max, absmax, mean, std, zeros, NaN and Inf counts.
 
 Values: 0.3952  -1.5e-7  1/3  2^-24  3*2^-4  0x1.8p-3  inf  -inf  nan  -0
 Formats: fp64 fp32 tf32 bf16 fp16 fp8_e4m3 fp8_e5m2 fp8_e4m3fnuz fp8_e5m2fnuz
@@ -101,6 +111,10 @@ int main(int argc, char** argv) {
             return fpx::cli::runAccumulate(args, io);
         if (command == "dot")
             return fpx::cli::runDot(args, io);
+        if (command == "quantize")
+            return fpx::cli::runQuantize(args, io);
+        if (command == "inspect")
+            return fpx::cli::runInspect(args, io);
         if (command == "help" || command == "--help" || command == "-h") {
             std::cout << kUsage;
             return fpx::cli::kExitOk;
@@ -113,9 +127,8 @@ int main(int argc, char** argv) {
         std::cerr << "fpx " << command << ": internal error: " << e.what() << '\n';
         return fpx::cli::kExitDataError;
     }
-    std::cerr
-        << "fpx: unknown command '" << command
-        << "' (use formats, show, convert, table, plot, bench, calc, accumulate or dot; fpx --help "
-           "for more)\n";
+    std::cerr << "fpx: unknown command '" << command
+              << "' (use formats, show, convert, table, plot, bench, calc, accumulate, dot, "
+                 "quantize or inspect; fpx --help for more)\n";
     return fpx::cli::kExitUsage;
 }

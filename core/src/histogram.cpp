@@ -7,18 +7,19 @@
 
 namespace fpx {
 
-// The bin edges are computed in long double so that high − low stays finite for a range that
-// spans both ends of the doubles (−1e308 … 1e308), where it would overflow in double. Every
-// placement decision compares against binLow(), so edges and placement always agree.
+// The bin edges are computed from half the width, (high/2 − low/2), and added to `low` in two
+// halves, so that nothing overflows for a range that spans both ends of the doubles
+// (−1e308 … 1e308), where high − low itself would be infinite. Each step rounds monotonically,
+// so the edges increase with i. Every placement decision compares against binLow(), so edges
+// and placement always agree.
 double Histogram::binLow(std::size_t i) const {
     if (i >= counts.size())
         return high;
     if (i == 0)
         return low;
-    const long double width = static_cast<long double>(high) - static_cast<long double>(low);
-    return static_cast<double>(static_cast<long double>(low) +
-                               width * static_cast<long double>(i) /
-                                   static_cast<long double>(counts.size()));
+    const double halfWidth = high / 2 - low / 2;
+    const double half = halfWidth * static_cast<double>(i) / static_cast<double>(counts.size());
+    return std::min(low + half + half, high);
 }
 
 std::optional<double> Histogram::axisPosition(double x) const {
@@ -39,11 +40,13 @@ std::optional<std::size_t> Histogram::binOf(double x) const {
     const std::size_t n = counts.size();
     if (p == high)
         return n - 1;
-    const long double width = static_cast<long double>(high) - static_cast<long double>(low);
-    const long double guess =
-        std::floor((static_cast<long double>(p) - low) / width * static_cast<long double>(n));
-    std::size_t i = guess <= 0 ? 0 : std::min(static_cast<std::size_t>(guess), n - 1);
-    // The guess can be one off where p lies within a rounding error of an edge.
+    const double halfWidth = high / 2 - low / 2;
+    const double guess = std::floor((p / 2 - low / 2) / halfWidth * static_cast<double>(n));
+    // (NaN when the half width underflows to zero: the edges then all sit at `low`.)
+    std::size_t i = !(guess > 0)                          ? 0
+                    : guess >= static_cast<double>(n - 1) ? n - 1
+                                                          : static_cast<std::size_t>(guess);
+    // The guess can be off where p lies within a rounding error of an edge.
     while (i > 0 && p < binLow(i))
         --i;
     while (i + 1 < n && p >= binLow(i + 1))
@@ -56,6 +59,42 @@ std::size_t Histogram::binned() const {
     for (std::size_t c : counts)
         sum += c;
     return sum;
+}
+
+void Histogram::add(double x) {
+    if (std::isnan(x)) {
+        ++nans;
+        return;
+    }
+    if (std::isinf(x)) {
+        ++infs;
+        return;
+    }
+    if (axis == HistogramAxis::Log2Magnitude && x == 0) {
+        ++zeros;
+        return;
+    }
+    const double p = *axisPosition(x);
+    if (p < low)
+        ++below;
+    else if (p > high)
+        ++above;
+    else
+        ++counts[*binOf(x)];
+}
+
+bool Histogram::merge(const Histogram& other) {
+    if (other.axis != axis || other.low != low || other.high != high ||
+        other.counts.size() != counts.size())
+        return false;
+    for (std::size_t i = 0; i < counts.size(); ++i)
+        counts[i] += other.counts[i];
+    below += other.below;
+    above += other.above;
+    zeros += other.zeros;
+    nans += other.nans;
+    infs += other.infs;
+    return true;
 }
 
 namespace {
@@ -91,28 +130,8 @@ template <typename T> Histogram build(std::span<const T> values, const Histogram
         }
     }
 
-    for (const T v : values) {
-        const double x = static_cast<double>(v);
-        if (std::isnan(x)) {
-            ++h.nans;
-            continue;
-        }
-        if (std::isinf(x)) {
-            ++h.infs;
-            continue;
-        }
-        if (h.axis == HistogramAxis::Log2Magnitude && x == 0) {
-            ++h.zeros;
-            continue;
-        }
-        const double p = *h.axisPosition(x);
-        if (p < h.low)
-            ++h.below;
-        else if (p > h.high)
-            ++h.above;
-        else
-            ++h.counts[*h.binOf(x)];
-    }
+    for (const T v : values)
+        h.add(static_cast<double>(v));
     return h;
 }
 

@@ -11,6 +11,7 @@
 // ties, subnormal and clamped E8M0 scales), bits per element and the worked check of the issue.
 #include "fpx/block_format.h"
 #include "fpx/block_quantization.h"
+#include "fpx/block_size_sweep.h"
 #include "fpx/conversion.h"
 #include "fpx/format_catalogue.h"
 
@@ -557,9 +558,12 @@ class TstBlockQuantization : public QObject {
     void directCast();
     void workedCheck();
     void nonFiniteInputs();
+    void scaleRulesByHand();
     void e8m0Clamping();
     void nvfp4Edges();
     void errorsAndCancel();
+    void report();
+    void sweep();
 };
 
 void TstBlockQuantization::catalogue() {
@@ -623,7 +627,7 @@ void TstBlockQuantization::options() {
     block.blocks = BlockLayout{BlockLayout::Kind::Elements, 128};
     QCOMPARE(blockFormat("int4", block).blocks.size, std::size_t(128));
     QCOMPARE(blockFormat("nvfp4", block).blocks.size, std::size_t(128));
-    QVERIFY(!findBlockFormat("fp8_e4m3", block, error));
+    QVERIFY(blockFormat("fp8_e4m3", block).blocks.kind == BlockLayout::Kind::Tensor);
     QVERIFY(!findBlockFormat("nosuch", {}, error));
     QVERIFY(!findBlockFormat("fp128", {}, error)); // values beyond a double
     QVERIFY(!findBlockFormat("e8m0", {}, error));
@@ -741,6 +745,17 @@ void TstBlockQuantization::directCast() {
         e.flushed += v != 0 && e4m3.codeValues[el.code] == 0;
     }
     check(quantize(blockFormat("fp8_e4m3"), x), e, "fp8_e4m3");
+    // FP32 and FP64 casts of values they hold are the identity (their codes are reinterpreted
+    // bits, not a table).
+    const std::vector<double> floats = randomValues(300, 8);
+    const QuantizedTensor f32 = quantize(blockFormat("fp32"), floats);
+    const std::vector<double> f32Values = dequantizeAll(f32);
+    const std::vector<double> doubles{0.1, -1e300, 5e-324, -0.0};
+    const QuantizedTensor f64 = quantize(blockFormat("fp64"), doubles);
+    for (std::size_t i = 0; i < floats.size(); ++i)
+        QVERIFY(sameDouble(f32.dequantized(i), floats[i]) && sameDouble(f32Values[i], floats[i]));
+    for (std::size_t i = 0; i < doubles.size(); ++i)
+        QVERIFY(sameDouble(f64.dequantized(i), doubles[i]));
     // ±∞ and NaN: a plain cast (NaN in E4M3, ±∞ kept in E5M2).
     const QuantizedTensor q = quantize(blockFormat("fp8_e5m2"), {INFINITY, -INFINITY, NAN, 1e6});
     QCOMPARE(q.dequantized(0), INFINITY);
@@ -791,6 +806,34 @@ void TstBlockQuantization::nonFiniteInputs() {
     // s_t = FP32(1/2688) is inexact: the second block is 6 · 448 · s_t, not 1.
     QCOMPARE(nv.scaleCodes[1], 0x7eu);
     QCOMPARE(nv.dequantized(16), 6 * 448 * double(*nv.tensorScale));
+}
+
+// mxfp4 (E2M1, max 6 = 1.1b · 2^2) on a block whose amax is 7 = 1.11b · 2^2:
+//   floor: 2^(2 − 2) = 1, and 7 saturates to 6 (clipped);
+//   even:  7 rounded to 2 bits is 8, so 2^1; 7 / 2 = 3.5 ties to 4 (the even code): 8;
+//   ceil:  7 / 6 needs 2^1 as well.
+// amax 6.5 = 1.101b · 2^2 rounds to 6 at 2 bits: even keeps 2^0, and 6.5 rounds to 6 (below
+// 7, the midpoint of 6 and the 8 an unbounded exponent would give: not clipped).
+void TstBlockQuantization::scaleRulesByHand() {
+    auto run = [](ScaleRule rule, double amax) {
+        QuantizerOptions options;
+        options.scaleRule = rule;
+        return quantize(blockFormat("mxfp4", options), {amax, 1});
+    };
+    const QuantizedTensor floor = run(ScaleRule::Floor, 7);
+    QCOMPARE(floor.scaleCodes[0], 127u);
+    QCOMPARE(floor.dequantized(0), 6.0);
+    QCOMPARE(floor.clipped, std::size_t(1));
+    const QuantizedTensor even = run(ScaleRule::Even, 7);
+    QCOMPARE(even.scaleCodes[0], 128u);
+    QCOMPARE(even.dequantized(0), 8.0);
+    QCOMPARE(even.clipped, std::size_t(0));
+    QCOMPARE(run(ScaleRule::Ceil, 7).scaleCodes[0], 128u);
+    QCOMPARE(run(ScaleRule::Ceil, 6).scaleCodes[0], 127u); // 6 fits 2^0 exactly
+    const QuantizedTensor evenBelow = run(ScaleRule::Even, 6.5);
+    QCOMPARE(evenBelow.scaleCodes[0], 127u);
+    QCOMPARE(evenBelow.dequantized(0), 6.0);
+    QCOMPARE(evenBelow.clipped, std::size_t(0));
 }
 
 void TstBlockQuantization::e8m0Clamping() {
@@ -862,6 +905,93 @@ void TstBlockQuantization::errorsAndCancel() {
     };
     QVERIFY(quantizeExactly(blockFormat("mxfp8_e4m3"), view, error, watch));
     QCOMPARE(lastDone, many.size());
+}
+
+void TstBlockQuantization::report() {
+    // x = q everywhere: +∞.
+    const std::vector<double> exactValues{1, 2, -0.5, 0, 448};
+    TensorView view;
+    view.shape = {exactValues.size()};
+    view.doubles = exactValues;
+    QuantizationReport r =
+        measureQuantization(view, quantize(blockFormat("mxfp8_e4m3"), exactValues));
+    QCOMPARE(r.sqnrDb, std::numeric_limits<double>::infinity());
+    QCOMPARE(r.mse, 0.0);
+    QCOMPARE(r.maxAbsError, 0.0);
+
+    // By hand: mxfp4 on {6, 1.25}: scale 1, 1.25 ties to 1 (the even code); error 0.25.
+    // Σx² = 37.5625, Σe² = 0.0625: SQNR = 10·log10(601), mse = 0.03125.
+    const std::vector<double> hand{6, 1.25};
+    view.shape = {2};
+    view.doubles = hand;
+    r = measureQuantization(view, quantize(blockFormat("mxfp4"), hand));
+    QCOMPARE(r.format, std::string("mxfp4"));
+    QCOMPARE(r.elements, std::size_t(2));
+    QCOMPARE(r.blockSize, std::size_t(2));
+    QVERIFY(std::fabs(r.sqnrDb - 10 * std::log10(601.0)) < 1e-12);
+    QCOMPARE(r.mse, 0.03125);
+    QCOMPARE(r.rmse, std::sqrt(0.03125));
+    QCOMPARE(r.maxAbsError, 0.25);
+    QCOMPARE(r.maxErrorIndex, std::size_t(1));
+    QCOMPARE(r.bitsPerElement, 4 + 8 / 2.0);
+
+    // NaN inputs and the finite inputs of their block are left out and counted.
+    std::vector<double> withNan(64, 1.0);
+    withNan[0] = NAN;
+    withNan[40] = 1.25;
+    view.shape = {64};
+    view.doubles = withNan;
+    r = measureQuantization(view, quantize(blockFormat("mxfp4"), withNan));
+    QCOMPARE(r.nanInputs, std::size_t(1));
+    QCOMPARE(r.nonFiniteOutputs, std::size_t(31));
+    QCOMPARE(r.maxAbsError, 0.25);
+    // Σx² over the second block: 31 + 1.5625; Σe² = 0.0625.
+    QVERIFY(std::fabs(r.sqnrDb - 10 * std::log10(32.5625 / 0.0625)) < 1e-12);
+
+    // NVFP4 reports its tensor scale.
+    view.shape = {2};
+    view.doubles = hand;
+    QCOMPARE(*measureQuantization(view, quantize(blockFormat("nvfp4"), hand)).tensorScale,
+             double(fp32Scale(ExactValue::integer(6) / ExactValue::integer(2688))));
+    // Squares of huge FP64 inputs and errors do not overflow the sums: fp32 saturates 1e300
+    // to its max, so the noise is the signal (SQNR 0 dB), not ∞/∞.
+    const std::vector<double> huge{1e300, 1};
+    view.doubles = huge;
+    r = measureQuantization(view, quantize(blockFormat("fp32"), huge));
+    QVERIFY2(std::isfinite(r.sqnrDb) && std::fabs(r.sqnrDb) < 1e-9,
+             qPrintable(QString::number(r.sqnrDb)));
+}
+
+void TstBlockQuantization::sweep() {
+    const std::vector<double> x = randomValues(1000, 5);
+    TensorView view;
+    view.shape = {x.size()};
+    view.doubles = x;
+    std::string error;
+    const std::vector<std::size_t> sizes{16, 32, 64, 128};
+    std::size_t lastDone = 0, lastTotal = 0;
+    QuantizeRun run;
+    run.progress = [&](std::size_t done, std::size_t total) {
+        lastDone = done;
+        lastTotal = total;
+        return true;
+    };
+    const std::vector<BlockSizePoint> points =
+        sweepBlockSizes(blockFormat("mxfp4"), view, sizes, error, run);
+    QCOMPARE(points.size(), sizes.size());
+    QCOMPARE(lastTotal, 4 * x.size());
+    QCOMPARE(lastDone, 4 * x.size());
+    for (std::size_t s = 0; s < sizes.size(); ++s) {
+        QuantizerOptions options;
+        options.blocks = BlockLayout{BlockLayout::Kind::Elements, sizes[s]};
+        const QuantizationReport direct =
+            measureQuantization(view, quantize(blockFormat("mxfp4", options), x));
+        QCOMPARE(points[s].blockSize, sizes[s]);
+        QCOMPARE(points[s].report.sqnrDb, direct.sqnrDb);
+        QCOMPARE(points[s].report.bitsPerElement, direct.bitsPerElement);
+    }
+    QVERIFY(sweepBlockSizes(blockFormat("bf16"), view, sizes, error).empty());
+    QVERIFY(sweepBlockSizes(blockFormat("nf4"), view, {32, 0}, error).empty());
 }
 
 QTEST_GUILESS_MAIN(TstBlockQuantization)

@@ -15,8 +15,10 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <fcntl.h>
 #include <fstream>
 #include <limits>
+#include <random>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -92,16 +94,19 @@ bool same(double a, double b) {
            std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
 }
 
-#define COMPARE_VALUES(actual, expected)                                                           \
-    do {                                                                                           \
-        const std::vector<double> a_ = (actual), e_ = (expected);                                  \
-        QCOMPARE(a_.size(), e_.size());                                                            \
-        for (std::size_t i_ = 0; i_ < a_.size(); ++i_)                                             \
-            QVERIFY2(same(a_[i_], e_[i_]), qPrintable(QString("element %1: %2, expected %3")       \
-                                                          .arg(i_)                                 \
-                                                          .arg(a_[i_], 0, 'g', 17)                 \
-                                                          .arg(e_[i_], 0, 'g', 17)));              \
-    } while (false)
+// "" when the values are the same (same(): NaN equal to NaN, −0 apart from +0), else the first
+// difference, for QCOMPARE(mismatch(…), QString()) to print.
+QString mismatch(const std::vector<double>& actual, const std::vector<double>& expected) {
+    if (actual.size() != expected.size())
+        return QString("%1 values, expected %2").arg(actual.size()).arg(expected.size());
+    for (std::size_t i = 0; i < actual.size(); ++i)
+        if (!same(actual[i], expected[i]))
+            return QString("element %1: %2, expected %3")
+                .arg(i)
+                .arg(actual[i], 0, 'g', 17)
+                .arg(expected[i], 0, 'g', 17);
+    return {};
+}
 
 // A binary float code's value from its fields, by the textbook formula (independent of fpx's
 // decoder): (−1)^s · 2^(e − bias) · (1 + f/2^m), subnormal 2^(1 − bias) · f/2^m.
@@ -136,6 +141,8 @@ class TestTensorFiles : public QObject {
     void textFiles();
     void lyingHeaders_data();
     void lyingHeaders();
+    void damagedBytesNeverCrash();
+    void largeFileIsMappedNotRead();
     void unreadable();
     void tensorArgument();
     void writersRoundTrip();
@@ -199,10 +206,10 @@ void TestTensorFiles::npyEveryDtypeAndOrder() {
     QCOMPARE(loaded->view.shape, (std::vector<std::size_t>{2, 3}));
     QCOMPARE(loaded->view.isDouble(), descr == "<f8");
     QCOMPARE(loaded->view.rowLength(), std::size_t(3));
-    COMPARE_VALUES(valuesOf(loaded->view), values);
+    QCOMPARE(mismatch(valuesOf(loaded->view), values), QString());
     // The loaded values outlive the file object.
     opened.file.reset();
-    COMPARE_VALUES(valuesOf(loaded->view), values);
+    QCOMPARE(mismatch(valuesOf(loaded->view), values), QString());
 }
 
 void TestTensorFiles::npyZeroDimensional() {
@@ -212,7 +219,7 @@ void TestTensorFiles::npyZeroDimensional() {
     const auto loaded = loadTensorArgument(path, std::nullopt, error);
     QVERIFY2(loaded, error.c_str());
     QVERIFY(loaded->view.shape.empty());
-    COMPARE_VALUES(valuesOf(loaded->view), std::vector<double>{-7.25});
+    QCOMPARE(mismatch(valuesOf(loaded->view), std::vector<double>{-7.25}), QString());
     // An empty array is a tensor of no values.
     const std::string empty = files.write("e.npy", npy("<f8", "(0, 4)", ""));
     const auto none = loadTensorArgument(empty, std::nullopt, error);
@@ -284,7 +291,7 @@ void TestTensorFiles::safetensorsEveryDtype() {
         const auto loaded = file.load(cases[k].name, error);
         QVERIFY2(loaded, error.c_str());
         QCOMPARE(loaded->view.isDouble(), cases[k].dtype == "F64");
-        COMPARE_VALUES(valuesOf(loaded->view), cases[k].values);
+        QCOMPARE(mismatch(valuesOf(loaded->view), cases[k].values), QString());
     }
     QCOMPARE(file.tensors()[1].shape, (std::vector<std::size_t>{2, 2}));
     const TensorInfo& ints = file.tensors().back();
@@ -342,7 +349,7 @@ void TestTensorFiles::rawFiles() {
     std::string error;
     const auto loaded = opened.file->load("w.bin", error);
     QVERIFY2(loaded, error.c_str());
-    COMPARE_VALUES(valuesOf(loaded->view), (std::vector<double>{1, -2.5, 1e-300}));
+    QCOMPARE(mismatch(valuesOf(loaded->view), (std::vector<double>{1, -2.5, 1e-300})), QString());
     // 24 bytes as f32: six values; as e4m3: 24.
     QCOMPARE(TensorFile::open(path, RawLayout{"f32"}).file->tensors()[0].elementCount,
              std::size_t(6));
@@ -378,13 +385,18 @@ void TestTensorFiles::textFiles() {
     const auto loaded = opened.file->load("v.txt", error);
     QVERIFY2(loaded, error.c_str());
     QVERIFY(loaded->view.isDouble());
-    COMPARE_VALUES(valuesOf(loaded->view),
-                   (std::vector<double>{1.5, -0.1, 0.125, 0x1p-1074, kInf, -0.0}));
+    QCOMPARE(mismatch(valuesOf(loaded->view),
+                      (std::vector<double>{1.5, -0.1, 0.125, 0x1p-1074, kInf, -0.0})),
+             QString());
     // A value beyond the doubles is an error naming line and column, not a silent infinity.
     const std::string far = files.write("far.txt", "1\n2\n 1e400000\n");
     opened = TensorFile::open(far);
     QVERIFY(!opened.file);
     QCOMPARE(opened.error, far + ":3:2: '1e400000' is beyond the range of a double");
+    // A byte order mark is skipped.
+    opened = TensorFile::open(files.write("bom.txt", "\xEF\xBB\xBF-2\n"));
+    QVERIFY2(opened.file, opened.error.c_str());
+    QCOMPARE(mismatch(valuesOf(opened.file->load("bom.txt", error)->view), {-2}), QString());
     // Any extension, when the contents are text.
     const std::string dat = files.write("v.dat", "3\n");
     opened = TensorFile::open(dat);
@@ -479,6 +491,101 @@ void TestTensorFiles::lyingHeaders() {
     QCOMPARE(error, opened.error);
 }
 
+// Thousands of damaged copies of good files (bytes overwritten, mostly in the header where
+// they mislead most, or the file cut short): each either opens, with every loadable tensor
+// loading exactly its element count, or is refused with a message naming the file.
+void TestTensorFiles::damagedBytesNeverCrash() {
+    std::string json = "{\"__metadata__\":{\"k\":\"v\"},"
+                       "\"a\":{\"dtype\":\"F32\",\"shape\":[2,2],\"data_offsets\":[0,16]},"
+                       "\"b\":{\"dtype\":\"BF16\",\"shape\":[3],\"data_offsets\":[16,22]},"
+                       "\"c\":{\"dtype\":\"F8_E4M3\",\"shape\":[2],\"data_offsets\":[22,24]}}";
+    const std::string data(24, '\x3c');
+    const std::vector<std::pair<std::string, std::string>> originals{
+        {"f.safetensors", safetensors(json, data)},
+        {"f.npy", npy("<f2", "(2, 3)", std::string(12, '\x3c'), true)},
+        {"g.npy", npy("<f8", "(3,)", le(std::vector<double>{1, 2, 3}))},
+    };
+    Files files;
+    std::mt19937_64 random(20);
+    for (const auto& [name, original] : originals) {
+        std::size_t accepted = 0, refused = 0;
+        for (int trial = 0; trial < 600; ++trial) {
+            std::string bytes = original;
+            if (trial % 5 == 4) {
+                bytes.resize(random() % bytes.size());
+            } else {
+                const int edits = 1 + int(random() % 3);
+                for (int e = 0; e < edits; ++e) {
+                    // Three in four edits fall in the first 80 bytes: the length and header.
+                    const std::size_t limit =
+                        random() % 4 ? std::min<std::size_t>(80, bytes.size()) : bytes.size();
+                    const char pick[] = "0123456789[]{},:\"-e.\xff\x00";
+                    bytes[random() % limit] =
+                        random() % 2 ? char(random()) : pick[random() % (sizeof pick - 1)];
+                }
+            }
+            const std::string path = files.write(name, bytes);
+            const TensorFileOpen opened = TensorFile::open(path);
+            if (!opened.file) {
+                QVERIFY2(opened.error.rfind(path + ":", 0) == 0, opened.error.c_str());
+                ++refused;
+                continue;
+            }
+            ++accepted;
+            for (const TensorInfo& info : opened.file->tensors()) {
+                QVERIFY(info.dataOffset + info.dataBytes <= bytes.size());
+                if (!info.loadable)
+                    continue;
+                std::string error;
+                const auto loaded = opened.file->load(info.name, error);
+                QVERIFY2(loaded, error.c_str());
+                QCOMPARE(loaded->view.size(), info.elementCount);
+                (void)tensorStatistics(loaded->view);
+            }
+        }
+        // Both outcomes happen, or the damage missed what it was meant to hit.
+        QVERIFY2(accepted > 0 && refused > 100, qPrintable(QString("%1: %2 accepted, %3 refused")
+                                                               .arg(QString::fromStdString(name))
+                                                               .arg(accepted)
+                                                               .arg(refused)));
+    }
+}
+
+// A 5 GiB safetensors file, sparse (its holes read as zeros and take no disk): opening lists its
+// tensors and loading borrows the F32 one from the mapping, without reading 5 GiB; a tensor
+// beyond 4 GiB into the file (64-bit offsets throughout) reads back what was written there.
+void TestTensorFiles::largeFileIsMappedNotRead() {
+    const std::uint64_t big = (std::uint64_t(5) << 30) / 4; // F32 elements
+    std::string json = "{\"big\":{\"dtype\":\"F32\",\"shape\":[" + std::to_string(big) +
+                       "],\"data_offsets\":[0," + std::to_string(4 * big) +
+                       "]},\"tail\":{\"dtype\":\"F64\",\"shape\":[2],\"data_offsets\":[" +
+                       std::to_string(4 * big) + "," + std::to_string(4 * big + 16) + "]}}";
+    json.append((8 - json.size() % 8) % 8, ' ');
+    Files files;
+    const std::string path = files.write("big.safetensors", u64le(json.size()) + json);
+    const std::string tail = le(std::vector<double>{-1.25, 3e300});
+    const off_t tailOffset = off_t(8 + json.size() + 4 * big);
+    const int fd = ::open(path.c_str(), O_WRONLY);
+    QVERIFY(fd >= 0);
+    const bool written =
+        ::ftruncate(fd, tailOffset + 16) == 0 && ::pwrite(fd, tail.data(), 16, tailOffset) == 16;
+    ::close(fd);
+    if (!written)
+        QSKIP("this file system cannot hold a sparse 5 GiB file");
+    const TensorFileOpen opened = TensorFile::open(path);
+    QVERIFY2(opened.file, opened.error.c_str());
+    QCOMPARE(opened.file->tensors()[0].elementCount, std::size_t(big));
+    QCOMPARE(opened.file->tensors()[1].dataOffset, std::uint64_t(tailOffset));
+    std::string error;
+    const auto loaded = opened.file->load("big", error);
+    QVERIFY2(loaded, error.c_str());
+    QCOMPARE(loaded->view.size(), std::size_t(big));
+    QCOMPARE(loaded->view.at(big - 1), 0.0);
+    const auto end = opened.file->load("tail", error);
+    QVERIFY2(end, error.c_str());
+    QCOMPARE(mismatch(valuesOf(end->view), (std::vector<double>{-1.25, 3e300})), QString());
+}
+
 void TestTensorFiles::unreadable() {
     Files files;
     TensorFileOpen opened = TensorFile::open(files.path("absent.npy"));
@@ -509,7 +616,7 @@ void TestTensorFiles::tensorArgument() {
     QCOMPARE(loaded->view.name, std::string("w"));
     loaded = loadTensorArgument(path + ":v", std::nullopt, error);
     QVERIFY2(loaded, error.c_str());
-    COMPARE_VALUES(valuesOf(loaded->view), std::vector<double>{4});
+    QCOMPARE(mismatch(valuesOf(loaded->view), std::vector<double>{4}), QString());
     QVERIFY(!loadTensorArgument(path + ":x", std::nullopt, error));
     QVERIFY2(error == path + ": no tensor named 'x'; the file holds 'ints', 'w', 'v'",
              error.c_str());
@@ -519,7 +626,7 @@ void TestTensorFiles::tensorArgument() {
     const std::string colon = files.write("a:b.txt", "2\n");
     loaded = loadTensorArgument(colon, std::nullopt, error);
     QVERIFY2(loaded, error.c_str());
-    COMPARE_VALUES(valuesOf(loaded->view), std::vector<double>{2});
+    QCOMPARE(mismatch(valuesOf(loaded->view), std::vector<double>{2}), QString());
     // Only unloadable tensors.
     const std::string ints = files.write(
         "i.safetensors",
@@ -543,7 +650,7 @@ void TestTensorFiles::writersRoundTrip() {
         QVERIFY2(loaded, error.c_str());
         QCOMPARE(loaded->view.shape, shape);
         QVERIFY(loaded->view.isDouble());
-        COMPARE_VALUES(valuesOf(loaded->view), values);
+        QCOMPARE(mismatch(valuesOf(loaded->view), values), QString());
         std::ifstream in(path, std::ios::binary);
         const std::string bytes((std::istreambuf_iterator<char>(in)), {});
         QCOMPARE((bytes.size() - 48) % 64, std::size_t(0)); // data 64-byte aligned
@@ -552,7 +659,7 @@ void TestTensorFiles::writersRoundTrip() {
     QVERIFY2(writeNpy(files.path("scalar.npy"), {2.5}, {}, error), error.c_str());
     auto scalar = loadTensorArgument(files.path("scalar.npy"), std::nullopt, error);
     QVERIFY2(scalar && scalar->view.shape.empty(), error.c_str());
-    COMPARE_VALUES(valuesOf(scalar->view), std::vector<double>{2.5});
+    QCOMPARE(mismatch(valuesOf(scalar->view), std::vector<double>{2.5}), QString());
 
     // .safetensors: codes, a float tensor and metadata, read back field by field.
     std::vector<std::uint8_t> floatBytes(12);
@@ -576,7 +683,7 @@ void TestTensorFiles::writersRoundTrip() {
     QCOMPARE(opened.file->metadata()[1], (std::pair<std::string, std::string>{"fpx.block", "32"}));
     const auto scales = opened.file->load("scales", error);
     QVERIFY2(scales, error.c_str());
-    COMPARE_VALUES(valuesOf(scales->view), (std::vector<double>{1.5, -2, 0x1p-149}));
+    QCOMPARE(mismatch(valuesOf(scales->view), (std::vector<double>{1.5, -2, 0x1p-149})), QString());
     std::ifstream in(path, std::ios::binary);
     const std::string bytes((std::istreambuf_iterator<char>(in)), {});
     QCOMPARE(bytes.substr(bytes.size() - 19, 5), std::string("\x01\x02\x03\x04\x05"));
@@ -850,6 +957,27 @@ void TestTensorFiles::histogramLinear() {
     two.bins = 2;
     const Histogram x = makeHistogram(std::span<const double>(extremes), two);
     QCOMPARE(x.counts, (std::vector<std::size_t>{1, 2}));
+    // In chunks: the histogram of the first chunk, the rest added or merged, is the histogram
+    // of the whole.
+    Histogram chunked = makeHistogram(std::span<const double>(values).subspan(0, 4), options);
+    const Histogram rest = makeHistogram(std::span<const double>(values).subspan(4), options);
+    Histogram whole = makeHistogram(std::span<const double>(values), options);
+    Histogram added = chunked;
+    QVERIFY(chunked.merge(rest));
+    for (double v : std::span<const double>(values).subspan(4))
+        added.add(v);
+    for (const Histogram* h : {&chunked, &added}) {
+        QCOMPARE(h->counts, whole.counts);
+        QCOMPARE(h->below, whole.below);
+        QCOMPARE(h->above, whole.above);
+        QCOMPARE(h->nans, whole.nans);
+        QCOMPARE(h->infs, whole.infs);
+    }
+    QVERIFY(!chunked.merge(x)); // another range
+    // A range so narrow that half its width is zero: every value still lands in a bin.
+    const std::vector<double> tiny{-0x1p-1074, 0x1p-1074, 0};
+    const Histogram t = makeHistogram(std::span<const double>(tiny), two);
+    QCOMPARE(t.binned(), std::size_t(3));
 }
 
 void TestTensorFiles::histogramLog2() {

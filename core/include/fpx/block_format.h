@@ -53,8 +53,10 @@ struct BlockFormat {
     std::string displayName; // "MXFP4 (OCP MX, E2M1 × E8M0 per 32)"
     std::string description; // one sentence
     BlockScheme scheme = BlockScheme::Direct;
-    FormatSpec element;                     // what each element code means, before scaling
-    std::optional<FormatSpec> scale;        // E8M0 (Mx), E4M3 (Nvfp4), FP32 (Nf4, IntAbsmax)
+    FormatSpec element; // what each element code means, before scaling
+    // E8M0 (Mx), E4M3 (Nvfp4), FP32 (nf4, IntAbsmax); nf4_dq: int8, the 8-bit code k of each
+    // block's absmax (k/127 of its group's FP32 scale, around an FP32 offset)
+    std::optional<FormatSpec> scale;
     int elementEmax = 0;                    // Mx: exponent of the element's largest binade
     bool doubleQuantized = false;           // Nf4 only (nf4_dq)
     BlockLayout blocks;                     // Direct: Tensor (one block, scale 1)

@@ -64,6 +64,13 @@ std::optional<QuantizedTensor> quantizeExactly(const BlockFormat& format, const 
 // Every element dequantized, in order.
 std::vector<double> dequantizeAll(const QuantizedTensor& quantized);
 
+// The dequantized values in consecutive pieces of at most `chunk` elements, in order:
+// sink(first element, values). Reports and plots stream a large tensor through it without
+// holding every value at once.
+void dequantizeInChunks(
+    const QuantizedTensor& quantized, std::size_t chunk,
+    const std::function<void(std::size_t first, const std::vector<double>& values)>& sink);
+
 // How far the quantized tensor is from its input (NaN and ±∞ inputs left out of the sums and
 // counted apart). The sums of squares are taken in double over non-negative terms, pairwise,
 // so their relative error is far below what 4 decimals of sqnr_db can show (design.md gives
@@ -83,7 +90,10 @@ struct QuantizationReport {
     std::size_t flushed = 0;
     std::size_t nanInputs = 0;
     std::size_t infInputs = 0;
-    std::optional<double> tensorScale;
+    // Finite inputs whose dequantized value is NaN or ±∞ (they share a block, or with
+    // per-tensor scales the tensor, with a NaN or ±∞ input): left out of the sums too.
+    std::size_t nonFiniteOutputs = 0;
+    std::optional<double> tensorScale; // NVFP4's s_tensor; nf4_dq's FP32 offset
 };
 
 QuantizationReport measureQuantization(const TensorView& input, const QuantizedTensor& quantized);

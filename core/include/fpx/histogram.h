@@ -45,6 +45,14 @@ struct Histogram {
     // the log axis).
     std::optional<std::size_t> binOf(double x) const;
     std::size_t binned() const; // the sum of counts
+
+    // Counts one more value (into a bin, below, above, zeros, nans or infs), for values that
+    // arrive a chunk at a time: make the histogram of the first chunk with the range fixed in
+    // the options, then add the rest, or merge histograms made with the same options.
+    void add(double x);
+    // Adds another histogram's counts; false (and nothing added) unless its axis, range and
+    // bins are the same.
+    bool merge(const Histogram& other);
 };
 
 Histogram makeHistogram(std::span<const double> values, const HistogramOptions& options = {});

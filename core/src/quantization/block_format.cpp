@@ -252,11 +252,9 @@ std::optional<BlockFormat> findBlockFormat(std::string_view id, const QuantizerO
         }
         format->scaleRule = *options.scaleRule;
     }
-    if (options.blocks) {
-        if (format->scheme == BlockScheme::Direct) {
-            error = format->id + ": a direct cast has no scale, so no blocks";
-            return std::nullopt;
-        }
+    // --block applies to every scaled format; a direct cast has no scale to share and keeps
+    // its one block, so that one --block serves a list of formats with casts among them.
+    if (options.blocks && format->scheme != BlockScheme::Direct) {
         if (options.blocks->kind == BlockLayout::Kind::Elements && options.blocks->size == 0) {
             error = format->id + ": a block holds at least one element";
             return std::nullopt;

@@ -102,7 +102,8 @@ ElementResult roundElement(const ExactValue& q, const FormatSpec& element) {
     return r;
 }
 
-// Element code → value as a double, by table for codes of up to 16 bits.
+// Element code → value as a double: by table for codes of up to 16 bits, by reinterpreting the
+// bits for FP32 and FP64 casts, through decodeCode otherwise.
 class ElementDecoder {
   public:
     explicit ElementDecoder(const FormatSpec& spec) : spec_(spec) {
@@ -111,16 +112,27 @@ class ElementDecoder {
             for (std::size_t c = 0; c < table_.size(); ++c)
                 table_[c] = doubleOf(decodeCode(spec, Code(c)).value);
         }
+        const bool ieee = spec.kind == FormatKind::BinaryFloat && spec.isSigned &&
+                          spec.specials == SpecialEncoding::Ieee && !spec.explicitIntegerBit &&
+                          spec.exponentZeroIsSubnormal;
+        binary32_ = ieee && spec.exponentBits == 8 && spec.fractionBits == 23 && spec.bias == 127;
+        binary64_ = ieee && spec.exponentBits == 11 && spec.fractionBits == 52 && spec.bias == 1023;
     }
     double operator()(Code code) const {
         if (!table_.empty())
             return table_[static_cast<std::size_t>(code)];
+        if (binary32_)
+            return double(std::bit_cast<float>(static_cast<std::uint32_t>(code)));
+        if (binary64_)
+            return std::bit_cast<double>(static_cast<std::uint64_t>(code));
         return doubleOf(decodeCode(spec_, code).value);
     }
 
   private:
     const FormatSpec& spec_;
     std::vector<double> table_;
+    bool binary32_ = false;
+    bool binary64_ = false;
 };
 
 // The code of +0 in the element format (what a block whose scale is NaN or 0 stores).
@@ -536,22 +548,44 @@ double QuantizedTensor::dequantized(std::size_t element) const {
     return value * blockScale(blockOf(element));
 }
 
-std::vector<double> dequantizeAll(const QuantizedTensor& quantized) {
-    std::vector<double> values(quantized.elementCount);
+void dequantizeInChunks(
+    const QuantizedTensor& quantized, std::size_t chunk,
+    const std::function<void(std::size_t first, const std::vector<double>& values)>& sink) {
+    const std::size_t n = quantized.elementCount;
     const ElementDecoder decode(quantized.format.element);
-    const std::size_t blockSize = quantized.blockSize ? quantized.blockSize : values.size();
-    for (std::size_t begin = 0; begin < values.size(); begin += blockSize) {
-        const std::size_t end = std::min(values.size(), begin + blockSize);
-        const double scale = quantized.format.scheme == BlockScheme::Direct
-                                 ? 1.0
-                                 : quantized.blockScale(begin / blockSize);
-        for (std::size_t i = begin; i < end; ++i) {
+    const bool direct = quantized.format.scheme == BlockScheme::Direct;
+    const std::size_t blockSize = quantized.blockSize ? quantized.blockSize : n;
+    chunk = std::max<std::size_t>(chunk, 1);
+    std::vector<double> values;
+    std::size_t scaleBlock = std::numeric_limits<std::size_t>::max();
+    double scale = 1;
+    for (std::size_t first = 0; first < n; first += chunk) {
+        const std::size_t end = std::min(n, first + chunk);
+        values.resize(end - first);
+        for (std::size_t i = first; i < end; ++i) {
             const double v = decode(quantized.code(i));
-            // Products are exact (design.md): no rounding happens here.
-            values[i] = quantized.format.scheme == BlockScheme::Direct ? v : v * scale;
+            if (direct) {
+                values[i - first] = v;
+                continue;
+            }
+            if (i / blockSize != scaleBlock) {
+                scaleBlock = i / blockSize;
+                scale = quantized.blockScale(scaleBlock);
+            }
+            // Exact (design.md): no rounding happens in this product.
+            values[i - first] = v * scale;
         }
+        sink(first, values);
     }
-    return values;
+}
+
+std::vector<double> dequantizeAll(const QuantizedTensor& quantized) {
+    std::vector<double> all(quantized.elementCount);
+    dequantizeInChunks(quantized, std::size_t(1) << 16,
+                       [&](std::size_t first, const std::vector<double>& values) {
+                           std::copy(values.begin(), values.end(), all.begin() + first);
+                       });
+    return all;
 }
 
 std::optional<QuantizedTensor> quantizeExactly(const BlockFormat& format, const TensorView& input,

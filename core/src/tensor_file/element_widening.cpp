@@ -107,15 +107,18 @@ void widenToFloat(ElementType type, const std::uint8_t* src, std::size_t n, floa
         // BF16 is the upper half of a binary32:   s eeeeeeee mmmmmmm | 0000000000000000
         // so shifting its 16 bits up is the exact value, NaN payloads and all.
         for (std::size_t i = 0; i < n; ++i) {
-            const std::uint32_t bits = std::uint32_t(src[2 * i]) | std::uint32_t(src[2 * i + 1])
-                                                                       << 8;
-            dst[i] = std::bit_cast<float>(bits << 16);
+            std::uint16_t half;
+            std::memcpy(&half, src + 2 * i, 2); // little-endian host (asserted above)
+            dst[i] = std::bit_cast<float>(std::uint32_t(half) << 16);
         }
         return;
     case ElementType::F16: {
         const auto& table = f16Table();
-        for (std::size_t i = 0; i < n; ++i)
-            dst[i] = table[std::size_t(src[2 * i]) | std::size_t(src[2 * i + 1]) << 8];
+        for (std::size_t i = 0; i < n; ++i) {
+            std::uint16_t code;
+            std::memcpy(&code, src + 2 * i, 2);
+            dst[i] = table[code];
+        }
         return;
     }
     case ElementType::E4M3: {

@@ -73,6 +73,7 @@ std::optional<TensorFile::Loaded> MappedTensorFile::load(const std::string& name
     const std::uint8_t* bytes = mapping_->data() + info.dataOffset;
     const bool reorder = layout.fortranOrder && info.shape.size() >= 2;
 
+    mapping_->prefetch(info.dataOffset, info.dataBytes);
     Loaded loaded;
     loaded.view.name = info.name;
     loaded.view.shape = info.shape;
@@ -86,14 +87,16 @@ std::optional<TensorFile::Loaded> MappedTensorFile::load(const std::string& name
             loaded.keepAlive = mapping_;
             return loaded;
         }
-        auto values = std::make_shared<std::vector<double>>(n);
-        std::memcpy(values->data(), bytes, 8 * n);
+        std::shared_ptr<double[]> values = allocateValues<double>(n);
         if (reorder) {
-            auto ordered = std::make_shared<std::vector<double>>(n);
-            fortranToC(values->data(), ordered->data(), info.shape, n);
-            values = std::move(ordered);
+            // Fortran order from possibly unaligned bytes: copy, then reorder.
+            std::shared_ptr<double[]> copy = allocateValues<double>(n);
+            std::memcpy(copy.get(), bytes, 8 * n);
+            fortranToC(copy.get(), values.get(), info.shape, n);
+        } else {
+            std::memcpy(values.get(), bytes, 8 * n);
         }
-        loaded.view.doubles = *values;
+        loaded.view.doubles = {values.get(), n};
         loaded.keepAlive = values;
         return loaded;
     }
@@ -102,14 +105,15 @@ std::optional<TensorFile::Loaded> MappedTensorFile::load(const std::string& name
         loaded.keepAlive = mapping_;
         return loaded;
     }
-    auto values = std::make_shared<std::vector<float>>(n);
-    widenToFloat(type, bytes, n, values->data());
+    std::shared_ptr<float[]> values = allocateValues<float>(n);
     if (reorder) {
-        auto ordered = std::make_shared<std::vector<float>>(n);
-        fortranToC(values->data(), ordered->data(), info.shape, n);
-        values = std::move(ordered);
+        std::shared_ptr<float[]> widened = allocateValues<float>(n);
+        widenToFloat(type, bytes, n, widened.get());
+        fortranToC(widened.get(), values.get(), info.shape, n);
+    } else {
+        widenToFloat(type, bytes, n, values.get());
     }
-    loaded.view.floats = *values;
+    loaded.view.floats = {values.get(), n};
     loaded.keepAlive = values;
     return loaded;
 }

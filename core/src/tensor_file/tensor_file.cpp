@@ -114,17 +114,19 @@ std::optional<TensorFile::Loaded> loadTensorArgument(const std::string& argument
     return std::nullopt;
 }
 
+namespace {
+
 // Over the finite values (NaN and ±∞ are counted, not summed). The sum is compensated
 // (Neumaier), and the standard deviation is the population one (divided by n, as numpy's std),
 // from a second pass over the deviations from the mean, which keeps it accurate when the mean
 // is large against the spread.
-TensorStatistics tensorStatistics(const TensorView& view) {
+template <typename T> TensorStatistics statisticsOf(std::span<const T> values) {
     TensorStatistics s;
-    s.elements = view.size();
+    s.elements = values.size();
     double sum = 0, compensation = 0;
     std::size_t finite = 0;
-    for (std::size_t i = 0; i < s.elements; ++i) {
-        const double x = view.at(i);
+    for (const T value : values) {
+        const double x = value;
         if (std::isnan(x)) {
             ++s.nans;
             continue;
@@ -151,13 +153,19 @@ TensorStatistics tensorStatistics(const TensorView& view) {
     s.absmax = std::max(std::fabs(s.min), std::fabs(s.max));
     s.mean = (sum + compensation) / static_cast<double>(finite);
     double squares = 0;
-    for (std::size_t i = 0; i < s.elements; ++i) {
-        const double x = view.at(i);
+    for (const T value : values) {
+        const double x = value;
         if (std::isfinite(x))
             squares += (x - s.mean) * (x - s.mean);
     }
     s.std = std::sqrt(squares / static_cast<double>(finite));
     return s;
+}
+
+} // namespace
+
+TensorStatistics tensorStatistics(const TensorView& view) {
+    return view.isDouble() ? statisticsOf(view.doubles) : statisticsOf(view.floats);
 }
 
 } // namespace fpx

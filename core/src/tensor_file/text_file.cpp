@@ -54,7 +54,8 @@ TensorFileOpen openText(const std::string& path, const MappedFile& mapping) {
     const FormatSpec fp64 = *findFormat("fp64").spec;
     auto values = std::make_shared<std::vector<double>>();
     const std::string_view text = mapping.bytes();
-    std::size_t lineStart = 0;
+    // A UTF-8 byte order mark, as some editors write, is not part of the first value.
+    std::size_t lineStart = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
     for (std::size_t lineNumber = 1; lineStart < text.size(); ++lineNumber) {
         std::size_t lineEnd = text.find('\n', lineStart);
         if (lineEnd == std::string_view::npos)

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// fpx quantize: a tensor (a file, a distribution or a list of values) quantized into block
+// formats, with SQNR and errors; optionally every block's codes, the quantized and dequantized
+// tensors as files, SQNR against block size and histograms.
+#include "arguments.h"
+#include "commands.h"
+#include "quantize_output.h"
+#include "term_options.h"
+
+#include "fpx/block_format.h"
+#include "fpx/conversion.h"
+#include "fpx/format_catalogue.h"
+#include "fpx/value_distribution.h"
+#include "fpx/value_parser.h"
+
+#include <unistd.h>
+
+#include <charconv>
+#include <cstring>
+#include <sstream>
+
+namespace fpx::cli {
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: fpx quantize (--input PATH[:TENSOR] [--dtype D] | --dist SPEC --count N [--seed S]\n"
+    "                    [--outliers F:S] | --values V1,V2,...) --formats ID,...\n"
+    "                    [--block N|row|tensor] [--scale-rule floor|ceil|even]\n"
+    "                    [--json|--csv] [--codes [--max-blocks K]] [--output FILE.safetensors]\n"
+    "                    [--dequantized FILE.npy] [--sweep N,N,...] [--histogram BINS]\n"
+    "  Quantizes the tensor into each format and reports SQNR, MSE, RMSE, the largest error,\n"
+    "  clipped (saturated) and flushed (non-zero → 0) elements and the bits per element.\n"
+    "  Formats: mxfp8_e4m3 mxfp8_e5m2 mxfp6_e3m2 mxfp6_e2m3 mxfp4 mxint8 nvfp4 nf4 nf4_dq\n"
+    "           int8 int4 (absmax, per tensor unless --block), or a plain cast (fp8_e4m3, bf16…)\n"
+    "  --input: .npy, .safetensors (one tensor by name, or the first), text (one value a line),\n"
+    "           raw little-endian with --dtype f32|f64|f16|bf16|e4m3|e5m2\n"
+    "  --dist: normal:MU:SIGMA, laplace:B, student:NU, uniform:A:B (values rounded to FP32)\n"
+    "  --values: each value rounded once to FP32 (nearest even), as every tensor fpx makes\n"
+    "  --block: elements per block for every scaled format, 'row' or 'tensor'\n"
+    "  --scale-rule: how an MX block's power-of-two scale follows from its amax (MX only)\n"
+    "  --codes: each block's scale bits, exact scale, element codes and exact values (the first\n"
+    "           K blocks, --max-blocks, default 64)\n"
+    "  --output: codes and scales as .safetensors; --dequantized: one format's values as .npy\n"
+    "  --sweep: SQNR against block size; --histogram: the values and each format's errors\n";
+
+constexpr std::size_t kDefaultListedBlocks = 64;
+constexpr std::size_t kMaxListedBlocks = 1 << 16;
+constexpr std::size_t kMaxGenerated = std::size_t(1) << 30; // 4 GiB of FP32 values
+constexpr std::size_t kMaxHistogramBins = 10000;
+
+std::vector<std::string> splitCommas(const std::string& text) {
+    std::vector<std::string> items;
+    std::stringstream stream(text);
+    for (std::string item; std::getline(stream, item, ',');)
+        items.push_back(item);
+    if (!text.empty() && text.back() == ',')
+        items.emplace_back();
+    return items;
+}
+
+std::optional<std::size_t> parseCount(const std::string& text) {
+    std::size_t value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+        return std::nullopt;
+    return value;
+}
+
+struct Source {
+    std::optional<TensorFile::Loaded> loaded; // --input
+    std::vector<float> values;                // --dist, --values
+    TensorView view;
+    std::string description;
+};
+
+std::string shapeText(const std::vector<std::size_t>& shape) {
+    std::string text = "[";
+    for (std::size_t i = 0; i < shape.size(); ++i)
+        text += (i ? "," : "") + std::to_string(shape[i]);
+    return text + "]";
+}
+
+bool endsWith(const std::string& text, std::string_view suffix) {
+    return text.size() >= suffix.size() &&
+           text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// --values: each parsed exactly, then rounded once to FP32 (nearest even); a finite value
+// beyond FP32's range is an error rather than a silent infinity.
+std::optional<std::vector<float>> parseValueList(const std::string& text, std::string& error) {
+    const FormatSpec fp32 = *findFormat("fp32").spec;
+    std::vector<float> values;
+    for (const std::string& item : splitCommas(text)) {
+        const ParsedValue parsed = parseValue(item);
+        if (!parsed) {
+            error = "--values: '" + item + "': " + parsed.error.message;
+            return std::nullopt;
+        }
+        const Conversion c = roundToFormat(*parsed.value, fp32);
+        if (c.flags.overflow) {
+            error = "--values: '" + item + "' is beyond FP32's range (largest 3.40282347e38)";
+            return std::nullopt;
+        }
+        const auto bits = static_cast<std::uint32_t>(c.code);
+        float f = 0;
+        std::memcpy(&f, &bits, 4);
+        values.push_back(f);
+    }
+    return values;
+}
+
+} // namespace
+
+int runQuantize(const std::vector<std::string>& rawArgs, Streams& io) {
+    Arguments args(rawArgs,
+                   {"input", "dtype", "dist", "count", "seed", "outliers", "values", "formats",
+                    "block", "scale-rule", "max-blocks", "output", "dequantized", "sweep",
+                    "histogram"},
+                   {"json", "csv", "codes"});
+    auto usageError = [&](const std::string& message) {
+        io.err << "fpx quantize: " << message << '\n' << kUsage;
+        return kExitUsage;
+    };
+    auto dataError = [&](const std::string& message) {
+        io.err << "fpx quantize: " << message << '\n';
+        return kExitDataError;
+    };
+    if (const auto stop = checkOptionsOnly(args, io, "fpx quantize", kUsage))
+        return *stop;
+
+    // Every option checked before any work.
+    const int sources = int(args.has("input")) + int(args.has("dist")) + int(args.has("values"));
+    if (sources != 1)
+        return usageError("give exactly one of --input, --dist and --values");
+    if (args.has("json") && args.has("csv"))
+        return usageError("choose one of --json and --csv");
+    if (args.has("dtype") && !args.has("input"))
+        return usageError("--dtype goes with --input (a raw file)");
+    for (const char* option : {"count", "seed", "outliers"})
+        if (args.has(option) && !args.has("dist"))
+            return usageError(std::string("--") + option + " goes with --dist");
+    if (args.has("max-blocks") && !args.has("codes"))
+        return usageError("--max-blocks goes with --codes");
+    if (args.has("csv") && (args.has("codes") || args.has("sweep") || args.has("histogram")))
+        return usageError("--csv prints the results table only; use --json or the text form with "
+                          "--codes, --sweep or --histogram");
+
+    std::string error;
+    QuantizerOptions options;
+    if (auto text = args.value("block")) {
+        options.blocks = parseBlockLayout(*text, error);
+        if (!options.blocks)
+            return usageError("--block: " + error);
+    }
+    if (auto text = args.value("scale-rule")) {
+        options.scaleRule = parseScaleRule(*text);
+        if (!options.scaleRule)
+            return usageError("--scale-rule: '" + *text + "' is not floor, ceil or even");
+    }
+    const auto formatsText = args.value("formats");
+    if (!formatsText)
+        return usageError("--formats ID,... is required");
+    const auto formats = findBlockFormats(*formatsText, options, error);
+    if (!formats)
+        return usageError("--formats: " + error);
+
+    std::size_t maxBlocks = kDefaultListedBlocks;
+    if (auto text = args.value("max-blocks")) {
+        const auto parsed = parseCount(*text);
+        if (!parsed || *parsed == 0 || *parsed > kMaxListedBlocks)
+            return usageError("--max-blocks: expected a count from 1 to " +
+                              std::to_string(kMaxListedBlocks) + ", got '" + *text + "'");
+        maxBlocks = *parsed;
+    }
+    std::vector<std::size_t> sweepSizes;
+    if (auto text = args.value("sweep")) {
+        for (const std::string& item : splitCommas(*text)) {
+            const auto parsed = parseCount(item);
+            if (!parsed || *parsed == 0)
+                return usageError("--sweep: expected block sizes such as 16,32,64,128, got '" +
+                                  item + "'");
+            sweepSizes.push_back(*parsed);
+        }
+    }
+    std::optional<HistogramOptions> histogram;
+    if (auto text = args.value("histogram")) {
+        const auto bins = parseCount(*text);
+        if (!bins || *bins == 0 || *bins > kMaxHistogramBins)
+            return usageError("--histogram: expected a number of bins from 1 to " +
+                              std::to_string(kMaxHistogramBins) + ", got '" + *text + "'");
+        histogram = HistogramOptions{};
+        histogram->bins = *bins;
+    }
+    const auto output = args.value("output");
+    if (output && !endsWith(*output, ".safetensors"))
+        return usageError("--output: the file name must end in .safetensors");
+    const auto dequantized = args.value("dequantized");
+    if (dequantized && !endsWith(*dequantized, ".npy"))
+        return usageError("--dequantized: the file name must end in .npy");
+    if (dequantized && formats->size() != 1)
+        return usageError("--dequantized writes one format's values: give one format");
+
+    // The tensor.
+    Source source;
+    if (auto path = args.value("input")) {
+        std::optional<RawLayout> raw;
+        if (auto dtype = args.value("dtype"))
+            raw = RawLayout{*dtype};
+        source.loaded = loadTensorArgument(*path, raw, error);
+        if (!source.loaded)
+            return dataError(error);
+        source.view = source.loaded->view;
+        // The tensor taken when PATH names none: say which.
+        const std::string& name = source.view.name;
+        source.description = *path;
+        if (!name.empty() && path->find(name) == std::string::npos)
+            source.description += " (tensor " + name + ")";
+    } else if (auto spec = args.value("dist")) {
+        auto distribution = parseValueDistribution(*spec, error);
+        if (!distribution)
+            return usageError("--dist: " + error);
+        if (auto outliers = args.value("outliers"))
+            if (!parseOutliers(*outliers, *distribution, error))
+                return usageError("--outliers: " + error);
+        const auto countText = args.value("count");
+        if (!countText)
+            return usageError("--count N is required with --dist");
+        const auto count = parseTermCount(*countText);
+        if (!count || *count > kMaxGenerated)
+            return usageError("--count: expected 1 to " + std::to_string(kMaxGenerated) +
+                              " values, got '" + *countText + "'");
+        std::uint64_t seed = 0;
+        if (auto text = args.value("seed")) {
+            const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), seed);
+            if (text->empty() || ec != std::errc() || end != text->data() + text->size())
+                return usageError("--seed: expected an unsigned 64-bit integer, got '" + *text +
+                                  "'");
+        }
+        // Each double draw rounded once (nearest even) to FP32.
+        source.values.resize(*count);
+        for (std::size_t i = 0; i < *count; ++i)
+            source.values[i] = static_cast<float>(drawValue(*distribution, seed, i));
+        source.description =
+            *spec +
+            (args.has("outliers") ? " outliers " + *args.value("outliers") : std::string()) +
+            " seed " + std::to_string(seed);
+    } else {
+        auto values = parseValueList(*args.value("values"), error);
+        if (!values)
+            return usageError(error);
+        source.values = std::move(*values);
+        source.description = "values (rounded to FP32)";
+    }
+    if (!source.loaded) {
+        source.view.name = source.description;
+        source.view.shape = {source.values.size()};
+        source.view.floats = source.values;
+    }
+    if (source.view.size() == 0)
+        return dataError(source.description + ": the tensor has no elements");
+
+    // The work, with progress on a terminal's stderr for long runs.
+    const bool showProgress = isatty(STDERR_FILENO) == 1 && source.view.size() >= (1u << 24);
+    std::vector<QuantizeResult> runs;
+    for (const BlockFormat& format : *formats) {
+        QuantizeRun run;
+        if (showProgress)
+            run.progress = [&io, &format](std::size_t done, std::size_t total) {
+                io.err << "\r" << format.id << ": "
+                       << (100 * done / std::max<std::size_t>(total, 1)) << " %" << std::flush;
+                return true;
+            };
+        auto quantized = quantizeTensor(format, source.view, error, run);
+        if (showProgress)
+            io.err << "\r\033[K" << std::flush;
+        if (!quantized)
+            return dataError(error);
+        QuantizeResult r{std::move(*quantized), {}, quantizerPath(format, source.view), {}, {}};
+        r.report = measureQuantization(source.view, r.quantized);
+        if (!sweepSizes.empty() && format.scheme != BlockScheme::Direct) {
+            r.sweep = sweepBlockSizes(format, source.view, sweepSizes, error, run);
+            if (r.sweep.empty())
+                return dataError(error);
+        }
+        if (histogram) {
+            std::vector<double> errors;
+            dequantizeInChunks(r.quantized, std::size_t(1) << 16,
+                               [&](std::size_t first, const std::vector<double>& values) {
+                                   for (std::size_t j = 0; j < values.size(); ++j)
+                                       if (std::isfinite(source.view.at(first + j)))
+                                           errors.push_back(source.view.at(first + j) - values[j]);
+                               });
+            r.errors = makeHistogram(std::span<const double>(errors), *histogram);
+        }
+        runs.push_back(std::move(r));
+    }
+    std::optional<Histogram> valueHistogram;
+    if (histogram)
+        valueHistogram = makeHistogram(source.view, *histogram);
+
+    // Files, each written whole or not at all.
+    if (output) {
+        std::vector<OutputTensor> tensors;
+        std::vector<std::pair<std::string, std::string>> metadata{
+            {"format", *formatsText},
+            {"shape", shapeText(source.view.shape)},
+            {"source", source.description},
+            {"block", options.blocks ? blockLayoutId(*options.blocks) : "default"},
+            {"scale_rule", std::string(scaleRuleId(options.scaleRule.value_or(ScaleRule::Floor)))}};
+        for (const QuantizeResult& run : runs)
+            addQuantizedTensors(run.quantized, tensors, metadata);
+        if (!writeSafetensors(*output, tensors, metadata, error))
+            return dataError(error);
+    }
+    if (dequantized) {
+        if (!writeNpy(*dequantized, dequantizeAll(runs.front().quantized), source.view.shape,
+                      error)) {
+            if (output)
+                std::remove(output->c_str()); // all files or none
+            return dataError(error);
+        }
+    }
+
+    const QuantizeListing listing{args.has("codes"), maxBlocks};
+    if (args.has("csv"))
+        printQuantizeCsv(io.out, runs);
+    else if (args.has("json"))
+        printJson(io.out,
+                  quantizeJson(source.description, source.view, runs, listing, valueHistogram));
+    else
+        printQuantizeText(io.out, source.description, source.view, runs, listing, valueHistogram);
+    return kExitOk;
+}
+
+} // namespace fpx::cli
