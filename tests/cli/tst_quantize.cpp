@@ -152,6 +152,7 @@ class TstQuantize : public QObject {
     void errors_data();
     void errors();
     void noFileLeftBehind();
+    void help();
 };
 
 void TstQuantize::workedCheck() {
@@ -456,6 +457,15 @@ void TstQuantize::noFileLeftBehind() {
     QCOMPARE(run.exitCode, 1);
     QVERIFY(!QFile::exists(st));
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::NoDotAndDotDot), QStringList{"t.npy"});
+}
+
+void TstQuantize::help() {
+    const CliRun run = runFpx({"quantize", "--help"});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY(run.out.contains("usage: fpx quantize"));
+    QVERIFY(run.out.contains("--scale-rule"));
+    const CliRun all = runFpx({"--help"});
+    QVERIFY(all.out.contains("fpx quantize"));
 }
 
 QTEST_GUILESS_MAIN(TstQuantize)

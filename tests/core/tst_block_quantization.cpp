@@ -558,6 +558,7 @@ class TstBlockQuantization : public QObject {
     void directCast();
     void workedCheck();
     void nonFiniteInputs();
+    void scaleRulesByHand();
     void e8m0Clamping();
     void nvfp4Edges();
     void errorsAndCancel();
@@ -805,6 +806,34 @@ void TstBlockQuantization::nonFiniteInputs() {
     // s_t = FP32(1/2688) is inexact: the second block is 6 · 448 · s_t, not 1.
     QCOMPARE(nv.scaleCodes[1], 0x7eu);
     QCOMPARE(nv.dequantized(16), 6 * 448 * double(*nv.tensorScale));
+}
+
+// mxfp4 (E2M1, max 6 = 1.1b · 2^2) on a block whose amax is 7 = 1.11b · 2^2:
+//   floor: 2^(2 − 2) = 1, and 7 saturates to 6 (clipped);
+//   even:  7 rounded to 2 bits is 8, so 2^1; 7 / 2 = 3.5 ties to 4 (the even code): 8;
+//   ceil:  7 / 6 needs 2^1 as well.
+// amax 6.5 = 1.101b · 2^2 rounds to 6 at 2 bits: even keeps 2^0, and 6.5 rounds to 6 (below
+// 7, the midpoint of 6 and the 8 an unbounded exponent would give: not clipped).
+void TstBlockQuantization::scaleRulesByHand() {
+    auto run = [](ScaleRule rule, double amax) {
+        QuantizerOptions options;
+        options.scaleRule = rule;
+        return quantize(blockFormat("mxfp4", options), {amax, 1});
+    };
+    const QuantizedTensor floor = run(ScaleRule::Floor, 7);
+    QCOMPARE(floor.scaleCodes[0], 127u);
+    QCOMPARE(floor.dequantized(0), 6.0);
+    QCOMPARE(floor.clipped, std::size_t(1));
+    const QuantizedTensor even = run(ScaleRule::Even, 7);
+    QCOMPARE(even.scaleCodes[0], 128u);
+    QCOMPARE(even.dequantized(0), 8.0);
+    QCOMPARE(even.clipped, std::size_t(0));
+    QCOMPARE(run(ScaleRule::Ceil, 7).scaleCodes[0], 128u);
+    QCOMPARE(run(ScaleRule::Ceil, 6).scaleCodes[0], 127u); // 6 fits 2^0 exactly
+    const QuantizedTensor evenBelow = run(ScaleRule::Even, 6.5);
+    QCOMPARE(evenBelow.scaleCodes[0], 127u);
+    QCOMPARE(evenBelow.dequantized(0), 6.0);
+    QCOMPARE(evenBelow.clipped, std::size_t(0));
 }
 
 void TstBlockQuantization::e8m0Clamping() {

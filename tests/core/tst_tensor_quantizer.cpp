@@ -133,7 +133,7 @@ std::vector<BlockFormat> formatsWithBlock(const std::string& block) {
          {"mxfp8_e4m3", "mxfp8_e5m2", "mxfp6_e3m2", "mxfp6_e2m3", "mxfp4", "mxint8"})
         for (const char* rule : {"floor", "ceil", "even"})
             formats.push_back(blockFormat(id, block, rule));
-    for (const char* id : {"nvfp4", "nf4", "int8", "int4", "int2"})
+    for (const char* id : {"nvfp4", "nf4", "nf4_dq", "int8", "int4", "int2"})
         formats.push_back(blockFormat(id, block));
     return formats;
 }
@@ -180,6 +180,7 @@ class TestTensorQuantizer : public QObject {
     void craftedBlocks();
     void ties();
     void nvfp4Scales();
+    void nf4DoubleQuantization();
     void pathsAndFallbacks();
     void progressAndCancel();
 };
@@ -365,6 +366,36 @@ void TestTensorQuantizer::nvfp4Scales() {
     QVERIFY2(checkBoth(nvfp4, view(farBelow), why), qPrintable(why));
 }
 
+// nf4_dq: absmaxes 4 ± d around their mean 4, the largest |d| = 127 / 64, so the group scale
+// is 2^−6 and codes k + 1/2 are ties (to even); absmaxes far apart (their difference with the
+// offset is not a double), an all-zero tensor, and more than one group of 256.
+void TestTensorQuantizer::nf4DoubleQuantization() {
+    const BlockFormat dq = blockFormat("nf4_dq", "4");
+    std::vector<float> v;
+    const auto block = [&](double absmax) {
+        v.push_back(static_cast<float>(absmax));
+        v.push_back(static_cast<float>(-absmax / 3));
+        v.push_back(0.0f);
+        v.push_back(static_cast<float>(absmax / 7));
+    };
+    for (double d : {127.0, 2.5, 3.5, 0.5, 1.5, 126.5, 64.0, 0.0})
+        for (double sign : {1.0, -1.0}) {
+            block(4 + sign * d / 64);
+        }
+    QString why;
+    QVERIFY2(checkBoth(dq, view(v), why), qPrintable(why));
+    std::vector<float> apart = v;
+    apart[0] = 3e30f; // the offset near 2^94, and a block whose absmax is near 2^-100
+    apart[4] = 1e-30f;
+    apart[5] = -1e-31f;
+    apart[7] = 1e-32f;
+    QVERIFY2(checkBoth(dq, view(apart), why), qPrintable(why));
+    const std::vector<float> zeros(64, 0.0f);
+    QVERIFY2(checkBoth(dq, view(zeros), why), qPrintable(why));
+    const std::vector<float> many = draw("laplace", 1.0, 64 * 600 + 17, 12);
+    QVERIFY2(checkBoth(blockFormat("nf4_dq"), view(many), why), qPrintable(why));
+}
+
 void TestTensorQuantizer::pathsAndFallbacks() {
     const std::vector<float> f(100, 1.0f);
     const std::vector<double> d(100, 1.0);
@@ -374,6 +405,7 @@ void TestTensorQuantizer::pathsAndFallbacks() {
     QVERIFY(quantizerPath(blockFormat("mxfp4"), view(f)).fast);
     QVERIFY(quantizerPath(blockFormat("nvfp4"), view(f)).fast);
     QVERIFY(quantizerPath(blockFormat("nf4"), view(f)).fast);
+    QVERIFY(quantizerPath(blockFormat("nf4_dq"), view(f)).fast);
     QVERIFY(quantizerPath(blockFormat("int4", "128"), view(f)).fast);
     QVERIFY(!quantizerPath(blockFormat("mxfp4"), doubles).fast);
     QCOMPARE(quantizerPath(blockFormat("mxfp4"), doubles).name, std::string("exact core"));

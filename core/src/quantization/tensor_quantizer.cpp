@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// quantizeTensor: FP32 tensors through the block quantizers of fpx_kernels (MX, NVFP4, NF4,
-// integer absmax), on several threads; everything else, and every tensor holding a NaN or ±∞,
+// quantizeTensor: FP32 tensors through the block quantizers of fpx_kernels (MX, NVFP4, NF4 and
+// nf4_dq, integer absmax), on several threads; everything else, and every tensor holding a NaN or ±∞,
 // through the exact core (quantizeExactly), whose answers the fast paths reproduce bit for bit
 // (docs/design.md, "Fast paths and how they are proved", "Block quantizers").
 #include "fpx/tensor_quantizer.h"
 
 #include "../kernels/block_quant_loops.h"
+#include "../kernels/block_quant_nf4_dq.h"
 #include "../kernels/x86_hardware.h"
 #include "fpx/bulk_conversion.h"
 #include "fpx/conversion.h"
@@ -193,7 +194,10 @@ std::optional<Plan> nvfp4Plan(const BlockFormat& f) {
 std::optional<Plan> nf4Plan(const BlockFormat& f) {
     Plan plan{f.scheme, {}, "NF4 thresholds"};
     BlockQuantParams& p = plan.params;
-    if (f.doubleQuantized || f.element.kind != FormatKind::Lookup || f.element.table.size() > 16 ||
+    if (f.doubleQuantized && (!f.scale || f.scale->kind != FormatKind::Integer ||
+                              !f.scale->isSigned || f.scale->integerBits > 8))
+        return std::nullopt;
+    if (f.element.kind != FormatKind::Lookup || f.element.table.size() > 16 ||
         !(f.element.scale == ExactValue::integer(1)))
         return std::nullopt;
     std::vector<double> levels;
@@ -430,6 +434,8 @@ FastOutcome quantizeFast(const Plan& plan, const BlockQuantLoops& loops, const T
         return FastOutcome::NonFinite;
     out.clipped = tally.clipped;
     out.flushed = tally.flushed;
+    if (format.doubleQuantized)
+        kernels::doubleQuantizeAbsmaxes(out, *format.scale);
     return FastOutcome::Done;
 }
 

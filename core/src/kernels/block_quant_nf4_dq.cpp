@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// nf4_dq's 8-bit absmaxes: one value per 64 elements, so plain scalar code; what must be exact
+// is (docs/design.md, "Fast paths and how they are proved", "Block quantizers"):
+//   - the mean of the absmaxes: their exact sum (Superaccumulator) divided and rounded once by
+//     the exact core;
+//   - each group's spread max |a − offset|: reached at the group's largest or smallest absmax,
+//     two exact subtractions;
+//   - each code RNE((a − offset) / g): a − offset is exact in a double when the two FP32
+//     numbers' bits span at most 53 places; the double quotient gives k0 within one of the
+//     answer, and exact comparisons of a − offset with (k0 ± 1/2) · g (products of at most 9
+//     and 24 significant bits) settle it, ties to even. Elsewhere the exact core rounds.
+#include "block_quant_nf4_dq.h"
+
+#include "fpx/conversion.h"
+#include "fpx/format_catalogue.h"
+#include "fpx/superaccumulator.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+namespace fpx::kernels {
+
+namespace {
+
+constexpr std::size_t kGroup = 256; // absmax codes sharing one FP32 scale
+constexpr RoundingOptions kNearestSaturating{RoundingMode::NearestEven, OverflowPolicy::Saturate};
+
+const FormatSpec& fp32Spec() {
+    static const FormatSpec spec = *findFormat("fp32").spec;
+    return spec;
+}
+
+ExactValue exactOf(float x) {
+    if (x == 0)
+        return ExactValue::zero(std::signbit(x));
+    int exponent = 0;
+    const double fraction = std::frexp(std::fabs(static_cast<double>(x)), &exponent);
+    const auto significand = static_cast<std::uint64_t>(std::ldexp(fraction, 24));
+    return ExactValue::dyadic(x < 0, BigInt(significand), exponent - 24);
+}
+
+// x rounded once to FP32 (saturating); a non-zero x that rounds to 0 gets 2^−149.
+float fp32Of(const ExactValue& x) {
+    const Code code = roundToFormat(x, fp32Spec(), kNearestSaturating).code;
+    float value = std::bit_cast<float>(static_cast<std::uint32_t>(code));
+    if (value == 0 && !x.isZero())
+        value = std::numeric_limits<float>::denorm_min();
+    return value;
+}
+
+// floor(log2 |x|) and the exponent of x's last place, for a non-zero FP32 x.
+int floorLog2(float x) {
+    int exponent = 0;
+    std::frexp(x, &exponent);
+    return exponent - 1;
+}
+int lastPlace(float x) {
+    return std::max(floorLog2(x), -126) - 23;
+}
+
+// Whether a − b is exact in a double: it is a multiple of the smaller last place and below
+// 2^(larger exponent + 1).
+bool differenceFitsDouble(float a, float b) {
+    if (a == 0 || b == 0)
+        return true;
+    const int top = std::max(floorLog2(a), floorLog2(b)) + 1;
+    const int low = std::min(lastPlace(a), lastPlace(b));
+    return top - low <= 53;
+}
+
+double roundToInteger(double x) {
+    return (x + 0x1.8p52) - 0x1.8p52; // |x| < 2^51: nearest-even (design.md)
+}
+
+// RNE(d / g) for d exact, g > 0 an FP32 number, |d / g| within a few hundred.
+double nearestQuotient(double d, double g) {
+    const double k0 = roundToInteger(d / g);
+    const double up = (k0 + 0.5) * g;   // exact: 9 and 24 significant bits
+    const double down = (k0 - 0.5) * g; // exact
+    const auto even = [](double lo) { return std::fmod(lo, 2.0) == 0 ? lo : lo + 1; };
+    if (d > up)
+        return k0 + 1;
+    if (d == up)
+        return even(k0);
+    if (d < down)
+        return k0 - 1;
+    if (d == down)
+        return even(k0 - 1);
+    return k0;
+}
+
+} // namespace
+
+void doubleQuantizeAbsmaxes(QuantizedTensor& quantized, const FormatSpec& levelFormat) {
+    std::vector<std::uint32_t>& codes = quantized.scaleCodes;
+    const std::size_t blocks = codes.size();
+    const auto absmax = [&](std::size_t j) { return std::bit_cast<float>(codes[j]); };
+    Superaccumulator sum;
+    for (std::size_t j = 0; j < blocks; ++j)
+        sum.add(absmax(j));
+    const float offset =
+        blocks == 0 ? 0.0f : fp32Of(sum.value() / ExactValue::integer(BigInt(blocks)));
+    quantized.tensorScale = offset;
+    const ExactValue exactOffset = exactOf(offset);
+    const int qmax = (1 << (levelFormat.integerBits - 1)) - 1;
+    const std::uint32_t mask = (1u << levelFormat.integerBits) - 1u;
+    quantized.groupScales.clear();
+    for (std::size_t first = 0; first < blocks; first += kGroup) {
+        const std::size_t last = std::min(blocks, first + kGroup);
+        float lowest = absmax(first), highest = absmax(first);
+        for (std::size_t j = first; j < last; ++j) {
+            lowest = std::min(lowest, absmax(j));
+            highest = std::max(highest, absmax(j));
+        }
+        const ExactValue above = exactOf(highest) - exactOffset;
+        const ExactValue below = exactOffset - exactOf(lowest);
+        const ExactValue spread = compare(above, below) >= 0 ? above : below;
+        const float groupScale = spread.isZero() || spread.isNegative()
+                                     ? 1.0f
+                                     : fp32Of(spread / ExactValue::integer(BigInt(qmax)));
+        quantized.groupScales.push_back(groupScale);
+        const ExactValue exactGroup = exactOf(groupScale);
+        for (std::size_t j = first; j < last; ++j) {
+            const float a = absmax(j);
+            double k = 0;
+            if (differenceFitsDouble(a, offset)) {
+                k = nearestQuotient(static_cast<double>(a) - static_cast<double>(offset),
+                                    static_cast<double>(groupScale));
+            } else {
+                const Conversion c = roundToFormat((exactOf(a) - exactOffset) / exactGroup,
+                                                   levelFormat, kNearestSaturating);
+                const std::uint32_t code = static_cast<std::uint32_t>(c.code) & mask;
+                k = code > mask / 2 ? static_cast<double>(code) - (mask + 1.0)
+                                    : static_cast<double>(code);
+            }
+            k = std::clamp(k, -static_cast<double>(qmax), static_cast<double>(qmax));
+            codes[j] = static_cast<std::uint32_t>(static_cast<std::int32_t>(k)) & mask;
+        }
+    }
+}
+
+} // namespace fpx::kernels
