@@ -348,6 +348,29 @@ void TestQuantizationPage::safetensorsRawAndDrop() {
     QCOMPARE(page->result().input->view.size(), bias.size());
     QCOMPARE(page->result().input->view.at(3), double(bias[3]));
     QVERIFY(page->setInputFile(path + ":nothing").contains("nothing"));
+    // A tensor fpx cannot read (I32) is listed but not picked: the first readable one is.
+    const QByteArray ints(16, '\0');
+    const QByteArray floats = floatBytes(bias);
+    QByteArray header = "{\"counts\":{\"dtype\":\"I32\",\"shape\":[4],\"data_offsets\":[0,16]},"
+                        "\"scale\":{\"dtype\":\"F32\",\"shape\":[8],\"data_offsets\":[16,48]}}";
+    while (header.size() % 8 != 0)
+        header += ' ';
+    QByteArray bytes;
+    for (int i = 0; i < 8; ++i)
+        bytes += char((qulonglong(header.size()) >> (8 * i)) & 0xff);
+    bytes += header + ints + floats;
+    const QString mixed = dir_.filePath("mixed.safetensors");
+    QFile mixedFile(mixed);
+    QVERIFY(mixedFile.open(QIODevice::WriteOnly));
+    mixedFile.write(bytes);
+    mixedFile.close();
+    QCOMPARE(page->setInputFile(mixed), QString());
+    QCOMPARE(picker->count(), 2);
+    QCOMPARE(picker->currentData().toString(), QString("scale"));
+    page->run();
+    QVERIFY(waitForRun(page));
+    QVERIFY2(page->errorText().isEmpty(), qPrintable(page->errorText()));
+    QCOMPARE(page->result().input->view.size(), bias.size());
     // A raw file needs its dtype: the same weight bytes read as f32.
     const QString raw = dir_.filePath("weight.f32");
     QFile file(raw);

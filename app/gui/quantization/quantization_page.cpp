@@ -526,7 +526,13 @@ void QuantizationPage::refreshTensors() {
             if (auto* model = qobject_cast<QStandardItemModel*>(tensor_->model()))
                 model->item(tensor_->count() - 1)->setEnabled(false);
     }
-    tensor_->setCurrentIndex(std::max(0, tensor_->findData(previous)));
+    // The tensor picked before, or else the first one fpx can read.
+    int current = tensor_->findData(previous);
+    auto* model = qobject_cast<QStandardItemModel*>(tensor_->model());
+    for (int i = 0; i < tensor_->count() && current < 0; ++i)
+        if (!model || model->item(i)->isEnabled())
+            current = i;
+    tensor_->setCurrentIndex(std::max(0, current));
     // Opening problems show when the run reads the file; the picker just stays empty.
 }
 
