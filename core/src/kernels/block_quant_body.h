@@ -95,7 +95,9 @@ std::uint32_t inverseScaleBits(int k) {
 // element can be non-zero: |x| ≤ amax < 2^(e+1) keeps the product below 2^(emax + 2) (no
 // overflow), and a product below 2^−126 (where FP32 would round it) is far below half the
 // element's smallest subnormal, so the element is ±0 either way (the product keeps its sign).
-template <bool Symmetric, bool ClipIfRoundedBeyond>
+// clipped: beyond the largest magnitude code after rounding, before saturation (the exact
+// core's overflow flag, decided with an unbounded exponent).
+template <bool Symmetric>
 [[gnu::always_inline]] inline void
 mxFloatElements(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count,
                 std::uint32_t factorBits, std::uint8_t* codes, BlockTally& tally) {
@@ -110,11 +112,8 @@ mxFloatElements(const BlockQuantParams& p, const std::uint32_t* in, std::size_t 
                 e, scaled, 0);
         codes[i] = static_cast<std::uint8_t>(code);
         const std::uint32_t magnitude = scaled & 0x7fffffffu;
-        if constexpr (ClipIfRoundedBeyond)
-            clipped +=
-                roundFloatMagnitude<RoundingMode::NearestEven>(e, magnitude, 0, 0) > e.maxMagnitude;
-        else
-            clipped += magnitude > p.elementMaxBits;
+        clipped +=
+            roundFloatMagnitude<RoundingMode::NearestEven>(e, magnitude, 0, 0) > e.maxMagnitude;
         flushed += ((in[i] & 0x7fffffffu) != 0u) & ((code & magnitudeBits) == 0u);
     }
     tally.clipped += clipped;
@@ -130,16 +129,14 @@ mxFloatElements(const BlockQuantParams& p, const std::uint32_t* in, std::size_t 
 
 // Integer elements r = RNE(d) saturated to ±qmax, d exact or as the caller proves; counts.
 // The parameters come as values: read through `p`, they would be reloaded after every byte
-// store (a byte store may alias anything), and the loops would not vectorise.
-template <bool ClipIfRoundedBeyond>
-[[gnu::always_inline]] inline std::uint8_t
-integerElement(double qmax, std::uint32_t codeMask, double d, std::uint32_t inputBits,
-               std::uint32_t& clipped, std::uint32_t& flushed) {
+// store (a byte store may alias anything), and the loops would not vectorise. clipped: the
+// integer lies beyond ±qmax (the exact core's overflow flag, or its clamp of −2^(n−1)).
+[[gnu::always_inline]] inline std::uint8_t integerElement(double qmax, std::uint32_t codeMask,
+                                                          double d, std::uint32_t inputBits,
+                                                          std::uint32_t& clipped,
+                                                          std::uint32_t& flushed) {
     const double rounded = roundToInteger(d);
-    if constexpr (ClipIfRoundedBeyond)
-        clipped += (rounded > qmax) | (rounded < -qmax);
-    else
-        clipped += (d > qmax) | (d < -qmax);
+    clipped += (rounded > qmax) | (rounded < -qmax);
     const double saturated = rounded > qmax ? qmax : (rounded < -qmax ? -qmax : rounded);
     flushed += ((inputBits & 0x7fffffffu) != 0u) & (saturated == 0.0);
     return static_cast<std::uint8_t>(
@@ -148,17 +145,17 @@ integerElement(double qmax, std::uint32_t codeMask, double d, std::uint32_t inpu
 
 // MXINT8 elements: x · 2^(F − k) (F fraction bits of the element) in a double is exact
 // (24 significant bits, exponent far inside the double's range), and below 2^(emax + 2 + F).
-template <bool ClipIfRoundedBeyond>
-[[gnu::always_inline]] inline void
-mxIntegerElements(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count, int k,
-                  std::uint8_t* codes, BlockTally& tally) {
+[[gnu::always_inline]] inline void mxIntegerElements(const BlockQuantParams& p,
+                                                     const std::uint32_t* in, std::size_t count,
+                                                     int k, std::uint8_t* codes,
+                                                     BlockTally& tally) {
     const double factor = powerOfTwo(p.integerFractionBits - k);
     std::uint32_t clipped = 0, flushed = 0;
     const double qmax = p.qmax;
     const std::uint32_t codeMask = p.codeMask;
     for (std::size_t i = 0; i < count; ++i)
-        codes[i] = integerElement<ClipIfRoundedBeyond>(
-            qmax, codeMask, static_cast<double>(asFloat(in[i])) * factor, in[i], clipped, flushed);
+        codes[i] = integerElement(qmax, codeMask, static_cast<double>(asFloat(in[i])) * factor,
+                                  in[i], clipped, flushed);
     tally.clipped += clipped;
     tally.flushed += flushed;
 }
@@ -204,7 +201,7 @@ forEachBlock(const std::uint32_t* in, std::size_t count, std::size_t blockSize, 
     }
 }
 
-template <bool Symmetric, bool ClipIfRoundedBeyond>
+template <bool Symmetric>
 void mxBlocksOf(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count,
                 std::size_t blockSize, std::uint8_t* codes, std::uint32_t* scales,
                 BlockTally& tally) {
@@ -212,10 +209,9 @@ void mxBlocksOf(const BlockQuantParams& p, const std::uint32_t* in, std::size_t 
                  [&](const std::uint32_t* x, auto n, std::uint32_t amax, std::uint8_t* c) {
                      const int k = mxScaleExponent(p, amax);
                      if (p.integerElements)
-                         mxIntegerElements<ClipIfRoundedBeyond>(p, x, n, k, c, tally);
+                         mxIntegerElements(p, x, n, k, c, tally);
                      else
-                         mxFloatElements<Symmetric, ClipIfRoundedBeyond>(
-                             p, x, n, inverseScaleBits(k), c, tally);
+                         mxFloatElements<Symmetric>(p, x, n, inverseScaleBits(k), c, tally);
                      return static_cast<std::uint32_t>(k + 127); // the E8M0 code
                  });
 }
@@ -224,13 +220,9 @@ void mxBlocks(const BlockQuantParams& p, const std::uint32_t* in, std::size_t co
               std::size_t blockSize, std::uint8_t* codes, std::uint32_t* scales,
               BlockTally& tally) {
     if (p.elementSymmetric)
-        p.clipIfRoundedBeyond
-            ? mxBlocksOf<true, true>(p, in, count, blockSize, codes, scales, tally)
-            : mxBlocksOf<true, false>(p, in, count, blockSize, codes, scales, tally);
+        mxBlocksOf<true>(p, in, count, blockSize, codes, scales, tally);
     else
-        p.clipIfRoundedBeyond
-            ? mxBlocksOf<false, true>(p, in, count, blockSize, codes, scales, tally)
-            : mxBlocksOf<false, false>(p, in, count, blockSize, codes, scales, tally);
+        mxBlocksOf<false>(p, in, count, blockSize, codes, scales, tally);
 }
 
 // The smallest FP32 number U with  x ≥ U  ⇔  x > t, or x = t and tieUp,  for every FP32 x
@@ -385,17 +377,17 @@ void nf4Blocks(const BlockQuantParams& p, const std::uint32_t* in, std::size_t c
 // Integer elements with scale s: d = x / s as a correctly rounded double, then RNE to an
 // integer. The quotient's rounding cannot move it onto or across a midpoint k + 1/2
 // (docs/design.md): d rounds like x / s itself.
-template <bool ClipIfRoundedBeyond>
-[[gnu::always_inline]] inline void
-integerElements(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count, float scale,
-                std::uint8_t* codes, BlockTally& tally) {
+[[gnu::always_inline]] inline void integerElements(const BlockQuantParams& p,
+                                                   const std::uint32_t* in, std::size_t count,
+                                                   float scale, std::uint8_t* codes,
+                                                   BlockTally& tally) {
     const double s = scale;
     std::uint32_t clipped = 0, flushed = 0;
     const double qmax = p.qmax;
     const std::uint32_t codeMask = p.codeMask;
     for (std::size_t i = 0; i < count; ++i)
-        codes[i] = integerElement<ClipIfRoundedBeyond>(
-            qmax, codeMask, static_cast<double>(asFloat(in[i])) / s, in[i], clipped, flushed);
+        codes[i] = integerElement(qmax, codeMask, static_cast<double>(asFloat(in[i])) / s, in[i],
+                                  clipped, flushed);
     tally.clipped += clipped;
     tally.flushed += flushed;
 }
@@ -409,14 +401,13 @@ float integerScale(const BlockQuantParams& p, std::uint32_t amax) {
     return scale == 0.0f ? asFloat(1u) : scale;
 }
 
-template <bool ClipIfRoundedBeyond>
 void integerBlocksOf(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count,
                      std::size_t blockSize, std::uint8_t* codes, std::uint32_t* scales,
                      BlockTally& tally) {
     forEachBlock(in, count, blockSize, codes, scales, tally,
                  [&](const std::uint32_t* x, auto n, std::uint32_t amax, std::uint8_t* c) {
                      const float scale = integerScale(p, amax);
-                     integerElements<ClipIfRoundedBeyond>(p, x, n, scale, c, tally);
+                     integerElements(p, x, n, scale, c, tally);
                      return bitsOf(scale);
                  });
 }
@@ -424,8 +415,7 @@ void integerBlocksOf(const BlockQuantParams& p, const std::uint32_t* in, std::si
 void integerBlocks(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count,
                    std::size_t blockSize, std::uint8_t* codes, std::uint32_t* scales,
                    BlockTally& tally) {
-    p.clipIfRoundedBeyond ? integerBlocksOf<true>(p, in, count, blockSize, codes, scales, tally)
-                          : integerBlocksOf<false>(p, in, count, blockSize, codes, scales, tally);
+    integerBlocksOf(p, in, count, blockSize, codes, scales, tally);
 }
 
 void integerWithScale(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count,
@@ -435,8 +425,7 @@ void integerWithScale(const BlockQuantParams& p, const std::uint32_t* in, std::s
             tally.nonFinite = true;
             return;
         }
-    p.clipIfRoundedBeyond ? integerElements<true>(p, in, count, scale, codes, tally)
-                          : integerElements<false>(p, in, count, scale, codes, tally);
+    integerElements(p, in, count, scale, codes, tally);
 }
 
 BlockQuantLoops makeBlockQuantLoops(const char* name) {

@@ -39,8 +39,7 @@ struct ThresholdSet {
 struct BlockQuantParams {
     // MX: the element encoder (nearest-even, saturating) and the scale rule.
     EncodeParams element;
-    bool elementSymmetric = false;    // symmetricSpecials(element, NearestEven)
-    std::uint32_t elementMaxBits = 0; // FP32 bits of the element format's largest value
+    bool elementSymmetric = false; // symmetricSpecials(element, NearestEven)
     int elementEmax = 0;
     int scaleRule = 0;            // 0 floor, 1 ceil, 2 even (ScaleRule's order)
     int evenPrecision = 0;        // Even: significant bits amax is rounded to first
@@ -65,7 +64,6 @@ struct BlockQuantParams {
     // Integers: |k| ≤ qmax, codes masked to the element's width.
     int qmax = 0;
     std::uint32_t codeMask = 0;
-    bool clipIfRoundedBeyond = false; // clipped: |round(v / s)| > qmax rather than |v / s| > qmax
 };
 
 // Which block quantizers a loop set has, and its name.

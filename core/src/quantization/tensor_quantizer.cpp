@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // quantizeTensor: FP32 tensors through the block quantizers of fpx_kernels (MX, NVFP4, NF4 and
-// nf4_dq, integer absmax), on several threads; everything else, and every tensor holding a NaN or ±∞,
-// through the exact core (quantizeExactly), whose answers the fast paths reproduce bit for bit
+// nf4_dq, integer absmax), on several threads; everything else, and every tensor holding a NaN or
+// ±∞, through the exact core (quantizeExactly), whose answers the fast paths reproduce bit for bit
 // (docs/design.md, "Fast paths and how they are proved", "Block quantizers").
 #include "fpx/tensor_quantizer.h"
 
@@ -106,7 +106,6 @@ std::optional<int> integerFractionBits(const FormatSpec& spec) {
 void setIntegerElements(const FormatSpec& spec, BlockQuantParams& p) {
     p.qmax = (1 << (spec.integerBits - 1)) - 1;
     p.codeMask = (1u << spec.integerBits) - 1u;
-    p.clipIfRoundedBeyond = true; // the exact core's overflow flag, and the clamp of −2^(n−1)
 }
 
 struct Plan {
@@ -133,15 +132,11 @@ std::optional<Plan> mxPlan(const BlockFormat& f) {
         return plan;
     }
     const std::optional<kernels::EncodeParams> encode = encodeParams(f.element, kNearestSaturating);
-    const std::optional<std::uint32_t> maxBits = fp32BitsOf(*elementMax);
-    if (f.element.kind != FormatKind::BinaryFloat || !encode || !maxBits ||
-        f.element.totalBits() > 8)
+    if (f.element.kind != FormatKind::BinaryFloat || !encode || f.element.totalBits() > 8)
         return std::nullopt;
     p.element = *encode;
     p.elementSymmetric = kernels::symmetricSpecials(*encode, RoundingMode::NearestEven);
-    p.elementMaxBits = *maxBits;
     p.evenPrecision = f.element.precision();
-    p.clipIfRoundedBeyond = true; // the exact core's overflow flag: beyond max after rounding
     return plan;
 }
 
