@@ -445,9 +445,13 @@ void TestTensorQuantizer::progressAndCancel() {
         ++calls;
         return true;
     };
-    QVERIFY(quantizeTensor(blockFormat("mxfp4"), view(values), error, run));
-    QVERIFY(calls > 1);
-    QCOMPARE(last, values.size());
+    for (const char* id : {"mxfp4", "nvfp4", "int8"}) { // nvfp4, int8: two passes
+        last = 0;
+        calls = 0;
+        QVERIFY(quantizeTensor(blockFormat(id), view(values), error, run));
+        QVERIFY(calls > 1);
+        QCOMPARE(last, values.size());
+    }
     run.threads = 2;
     run.progress = [](std::size_t, std::size_t) { return false; };
     QVERIFY(!quantizeTensor(blockFormat("nvfp4"), view(values), error, run));

@@ -272,7 +272,8 @@ class ChunkRunner {
                 const std::size_t done = done_.fetch_add(n, std::memory_order_relaxed) + n;
                 if (tally.nonFinite)
                     stop_.store(true);
-                if (index == 0 && progress_ && !progress_(std::min(done, total_), total_)) {
+                if (index == 0 && progress_ &&
+                    !progress_(std::min(done / passes_, total_), total_)) {
                     cancelled_ = true;
                     stop_.store(true);
                 }
@@ -294,12 +295,14 @@ class ChunkRunner {
     }
 
     bool cancelled() const { return cancelled_; }
-    // Progress counts every pass: a two-pass quantizer reports each element twice.
-    void expectPasses(int passes) { total_ *= static_cast<std::size_t>(passes); }
+    // A quantizer that reads the tensor twice reports half an element per element read, so
+    // that progress runs once from 0 to the element count.
+    void expectPasses(int passes) { passes_ = static_cast<std::size_t>(passes); }
 
   private:
     int threads_;
     std::size_t total_;
+    std::size_t passes_ = 1;
     const QuantizeProgress& progress_;
     std::atomic<std::size_t> next_{0};
     std::atomic<std::size_t> done_{0};
