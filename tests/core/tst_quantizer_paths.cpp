@@ -179,9 +179,10 @@ const char* const kCasts[] = {"fp8_e4m3", "fp8_e5m2", "fp8_e3m4", "fp8_e4m3fnuz"
                               "fp6_e2m3", "fp6_e3m2", "fp4_e2m1", "bf16",           "fp16",
                               "tf32",     "fp32",     "fp64",     "fp8_e4m3b11fnuz"};
 
-// Those the brief of this path names fast for FP32 input.
-const char* const kFastCasts[] = {"fp8_e4m3", "fp8_e5m2", "fp6_e2m3", "fp6_e3m2",
-                                  "fp4_e2m1", "bf16",     "fp16",     "tf32"};
+// The casts that must have a fast path for FP32 input on every CPU (BulkEncoder covers the
+// narrow ones; FP32 and FP64 hold every FP32 value).
+const char* const kFastCasts[] = {"fp8_e4m3", "fp8_e5m2", "fp6_e2m3", "fp6_e3m2", "fp4_e2m1",
+                                  "bf16",     "fp16",     "tf32",     "fp32",     "fp64"};
 
 } // namespace
 
