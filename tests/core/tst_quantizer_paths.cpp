@@ -293,7 +293,7 @@ void TestQuantizerPaths::nonFinitePaths() {
     std::vector<float> values(1000, 1.0f);
     values[3] = std::numeric_limits<float>::quiet_NaN();
     values[900] = -std::numeric_limits<float>::infinity();
-    for (const char* id : {"mxfp8_e4m3", "mxfp4", "mxint8", "nvfp4", "nf4"})
+    for (const char* id : {"mxfp8_e4m3", "mxfp4", "mxint8", "nvfp4", "nf4", "nf4_dq"})
         QVERIFY2(quantizerPath(blockFormat(id), view(values)).fast, id);
     QVERIFY(quantizerPath(blockFormat("int4", "128"), view(values)).fast);
     QVERIFY(quantizerPath(blockFormat("int8", "row"), view(values, {10, 100})).fast);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // quantizeTensor: FP32 tensors through the block quantizers of fpx_kernels (MX, NVFP4, NF4 and
 // nf4_dq, integer absmax) and direct casts through BulkEncoder, on several threads; the blocks
-// that hold a NaN or ±∞ (and whole tensors where a scale spans them all: nf4_dq, a per-tensor
-// integer scale), FP64 tensors and everything else through the exact core (quantizeExactly),
+// that hold a NaN or ±∞ (and whole tensors under one integer scale), FP64 tensors and
+// everything else through the exact core (quantizeExactly),
 // whose answers the fast paths reproduce bit for bit (docs/design.md, "Fast paths and how they
 // are proved", "Block quantizers").
 #include "fpx/tensor_quantizer.h"
@@ -429,6 +429,9 @@ void blocksAroundNonFinite(const BlockQuantLoops::BlockLoop loop, const BlockQua
     };
     BlockFormat alone = out.format;
     alone.blocks = BlockLayout{BlockLayout::Kind::Elements, blockSize};
+    // nf4_dq: the run's FP32 absmaxes (NaN for these blocks), as the NF4 loop stores them;
+    // the double quantization comes after, over every block (nf4DoubleQuantization).
+    alone.doubleQuantized = false;
     for (std::size_t start = first; start < first + count;) {
         const bool runFinite = finite(start);
         std::size_t end = start + blockSize;
@@ -459,6 +462,33 @@ void blocksAroundNonFinite(const BlockQuantLoops::BlockLoop loop, const BlockQua
         }
         start = end;
     }
+}
+
+// nf4_dq's 8-bit absmax codes, group scales and offset, for a tensor that holds a NaN or ±∞
+// (out.scaleCodes: each block's FP32 absmax bits, NaN for those blocks). The kernel takes
+// finite absmaxes only; the reference's double quantization reads nothing but the list of
+// block absmaxes (none for a NaN block), so it is run on a tensor whose elements are those
+// absmaxes, in blocks of one: each such block's absmax is its element (an FP32 number ≥ 0,
+// or 0 for an all-zero block), and a NaN element is a NaN block. One exact step per block
+// rather than per element. false where the exact core fails (it does not on these inputs).
+bool nf4DoubleQuantization(QuantizedTensor& out) {
+    std::vector<float> absmaxes(out.scaleCodes.size());
+    for (std::size_t j = 0; j < absmaxes.size(); ++j)
+        absmaxes[j] = std::bit_cast<float>(out.scaleCodes[j]);
+    BlockFormat ofOne = out.format;
+    ofOne.blocks = BlockLayout{BlockLayout::Kind::Elements, 1};
+    TensorView list;
+    list.name = "absmaxes";
+    list.shape = {absmaxes.size()};
+    list.floats = absmaxes;
+    std::string error;
+    std::optional<QuantizedTensor> exact = quantizeExactly(ofOne, list, error);
+    if (!exact || exact->scaleCodes.size() != out.scaleCodes.size())
+        return false;
+    out.scaleCodes = std::move(exact->scaleCodes);
+    out.groupScales = std::move(exact->groupScales);
+    out.tensorScale = exact->tensorScale;
+    return true;
 }
 
 FastOutcome castFast(const DirectCast& cast, const TensorView& input, const QuantizeRun& run,
@@ -553,9 +583,6 @@ FastOutcome quantizeFast(const Plan& plan, const BlockQuantLoops& loops, const T
                                                 : format.scheme == BlockScheme::Nvfp4 ? loops.nvfp4
                                                 : format.scheme == BlockScheme::Nf4   ? loops.nf4
                                                                                     : loops.integer;
-        // nf4_dq's offset is the mean of every finite absmax, which its kernel takes from
-        // all blocks: a NaN or ±∞ leaves that tensor to the exact core.
-        const bool spliceNonFinite = !format.doubleQuantized;
         const std::size_t step = chunkElements(blockSize);
         const std::size_t chunks = (n + step - 1) / step;
         tally = runner.run(chunks, [&](std::size_t c, Tally& t) {
@@ -564,7 +591,7 @@ FastOutcome quantizeFast(const Plan& plan, const BlockQuantLoops& loops, const T
             BlockTally counts;
             loop(p, in + first, count, blockSize, out.codes.data() + first,
                  out.scaleCodes.data() + first / blockSize, counts);
-            if (counts.nonFinite && spliceNonFinite)
+            if (counts.nonFinite)
                 blocksAroundNonFinite(loop, loops, p, input, first, count, out, t);
             else
                 t.add(counts);
@@ -579,8 +606,12 @@ FastOutcome quantizeFast(const Plan& plan, const BlockQuantLoops& loops, const T
     out.flushed = tally.flushed;
     out.nanInputs = tally.nanInputs;
     out.infInputs = tally.infInputs;
-    if (format.doubleQuantized)
-        kernels::doubleQuantizeAbsmaxes(out, *format.scale);
+    if (format.doubleQuantized) {
+        if (out.nanInputs + out.infInputs == 0)
+            kernels::doubleQuantizeAbsmaxes(out, *format.scale);
+        else if (!nf4DoubleQuantization(out))
+            return FastOutcome::NonFinite;
+    }
     return FastOutcome::Done;
 }
 
