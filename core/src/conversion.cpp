@@ -272,16 +272,24 @@ Conversion roundInteger(const ExactValue& x, const FormatSpec& spec,
 
 Conversion roundLookup(const ExactValue& x, const FormatSpec& spec,
                        const RoundingOptions& options) {
-    std::vector<std::size_t> order(spec.table.size());
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return compare(spec.table[a], spec.table[b]) < 0;
-    });
+    // The table's entries are distinct but need not be in order. Rather than sorting them on
+    // every call, the neighbours of q (largest entry ≤ q, smallest entry > q) are found by
+    // bisection where the entries ascend with the code (NF4's do: a check of adjacent entries,
+    // cheaper than comparisons with q, which is rarely a short dyadic number), and by one scan
+    // otherwise. Past the table's ends, the smallest or largest entry is the neighbour found.
+    const std::size_t size = spec.table.size();
+    const auto smallestEntry = [&]() -> std::size_t {
+        std::size_t smallest = 0;
+        for (std::size_t i = 1; i < size; ++i)
+            if (compare(spec.table[i], spec.table[smallest]) < 0)
+                smallest = i;
+        return smallest;
+    };
     auto zeroCode = [&]() -> Code {
-        for (std::size_t i = 0; i < spec.table.size(); ++i)
+        for (std::size_t i = 0; i < size; ++i)
             if (spec.table[i].isZero())
                 return i;
-        return order.front();
+        return smallestEntry();
     };
 
     ConversionFlags flags;
@@ -293,20 +301,45 @@ Conversion roundLookup(const ExactValue& x, const FormatSpec& spec,
         return Conversion{zeroCode(), flags};
     const ExactValue q = x.isInfinity() ? x : x / spec.scale;
 
-    // Largest entry ≤ q and smallest entry ≥ q.
-    auto firstAbove = std::find_if(order.begin(), order.end(), [&](std::size_t code) {
-        return compare(spec.table[code], q) > 0;
-    });
-    if (firstAbove == order.begin() || firstAbove == order.end()) {
-        const std::size_t edge = firstAbove == order.begin() ? order.front() : order.back();
+    // Largest entry ≤ q and smallest entry > q (size when there is none).
+    std::size_t belowCode = size, aboveCode = size;
+    bool ascending = true;
+    for (std::size_t i = 1; i < size && ascending; ++i)
+        ascending = compare(spec.table[i - 1], spec.table[i]) < 0;
+    if (ascending) {
+        std::size_t first = 0, count = size; // the first entry above q lies in [first, first+count]
+        while (count > 0) {
+            const std::size_t half = count / 2;
+            if (compare(spec.table[first + half], q) > 0) {
+                count = half;
+            } else {
+                first += half + 1;
+                count -= half + 1;
+            }
+        }
+        aboveCode = first;
+        belowCode = first == 0 ? size : first - 1;
+    } else {
+        for (std::size_t i = 0; i < size; ++i) {
+            if (compare(spec.table[i], q) > 0) {
+                if (aboveCode == size || compare(spec.table[i], spec.table[aboveCode]) < 0)
+                    aboveCode = i;
+            } else if (belowCode == size || compare(spec.table[i], spec.table[belowCode]) > 0) {
+                belowCode = i;
+            }
+        }
+    }
+    if (belowCode == size || aboveCode == size) {
+        // Below the smallest entry (every entry lies above q) or at or beyond the largest.
+        const std::size_t edge = belowCode == size ? aboveCode : belowCode;
         if (compare(spec.table[edge], q) != 0) {
             flags.overflow = true;
             flags.inexact = !q.isInfinity(); // ±∞ → ±max is a clamp, as for integers
         }
         return Conversion{edge, flags};
     }
-    const std::size_t lo = *(firstAbove - 1);
-    const std::size_t hi = *firstAbove;
+    const std::size_t lo = belowCode;
+    const std::size_t hi = aboveCode;
     if (compare(spec.table[lo], q) == 0)
         return Conversion{lo, flags};
 

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // quantizeTensor: FP32 tensors through the block quantizers of fpx_kernels (MX, NVFP4, NF4 and
-// nf4_dq, integer absmax), on several threads; everything else, and every tensor holding a NaN or
-// ±∞, through the exact core (quantizeExactly), whose answers the fast paths reproduce bit for bit
-// (docs/design.md, "Fast paths and how they are proved", "Block quantizers").
+// nf4_dq, integer absmax) and direct casts through BulkEncoder, on several threads; the blocks
+// that hold a NaN or ±∞ (and whole tensors under one integer scale), FP64 tensors and
+// everything else through the exact core (quantizeExactly),
+// whose answers the fast paths reproduce bit for bit (docs/design.md, "Fast paths and how they
+// are proved", "Block quantizers").
 #include "fpx/tensor_quantizer.h"
 
 #include "../kernels/block_quant_loops.h"
 #include "../kernels/block_quant_nf4_dq.h"
 #include "../kernels/x86_hardware.h"
+#include "direct_cast.h"
 #include "fpx/bulk_conversion.h"
 #include "fpx/conversion.h"
 #include "fpx/format_catalogue.h"
@@ -18,6 +21,7 @@
 #include <bit>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -112,10 +116,11 @@ struct Plan {
     BlockScheme scheme;
     BlockQuantParams params;
     std::string what;
+    std::shared_ptr<const DirectCast> cast; // Direct only
 };
 
 std::optional<Plan> mxPlan(const BlockFormat& f) {
-    Plan plan{f.scheme, {}, "MX blocks"};
+    Plan plan{f.scheme, {}, "MX blocks", nullptr};
     BlockQuantParams& p = plan.params;
     const FormatLimits limits = deriveLimits(f.element);
     const std::optional<double> elementMax = exactDouble(limits.max);
@@ -154,7 +159,7 @@ std::optional<std::vector<double>> magnitudeValues(const FormatSpec& element) {
 }
 
 std::optional<Plan> nvfp4Plan(const BlockFormat& f) {
-    Plan plan{f.scheme, {}, "NVFP4 blocks"};
+    Plan plan{f.scheme, {}, "NVFP4 blocks", nullptr};
     BlockQuantParams& p = plan.params;
     const FormatSpec& element = f.element;
     if (element.kind != FormatKind::BinaryFloat || element.totalBits() > 8 || !f.scale ||
@@ -187,7 +192,7 @@ std::optional<Plan> nvfp4Plan(const BlockFormat& f) {
 }
 
 std::optional<Plan> nf4Plan(const BlockFormat& f) {
-    Plan plan{f.scheme, {}, "NF4 thresholds"};
+    Plan plan{f.scheme, {}, "NF4 thresholds", nullptr};
     BlockQuantParams& p = plan.params;
     if (f.doubleQuantized && (!f.scale || f.scale->kind != FormatKind::Integer ||
                               !f.scale->isSigned || f.scale->integerBits > 8))
@@ -217,7 +222,7 @@ std::optional<Plan> nf4Plan(const BlockFormat& f) {
 }
 
 std::optional<Plan> integerPlan(const BlockFormat& f) {
-    Plan plan{f.scheme, {}, "integer absmax"};
+    Plan plan{f.scheme, {}, "integer absmax", nullptr};
     const std::optional<int> fraction = integerFractionBits(f.element);
     if (!fraction || *fraction != 0)
         return std::nullopt;
@@ -240,28 +245,54 @@ std::optional<Plan> planFor(const BlockFormat& format, const TensorView& input) 
     case BlockScheme::IntAbsmax:
         return integerPlan(format);
     case BlockScheme::Direct:
+        if (std::optional<DirectCast> cast = DirectCast::create(format.element)) {
+            Plan plan{format.scheme, {}, "cast by " + cast->encoderName(), nullptr};
+            plan.cast = std::make_shared<const DirectCast>(std::move(*cast));
+            return plan;
+        }
         break;
     }
     return std::nullopt;
 }
 
+// What a run of chunks did: the kernels' counts plus the NaN and ±∞ inputs of the blocks the
+// exact core took over. nonFinite: a NaN or ±∞ the fast path cannot take (the whole tensor then
+// goes to the exact core).
+struct Tally {
+    std::size_t clipped = 0;
+    std::size_t flushed = 0;
+    std::size_t nanInputs = 0;
+    std::size_t infInputs = 0;
+    bool nonFinite = false;
+
+    void add(const BlockTally& t) {
+        clipped += t.clipped;
+        flushed += t.flushed;
+        nonFinite = nonFinite || t.nonFinite;
+    }
+    void add(const Tally& t) {
+        add(BlockTally{t.clipped, t.flushed, t.nonFinite});
+        nanInputs += t.nanInputs;
+        infInputs += t.infInputs;
+    }
+};
+
 // Chunks of work shared by a few threads: each takes the next chunk until none is left, a
-// NaN or ±∞ is found (the exact core takes over) or the progress callback cancels. The
-// callback runs on the calling thread only.
+// NaN or ±∞ that the fast path cannot take is found (the exact core takes over) or the
+// progress callback cancels. The callback runs on the calling thread only.
 class ChunkRunner {
   public:
     ChunkRunner(int threads, std::size_t total, const QuantizeProgress& progress)
         : threads_(threads), total_(total), progress_(progress) {}
 
     // work(chunk, tally) → elements done. Returns the summed tally.
-    BlockTally run(std::size_t chunks,
-                   const std::function<std::size_t(std::size_t, BlockTally&)>& work) {
+    Tally run(std::size_t chunks, const std::function<std::size_t(std::size_t, Tally&)>& work) {
         next_.store(0);
         const int threads =
             static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(threads_), chunks));
-        std::vector<BlockTally> tallies(static_cast<std::size_t>(std::max(threads, 1)));
+        std::vector<Tally> tallies(static_cast<std::size_t>(std::max(threads, 1)));
         const auto worker = [&](int index) {
-            BlockTally& tally = tallies[static_cast<std::size_t>(index)];
+            Tally& tally = tallies[static_cast<std::size_t>(index)];
             for (;;) {
                 if (stop_.load(std::memory_order_relaxed))
                     return;
@@ -285,12 +316,9 @@ class ChunkRunner {
         worker(0);
         for (std::thread& helper : helpers)
             helper.join();
-        BlockTally sum;
-        for (const BlockTally& t : tallies) {
-            sum.clipped += t.clipped;
-            sum.flushed += t.flushed;
-            sum.nonFinite = sum.nonFinite || t.nonFinite;
-        }
+        Tally sum;
+        for (const Tally& t : tallies)
+            sum.add(t);
         return sum;
     }
 
@@ -351,13 +379,141 @@ std::uint32_t tensorMaxMagnitude(const BlockQuantLoops& loops, const std::uint32
     const std::size_t step = chunkElements(1);
     const std::size_t chunks = (n + step - 1) / step;
     std::vector<std::uint32_t> maxima(chunks, 0);
-    runner.run(chunks, [&](std::size_t c, BlockTally&) {
+    runner.run(chunks, [&](std::size_t c, Tally&) {
         const std::size_t first = c * step;
         const std::size_t count = std::min(step, n - first);
         maxima[c] = loops.maxMagnitude(in + first, count);
         return count;
     });
     return maxima.empty() ? 0 : *std::max_element(maxima.begin(), maxima.end());
+}
+
+// Largest finite |x| bits over the tensor (NaN and ±∞ left out, as the reference's tensor
+// amax leaves them out): a second look, only for tensors that hold them.
+std::uint32_t finiteMaxMagnitude(const std::uint32_t* in, std::size_t n, ChunkRunner& runner) {
+    const std::size_t step = chunkElements(1);
+    const std::size_t chunks = (n + step - 1) / step;
+    std::vector<std::uint32_t> maxima(chunks, 0);
+    runner.run(chunks, [&](std::size_t c, Tally&) {
+        const std::size_t first = c * step;
+        const std::size_t count = std::min(step, n - first);
+        std::uint32_t largest = 0;
+        for (std::size_t i = first; i < first + count; ++i) {
+            const std::uint32_t m = in[i] & 0x7fffffffu;
+            largest = m < 0x7f800000u && m > largest ? m : largest;
+        }
+        maxima[c] = largest;
+        return count;
+    });
+    return maxima.empty() ? 0 : *std::max_element(maxima.begin(), maxima.end());
+}
+
+// Blocks [first, first + count) of a chunk that holds a NaN or ±∞ (first a multiple of the block
+// size): runs of finite blocks through the kernel loop, runs of blocks holding a NaN or ±∞
+// through the exact core, quantized alone and spliced in. That is the whole-tensor reference's
+// answer: quantizeExactly cuts any tensor into consecutive blocks of out.blockSize (the layout
+// only sets that size), and for MX, NF4 and integer blocks it works each block out from that
+// block's elements alone; a run starting on a block boundary, given the same block size as
+// Elements, is cut the same way (a run that ends the tensor ends with the same ragged block).
+// NVFP4 blocks also read the tensor scale, but not a block holding a NaN or ±∞: the reference
+// stores its NaN scale and zeros before it looks at the tensor scale, so the run's own tensor
+// scale (which is left out) changes nothing.
+void blocksAroundNonFinite(const BlockQuantLoops::BlockLoop loop, const BlockQuantLoops& loops,
+                           const BlockQuantParams& p, const TensorView& input, std::size_t first,
+                           std::size_t count, QuantizedTensor& out, Tally& tally) {
+    const std::size_t blockSize = out.blockSize;
+    const auto* in = reinterpret_cast<const std::uint32_t*>(input.floats.data());
+    const auto finite = [&](std::size_t start) {
+        return loops.maxMagnitude(in + start, std::min(blockSize, first + count - start)) <
+               0x7f800000u;
+    };
+    BlockFormat alone = out.format;
+    alone.blocks = BlockLayout{BlockLayout::Kind::Elements, blockSize};
+    // nf4_dq: the run's FP32 absmaxes (NaN for these blocks), as the NF4 loop stores them;
+    // the double quantization comes after, over every block (nf4DoubleQuantization).
+    alone.doubleQuantized = false;
+    for (std::size_t start = first; start < first + count;) {
+        const bool runFinite = finite(start);
+        std::size_t end = start + blockSize;
+        while (end < first + count && finite(end) == runFinite)
+            end += blockSize;
+        end = std::min(end, first + count);
+        if (runFinite) {
+            BlockTally t;
+            loop(p, in + start, end - start, blockSize, out.codes.data() + start,
+                 out.scaleCodes.data() + start / blockSize, t);
+            tally.add(t);
+        } else {
+            TensorView run;
+            run.name = input.name;
+            run.shape = {end - start};
+            run.floats = input.floats.subspan(start, end - start);
+            std::string error;
+            const std::optional<QuantizedTensor> exact = quantizeExactly(alone, run, error);
+            if (!exact || exact->codes.size() != end - start) {
+                tally.nonFinite = true; // cannot happen; the exact core redoes the tensor
+                return;
+            }
+            std::copy(exact->codes.begin(), exact->codes.end(), out.codes.begin() + start);
+            std::copy(exact->scaleCodes.begin(), exact->scaleCodes.end(),
+                      out.scaleCodes.begin() + start / blockSize);
+            tally.add(
+                Tally{exact->clipped, exact->flushed, exact->nanInputs, exact->infInputs, false});
+        }
+        start = end;
+    }
+}
+
+// nf4_dq's 8-bit absmax codes, group scales and offset, for a tensor that holds a NaN or ±∞
+// (out.scaleCodes: each block's FP32 absmax bits, NaN for those blocks). The kernel takes
+// finite absmaxes only; the reference's double quantization reads nothing but the list of
+// block absmaxes (none for a NaN block), so it is run on a tensor whose elements are those
+// absmaxes, in blocks of one: each such block's absmax is its element (an FP32 number ≥ 0,
+// or 0 for an all-zero block), and a NaN element is a NaN block. One exact step per block
+// rather than per element. false where the exact core fails (it does not on these inputs).
+bool nf4DoubleQuantization(QuantizedTensor& out) {
+    std::vector<float> absmaxes(out.scaleCodes.size());
+    for (std::size_t j = 0; j < absmaxes.size(); ++j)
+        absmaxes[j] = std::bit_cast<float>(out.scaleCodes[j]);
+    BlockFormat ofOne = out.format;
+    ofOne.blocks = BlockLayout{BlockLayout::Kind::Elements, 1};
+    TensorView list;
+    list.name = "absmaxes";
+    list.shape = {absmaxes.size()};
+    list.floats = absmaxes;
+    std::string error;
+    std::optional<QuantizedTensor> exact = quantizeExactly(ofOne, list, error);
+    if (!exact || exact->scaleCodes.size() != out.scaleCodes.size())
+        return false;
+    out.scaleCodes = std::move(exact->scaleCodes);
+    out.groupScales = std::move(exact->groupScales);
+    out.tensorScale = exact->tensorScale;
+    return true;
+}
+
+FastOutcome castFast(const DirectCast& cast, const TensorView& input, const QuantizeRun& run,
+                     QuantizedTensor& out) {
+    const std::size_t n = input.size();
+    const auto* in = reinterpret_cast<const std::uint32_t*>(input.floats.data());
+    const std::size_t bytes = static_cast<std::size_t>(cast.bytesPerCode());
+    ChunkRunner runner(threadsFor(run), n, run.progress);
+    const std::size_t step = chunkElements(1);
+    const std::size_t chunks = (n + step - 1) / step;
+    const Tally tally = runner.run(chunks, [&](std::size_t c, Tally& t) {
+        const std::size_t first = c * step;
+        const std::size_t count = std::min(step, n - first);
+        CastTally counts;
+        cast.cast(in + first, count, out.codes.data() + first * bytes, counts);
+        t.add(Tally{counts.clipped, counts.flushed, counts.nanInputs, counts.infInputs, false});
+        return count;
+    });
+    if (runner.cancelled())
+        return FastOutcome::Cancelled;
+    out.clipped = tally.clipped;
+    out.flushed = tally.flushed;
+    out.nanInputs = tally.nanInputs;
+    out.infInputs = tally.infInputs;
+    return FastOutcome::Done;
 }
 
 FastOutcome quantizeFast(const Plan& plan, const BlockQuantLoops& loops, const TensorView& input,
@@ -376,11 +532,19 @@ FastOutcome quantizeFast(const Plan& plan, const BlockQuantLoops& loops, const T
 
     float tensorScale = 1.0f;
     if (twoPasses) {
-        const std::uint32_t amax = tensorMaxMagnitude(loops, in, n, runner);
+        std::uint32_t amax = tensorMaxMagnitude(loops, in, n, runner);
         if (runner.cancelled())
             return FastOutcome::Cancelled;
-        if (amax >= 0x7f800000u)
-            return FastOutcome::NonFinite;
+        if (amax >= 0x7f800000u) {
+            // One scale for the whole tensor (integers): its block is the tensor, which the
+            // exact core stores as zeros at once. NVFP4: the tensor scale from the finite
+            // inputs, as the reference takes it; the blocks holding a NaN or ±∞ come below.
+            if (oneScale)
+                return FastOutcome::NonFinite;
+            amax = finiteMaxMagnitude(in, n, runner);
+            if (runner.cancelled())
+                return FastOutcome::Cancelled;
+        }
         const float a = std::bit_cast<float>(amax);
         if (format.scheme == BlockScheme::Nvfp4) {
             // s_t = FP32(amax / (scale max · element max)): IEEE division rounds the exact
@@ -399,15 +563,18 @@ FastOutcome quantizeFast(const Plan& plan, const BlockQuantLoops& loops, const T
         }
     }
 
-    BlockTally tally;
+    Tally tally;
     if (oneScale) {
         out.scaleCodes.assign(1, std::bit_cast<std::uint32_t>(tensorScale));
         const std::size_t step = chunkElements(1);
         const std::size_t chunks = (n + step - 1) / step;
-        tally = runner.run(chunks, [&](std::size_t c, BlockTally& t) {
+        tally = runner.run(chunks, [&](std::size_t c, Tally& t) {
             const std::size_t first = c * step;
             const std::size_t count = std::min(step, n - first);
-            loops.integerWithScale(p, in + first, count, tensorScale, out.codes.data() + first, t);
+            BlockTally counts;
+            loops.integerWithScale(p, in + first, count, tensorScale, out.codes.data() + first,
+                                   counts);
+            t.add(counts);
             return count;
         });
     } else {
@@ -418,11 +585,16 @@ FastOutcome quantizeFast(const Plan& plan, const BlockQuantLoops& loops, const T
                                                                                     : loops.integer;
         const std::size_t step = chunkElements(blockSize);
         const std::size_t chunks = (n + step - 1) / step;
-        tally = runner.run(chunks, [&](std::size_t c, BlockTally& t) {
+        tally = runner.run(chunks, [&](std::size_t c, Tally& t) {
             const std::size_t first = c * step;
             const std::size_t count = std::min(step, n - first);
+            BlockTally counts;
             loop(p, in + first, count, blockSize, out.codes.data() + first,
-                 out.scaleCodes.data() + first / blockSize, t);
+                 out.scaleCodes.data() + first / blockSize, counts);
+            if (counts.nonFinite)
+                blocksAroundNonFinite(loop, loops, p, input, first, count, out, t);
+            else
+                t.add(counts);
             return count;
         });
     }
@@ -432,8 +604,14 @@ FastOutcome quantizeFast(const Plan& plan, const BlockQuantLoops& loops, const T
         return FastOutcome::NonFinite;
     out.clipped = tally.clipped;
     out.flushed = tally.flushed;
-    if (format.doubleQuantized)
-        kernels::doubleQuantizeAbsmaxes(out, *format.scale);
+    out.nanInputs = tally.nanInputs;
+    out.infInputs = tally.infInputs;
+    if (format.doubleQuantized) {
+        if (out.nanInputs + out.infInputs == 0)
+            kernels::doubleQuantizeAbsmaxes(out, *format.scale);
+        else if (!nf4DoubleQuantization(out))
+            return FastOutcome::NonFinite;
+    }
     return FastOutcome::Done;
 }
 
@@ -443,6 +621,8 @@ QuantizerPath quantizerPath(const BlockFormat& format, const TensorView& input) 
     const std::optional<Plan> plan = planFor(format, input);
     if (!plan)
         return QuantizerPath{"exact core", false};
+    if (plan->cast) // the encoder's name says where it runs
+        return QuantizerPath{plan->what, true};
     return QuantizerPath{plan->what + " (" + fastestLoops().isaName + ")", true};
 }
 
@@ -456,11 +636,17 @@ bool quantizeTensorInto(const BlockFormat& format, const TensorView& input, Quan
         out.elementCount = n;
         out.blockSize = std::min(
             n, std::max<std::size_t>(1, format.blocks.elementsPerBlock(n, input.rowLength())));
-        sizeForWriting(out.codes, n); // one byte a code: every fast path's element has ≤ 8 bits
+        // One byte a code for every block quantizer (their elements have ≤ 8 bits).
+        sizeForWriting(out.codes, n * (plan->cast ? std::size_t(plan->cast->bytesPerCode()) : 1));
         out.tensorScale.reset();
         out.groupScales.clear();
         out.clipped = out.flushed = out.nanInputs = out.infInputs = 0;
-        switch (quantizeFast(*plan, fastestLoops(), input, run, out)) {
+        if (plan->cast)
+            out.scaleCodes.clear();
+        const FastOutcome outcome = plan->cast
+                                        ? castFast(*plan->cast, input, run, out)
+                                        : quantizeFast(*plan, fastestLoops(), input, run, out);
+        switch (outcome) {
         case FastOutcome::Done:
             if (run.progress)
                 run.progress(n, n); // the work is done: a late cancel changes nothing
