@@ -2,6 +2,7 @@
 #pragma once
 
 #include "quantization/quantization_model.h"
+#include "quantization/quantization_table.h"
 
 #include <QFutureWatcher>
 #include <QTimer>
@@ -10,21 +11,17 @@
 #include <atomic>
 #include <memory>
 
-class QComboBox;
 class QCustomPlot;
 class QLabel;
-class QLineEdit;
-class QListWidget;
 class QProgressBar;
 class QPushButton;
-class QSpinBox;
 class QSplitter;
-class QStackedWidget;
 class QTableWidget;
 
 namespace fpx::gui {
 
 class BlockInspector;
+class QuantizationSourceForm;
 
 // The Quantization page: a tensor (a file, opened or dropped, or values drawn from a
 // distribution) quantized in several block formats in a worker thread (progress, cancel); a
@@ -34,30 +31,21 @@ class QuantizationPage : public QWidget {
     Q_OBJECT
 
   public:
-    enum Column {
-        Format,
-        Sqnr,
-        Rmse,
-        MaxError,
-        Clipped,
-        Flushed,
-        BitsPerElement,
-        Bytes,
-        Path,
-        ColumnCount
-    };
+    // The table's columns, as QuantizationPage::Sqnr and so on.
+    using Column = quantization_table::Column;
+    using enum quantization_table::Column;
 
     explicit QuantizationPage(QWidget* parent = nullptr);
     ~QuantizationPage() override;
 
-    // The form, as a user sets it. Each returns an error message, or an empty string.
-    // "PATH" or "PATH:TENSOR"; `dtype` for raw files ("f32", …; empty: from the header).
+    // The form, as a user sets it (QuantizationSourceForm says what each takes). Each returns
+    // an error message, or an empty string.
     QString setInputFile(const QString& argument, const QString& dtype = {});
     QString setDistribution(const QString& spec, qulonglong count, qulonglong seed = 1,
                             const QString& outliers = {});
-    QString setFormats(const QStringList& ids); // quantizer ids, comma lists allowed
-    QString setBlock(const QString& layout);    // "default", "N", "row", "tensor"
-    QString setScaleRule(const QString& rule);  // "default", "floor", "ceil", "even"
+    QString setFormats(const QStringList& ids);
+    QString setBlock(const QString& layout);
+    QString setScaleRule(const QString& rule);
     // The request the form describes; nullopt with `error` when the form is not valid.
     std::optional<QuantizationRequest> request(QString& error) const;
 
@@ -95,7 +83,6 @@ class QuantizationPage : public QWidget {
     void dropEvent(QDropEvent* event) override;
 
   private:
-    void refreshTensors();
     void applyResult();
     void fillTable();
     void showSelection();
@@ -103,18 +90,7 @@ class QuantizationPage : public QWidget {
     void showError(const QString& message);
     void setRunning(bool running);
 
-    QComboBox* sourceKind_;
-    QStackedWidget* sourceStack_;
-    QLineEdit* path_;
-    QComboBox* tensor_;
-    QComboBox* dtype_;
-    QComboBox* distribution_;
-    QLineEdit* outliers_;
-    QSpinBox* count_;
-    QSpinBox* seed_;
-    QListWidget* formats_;
-    QComboBox* block_;
-    QComboBox* scaleRule_;
+    QuantizationSourceForm* form_;
     QPushButton* run_;
     QPushButton* cancel_;
     QProgressBar* progress_;
