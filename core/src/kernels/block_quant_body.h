@@ -372,6 +372,45 @@ double roundToScaleGrid(const BlockQuantParams& p, double q) {
     return rounded > p.scaleMax ? p.scaleMax : rounded;
 }
 
+// The code of a value r on the scale format's grid (0 ≤ r ≤ its max), from r's exponent
+// instead of the general encoder: with e = max(floor(log2 r), emin) and P = 2^(p − 1),
+//   code = (e − emin) · P + r · 2^(p − 1 − e)      (an exact integer in a double)
+//   normal r = 2^e · (1.f):   (e − emin + 1) · P + .f · P  =  [ exponent field | fraction ]
+//   subnormal r < 2^emin:     r / 2^(emin − p + 1)         =  [ 0             | fraction ]
+// which is a binary float's layout with subnormals and bias 1 − emin. Whether the scale
+// format is laid out so is checked (gridCodesAgree), not assumed.
+std::uint32_t gridCode(const BlockQuantParams& p, double r) {
+    const int e0 = static_cast<int>((std::bit_cast<std::uint64_t>(r) >> 52) & 0x7ffu) - 1023;
+    const int e = e0 > p.scaleMinExponent ? e0 : p.scaleMinExponent;
+    const double fieldUnit = static_cast<double>(1u << (p.scalePrecision - 1));
+    return static_cast<std::uint32_t>((e - p.scaleMinExponent) * fieldUnit +
+                                      r * powerOfTwo(p.scalePrecision - 1 - e));
+}
+
+// gridCode equals the encoder on every value roundToScaleGrid can return: the grid values
+// v(c) (the inverse of the formula above, ascending in c) up to the scale's max, and the max.
+bool gridCodesAgree(const BlockQuantParams& p) {
+    if (p.scalePrecision < 1 || p.scalePrecision > 8)
+        return false;
+    const auto encode = [&](double r) {
+        return encodeElementOf<RoundingMode::NearestEven, EncodeKind::BinaryFloat>(
+            p.scaleEncoder, bitsOf(static_cast<float>(r)), 0);
+    };
+    const std::uint32_t unit = 1u << (p.scalePrecision - 1);
+    const int lowest = p.scaleMinExponent - p.scalePrecision + 1; // the subnormal spacing
+    for (std::uint32_t c = 0; c < 256; ++c) {
+        const std::uint32_t field = c / unit, fraction = c % unit;
+        const double r = field == 0
+                             ? fraction * powerOfTwo(lowest)
+                             : (unit + fraction) * powerOfTwo(static_cast<int>(field) - 1 + lowest);
+        if (r > p.scaleMax)
+            break;
+        if (encode(r) != c)
+            return false;
+    }
+    return encode(p.scaleMax) == gridCode(p, p.scaleMax);
+}
+
 // NVFP4: s_b = E4M3(amax_b / (6 · s_t)) from the correctly rounded double quotient (a double
 // rounding that cannot change the result: docs/design.md), elements E2M1(|x| / (s_b · s_t)) by
 // thresholds t_i · s_b · s_t (exact products of 3, 4 and 24 significant bits) compared in FP32.
@@ -382,14 +421,16 @@ void nvfp4BlocksOf(const BlockQuantParams& p, const std::uint32_t* in, std::size
     const double divisor = p.elementMax * p.tensorScale; // exact: 3 and 24 significant bits
     ScaledThresholds byScaleCode[128];
     bool known[128] = {};
+    const bool byGrid = gridCodesAgree(p);
     forEachBlock(
         in, count, blockSize, codes, scales, tally,
         [&](const std::uint32_t* x, auto n, std::uint32_t amax, std::uint8_t* c) {
             const double blockScale =
                 roundToScaleGrid(p, static_cast<double>(asFloat(amax)) / divisor);
             const std::uint32_t scaleCode =
-                encodeElementOf<RoundingMode::NearestEven, EncodeKind::BinaryFloat>(
-                    p.scaleEncoder, bitsOf(static_cast<float>(blockScale)), 0);
+                byGrid ? gridCode(p, blockScale)
+                       : encodeElementOf<RoundingMode::NearestEven, EncodeKind::BinaryFloat>(
+                             p.scaleEncoder, bitsOf(static_cast<float>(blockScale)), 0);
             if (blockScale == 0.0) {
                 // A block scale that rounds to 0: every element stores +0, and the
                 // non-zero inputs are flushed (the reference's rule, docs/design.md).
