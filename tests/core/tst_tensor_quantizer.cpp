@@ -179,6 +179,7 @@ class TestTensorQuantizer : public QObject {
     void craftedBlocks_data();
     void craftedBlocks();
     void ties();
+    void thresholdSearch();
     void nvfp4Scales();
     void nf4DoubleQuantization();
     void pathsAndFallbacks();
@@ -335,6 +336,50 @@ void TestTensorQuantizer::ties() {
             QString why;
             QVERIFY2(checkBoth(format, view(v), why), qPrintable(why));
         }
+    }
+}
+
+// The threshold quantizers (INT4, NF4, NVFP4) in blocks of 128, where the AVX-512 loops
+// search 16 elements at once: every midpoint between element values times the scale, exactly
+// and one FP32 ulp either side, with scales from FP32's subnormals to large ones; between
+// them an all-zero block (signed zeros) and one whose absmax is a subnormal.
+void TestTensorQuantizer::thresholdSearch() {
+    for (const char* id : {"int4", "nf4", "nvfp4", "int8"}) {
+        const BlockFormat format = blockFormat(id, "128");
+        std::vector<double> levels;
+        const FormatSpec& e = format.element;
+        for (Code c = 0; c < (Code(1) << e.totalBits()); ++c) {
+            const DecodedCode d = decodeCode(e, c);
+            if (d.value.isNaN() || d.value.isInfinity())
+                continue;
+            const Conversion asDouble = roundToFormat(d.value, fpx::test::lookUp("fp64"));
+            levels.push_back(std::bit_cast<double>(static_cast<std::uint64_t>(asDouble.code)));
+        }
+        std::sort(levels.begin(), levels.end());
+        levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
+        const double top = levels.back(); // 7, 127, 1 and 6: the largest magnitude produced
+        std::vector<float> v;
+        for (int k : {-145, -140, -133, -127, -126, -20, -1, 0, 7, 60}) {
+            std::vector<float> block{static_cast<float>(std::ldexp(top, k))};
+            for (std::size_t i = 0; i + 1 < levels.size(); ++i) {
+                const float m = static_cast<float>(std::ldexp((levels[i] + levels[i + 1]) / 2, k));
+                for (float x : {m, std::nextafter(m, -INFINITY), std::nextafter(m, INFINITY)})
+                    if (std::abs(x) <= std::ldexp(top, k))
+                        block.push_back(x);
+            }
+            block.resize(((block.size() + 127) / 128) * 128,
+                         static_cast<float>(std::ldexp(top, k)));
+            v.insert(v.end(), block.begin(), block.end());
+            for (int i = 0; i < 128; ++i) // an all-zero block
+                v.push_back(i % 3 == 0 ? -0.0f : 0.0f);
+        }
+        for (int i = 0; i < 128; ++i) // absmax a subnormal
+            v.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(1 + i * 37)) *
+                        (i % 2 ? -1.0f : 1.0f));
+        QString why;
+        QVERIFY2(checkBoth(format, view(v), why), qPrintable(why));
+        if (std::string(id) != "nf4")
+            QVERIFY2(checkBoth(blockFormat(id, "tensor"), view(v), why), qPrintable(why));
     }
 }
 

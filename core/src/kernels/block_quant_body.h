@@ -14,6 +14,10 @@
 #include <cstdint>
 #include <type_traits>
 
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
+
 namespace {
 
 using namespace fpx;
@@ -160,6 +164,18 @@ mxFloatElements(const BlockQuantParams& p, const std::uint32_t* in, std::size_t 
     tally.flushed += flushed;
 }
 
+// Asks for the input a few KiB ahead of the block about to be read. Each thread streams its
+// own chunk, and one core alone keeps too few cache misses in flight to fill the memory bus
+// (the hardware prefetcher stops at each 4 KiB page); a prefetch past the end of the input
+// is harmless (it never faults). Changes no value.
+constexpr std::size_t kPrefetchBytes = 4096;
+
+[[gnu::always_inline]] inline void prefetchAhead(const std::uint32_t* block, std::size_t size) {
+    const char* ahead = reinterpret_cast<const char*>(block) + kPrefetchBytes;
+    for (std::size_t line = 0; line < size * sizeof(std::uint32_t); line += 64)
+        __builtin_prefetch(ahead + line);
+}
+
 // Calls block(x, n, amax, codes) for each block and stores its scale code. The common block
 // sizes come as compile-time constants (std::integral_constant), so that the element loops of
 // a block have a fixed trip count: no remainder loop, no run-time checks of the length.
@@ -170,6 +186,7 @@ forEachBlock(const std::uint32_t* in, std::size_t count, std::size_t blockSize, 
     const auto blocksOf = [&](auto size) {
         std::size_t first = 0, b = 0;
         for (; first + size <= count; first += size, ++b) {
+            prefetchAhead(in + first, size);
             const std::uint32_t amax = maxMagnitudeOf(in + first, size);
             if (amax >= kInfinityBits) {
                 tally.nonFinite = true;
@@ -254,6 +271,38 @@ struct ScaledThresholds {
 [[gnu::always_inline]] inline void scaleThresholds(const ThresholdSet& set, double scale,
                                                    ScaledThresholds& out) {
     constexpr int kLanes = ThresholdSet::kLanes;
+#if defined(__AVX512F__)
+    // The same steps in two vectors of 8 doubles, stored with one 512-bit store: the element
+    // loops load the thresholds as one vector, and element-wise stores before that load
+    // would stall it (a store cannot forward to a wider load). static_cast<float> and
+    // vcvtpd2ps both round to nearest (the default MXCSR), ±∞ beyond FP32's range.
+    static_assert(kLanes == 16);
+    constexpr __mmask8 kAllDoubles = 0xff; // zero-masked conversions: see kAllLanes below
+    const __m512d s = _mm512_set1_pd(scale);
+    const __m512d tLow = _mm512_mul_pd(_mm512_loadu_pd(set.thresholds), s);
+    const __m512d tHigh = _mm512_mul_pd(_mm512_loadu_pd(set.thresholds + 8), s);
+    const __m256 fLow = _mm512_maskz_cvtpd_ps(kAllDoubles, tLow);
+    const __m256 fHigh = _mm512_maskz_cvtpd_ps(kAllDoubles, tHigh);
+    const __m512d backLow = _mm512_maskz_cvtps_pd(kAllDoubles, fLow);
+    const __m512d backHigh = _mm512_maskz_cvtps_pd(kAllDoubles, fHigh);
+    const __mmask16 above =
+        static_cast<__mmask16>(_mm512_cmp_pd_mask(backLow, tLow, _CMP_GT_OQ) |
+                               (_mm512_cmp_pd_mask(backHigh, tHigh, _CMP_GT_OQ) << 8));
+    const __mmask16 equal =
+        static_cast<__mmask16>(_mm512_cmp_pd_mask(backLow, tLow, _CMP_EQ_OQ) |
+                               (_mm512_cmp_pd_mask(backHigh, tHigh, _CMP_EQ_OQ) << 8));
+    const __m512i tieMask = _mm512_loadu_si512(set.tieMask);
+    const __mmask16 keep = above | (equal & _mm512_test_epi32_mask(tieMask, tieMask));
+    const __m512i bits =
+        _mm512_castps_si512(_mm512_insertf32x8(_mm512_castps256_ps512(fLow), fHigh, 1));
+    const __m512i one = _mm512_set1_epi32(1);
+    __m512i successor =
+        _mm512_mask_sub_epi32(_mm512_add_epi32(bits, one), _mm512_movepi32_mask(bits), bits, one);
+    successor = _mm512_mask_mov_epi32(
+        successor, _mm512_cmpeq_epi32_mask(bits, _mm512_set1_epi32(static_cast<int>(0x80000000u))),
+        one);
+    _mm512_storeu_si512(out.above, _mm512_mask_mov_epi32(successor, keep, bits));
+#else
     double t[kLanes];
     std::uint32_t bits[kLanes], keep[kLanes];
     for (int i = 0; i < kLanes; ++i)
@@ -269,6 +318,7 @@ struct ScaledThresholds {
         const std::uint32_t successor = b == 0x80000000u ? 1u : ((b >> 31) != 0u ? b - 1u : b + 1u);
         out.above[i] = asFloat((b & keep[i]) | (successor & ~keep[i]));
     }
+#endif
 }
 
 // The segment of x: how many thresholds lie at or below it, in FP32 compares x ≥ U_i.
@@ -279,6 +329,37 @@ template <int Count>
         segment += static_cast<std::uint32_t>(x >= t.above[i]);
     return segment;
 }
+
+#if defined(__AVX512F__)
+// The segments of 16 values at once by a branch-free binary search over Count = 2^m − 1
+// ascending thresholds U (as FP32 compares x ≥ U_i), m steps instead of Count compares:
+//   segment s = #{i : x ≥ U_i}; since the U_i ascend, x ≥ U_(s0 + h − 1) ⇔ s ≥ s0 + h
+//   step h = 2^(m−1) … 1:  s0 += h where x ≥ U[s0 + h − 1]        (vpermps picks U per lane)
+//   Count = 15:  U[7] → U[s0+3] → U[s0+1] → U[s0]      indices ≤ 14: lane 15 is never read
+// It equals segmentOf<Count> wherever the U_i do not descend: thresholds t_i · S ascend
+// strictly for S > 0, and thresholdAbove keeps their order (it is the least FP32 of an
+// up-set that shrinks as t grows). The callers keep S > 0 (NF4's all-zero block, S = 0, takes
+// the counting loop).
+// (The zero-masked permute and the masked narrowing store, every lane kept: the plain forms
+// start from an undefined vector, which GCC 12 reports as maybe uninitialised.)
+constexpr __mmask16 kAllLanes = 0xffff;
+
+template <int Count> [[gnu::always_inline]] inline __m512i searchSegments(__m512 x, __m512 above) {
+    static_assert(((Count + 1) & Count) == 0, "Count + 1 must be a power of two");
+    __m512i segment = _mm512_setzero_si512();
+    for (int step = (Count + 1) / 2; step >= 1; step /= 2) {
+        const __m512 u = _mm512_maskz_permutexvar_ps(
+            kAllLanes, _mm512_add_epi32(segment, _mm512_set1_epi32(step - 1)), above);
+        segment = _mm512_mask_add_epi32(segment, _mm512_cmp_ps_mask(x, u, _CMP_GE_OQ), segment,
+                                        _mm512_set1_epi32(step));
+    }
+    return segment;
+}
+
+[[gnu::always_inline]] inline std::uint32_t countOf(__mmask16 mask) {
+    return static_cast<std::uint32_t>(std::popcount(static_cast<unsigned>(mask)));
+}
+#endif
 
 // E4M3 rounding of a positive double q, nearest-even, saturated: with e = max(floor(log2 q),
 // emin), adding C = 1.5 · 2^(52 + e − p + 1) rounds q to a multiple of 2^(e − p + 1), the
@@ -291,6 +372,45 @@ double roundToScaleGrid(const BlockQuantParams& p, double q) {
     return rounded > p.scaleMax ? p.scaleMax : rounded;
 }
 
+// The code of a value r on the scale format's grid (0 ≤ r ≤ its max), from r's exponent
+// instead of the general encoder: with e = max(floor(log2 r), emin) and P = 2^(p − 1),
+//   code = (e − emin) · P + r · 2^(p − 1 − e)      (an exact integer in a double)
+//   normal r = 2^e · (1.f):   (e − emin + 1) · P + .f · P  =  [ exponent field | fraction ]
+//   subnormal r < 2^emin:     r / 2^(emin − p + 1)         =  [ 0             | fraction ]
+// which is a binary float's layout with subnormals and bias 1 − emin. Whether the scale
+// format is laid out so is checked (gridCodesAgree), not assumed.
+std::uint32_t gridCode(const BlockQuantParams& p, double r) {
+    const int e0 = static_cast<int>((std::bit_cast<std::uint64_t>(r) >> 52) & 0x7ffu) - 1023;
+    const int e = e0 > p.scaleMinExponent ? e0 : p.scaleMinExponent;
+    const double fieldUnit = static_cast<double>(1u << (p.scalePrecision - 1));
+    return static_cast<std::uint32_t>((e - p.scaleMinExponent) * fieldUnit +
+                                      r * powerOfTwo(p.scalePrecision - 1 - e));
+}
+
+// gridCode equals the encoder on every value roundToScaleGrid can return: the grid values
+// v(c) (the inverse of the formula above, ascending in c) up to the scale's max, and the max.
+bool gridCodesAgree(const BlockQuantParams& p) {
+    if (p.scalePrecision < 1 || p.scalePrecision > 8)
+        return false;
+    const auto encode = [&](double r) {
+        return encodeElementOf<RoundingMode::NearestEven, EncodeKind::BinaryFloat>(
+            p.scaleEncoder, bitsOf(static_cast<float>(r)), 0);
+    };
+    const std::uint32_t unit = 1u << (p.scalePrecision - 1);
+    const int lowest = p.scaleMinExponent - p.scalePrecision + 1; // the subnormal spacing
+    for (std::uint32_t c = 0; c < 256; ++c) {
+        const std::uint32_t field = c / unit, fraction = c % unit;
+        const double r = field == 0
+                             ? fraction * powerOfTwo(lowest)
+                             : (unit + fraction) * powerOfTwo(static_cast<int>(field) - 1 + lowest);
+        if (r > p.scaleMax)
+            break;
+        if (encode(r) != c)
+            return false;
+    }
+    return encode(p.scaleMax) == gridCode(p, p.scaleMax);
+}
+
 // NVFP4: s_b = E4M3(amax_b / (6 · s_t)) from the correctly rounded double quotient (a double
 // rounding that cannot change the result: docs/design.md), elements E2M1(|x| / (s_b · s_t)) by
 // thresholds t_i · s_b · s_t (exact products of 3, 4 and 24 significant bits) compared in FP32.
@@ -301,49 +421,69 @@ void nvfp4BlocksOf(const BlockQuantParams& p, const std::uint32_t* in, std::size
     const double divisor = p.elementMax * p.tensorScale; // exact: 3 and 24 significant bits
     ScaledThresholds byScaleCode[128];
     bool known[128] = {};
-    forEachBlock(in, count, blockSize, codes, scales, tally,
-                 [&](const std::uint32_t* x, auto n, std::uint32_t amax, std::uint8_t* c) {
-                     const double blockScale =
-                         roundToScaleGrid(p, static_cast<double>(asFloat(amax)) / divisor);
-                     const std::uint32_t scaleCode =
-                         encodeElementOf<RoundingMode::NearestEven, EncodeKind::BinaryFloat>(
+    const bool byGrid = gridCodesAgree(p);
+    forEachBlock(
+        in, count, blockSize, codes, scales, tally,
+        [&](const std::uint32_t* x, auto n, std::uint32_t amax, std::uint8_t* c) {
+            const double blockScale =
+                roundToScaleGrid(p, static_cast<double>(asFloat(amax)) / divisor);
+            const std::uint32_t scaleCode =
+                byGrid ? gridCode(p, blockScale)
+                       : encodeElementOf<RoundingMode::NearestEven, EncodeKind::BinaryFloat>(
                              p.scaleEncoder, bitsOf(static_cast<float>(blockScale)), 0);
-                     if (blockScale == 0.0) {
-                         // A block scale that rounds to 0: every element stores +0, and the
-                         // non-zero inputs are flushed (the reference's rule, docs/design.md).
-                         std::uint32_t flushed = 0;
-                         for (std::size_t i = 0; i < n; ++i) {
-                             c[i] = 0;
-                             flushed += (x[i] & 0x7fffffffu) != 0u;
-                         }
-                         tally.flushed += flushed;
-                         return scaleCode;
-                     }
-                     // The thresholds depend on the block scale only, one of at most 128
-                     // positive codes: each is worked out the first time its code comes up.
-                     ScaledThresholds& t = byScaleCode[scaleCode & 0x7fu];
-                     if (!known[scaleCode & 0x7fu]) {
-                         const double scale = blockScale * p.tensorScale;
-                         scaleThresholds(p.levels, scale, t);
-                         t.clip = thresholdAbove(p.clipThreshold * scale, ClipAtOrAbove);
-                         known[scaleCode & 0x7fu] = true;
-                     }
-                     const float clip = t.clip;
-                     const std::uint32_t signCode = p.signCode;
-                     std::uint32_t clipped = 0, flushed = 0;
-                     for (std::size_t i = 0; i < n; ++i) {
-                         const std::uint32_t magnitude = x[i] & 0x7fffffffu;
-                         const float a = asFloat(magnitude);
-                         const std::uint32_t segment = segmentOf<7>(a, t);
-                         c[i] =
-                             static_cast<std::uint8_t>(segment | (signCode & (0u - (x[i] >> 31))));
-                         clipped += a >= clip;
-                         flushed += (magnitude != 0u) & (segment == 0u);
-                     }
-                     tally.clipped += clipped;
-                     tally.flushed += flushed;
-                     return scaleCode;
-                 });
+            if (blockScale == 0.0) {
+                // A block scale that rounds to 0: every element stores +0, and the
+                // non-zero inputs are flushed (the reference's rule, docs/design.md).
+                std::uint32_t flushed = 0;
+                for (std::size_t i = 0; i < n; ++i) {
+                    c[i] = 0;
+                    flushed += (x[i] & 0x7fffffffu) != 0u;
+                }
+                tally.flushed += flushed;
+                return scaleCode;
+            }
+            // The thresholds depend on the block scale only, one of at most 128
+            // positive codes: each is worked out the first time its code comes up.
+            ScaledThresholds& t = byScaleCode[scaleCode & 0x7fu];
+            if (!known[scaleCode & 0x7fu]) {
+                const double scale = blockScale * p.tensorScale;
+                scaleThresholds(p.levels, scale, t);
+                t.clip = thresholdAbove(p.clipThreshold * scale, ClipAtOrAbove);
+                known[scaleCode & 0x7fu] = true;
+            }
+            const float clip = t.clip;
+            const std::uint32_t signCode = p.signCode;
+            std::uint32_t clipped = 0, flushed = 0;
+            std::size_t i = 0;
+#if defined(__AVX512F__)
+            // Three steps of searchSegments (the scale s_b · s_t > 0 here).
+            const __m512 above = _mm512_loadu_ps(t.above);
+            for (const std::size_t whole = n / 16 * 16; i < whole; i += 16) {
+                const __m512i bits = _mm512_loadu_si512(x + i);
+                const __m512i magnitude = _mm512_and_si512(bits, _mm512_set1_epi32(0x7fffffff));
+                const __m512 a = _mm512_castsi512_ps(magnitude);
+                const __m512i segment = searchSegments<7>(a, above);
+                const __m512i code =
+                    _mm512_mask_or_epi32(segment, _mm512_movepi32_mask(bits), segment,
+                                         _mm512_set1_epi32(static_cast<int>(signCode)));
+                _mm512_mask_cvtepi32_storeu_epi8(c + i, kAllLanes, code);
+                clipped += countOf(_mm512_cmp_ps_mask(a, _mm512_set1_ps(clip), _CMP_GE_OQ));
+                flushed += countOf(_mm512_mask_cmpeq_epi32_mask(
+                    _mm512_test_epi32_mask(magnitude, magnitude), segment, _mm512_setzero_si512()));
+            }
+#endif
+            for (; i < n; ++i) {
+                const std::uint32_t magnitude = x[i] & 0x7fffffffu;
+                const float a = asFloat(magnitude);
+                const std::uint32_t segment = segmentOf<7>(a, t);
+                c[i] = static_cast<std::uint8_t>(segment | (signCode & (0u - (x[i] >> 31))));
+                clipped += a >= clip;
+                flushed += (magnitude != 0u) & (segment == 0u);
+            }
+            tally.clipped += clipped;
+            tally.flushed += flushed;
+            return scaleCode;
+        });
 }
 
 void nvfp4Blocks(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count,
@@ -358,29 +498,44 @@ void nvfp4Blocks(const BlockQuantParams& p, const std::uint32_t* in, std::size_t
 void nf4Blocks(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count,
                std::size_t blockSize, std::uint8_t* codes, std::uint32_t* scales,
                BlockTally& tally) {
-    forEachBlock(in, count, blockSize, codes, scales, tally,
-                 [&](const std::uint32_t* x, auto n, std::uint32_t amax, std::uint8_t* c) {
-                     ScaledThresholds t;
-                     scaleThresholds(p.levels, static_cast<double>(asFloat(amax)), t);
-                     const std::uint32_t zeroLevel = p.zeroLevelCode;
-                     std::uint32_t flushed = 0;
-                     for (std::size_t i = 0; i < n; ++i) {
-                         const std::uint32_t segment = segmentOf<15>(asFloat(x[i]), t);
-                         c[i] = static_cast<std::uint8_t>(segment);
-                         flushed += ((x[i] & 0x7fffffffu) != 0u) & (segment == zeroLevel);
-                     }
-                     tally.flushed += flushed;
-                     return amax; // the absmax's FP32 bits
-                 });
+    forEachBlock(
+        in, count, blockSize, codes, scales, tally,
+        [&](const std::uint32_t* x, auto n, std::uint32_t amax, std::uint8_t* c) {
+            ScaledThresholds t;
+            scaleThresholds(p.levels, static_cast<double>(asFloat(amax)), t);
+            const std::uint32_t zeroLevel = p.zeroLevelCode;
+            std::uint32_t flushed = 0;
+            std::size_t i = 0;
+#if defined(__AVX512F__)
+            // Four steps of searchSegments; an all-zero block (absmax 0, where the
+            // thresholds all fall on ±0 and do not ascend) keeps the counting loop.
+            const __m512 above = _mm512_loadu_ps(t.above);
+            const __m512i zeroCode = _mm512_set1_epi32(static_cast<int>(zeroLevel));
+            for (const std::size_t whole = amax != 0 ? n / 16 * 16 : 0; i < whole; i += 16) {
+                const __m512i bits = _mm512_loadu_si512(x + i);
+                const __m512i segment = searchSegments<15>(_mm512_castsi512_ps(bits), above);
+                _mm512_mask_cvtepi32_storeu_epi8(c + i, kAllLanes, segment);
+                flushed += countOf(_mm512_mask_cmpeq_epi32_mask(
+                    _mm512_test_epi32_mask(bits, _mm512_set1_epi32(0x7fffffff)), segment,
+                    zeroCode));
+            }
+#endif
+            for (; i < n; ++i) {
+                const std::uint32_t segment = segmentOf<15>(asFloat(x[i]), t);
+                c[i] = static_cast<std::uint8_t>(segment);
+                flushed += ((x[i] & 0x7fffffffu) != 0u) & (segment == zeroLevel);
+            }
+            tally.flushed += flushed;
+            return amax; // the absmax's FP32 bits
+        });
 }
 
 // Integer elements with scale s: d = x / s as a correctly rounded double, then RNE to an
 // integer. The quotient's rounding cannot move it onto or across a midpoint k + 1/2
-// (docs/design.md): d rounds like x / s itself.
-[[gnu::always_inline]] inline void integerElements(const BlockQuantParams& p,
-                                                   const std::uint32_t* in, std::size_t count,
-                                                   float scale, std::uint8_t* codes,
-                                                   BlockTally& tally) {
+// (docs/design.md): d rounds like x / s itself. The general path (INT8's 127 levels).
+[[gnu::always_inline]] inline void
+integerElementsByDivision(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count,
+                          float scale, std::uint8_t* codes, BlockTally& tally) {
     const double s = scale;
     std::uint32_t clipped = 0, flushed = 0;
     const double qmax = p.qmax;
@@ -388,6 +543,76 @@ void nf4Blocks(const BlockQuantParams& p, const std::uint32_t* in, std::size_t c
     for (std::size_t i = 0; i < count; ++i)
         codes[i] = integerElement(qmax, codeMask, static_cast<double>(asFloat(in[i])) / s, in[i],
                                   clipped, flushed);
+    tally.clipped += clipped;
+    tally.flushed += flushed;
+}
+
+// INT4 (qmax = 7) by thresholds instead of a division. RNE(|x| / s) is the number of
+// midpoints k + 1/2 (k = 0 … qmax − 1) that |x| / s passes, a value exactly on one going up
+// where k + 1 is even (k odd); counting only those below qmax saturates at qmax, and
+// |x| / s beyond qmax + 1/2 (on it: up, to qmax + 1, where that is even) is the clip:
+//   |x|/s:  0 ─┼─ 1 ─┼─ 2 ─┼─ … ─ 6 ─┼─ 7 ─┼─ (8)
+//             ½     1½    2½        6½    7½  ← thresholds, ties to the even neighbour
+// (k + 1/2) · s has ≤ 4 + 24 significant bits: exact in a double, and thresholdAbove turns
+// each into one FP32 compare |x| ≥ U_k, exact for every FP32 |x| (subnormal s included).
+struct IntegerThresholds {
+    ThresholdSet midpoints;
+    double clipMidpoint = 0;
+    bool clipTieUp = false;
+};
+
+IntegerThresholds integerThresholds(int qmax) {
+    IntegerThresholds t;
+    t.midpoints.count = qmax;
+    for (int k = 0; k < qmax; ++k) {
+        t.midpoints.thresholds[k] = k + 0.5;
+        t.midpoints.tieUp[k] = k % 2 != 0;
+        t.midpoints.tieMask[k] = k % 2 != 0 ? ~0u : 0u;
+    }
+    t.clipMidpoint = qmax + 0.5;
+    t.clipTieUp = (qmax + 1) % 2 == 0;
+    return t;
+}
+
+constexpr int kInt4Max = 7;
+
+[[gnu::always_inline]] inline void
+int4Elements(const BlockQuantParams& p, const IntegerThresholds& midpoints, const std::uint32_t* in,
+             std::size_t count, float scale, std::uint8_t* codes, BlockTally& tally) {
+    ScaledThresholds t;
+    scaleThresholds(midpoints.midpoints, scale, t);
+    const float clip = thresholdAbove(midpoints.clipMidpoint * scale, midpoints.clipTieUp);
+    const std::uint32_t codeMask = p.codeMask;
+    std::uint32_t clipped = 0, flushed = 0;
+    std::size_t i = 0;
+#if defined(__AVX512F__)
+    // Three steps of searchSegments (the s > 0 it needs: integerScale is never 0). The code
+    // of −k is (0 − k) masked to the element's width, as in integerElement.
+    const __m512 above = _mm512_loadu_ps(t.above);
+    for (const std::size_t whole = count / 16 * 16; i < whole; i += 16) {
+        const __m512i bits = _mm512_loadu_si512(in + i);
+        const __m512i magnitude = _mm512_and_si512(bits, _mm512_set1_epi32(0x7fffffff));
+        const __m512 a = _mm512_castsi512_ps(magnitude);
+        const __m512i segment = searchSegments<kInt4Max>(a, above);
+        const __mmask16 negative = _mm512_movepi32_mask(bits);
+        const __m512i signedSegment = _mm512_and_si512(
+            _mm512_mask_sub_epi32(segment, negative, _mm512_setzero_si512(), segment),
+            _mm512_set1_epi32(static_cast<int>(codeMask)));
+        _mm512_mask_cvtepi32_storeu_epi8(codes + i, kAllLanes, signedSegment);
+        clipped += countOf(_mm512_cmp_ps_mask(a, _mm512_set1_ps(clip), _CMP_GE_OQ));
+        flushed += countOf(_mm512_mask_cmpeq_epi32_mask(
+            _mm512_test_epi32_mask(magnitude, magnitude), segment, _mm512_setzero_si512()));
+    }
+#endif
+    for (; i < count; ++i) {
+        const std::uint32_t magnitude = in[i] & 0x7fffffffu;
+        const float a = asFloat(magnitude);
+        const std::uint32_t segment = segmentOf<kInt4Max>(a, t);
+        const std::uint32_t negative = 0u - (in[i] >> 31);
+        codes[i] = static_cast<std::uint8_t>(((segment ^ negative) - negative) & codeMask);
+        clipped += a >= clip;
+        flushed += (magnitude != 0u) & (segment == 0u);
+    }
     tally.clipped += clipped;
     tally.flushed += flushed;
 }
@@ -404,10 +629,20 @@ float integerScale(const BlockQuantParams& p, std::uint32_t amax) {
 void integerBlocksOf(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count,
                      std::size_t blockSize, std::uint8_t* codes, std::uint32_t* scales,
                      BlockTally& tally) {
+    if (p.qmax == kInt4Max) {
+        const IntegerThresholds midpoints = integerThresholds(kInt4Max);
+        forEachBlock(in, count, blockSize, codes, scales, tally,
+                     [&](const std::uint32_t* x, auto n, std::uint32_t amax, std::uint8_t* c) {
+                         const float scale = integerScale(p, amax);
+                         int4Elements(p, midpoints, x, n, scale, c, tally);
+                         return bitsOf(scale);
+                     });
+        return;
+    }
     forEachBlock(in, count, blockSize, codes, scales, tally,
                  [&](const std::uint32_t* x, auto n, std::uint32_t amax, std::uint8_t* c) {
                      const float scale = integerScale(p, amax);
-                     integerElements(p, x, n, scale, c, tally);
+                     integerElementsByDivision(p, x, n, scale, c, tally);
                      return bitsOf(scale);
                  });
 }
@@ -425,7 +660,10 @@ void integerWithScale(const BlockQuantParams& p, const std::uint32_t* in, std::s
             tally.nonFinite = true;
             return;
         }
-    integerElements(p, in, count, scale, codes, tally);
+    if (p.qmax == kInt4Max)
+        int4Elements(p, integerThresholds(kInt4Max), in, count, scale, codes, tally);
+    else
+        integerElementsByDivision(p, in, count, scale, codes, tally);
 }
 
 BlockQuantLoops makeBlockQuantLoops(const char* name) {
