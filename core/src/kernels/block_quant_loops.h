@@ -15,8 +15,8 @@
 namespace fpx::kernels {
 
 // What a run of blocks did to its finite inputs. A NaN or ±∞ anywhere stops the loops
-// (nonFinite): the caller gives the whole tensor to the exact core, whose rules for them are
-// the reference's own.
+// (nonFinite): the caller redoes that chunk with the blocks holding them quantized by the exact
+// core alone, whose rules for them are the reference's own.
 struct BlockTally {
     std::size_t clipped = 0;
     std::size_t flushed = 0;
