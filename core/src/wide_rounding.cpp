@@ -38,32 +38,4 @@ bool isBinary64(const FormatSpec& spec) {
            spec.specials == SpecialEncoding::Ieee && spec.isSigned && spec.exponentZeroIsSubnormal;
 }
 
-ExactValue exactFromDouble(double x) {
-    if (std::isnan(x))
-        return ExactValue::nan(std::signbit(x));
-    if (std::isinf(x))
-        return ExactValue::infinity(x < 0);
-    if (x == 0)
-        return ExactValue::zero(std::signbit(x));
-    int exponent = 0;
-    const double fraction = std::frexp(std::fabs(x), &exponent); // [0.5, 1)
-    const auto significand = static_cast<std::uint64_t>(std::ldexp(fraction, 53));
-    return ExactValue::dyadic(x < 0, BigInt(significand), exponent - 53);
-}
-
-double doubleFromExact(const ExactValue& v) {
-    if (v.isNaN())
-        return std::numeric_limits<double>::quiet_NaN();
-    if (v.isInfinity())
-        return v.isNegative() ? -std::numeric_limits<double>::infinity()
-                              : std::numeric_limits<double>::infinity();
-    if (v.isZero())
-        return v.isNegative() ? -0.0 : 0.0;
-    // The numerator is odd and below 2^53 for a value of a double, so ldexp is exact (it
-    // rounds only when the result is not a double).
-    const double significand = static_cast<double>(v.numerator().convert_to<std::uint64_t>());
-    const double result = std::ldexp(significand, static_cast<int>(v.exponent2()));
-    return v.isNegative() ? -result : result;
-}
-
 } // namespace fpx

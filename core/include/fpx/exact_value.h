@@ -83,6 +83,11 @@ class ExactValue {
 };
 
 // Midpoint (a + b) / 2 of two finite values.
+// The exact value of a double (NaN, ±∞ and −0 included).
+ExactValue exactFromDouble(double x);
+// The double that holds `v` exactly. Precondition: it exists (NaN, ±∞ and −0 included).
+double doubleFromExact(const ExactValue& v);
+
 ExactValue midpoint(const ExactValue& a, const ExactValue& b);
 
 // |x| / 2^quantumExponent split into the kept integer and the discarded fraction:

@@ -189,9 +189,4 @@ bool valuesFitDouble(const FormatSpec& spec);
 // A binary float with the bits, bias and specials of IEEE binary64.
 bool isBinary64(const FormatSpec& spec);
 
-// The exact value of a double (NaN, ±∞ and −0 included).
-ExactValue exactFromDouble(double x);
-// The double that holds `v` exactly. Precondition: it exists (NaN, ±∞ and −0 included).
-double doubleFromExact(const ExactValue& v);
-
 } // namespace fpx

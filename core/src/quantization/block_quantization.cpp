@@ -21,33 +21,6 @@ namespace {
 constexpr std::size_t kNf4DoubleQuantGroup = 256; // absmax codes sharing one FP32 scale
 constexpr std::size_t kProgressStride = 1 << 12;  // elements between progress calls
 
-ExactValue exactOf(double x) {
-    if (std::isnan(x))
-        return ExactValue::nan(std::signbit(x));
-    if (std::isinf(x))
-        return ExactValue::infinity(x < 0);
-    if (x == 0)
-        return ExactValue::zero(std::signbit(x));
-    int exponent = 0;
-    const double fraction = std::frexp(std::fabs(x), &exponent); // [0.5, 1)
-    const auto significand = static_cast<std::uint64_t>(std::ldexp(fraction, 53));
-    return ExactValue::dyadic(x < 0, BigInt(significand), exponent - 53);
-}
-
-// Precondition: v is a double (every value this file converts is: see design.md).
-double doubleOf(const ExactValue& v) {
-    if (v.isNaN())
-        return std::numeric_limits<double>::quiet_NaN();
-    if (v.isInfinity())
-        return v.isNegative() ? -std::numeric_limits<double>::infinity()
-                              : std::numeric_limits<double>::infinity();
-    if (v.isZero())
-        return v.isNegative() ? -0.0 : 0.0;
-    const double significand = static_cast<double>(v.numerator().convert_to<std::uint64_t>());
-    const double magnitude = std::ldexp(significand, static_cast<int>(v.exponent2()));
-    return v.isNegative() ? -magnitude : magnitude;
-}
-
 int bytesPerCode(const FormatSpec& spec) {
     const int bits = spec.totalBits();
     return bits <= 8 ? 1 : bits <= 16 ? 2 : bits <= 32 ? 4 : bits <= 64 ? 8 : 16;
@@ -69,10 +42,6 @@ float fp32Scale(const ExactValue& x) {
     if (value == 0 && !x.isZero())
         value = std::numeric_limits<float>::denorm_min();
     return value;
-}
-
-ExactValue exactOf(float x) {
-    return exactOf(double(x));
 }
 
 // The largest level of an integer element (symmetric: −qmax…qmax for signed formats).
@@ -110,7 +79,7 @@ class ElementDecoder {
         if (spec.totalBits() <= 16) {
             table_.resize(std::size_t(1) << spec.totalBits());
             for (std::size_t c = 0; c < table_.size(); ++c)
-                table_[c] = doubleOf(decodeCode(spec, Code(c)).value);
+                table_[c] = doubleFromExact(decodeCode(spec, Code(c)).value);
         }
         const bool ieee = spec.kind == FormatKind::BinaryFloat && spec.isSigned &&
                           spec.specials == SpecialEncoding::Ieee && !spec.explicitIntegerBit &&
@@ -125,7 +94,7 @@ class ElementDecoder {
             return double(std::bit_cast<float>(static_cast<std::uint32_t>(code)));
         if (binary64_)
             return std::bit_cast<double>(static_cast<std::uint64_t>(code));
-        return doubleOf(decodeCode(spec_, code).value);
+        return doubleFromExact(decodeCode(spec_, code).value);
     }
 
   private:
@@ -244,7 +213,7 @@ bool Quantizer::reportProgress(std::size_t done) {
 
 void Quantizer::quantizeElement(std::size_t i, const ExactValue& scale) {
     const double x = input_.at(i);
-    const ElementResult r = roundElement(exactOf(x) / scale, format_.element);
+    const ElementResult r = roundElement(exactFromDouble(x) / scale, format_.element);
     storeCode(i, r.code);
     if (r.clipped)
         ++out_.clipped;
@@ -284,7 +253,7 @@ void Quantizer::direct() {
         } else {
             // NaN keeps its sign where the format has NaN; ±∞ stays ±∞ where it has ∞ (the
             // IEEE policy: NaN in fn formats, ±max in FP6/FP4), as a plain cast does.
-            storeCode(i, roundToFormat(exactOf(x), element).code);
+            storeCode(i, roundToFormat(exactFromDouble(x), element).code);
             countNonFinite({i, i + 1});
         }
         if (!reportProgress(i + 1))
@@ -307,7 +276,7 @@ void Quantizer::mx(BlockRange block) {
     const std::int64_t maxExponent = scaleLimits.maxExponent;
     std::int64_t exponent = minExponent;
     if (scan.amax != 0) {
-        exponent = mxScaleExponent(format_, exactOf(scan.amax), elementMax_,
+        exponent = mxScaleExponent(format_, exactFromDouble(scan.amax), elementMax_,
                                    topBinadePrecision(format_.element));
         exponent = std::clamp(exponent, minExponent, maxExponent);
     }
@@ -327,9 +296,10 @@ void Quantizer::nvfp4(BlockRange block, float tensorScale) {
     }
     // s_block = E4M3_rne(amax / (element max · s_tensor)), saturated: one rounding of the
     // exact quotient.
-    const ExactValue tensor = exactOf(tensorScale);
+    const ExactValue tensor = exactFromDouble(tensorScale);
     const Code scaleCode =
-        roundToFormat(exactOf(scan.amax) / (elementMax_ * tensor), e4m3, kNearestSaturating).code;
+        roundToFormat(exactFromDouble(scan.amax) / (elementMax_ * tensor), e4m3, kNearestSaturating)
+            .code;
     out_.scaleCodes.push_back(static_cast<std::uint32_t>(scaleCode));
     const ExactValue blockScale = decodeCode(e4m3, scaleCode).value;
     if (blockScale.isZero()) {
@@ -352,14 +322,14 @@ void Quantizer::nf4(BlockRange block, std::vector<std::optional<float>>& absmaxe
     }
     // The absmax as FP32 (exact for FP32 inputs; FP64 inputs round once). Elements are the
     // nearest level of x / absmax; an all-zero block stores absmax 0 and the zero level.
-    const float absmax = scan.amax == 0 ? 0.0f : fp32Scale(exactOf(scan.amax));
+    const float absmax = scan.amax == 0 ? 0.0f : fp32Scale(exactFromDouble(scan.amax));
     out_.scaleCodes.push_back(std::bit_cast<std::uint32_t>(absmax));
     absmaxes.push_back(absmax);
     if (absmax == 0) {
         storeBlockOfZeros(block, false);
         return;
     }
-    const ExactValue scale = exactOf(absmax);
+    const ExactValue scale = exactFromDouble(absmax);
     for (std::size_t i = block.begin; i < block.end; ++i)
         quantizeElement(i, scale);
 }
@@ -375,9 +345,9 @@ void Quantizer::intAbsmax(BlockRange block) {
     // scale = FP32(absmax / qmax); an all-zero block gets scale 1 (any scale gives zeros).
     const BigInt qmax = integerMax(format_.element);
     const float scale =
-        scan.amax == 0 ? 1.0f : fp32Scale(exactOf(scan.amax) / ExactValue::integer(qmax));
+        scan.amax == 0 ? 1.0f : fp32Scale(exactFromDouble(scan.amax) / ExactValue::integer(qmax));
     out_.scaleCodes.push_back(std::bit_cast<std::uint32_t>(scale));
-    const ExactValue exactScale = exactOf(scale);
+    const ExactValue exactScale = exactFromDouble(scale);
     for (std::size_t i = block.begin; i < block.end; ++i)
         quantizeElement(i, exactScale);
 }
@@ -394,32 +364,32 @@ void Quantizer::doubleQuantize(const std::vector<std::optional<float>>& absmaxes
     std::size_t finite = 0;
     for (const std::optional<float>& a : absmaxes)
         if (a) {
-            sum = sum + exactOf(*a);
+            sum = sum + exactFromDouble(*a);
             ++finite;
         }
     const float offset = finite == 0 ? 0.0f : fp32Scale(sum / ExactValue::integer(BigInt(finite)));
     out_.tensorScale = offset;
-    const ExactValue exactOffset = exactOf(offset);
+    const ExactValue exactOffset = exactFromDouble(offset);
     const Code nanCode = Code(1) << (levelFormat.integerBits - 1);
     for (std::size_t first = 0; first < absmaxes.size(); first += kNf4DoubleQuantGroup) {
         const std::size_t last = std::min(absmaxes.size(), first + kNf4DoubleQuantGroup);
         ExactValue spread;
         for (std::size_t j = first; j < last; ++j)
             if (absmaxes[j]) {
-                const ExactValue d = (exactOf(*absmaxes[j]) - exactOffset).abs();
+                const ExactValue d = (exactFromDouble(*absmaxes[j]) - exactOffset).abs();
                 if (compare(d, spread) > 0)
                     spread = d;
             }
         const float groupScale =
             spread.isZero() ? 1.0f : fp32Scale(spread / ExactValue::integer(qmax));
         out_.groupScales.push_back(groupScale);
-        const ExactValue exactGroup = exactOf(groupScale);
+        const ExactValue exactGroup = exactFromDouble(groupScale);
         for (std::size_t j = first; j < last; ++j) {
             if (!absmaxes[j]) {
                 out_.scaleCodes[j] = static_cast<std::uint32_t>(nanCode);
                 continue;
             }
-            const ExactValue d = exactOf(*absmaxes[j]) - exactOffset;
+            const ExactValue d = exactFromDouble(*absmaxes[j]) - exactOffset;
             out_.scaleCodes[j] =
                 static_cast<std::uint32_t>(roundElement(d / exactGroup, levelFormat).code);
         }
@@ -459,7 +429,7 @@ std::optional<QuantizedTensor> Quantizer::run(std::string& error) {
             // gives 1 (Transformer Engine's choice: any scale gives zeros).
             const double amax = scanBlock(input_, {0, n}).amax;
             const ExactValue range = scaleLimits_.max * elementMax_;
-            tensorScale = amax == 0 ? 1.0f : fp32Scale(exactOf(amax) / range);
+            tensorScale = amax == 0 ? 1.0f : fp32Scale(exactFromDouble(amax) / range);
             out_.tensorScale = tensorScale;
         }
         std::vector<std::optional<float>> absmaxes;
@@ -499,7 +469,7 @@ std::optional<QuantizedTensor> Quantizer::run(std::string& error) {
 // FP32(k · g + offset), one rounding: the absmax nf4_dq dequantizes with.
 double doubleQuantizedAbsmax(std::int64_t level, float groupScale, float offset) {
     const ExactValue exact =
-        ExactValue::integer(BigInt(level)) * exactOf(groupScale) + exactOf(offset);
+        ExactValue::integer(BigInt(level)) * exactFromDouble(groupScale) + exactFromDouble(offset);
     const Code code = roundToFormat(exact, fp32Spec(), kNearestSaturating).code;
     return double(std::bit_cast<float>(static_cast<std::uint32_t>(code)));
 }
@@ -517,7 +487,7 @@ double QuantizedTensor::blockScale(std::size_t block) const {
     switch (format.scheme) {
     case BlockScheme::Mx:
     case BlockScheme::Nvfp4: {
-        const double scale = doubleOf(decodeCode(*format.scale, stored).value);
+        const double scale = doubleFromExact(decodeCode(*format.scale, stored).value);
         return format.scheme == BlockScheme::Nvfp4 ? scale * double(tensorScale.value_or(1))
                                                    : scale;
     }
@@ -542,7 +512,7 @@ double QuantizedTensor::blockScale(std::size_t block) const {
 }
 
 double QuantizedTensor::dequantized(std::size_t element) const {
-    const double value = doubleOf(decodeCode(format.element, code(element)).value);
+    const double value = doubleFromExact(decodeCode(format.element, code(element)).value);
     if (format.scheme == BlockScheme::Direct)
         return value;
     return value * blockScale(blockOf(element));
