@@ -61,6 +61,11 @@ std::optional<QuantizedTensor> quantizeExactly(const BlockFormat& format, const 
                                                std::string& error,
                                                const QuantizeProgress& progress = {});
 
+// The rule every FP32 scale follows (NVFP4's tensor scale, NF4's absmax, the integer scales,
+// nf4_dq's offset and group scales): x rounded once to FP32, nearest even, saturating; a
+// non-zero x that rounds to 0 gets 2^−149, so that quotients by the scale stay finite.
+float fp32ScaleOf(const ExactValue& x);
+
 // Every element dequantized, in order.
 std::vector<double> dequantizeAll(const QuantizedTensor& quantized);
 

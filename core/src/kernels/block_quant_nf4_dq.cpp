@@ -28,29 +28,6 @@ namespace {
 constexpr std::size_t kGroup = 256; // absmax codes sharing one FP32 scale
 constexpr RoundingOptions kNearestSaturating{RoundingMode::NearestEven, OverflowPolicy::Saturate};
 
-const FormatSpec& fp32Spec() {
-    static const FormatSpec spec = *findFormat("fp32").spec;
-    return spec;
-}
-
-ExactValue exactOf(float x) {
-    if (x == 0)
-        return ExactValue::zero(std::signbit(x));
-    int exponent = 0;
-    const double fraction = std::frexp(std::fabs(static_cast<double>(x)), &exponent);
-    const auto significand = static_cast<std::uint64_t>(std::ldexp(fraction, 24));
-    return ExactValue::dyadic(x < 0, BigInt(significand), exponent - 24);
-}
-
-// x rounded once to FP32 (saturating); a non-zero x that rounds to 0 gets 2^−149.
-float fp32Of(const ExactValue& x) {
-    const Code code = roundToFormat(x, fp32Spec(), kNearestSaturating).code;
-    float value = std::bit_cast<float>(static_cast<std::uint32_t>(code));
-    if (value == 0 && !x.isZero())
-        value = std::numeric_limits<float>::denorm_min();
-    return value;
-}
-
 // floor(log2 |x|) and the exponent of x's last place, for a non-zero FP32 x.
 int floorLog2(float x) {
     int exponent = 0;
@@ -102,9 +79,9 @@ void doubleQuantizeAbsmaxes(QuantizedTensor& quantized, const FormatSpec& levelF
     for (std::size_t j = 0; j < blocks; ++j)
         sum.add(absmax(j));
     const float offset =
-        blocks == 0 ? 0.0f : fp32Of(sum.value() / ExactValue::integer(BigInt(blocks)));
+        blocks == 0 ? 0.0f : fp32ScaleOf(sum.value() / ExactValue::integer(BigInt(blocks)));
     quantized.tensorScale = offset;
-    const ExactValue exactOffset = exactOf(offset);
+    const ExactValue exactOffset = exactFromDouble(offset);
     const int qmax = (1 << (levelFormat.integerBits - 1)) - 1;
     const std::uint32_t mask = (1u << levelFormat.integerBits) - 1u;
     quantized.groupScales.clear();
@@ -115,14 +92,14 @@ void doubleQuantizeAbsmaxes(QuantizedTensor& quantized, const FormatSpec& levelF
             lowest = std::min(lowest, absmax(j));
             highest = std::max(highest, absmax(j));
         }
-        const ExactValue above = exactOf(highest) - exactOffset;
-        const ExactValue below = exactOffset - exactOf(lowest);
+        const ExactValue above = exactFromDouble(highest) - exactOffset;
+        const ExactValue below = exactOffset - exactFromDouble(lowest);
         const ExactValue spread = compare(above, below) >= 0 ? above : below;
         const float groupScale = spread.isZero() || spread.isNegative()
                                      ? 1.0f
-                                     : fp32Of(spread / ExactValue::integer(BigInt(qmax)));
+                                     : fp32ScaleOf(spread / ExactValue::integer(BigInt(qmax)));
         quantized.groupScales.push_back(groupScale);
-        const ExactValue exactGroup = exactOf(groupScale);
+        const ExactValue exactGroup = exactFromDouble(groupScale);
         for (std::size_t j = first; j < last; ++j) {
             const float a = absmax(j);
             double k = 0;
@@ -130,7 +107,7 @@ void doubleQuantizeAbsmaxes(QuantizedTensor& quantized, const FormatSpec& levelF
                 k = nearestQuotient(static_cast<double>(a) - static_cast<double>(offset),
                                     static_cast<double>(groupScale));
             } else {
-                const Conversion c = roundToFormat((exactOf(a) - exactOffset) / exactGroup,
+                const Conversion c = roundToFormat((exactFromDouble(a) - exactOffset) / exactGroup,
                                                    levelFormat, kNearestSaturating);
                 const std::uint32_t code = static_cast<std::uint32_t>(c.code) & mask;
                 k = code > mask / 2 ? static_cast<double>(code) - (mask + 1.0)

@@ -33,17 +33,6 @@ const FormatSpec& fp32Spec() {
 
 constexpr RoundingOptions kNearestSaturating{RoundingMode::NearestEven, OverflowPolicy::Saturate};
 
-// An FP32 scale: x rounded once to FP32 (saturating at the FP32 max, which only inputs beyond
-// FP32's range reach). A positive x that rounds to 0 gets the smallest positive FP32, 2^−149,
-// so that quotients by the scale stay finite (they are then far inside the element range).
-float fp32Scale(const ExactValue& x) {
-    const Code code = roundToFormat(x, fp32Spec(), kNearestSaturating).code;
-    float value = std::bit_cast<float>(static_cast<std::uint32_t>(code));
-    if (value == 0 && !x.isZero())
-        value = std::numeric_limits<float>::denorm_min();
-    return value;
-}
-
 // The largest level of an integer element (symmetric: −qmax…qmax for signed formats).
 BigInt integerMax(const FormatSpec& spec) {
     return spec.isSigned ? (BigInt(1) << (spec.integerBits - 1)) - 1
@@ -322,7 +311,7 @@ void Quantizer::nf4(BlockRange block, std::vector<std::optional<float>>& absmaxe
     }
     // The absmax as FP32 (exact for FP32 inputs; FP64 inputs round once). Elements are the
     // nearest level of x / absmax; an all-zero block stores absmax 0 and the zero level.
-    const float absmax = scan.amax == 0 ? 0.0f : fp32Scale(exactFromDouble(scan.amax));
+    const float absmax = scan.amax == 0 ? 0.0f : fp32ScaleOf(exactFromDouble(scan.amax));
     out_.scaleCodes.push_back(std::bit_cast<std::uint32_t>(absmax));
     absmaxes.push_back(absmax);
     if (absmax == 0) {
@@ -345,7 +334,7 @@ void Quantizer::intAbsmax(BlockRange block) {
     // scale = FP32(absmax / qmax); an all-zero block gets scale 1 (any scale gives zeros).
     const BigInt qmax = integerMax(format_.element);
     const float scale =
-        scan.amax == 0 ? 1.0f : fp32Scale(exactFromDouble(scan.amax) / ExactValue::integer(qmax));
+        scan.amax == 0 ? 1.0f : fp32ScaleOf(exactFromDouble(scan.amax) / ExactValue::integer(qmax));
     out_.scaleCodes.push_back(std::bit_cast<std::uint32_t>(scale));
     const ExactValue exactScale = exactFromDouble(scale);
     for (std::size_t i = block.begin; i < block.end; ++i)
@@ -367,7 +356,8 @@ void Quantizer::doubleQuantize(const std::vector<std::optional<float>>& absmaxes
             sum = sum + exactFromDouble(*a);
             ++finite;
         }
-    const float offset = finite == 0 ? 0.0f : fp32Scale(sum / ExactValue::integer(BigInt(finite)));
+    const float offset =
+        finite == 0 ? 0.0f : fp32ScaleOf(sum / ExactValue::integer(BigInt(finite)));
     out_.tensorScale = offset;
     const ExactValue exactOffset = exactFromDouble(offset);
     const Code nanCode = Code(1) << (levelFormat.integerBits - 1);
@@ -381,7 +371,7 @@ void Quantizer::doubleQuantize(const std::vector<std::optional<float>>& absmaxes
                     spread = d;
             }
         const float groupScale =
-            spread.isZero() ? 1.0f : fp32Scale(spread / ExactValue::integer(qmax));
+            spread.isZero() ? 1.0f : fp32ScaleOf(spread / ExactValue::integer(qmax));
         out_.groupScales.push_back(groupScale);
         const ExactValue exactGroup = exactFromDouble(groupScale);
         for (std::size_t j = first; j < last; ++j) {
@@ -429,7 +419,7 @@ std::optional<QuantizedTensor> Quantizer::run(std::string& error) {
             // gives 1 (Transformer Engine's choice: any scale gives zeros).
             const double amax = scanBlock(input_, {0, n}).amax;
             const ExactValue range = scaleLimits_.max * elementMax_;
-            tensorScale = amax == 0 ? 1.0f : fp32Scale(exactFromDouble(amax) / range);
+            tensorScale = amax == 0 ? 1.0f : fp32ScaleOf(exactFromDouble(amax) / range);
             out_.tensorScale = tensorScale;
         }
         std::vector<std::optional<float>> absmaxes;
@@ -475,6 +465,14 @@ double doubleQuantizedAbsmax(std::int64_t level, float groupScale, float offset)
 }
 
 } // namespace
+
+float fp32ScaleOf(const ExactValue& x) {
+    const Code code = roundToFormat(x, fp32Spec(), kNearestSaturating).code;
+    float value = std::bit_cast<float>(static_cast<std::uint32_t>(code));
+    if (value == 0 && !x.isZero())
+        value = std::numeric_limits<float>::denorm_min();
+    return value;
+}
 
 Code QuantizedTensor::code(std::size_t element) const {
     return readPackedCode<Code>(codes.data(), bytesPerCode(format.element), element);
