@@ -9,12 +9,6 @@ using namespace fpx::test;
 
 namespace {
 
-QString describe(const CliRun& run) {
-    return QString("exit %1\nstdout:\n%2\nstderr:\n%3")
-        .arg(run.exitCode)
-        .arg(QString::fromUtf8(run.out), QString::fromUtf8(run.err));
-}
-
 // A short CPU run: conversions and arithmetic on (the quantization section needs both), no
 // accumulation, tiny timings.
 const QStringList kTiny = {"bench",  "--formats", "fp16", "--directions",

@@ -15,16 +15,11 @@
 #include <vector>
 
 using fpx::test::CliRun;
+using fpx::test::describe;
 using fpx::test::json;
 using fpx::test::runFpx;
 
 namespace {
-
-QString describe(const CliRun& run) {
-    return QStringLiteral("exit %1\nstdout:\n%2\nstderr:\n%3")
-        .arg(run.exitCode)
-        .arg(QString::fromUtf8(run.out.left(3000)), QString::fromUtf8(run.err.left(3000)));
-}
 
 template <typename T> QByteArray le(const std::vector<T>& values) {
     QByteArray bytes(qsizetype(values.size() * sizeof(T)), '\0');

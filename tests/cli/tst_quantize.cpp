@@ -20,16 +20,11 @@
 #include <vector>
 
 using fpx::test::CliRun;
+using fpx::test::describe;
 using fpx::test::json;
 using fpx::test::runFpx;
 
 namespace {
-
-QString describe(const CliRun& run) {
-    return QStringLiteral("exit %1\nstdout:\n%2\nstderr:\n%3")
-        .arg(run.exitCode)
-        .arg(QString::fromUtf8(run.out.left(3000)), QString::fromUtf8(run.err.left(3000)));
-}
 
 QString workedValues() {
     QStringList values;

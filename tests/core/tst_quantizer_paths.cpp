@@ -9,6 +9,7 @@
 #include "fpx/conversion.h"
 #include "fpx/format_limits.h"
 #include "fpx/tensor_quantizer.h"
+#include "tensor_fixture.h"
 
 #include "test_support.h"
 
@@ -34,13 +35,7 @@ BlockFormat blockFormat(const std::string& id, const std::string& block = "") {
     return *format;
 }
 
-TensorView view(const std::vector<float>& values, std::vector<std::size_t> shape = {}) {
-    TensorView v;
-    v.name = "test";
-    v.shape = shape.empty() ? std::vector<std::size_t>{values.size()} : std::move(shape);
-    v.floats = values;
-    return v;
-}
+using fpx::test::view;
 
 std::optional<std::uint32_t> bitsOf(const std::optional<float>& s) {
     return s ? std::optional<std::uint32_t>(std::bit_cast<std::uint32_t>(*s)) : std::nullopt;

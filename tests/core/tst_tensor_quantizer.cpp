@@ -8,6 +8,7 @@
 #include "fpx/block_quantization.h"
 #include "fpx/conversion.h"
 #include "fpx/tensor_quantizer.h"
+#include "tensor_fixture.h"
 
 #include "test_support.h"
 
@@ -36,13 +37,7 @@ BlockFormat blockFormat(const std::string& id, const std::string& block = "",
     return *format;
 }
 
-TensorView view(const std::vector<float>& values, std::vector<std::size_t> shape = {}) {
-    TensorView v;
-    v.name = "test";
-    v.shape = shape.empty() ? std::vector<std::size_t>{values.size()} : std::move(shape);
-    v.floats = values;
-    return v;
-}
+using fpx::test::view;
 
 QString describe(const BlockFormat& f, int threads) {
     return QString("%1 block %2 rule %3, %4 thread(s)")

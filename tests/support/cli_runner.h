@@ -7,6 +7,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QString>
 #include <QStringList>
 #include <QtGlobal>
 
@@ -56,6 +57,13 @@ inline QJsonObject json(const CliRun& run) {
     if (error.error != QJsonParseError::NoError)
         qWarning("invalid JSON: %s", qPrintable(error.errorString()));
     return document.object();
+}
+
+// A run's exit status and the first few KiB of its output, for failure messages.
+inline QString describe(const CliRun& run) {
+    return QStringLiteral("exit %1\nstdout:\n%2\nstderr:\n%3")
+        .arg(run.exitCode)
+        .arg(QString::fromUtf8(run.out.left(3000)), QString::fromUtf8(run.err.left(3000)));
 }
 
 } // namespace fpx::test
