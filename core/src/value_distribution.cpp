@@ -5,6 +5,7 @@
 #include "fpx/conversion.h"
 #include "fpx/format_catalogue.h"
 #include "fpx/rounding.h"
+#include "fpx/text_util.h"
 #include "fpx/value_parser.h"
 
 #include <bit>
@@ -41,18 +42,6 @@ std::optional<double> parseParameter(std::string_view text, const std::string& w
         return std::nullopt;
     }
     return value;
-}
-
-std::vector<std::string_view> splitColons(std::string_view text) {
-    std::vector<std::string_view> parts;
-    std::size_t start = 0;
-    for (;;) {
-        const std::size_t colon = text.find(':', start);
-        parts.push_back(text.substr(start, colon - start));
-        if (colon == std::string_view::npos)
-            return parts;
-        start = colon + 1;
-    }
 }
 
 // A uniform double in [0, 1) from the top 53 of 64 random bits.
@@ -112,7 +101,7 @@ double drawPlain(const ValueDistribution& d, std::uint64_t seed, std::size_t ind
 std::optional<ValueDistribution> parseValueDistribution(std::string_view text, std::string& error) {
     ValueDistribution d;
     d.text = std::string(text);
-    const std::vector<std::string_view> parts = splitColons(text);
+    const std::vector<std::string_view> parts = splitAt(text, ':');
     const std::string_view kind = parts.front();
     auto expectParts = [&](std::size_t n, const char* form) {
         if (parts.size() == n)
@@ -193,7 +182,7 @@ std::optional<ValueDistribution> parseValueDistribution(std::string_view text, s
 }
 
 bool parseOutliers(std::string_view text, ValueDistribution& distribution, std::string& error) {
-    const std::vector<std::string_view> parts = splitColons(text);
+    const std::vector<std::string_view> parts = splitAt(text, ':');
     if (parts.size() != 2) {
         error = "'" + std::string(text) + "': expected FRACTION:SCALE";
         return false;

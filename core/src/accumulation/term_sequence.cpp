@@ -6,6 +6,7 @@
 #include "fpx/format_catalogue.h"
 #include "fpx/format_limits.h"
 #include "fpx/npy_reader.h"
+#include "fpx/text_util.h"
 #include "fpx/value_distribution.h"
 #include "fpx/value_parser.h"
 #include "fpx/wide_rounding.h"
@@ -30,18 +31,6 @@ std::optional<ExactValue> parseExact(std::string_view text, const std::string& w
         return std::nullopt;
     }
     return parsed.value;
-}
-
-std::vector<std::string_view> splitColons(std::string_view text) {
-    std::vector<std::string_view> parts;
-    std::size_t start = 0;
-    for (;;) {
-        const std::size_t colon = text.find(':', start);
-        parts.push_back(text.substr(start, colon - start));
-        if (colon == std::string_view::npos)
-            return parts;
-        start = colon + 1;
-    }
 }
 
 // Rounds drawn doubles into the element format (nearest even, IEEE overflow) and stores them.
@@ -202,7 +191,7 @@ std::string sumMethodId(const SumMethodSpec& spec) {
 std::optional<TermDistribution> parseTermDistribution(std::string_view text, std::string& error) {
     TermDistribution d;
     d.text = std::string(text);
-    const std::vector<std::string_view> parts = splitColons(text);
+    const std::vector<std::string_view> parts = splitAt(text, ':');
     const std::string_view kind = parts.front();
     auto expectParts = [&](std::size_t n, const char* form) {
         if (parts.size() == n)
