@@ -70,11 +70,6 @@ const kernels::LoopSet& bestLoops() {
 
 } // namespace
 
-int packedBytes(const FormatSpec& format) {
-    const int bits = format.totalBits();
-    return bits <= 8 ? 1 : bits <= 16 ? 2 : bits <= 32 ? 4 : bits <= 64 ? 8 : 16;
-}
-
 std::optional<kernels::EncodeParams> encodeParams(const FormatSpec& target,
                                                   const RoundingOptions& options) {
     kernels::EncodeParams p;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "fpx/format_spec.h"
+#include "fpx/packed_codes.h"
 
 #include <bit>
 
@@ -20,6 +21,11 @@ int FormatSpec::totalBits() const {
 bool FormatSpec::hasNegativeZero() const {
     return kind == FormatKind::BinaryFloat && isSigned && exponentZeroIsSubnormal &&
            specials != SpecialEncoding::NanAtNegativeZero;
+}
+
+int packedBytes(const FormatSpec& format) {
+    const int bits = format.totalBits();
+    return bits <= 8 ? 1 : bits <= 16 ? 2 : bits <= 32 ? 4 : bits <= 64 ? 8 : 16;
 }
 
 } // namespace fpx

@@ -3,6 +3,7 @@
 
 #include "fpx/format_spec.h"
 #include "fpx/kernels/element_conversion.h"
+#include "fpx/packed_codes.h"
 #include "fpx/rounding.h"
 
 #include <cstddef>
@@ -107,9 +108,6 @@ class BulkDecoder {
     explicit BulkDecoder(std::unique_ptr<BulkConverterImpl> impl);
     std::unique_ptr<BulkConverterImpl> impl_;
 };
-
-// Bytes a packed code of the format takes: 1, 2, 4, 8 or 16.
-int packedBytes(const FormatSpec& format);
 
 // The exact core's answers for FP32 inputs, packed like BulkEncoder's output: the reference
 // every fast path is compared with.

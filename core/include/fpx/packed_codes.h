@@ -21,6 +21,11 @@
 
 namespace fpx {
 
+struct FormatSpec;
+
+// Bytes a packed code of the format takes: 1, 2, 4, 8 or 16.
+int packedBytes(const FormatSpec& format);
+
 namespace packed_codes_detail {
 
 [[noreturn, gnu::cold, gnu::noinline]] inline void throwTooWide(int bytesPerCode,

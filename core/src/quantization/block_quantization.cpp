@@ -21,11 +21,6 @@ namespace {
 constexpr std::size_t kNf4DoubleQuantGroup = 256; // absmax codes sharing one FP32 scale
 constexpr std::size_t kProgressStride = 1 << 12;  // elements between progress calls
 
-int bytesPerCode(const FormatSpec& spec) {
-    const int bits = spec.totalBits();
-    return bits <= 8 ? 1 : bits <= 16 ? 2 : bits <= 32 ? 4 : bits <= 64 ? 8 : 16;
-}
-
 const FormatSpec& fp32Spec() {
     static const FormatSpec spec = *findFormat("fp32").spec;
     return spec;
@@ -400,7 +395,7 @@ std::optional<QuantizedTensor> Quantizer::run(std::string& error) {
     out_.format = format_;
     out_.shape = input_.shape;
     out_.elementCount = n;
-    codeBytes_ = bytesPerCode(format_.element);
+    codeBytes_ = packedBytes(format_.element);
     out_.codes.assign(n * std::size_t(codeBytes_), 0);
 
     if (format_.scheme == BlockScheme::Direct) {
@@ -475,7 +470,7 @@ float fp32ScaleOf(const ExactValue& x) {
 }
 
 Code QuantizedTensor::code(std::size_t element) const {
-    return readPackedCode<Code>(codes.data(), bytesPerCode(format.element), element);
+    return readPackedCode<Code>(codes.data(), packedBytes(format.element), element);
 }
 
 double QuantizedTensor::blockScale(std::size_t block) const {
