@@ -324,7 +324,8 @@ struct RangeClassifier::State {
         const double t = std::ldexp(magnitude, -quantum); // exact: t < 2^precision
         const double whole = std::floor(t);
         const double fraction = t - whole; // exact: a double's fractional part is a double
-        const bool odd = std::fmod(whole, 2.0) != 0;
+        // Every double from 2^53 on is even; below, the integer holds it exactly.
+        const bool odd = whole < 0x1p53 && (static_cast<std::uint64_t>(whole) & 1) != 0;
         bool up = false;
         switch (options.rounding.mode) {
         case RoundingMode::NearestEven:
