@@ -89,6 +89,9 @@ struct SideEdges {
     std::optional<Edge> flush;    // lower: Flushed; upper: not flushed
     std::optional<Edge> normal;   // lower: Subnormal; upper: Normal or beyond
     std::optional<Edge> overflow; // lower: representable; upper: Overflow
+    // Negative values into an unsigned float: one zone whatever the magnitude (NaN, so
+    // overflow; or, saturating, the lowest code), and no edges.
+    std::optional<RangeZone> constantZone;
 };
 
 // The magnitudes around the edges of one side (positive or negative values) of a format.
@@ -102,8 +105,16 @@ struct SideLevels {
 
 SideLevels sideLevels(const FormatSpec& format, bool negative) {
     SideLevels levels;
-    if (negative && !format.isSigned)
+    if (negative && !format.isSigned) {
+        // An unsigned integer clamps a negative level to 0: below the rounding boundary
+        // between the levels 0 and −1 it flushes, from there on it is clipped.
+        if (format.kind == FormatKind::Integer) {
+            levels.smallest = format.scale;
+            levels.largest = ExactValue::zero();
+            levels.beyond = format.scale;
+        }
         return levels;
+    }
     switch (format.kind) {
     case FormatKind::BinaryFloat: {
         const FormatLimits limits = deriveLimits(format);
@@ -185,6 +196,10 @@ SideEdges sideEdges(const FormatSpec& format, const RoundingOptions& rounding, b
         return classifyExact(negative ? magnitude.negated() : magnitude, format, options).zone;
     };
     SideEdges edges;
+    if (negative && !format.isSigned && format.kind == FormatKind::BinaryFloat) {
+        edges.constantZone = zoneAt(ExactValue::integer(1), rounding);
+        return edges;
+    }
     if (levels.smallest)
         edges.flush = findEdge(ExactValue::zero(), *levels.smallest, [&](const ExactValue& v) {
             return zoneAt(v, lower) != RangeZone::Flushed;
@@ -496,8 +511,14 @@ std::optional<std::array<std::int64_t, 2>> bestScales(const TensorView& values,
             return;
         any = true;
         const std::size_t side = std::signbit(x) ? 1 : 0;
+        if (edges[side].constantZone) {
+            // A negative value into an unsigned float: it overflows at every k, or its zone
+            // (and so the count flushed) never changes with k and it bounds nothing.
+            unsafe = unsafe || *edges[side].constantZone == RangeZone::Overflow;
+            return;
+        }
         if (!overflow[side]) {
-            unsafe = true; // a negative value into an unsigned format: every k fails
+            unsafe = true;
             return;
         }
         int e2 = 0;
@@ -510,7 +531,7 @@ std::optional<std::array<std::int64_t, 2>> bestScales(const TensorView& values,
                    [static_cast<std::size_t>(firstUpperK(*flush[side], m, e) - endOffset(side))] =
                        true;
     });
-    if (!any || unsafe)
+    if (!any || unsafe || highest == std::numeric_limits<std::int64_t>::max())
         return std::nullopt;
     std::int64_t lowest = kMinusInfinity;
     for (std::size_t side = 0; side < 2; ++side)
