@@ -63,6 +63,12 @@ Usage:
   fpx inspect FILE [--json] [--dtype f32|f64|f16|bf16|e4m3|e5m2]
       The tensors in a .npy, .safetensors, raw (--dtype) or text file: name,
       dtype, shape, min, max, absmax, mean, std, zeros, NaN and Inf counts.
+  fpx range-fit (--input PATH[:TENSOR] | --dist SPEC --count N [--seed S]
+                | --values V1,V2,...) --formats ID,... [--scale S] [--round MODE]
+                [--overflow POLICY] [--json]
+      Each value times S rounded once into each format: counts and fractions
+      zero, flushed, subnormal, normal, overflow; relative error; the 2^k
+      scales that overflow nothing and flush the fewest.
   fpx sgd --weight W --lr LR --grads DIST|LIST --steps N --formats ID,...
           [--master fp32] [--grad-format ID] [--round MODE] [--seed S] [--json]
       SGD on one weight held in each format (and with an FP32 master copy)
@@ -119,6 +125,8 @@ int main(int argc, char** argv) {
             return fpx::cli::runQuantize(args, io);
         if (command == "inspect")
             return fpx::cli::runInspect(args, io);
+        if (command == "range-fit")
+            return fpx::cli::runRangeFit(args, io);
         if (command == "sgd")
             return fpx::cli::runSgd(args, io);
         if (command == "help" || command == "--help" || command == "-h") {
@@ -135,6 +143,6 @@ int main(int argc, char** argv) {
     }
     std::cerr << "fpx: unknown command '" << command
               << "' (use formats, show, convert, table, plot, bench, calc, accumulate, dot, "
-                 "quantize, inspect or sgd; fpx --help for more)\n";
+                 "quantize, inspect, range-fit or sgd; fpx --help for more)\n";
     return fpx::cli::kExitUsage;
 }
