@@ -563,13 +563,19 @@ FastOutcome quantizeFast(const Plan& plan, const BlockQuantLoops& loops, const T
         }
     }
 
+    // The second pass takes the chunks last to first: the first pass ended on the last ones,
+    // and what of them is still in the last-level cache is read from there rather than from
+    // memory. Chunks are independent and the tallies sums, so the order changes no value.
+    const auto inPassOrder = [&](std::size_t k, std::size_t chunks) {
+        return twoPasses ? chunks - 1 - k : k;
+    };
     Tally tally;
     if (oneScale) {
         out.scaleCodes.assign(1, std::bit_cast<std::uint32_t>(tensorScale));
         const std::size_t step = chunkElements(1);
         const std::size_t chunks = (n + step - 1) / step;
-        tally = runner.run(chunks, [&](std::size_t c, Tally& t) {
-            const std::size_t first = c * step;
+        tally = runner.run(chunks, [&](std::size_t k, Tally& t) {
+            const std::size_t first = inPassOrder(k, chunks) * step;
             const std::size_t count = std::min(step, n - first);
             BlockTally counts;
             loops.integerWithScale(p, in + first, count, tensorScale, out.codes.data() + first,
@@ -585,8 +591,8 @@ FastOutcome quantizeFast(const Plan& plan, const BlockQuantLoops& loops, const T
                                                                                     : loops.integer;
         const std::size_t step = chunkElements(blockSize);
         const std::size_t chunks = (n + step - 1) / step;
-        tally = runner.run(chunks, [&](std::size_t c, Tally& t) {
-            const std::size_t first = c * step;
+        tally = runner.run(chunks, [&](std::size_t k, Tally& t) {
+            const std::size_t first = inPassOrder(k, chunks) * step;
             const std::size_t count = std::min(step, n - first);
             BlockTally counts;
             loop(p, in + first, count, blockSize, out.codes.data() + first,
