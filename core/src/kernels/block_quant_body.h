@@ -77,6 +77,40 @@ std::uint32_t maxMagnitude(const std::uint32_t* in, std::size_t count) {
 
 constexpr std::uint32_t kInfinityBits = 0x7f800000u;
 
+// NVFP4's first pass: the tensor's amax, and each block's on the way (the second pass reads
+// those instead of the blocks), a pure read with a store per block.
+std::uint32_t blockMaxima(const std::uint32_t* in, std::size_t count, std::size_t blockSize,
+                          std::uint32_t* maxima) {
+    const auto blocksOf = [&](auto size) {
+        std::uint32_t largest = 0;
+        std::size_t first = 0, b = 0;
+        for (; first + size <= count; first += size, ++b) {
+            prefetchAhead(in + first, size);
+            const std::uint32_t amax = maxMagnitudeOf(in + first, size);
+            maxima[b] = amax;
+            largest = amax > largest ? amax : largest;
+        }
+        if (first < count) { // the ragged last block
+            const std::uint32_t amax = maxMagnitudeOf(in + first, count - first);
+            maxima[b] = amax;
+            largest = amax > largest ? amax : largest;
+        }
+        return largest;
+    };
+    switch (blockSize) {
+    case 16:
+        return blocksOf(std::integral_constant<std::size_t, 16>{});
+    case 32:
+        return blocksOf(std::integral_constant<std::size_t, 32>{});
+    case 64:
+        return blocksOf(std::integral_constant<std::size_t, 64>{});
+    case 128:
+        return blocksOf(std::integral_constant<std::size_t, 128>{});
+    default:
+        return blocksOf(blockSize);
+    }
+}
+
 // floor(log2 |x|) of a finite non-zero FP32 magnitude: its exponent field, or, for a subnormal
 // (m · 2^−149), the position of its top bit.
 int floorLog2(std::uint32_t magnitude) {
@@ -247,11 +281,15 @@ template <typename Prepare, typename Elements>
 [[gnu::always_inline]] inline void
 forEachBlockAhead(const std::uint32_t* in, std::size_t count, std::size_t blockSize,
                   std::uint8_t* codes, std::uint32_t* scales, BlockTally& tally,
-                  const Prepare& prepare, const Elements& elements) {
+                  bool scalesHoldAmaxes, const Prepare& prepare, const Elements& elements) {
     const auto blocksOf = [&](auto size) {
+        // In place: block b + 1's amax is read before block b's code is stored.
+        const auto amaxOf = [&](std::size_t b, std::size_t n) {
+            return scalesHoldAmaxes ? scales[b] : maxMagnitudeOf(in + b * size, n);
+        };
         const std::size_t whole = count / size;
         if (whole > 0) {
-            const std::uint32_t firstAmax = maxMagnitudeOf(in, size);
+            const std::uint32_t firstAmax = amaxOf(0, size);
             if (firstAmax >= kInfinityBits) {
                 tally.nonFinite = true;
                 return;
@@ -262,7 +300,7 @@ forEachBlockAhead(const std::uint32_t* in, std::size_t count, std::size_t blockS
                 const std::size_t first = b * size;
                 if (b + 1 < whole) {
                     prefetchAhead(in + first + size, size);
-                    const std::uint32_t amax = maxMagnitudeOf(in + first + size, size);
+                    const std::uint32_t amax = amaxOf(b + 1, size);
                     if (amax >= kInfinityBits) {
                         tally.nonFinite = true;
                         return;
@@ -275,7 +313,7 @@ forEachBlockAhead(const std::uint32_t* in, std::size_t count, std::size_t blockS
         const std::size_t first = whole * size;
         if (first < count) { // the ragged last block
             const std::size_t n = count - first;
-            const std::uint32_t amax = maxMagnitudeOf(in + first, n);
+            const std::uint32_t amax = amaxOf(whole, n);
             if (amax >= kInfinityBits) {
                 tally.nonFinite = true;
                 return;
@@ -609,7 +647,8 @@ void nvfp4BlocksOf(const BlockQuantParams& p, const std::uint32_t* in, std::size
         }
         return s.code;
     };
-    forEachBlockAhead(in, count, blockSize, codes, scales, tally, prepare, elements);
+    forEachBlockAhead(in, count, blockSize, codes, scales, tally, p.scalesHoldAmaxes, prepare,
+                      elements);
 }
 
 void nvfp4Blocks(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count,
@@ -798,7 +837,7 @@ void integerBlocksOf(const BlockQuantParams& p, const std::uint32_t* in, std::si
         const IntegerThresholds midpoints = integerThresholds(kInt4Max);
         const std::uint32_t codeMask = p.codeMask;
         forEachBlockAhead(
-            in, count, blockSize, codes, scales, tally,
+            in, count, blockSize, codes, scales, tally, false,
             [&](std::uint32_t amax) { return int4Scale(midpoints, integerScale(p, amax), amax); },
             [&](const std::uint32_t* x, auto n, const Int4Scale& s, std::uint8_t* c) {
                 int4Elements(codeMask, s, x, n, c, tally);
@@ -835,8 +874,8 @@ void integerWithScale(const BlockQuantParams& p, const std::uint32_t* in, std::s
 }
 
 BlockQuantLoops makeBlockQuantLoops(const char* name) {
-    return BlockQuantLoops{name,       &maxMagnitude,  &mxBlocks,        &nvfp4Blocks,
-                           &nf4Blocks, &integerBlocks, &integerWithScale};
+    return BlockQuantLoops{name,         &maxMagnitude, &blockMaxima,   &mxBlocks,
+                           &nvfp4Blocks, &nf4Blocks,    &integerBlocks, &integerWithScale};
 }
 
 } // namespace
