@@ -3,8 +3,9 @@
 // for bit: every code, every scale, the tensor and group scales and the counts, on random
 // tensors (several distributions and scales, ragged last blocks, every block size class, one
 // and two threads) and on crafted blocks (zeros, one huge element, NaN and ±∞, amax a power
-// of two, ties, FP32 subnormals, scales at E8M0's limits, NVFP4 with a tiny amax). ctest runs
-// it once per instruction set (FPX_MAX_ISA), so each loop set is checked.
+// of two, ties, FP32 subnormals, scales at E8M0's limits, NVFP4 with a tiny amax, subnormal
+// scales that clip). ctest runs it once per instruction set (FPX_MAX_ISA), so each loop set
+// is checked.
 #include "fpx/block_quantization.h"
 #include "fpx/conversion.h"
 #include "fpx/tensor_quantizer.h"
