@@ -3,8 +3,9 @@
 // for bit: every code, every scale, the tensor and group scales and the counts, on random
 // tensors (several distributions and scales, ragged last blocks, every block size class, one
 // and two threads) and on crafted blocks (zeros, one huge element, NaN and ±∞, amax a power
-// of two, ties, FP32 subnormals, scales at E8M0's limits, NVFP4 with a tiny amax). ctest runs
-// it once per instruction set (FPX_MAX_ISA), so each loop set is checked.
+// of two, ties, FP32 subnormals, scales at E8M0's limits, NVFP4 with a tiny amax, subnormal
+// scales that clip). ctest runs it once per instruction set (FPX_MAX_ISA), so each loop set
+// is checked.
 #include "fpx/block_quantization.h"
 #include "fpx/conversion.h"
 #include "fpx/tensor_quantizer.h"
@@ -176,6 +177,7 @@ class TestTensorQuantizer : public QObject {
     void ties();
     void thresholdSearch();
     void nvfp4Scales();
+    void clipCounts();
     void nf4DoubleQuantization();
     void pathsAndFallbacks();
     void progressAndCancel();
@@ -404,6 +406,50 @@ void TestTensorQuantizer::nvfp4Scales() {
     std::vector<float> farBelow(64, 1e-30f);
     farBelow[0] = 1e30f;
     QVERIFY2(checkBoth(nvfp4, view(farBelow), why), qPrintable(why));
+}
+
+// The loops count clipped elements only in blocks whose amax reaches the clip threshold;
+// blocks of 128 (the AVX-512 loops) and of 16 where scales are subnormal and round far enough
+// down that elements clip, between blocks that cannot clip. The exact core must find clipped
+// elements here, or the test proves nothing.
+void TestTensorQuantizer::clipCounts() {
+    const float unit = std::numeric_limits<float>::denorm_min(); // 2^−149
+    // NVFP4, s_t = 1 (amax 2688): q = amax_b / 6 = f · 2^−9, E4M3's smallest subnormal; f
+    // = 1.4 rounds down to 1 (|x| / S up to 8.4: clipped), 0.6 up to 1, 0.4 down to 0.
+    for (const char* block : {"128", "16"}) {
+        const std::size_t size = std::stoul(block);
+        std::vector<float> v{2688.0f};
+        v.resize(size, 1.0f);
+        for (double f : {1.4, 0.6, 1.4, 0.4, 1.2, 100.0, 1.49}) {
+            const double amax = 6 * f * std::ldexp(1.0, -9);
+            for (std::size_t i = 0; i < size; ++i)
+                v.push_back(static_cast<float>(amax * (size - i) / size * (i % 2 ? -1 : 1)));
+        }
+        std::string error;
+        const BlockFormat nvfp4 = blockFormat("nvfp4", block);
+        const std::optional<QuantizedTensor> exact = quantizeExactly(nvfp4, view(v), error);
+        QVERIFY(exact && exact->clipped > 0);
+        QString why;
+        QVERIFY2(checkBoth(nvfp4, view(v), why), qPrintable(why));
+    }
+    // INT4: amax = k · 2^−149 gives s = max(1, RN(k / 7)) · 2^−149; k = 10 makes s = 2^−149
+    // and 8, 9, 10 · 2^−149 clip (past 7.5 · s); large k cannot clip.
+    std::vector<float> v;
+    for (int k : {10, 3, 11, 17, 200, 10, 1 << 20, 24}) {
+        for (int i = 0; i < 128; ++i)
+            v.push_back(static_cast<float>(k - i % (k + 1)) * unit * (i % 3 ? 1.0f : -1.0f));
+    }
+    for (const char* block : {"128", "16", "tensor"}) {
+        const BlockFormat int4 = blockFormat("int4", block);
+        std::string error;
+        std::vector<float> w = v;
+        if (std::string(block) == "tensor")
+            w.resize(256); // amax 10 · 2^−149: one subnormal scale for all
+        const std::optional<QuantizedTensor> exact = quantizeExactly(int4, view(w), error);
+        QVERIFY(exact && exact->clipped > 0);
+        QString why;
+        QVERIFY2(checkBoth(int4, view(w), why), qPrintable(why));
+    }
 }
 
 // nf4_dq: absmaxes 4 ± d around their mean 4, the largest |d| = 127 / 64, so the group scale

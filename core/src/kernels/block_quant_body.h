@@ -42,11 +42,74 @@ std::uint32_t bitsOf(float value) {
     return largest;
 }
 
+// Asks for the input a few KiB ahead of the block about to be read. Each thread streams its
+// own chunk, and one core alone keeps too few cache misses in flight to fill the memory bus
+// (the hardware prefetcher stops at each 4 KiB page); a prefetch past the end of the input
+// is harmless (it never faults). Changes no value.
+constexpr std::size_t kPrefetchBytes = 4096;
+
+[[gnu::always_inline]] inline void prefetchAhead(const std::uint32_t* block, std::size_t size) {
+    const char* ahead = reinterpret_cast<const char*>(block) + kPrefetchBytes;
+    for (std::size_t line = 0; line < size * sizeof(std::uint32_t); line += 64)
+        __builtin_prefetch(ahead + line);
+}
+
+// The tensor's amax (NVFP4's first pass, and integers per tensor): a pure read, shaped to run
+// at the memory's pace rather than at one maximum's: runs of 64 elements keep a vector's worth
+// of independent maxima per 16 of them (no chain through a single register), and each run
+// asks for the input ahead like the block loops.
+constexpr std::size_t kMaxRun = 64;
+
 std::uint32_t maxMagnitude(const std::uint32_t* in, std::size_t count) {
-    return maxMagnitudeOf(in, count);
+    std::uint32_t lanes[kMaxRun] = {};
+    std::size_t i = 0;
+    for (; i + kMaxRun <= count; i += kMaxRun) {
+        prefetchAhead(in + i, kMaxRun);
+        for (std::size_t j = 0; j < kMaxRun; ++j) {
+            const std::uint32_t magnitude = in[i + j] & 0x7fffffffu;
+            lanes[j] = magnitude > lanes[j] ? magnitude : lanes[j];
+        }
+    }
+    const std::uint32_t rest = maxMagnitudeOf(in + i, count - i);
+    const std::uint32_t largest = maxMagnitudeOf(lanes, kMaxRun);
+    return rest > largest ? rest : largest;
 }
 
 constexpr std::uint32_t kInfinityBits = 0x7f800000u;
+
+// NVFP4's first pass: the tensor's amax, and each block's on the way (the second pass reads
+// those instead of the blocks), a pure read with a store per block.
+std::uint32_t blockMaxima(const std::uint32_t* in, std::size_t count, std::size_t blockSize,
+                          std::uint32_t* maxima) {
+    const auto blocksOf = [&](auto size) {
+        std::uint32_t largest = 0;
+        std::size_t first = 0, b = 0;
+        for (; first + size <= count; first += size, ++b) {
+            prefetchAhead(in + first, size);
+            const std::uint32_t amax = maxMagnitudeOf(in + first, size);
+            maxima[b] = amax;
+            largest = amax > largest ? amax : largest;
+        }
+        if (first < count) { // the ragged last block
+            const std::uint32_t amax = maxMagnitudeOf(in + first, count - first);
+            maxima[b] = amax;
+            largest = amax > largest ? amax : largest;
+        }
+        return largest;
+    };
+    switch (blockSize) {
+    case 16:
+        return blocksOf(std::integral_constant<std::size_t, 16>{});
+    case 32:
+        return blocksOf(std::integral_constant<std::size_t, 32>{});
+    case 64:
+        return blocksOf(std::integral_constant<std::size_t, 64>{});
+    case 128:
+        return blocksOf(std::integral_constant<std::size_t, 128>{});
+    default:
+        return blocksOf(blockSize);
+    }
+}
 
 // floor(log2 |x|) of a finite non-zero FP32 magnitude: its exponent field, or, for a subnormal
 // (m · 2^−149), the position of its top bit.
@@ -164,18 +227,6 @@ mxFloatElements(const BlockQuantParams& p, const std::uint32_t* in, std::size_t 
     tally.flushed += flushed;
 }
 
-// Asks for the input a few KiB ahead of the block about to be read. Each thread streams its
-// own chunk, and one core alone keeps too few cache misses in flight to fill the memory bus
-// (the hardware prefetcher stops at each 4 KiB page); a prefetch past the end of the input
-// is harmless (it never faults). Changes no value.
-constexpr std::size_t kPrefetchBytes = 4096;
-
-[[gnu::always_inline]] inline void prefetchAhead(const std::uint32_t* block, std::size_t size) {
-    const char* ahead = reinterpret_cast<const char*>(block) + kPrefetchBytes;
-    for (std::size_t line = 0; line < size * sizeof(std::uint32_t); line += 64)
-        __builtin_prefetch(ahead + line);
-}
-
 // Calls block(x, n, amax, codes) for each block and stores its scale code. The common block
 // sizes come as compile-time constants (std::integral_constant), so that the element loops of
 // a block have a fixed trip count: no remainder loop, no run-time checks of the length.
@@ -202,6 +253,72 @@ forEachBlock(const std::uint32_t* in, std::size_t count, std::size_t blockSize, 
                 return;
             }
             scales[b] = block(in + first, n, amax, codes + first);
+        }
+    };
+    switch (blockSize) {
+    case 16:
+        return blocksOf(std::integral_constant<std::size_t, 16>{});
+    case 32:
+        return blocksOf(std::integral_constant<std::size_t, 32>{});
+    case 64:
+        return blocksOf(std::integral_constant<std::size_t, 64>{});
+    case 128:
+        return blocksOf(std::integral_constant<std::size_t, 128>{});
+    default:
+        return blocksOf(blockSize);
+    }
+}
+
+// forEachBlock for quantizers whose blocks need a long chain of scalar steps before their
+// elements can start (a division, a scale rounding, thresholds worked out from the scale): the
+// loop prepares block b + 1 (its amax and prepare(amax) → a state) before it runs the elements
+// of block b, so that in program order, which is the order the core takes instructions in, the
+// next block's chain starts a whole block of element work earlier and runs alongside it rather
+// than after it. Blocks are independent, so the order changes no value. A NaN or ±∞ stops the
+// loop at once (tally.nonFinite): the caller redoes the whole run, so what was stored before
+// does not matter. elements(x, n, state, codes) → the block's scale code.
+template <typename Prepare, typename Elements>
+[[gnu::always_inline]] inline void
+forEachBlockAhead(const std::uint32_t* in, std::size_t count, std::size_t blockSize,
+                  std::uint8_t* codes, std::uint32_t* scales, BlockTally& tally,
+                  bool scalesHoldAmaxes, const Prepare& prepare, const Elements& elements) {
+    const auto blocksOf = [&](auto size) {
+        // In place: block b + 1's amax is read before block b's code is stored.
+        const auto amaxOf = [&](std::size_t b, std::size_t n) {
+            return scalesHoldAmaxes ? scales[b] : maxMagnitudeOf(in + b * size, n);
+        };
+        const std::size_t whole = count / size;
+        if (whole > 0) {
+            const std::uint32_t firstAmax = amaxOf(0, size);
+            if (firstAmax >= kInfinityBits) {
+                tally.nonFinite = true;
+                return;
+            }
+            auto next = prepare(firstAmax);
+            for (std::size_t b = 0; b < whole; ++b) {
+                const auto current = next;
+                const std::size_t first = b * size;
+                if (b + 1 < whole) {
+                    prefetchAhead(in + first + size, size);
+                    const std::uint32_t amax = amaxOf(b + 1, size);
+                    if (amax >= kInfinityBits) {
+                        tally.nonFinite = true;
+                        return;
+                    }
+                    next = prepare(amax);
+                }
+                scales[b] = elements(in + first, size, current, codes + first);
+            }
+        }
+        const std::size_t first = whole * size;
+        if (first < count) { // the ragged last block
+            const std::size_t n = count - first;
+            const std::uint32_t amax = amaxOf(whole, n);
+            if (amax >= kInfinityBits) {
+                tally.nonFinite = true;
+                return;
+            }
+            scales[whole] = elements(in + first, n, prepare(amax), codes + first);
         }
     };
     switch (blockSize) {
@@ -359,6 +476,17 @@ template <int Count> [[gnu::always_inline]] inline __m512i searchSegments(__m512
 [[gnu::always_inline]] inline std::uint32_t countOf(__mmask16 mask) {
     return static_cast<std::uint32_t>(std::popcount(static_cast<unsigned>(mask)));
 }
+
+// The sum of 16 per-lane counts (the zero-masked extract, every lane kept: the plain form
+// starts from an undefined vector, as above).
+[[gnu::always_inline]] inline std::uint32_t laneSum(__m512i counts) {
+    const __m256i half = _mm256_add_epi32(_mm512_maskz_extracti64x4_epi64(0xff, counts, 0),
+                                          _mm512_maskz_extracti64x4_epi64(0xff, counts, 1));
+    const __m128i quarter =
+        _mm_add_epi32(_mm256_castsi256_si128(half), _mm256_extracti128_si256(half, 1));
+    const __m128i eighth = _mm_add_epi32(quarter, _mm_unpackhi_epi64(quarter, quarter));
+    return static_cast<std::uint32_t>(_mm_cvtsi128_si32(eighth) + _mm_extract_epi32(eighth, 1));
+}
 #endif
 
 // E4M3 rounding of a positive double q, nearest-even, saturated: with e = max(floor(log2 q),
@@ -411,6 +539,63 @@ bool gridCodesAgree(const BlockQuantParams& p) {
     return encode(p.scaleMax) == gridCode(p, p.scaleMax);
 }
 
+// One NVFP4 block's scale: its code, and the thresholds of its scale (none where the scale
+// rounds to 0). mayClip: the block's amax reaches the clip threshold; where it does not, no
+// element of the block does (every |x| ≤ amax), and the loops skip counting.
+struct Nvfp4Scale {
+    const ScaledThresholds* thresholds = nullptr;
+    std::uint32_t code = 0;
+    bool mayClip = false;
+};
+
+template <bool CountClips>
+[[gnu::always_inline]] inline void
+nvfp4ElementsOf(std::uint32_t signCode, const ScaledThresholds& t, const std::uint32_t* x,
+                std::size_t n, std::uint8_t* c, BlockTally& tally) {
+    const float clip = t.clip;
+    std::uint32_t clipped = 0, flushed = 0;
+    std::size_t i = 0;
+#if defined(__AVX512F__)
+    // Three steps of searchSegments (the scale s_b · s_t > 0 here); the counts kept per lane
+    // and summed once after the loop.
+    const __m512 above = _mm512_loadu_ps(t.above);
+    const __m512i minusOne = _mm512_set1_epi32(-1);
+    __m512i clippedLanes = _mm512_setzero_si512(), flushedLanes = _mm512_setzero_si512();
+    for (const std::size_t whole = n / 16 * 16; i < whole; i += 16) {
+        const __m512i bits = _mm512_loadu_si512(x + i);
+        const __m512i magnitude = _mm512_and_si512(bits, _mm512_set1_epi32(0x7fffffff));
+        const __m512 a = _mm512_castsi512_ps(magnitude);
+        const __m512i segment = searchSegments<7>(a, above);
+        const __m512i code = _mm512_mask_or_epi32(segment, _mm512_movepi32_mask(bits), segment,
+                                                  _mm512_set1_epi32(static_cast<int>(signCode)));
+        _mm512_mask_cvtepi32_storeu_epi8(c + i, kAllLanes, code);
+        if constexpr (CountClips)
+            clippedLanes = _mm512_mask_sub_epi32(
+                clippedLanes, _mm512_cmp_ps_mask(a, _mm512_set1_ps(clip), _CMP_GE_OQ), clippedLanes,
+                minusOne);
+        flushedLanes = _mm512_mask_sub_epi32(
+            flushedLanes,
+            _mm512_mask_cmpeq_epi32_mask(_mm512_test_epi32_mask(magnitude, magnitude), segment,
+                                         _mm512_setzero_si512()),
+            flushedLanes, minusOne);
+    }
+    if constexpr (CountClips)
+        clipped += laneSum(clippedLanes);
+    flushed += laneSum(flushedLanes);
+#endif
+    for (; i < n; ++i) {
+        const std::uint32_t magnitude = x[i] & 0x7fffffffu;
+        const float a = asFloat(magnitude);
+        const std::uint32_t segment = segmentOf<7>(a, t);
+        c[i] = static_cast<std::uint8_t>(segment | (signCode & (0u - (x[i] >> 31))));
+        if constexpr (CountClips)
+            clipped += a >= clip;
+        flushed += (magnitude != 0u) & (segment == 0u);
+    }
+    tally.clipped += clipped;
+    tally.flushed += flushed;
+}
+
 // NVFP4: s_b = E4M3(amax_b / (6 · s_t)) from the correctly rounded double quotient (a double
 // rounding that cannot change the result: docs/design.md), elements E2M1(|x| / (s_b · s_t)) by
 // thresholds t_i · s_b · s_t (exact products of 3, 4 and 24 significant bits) compared in FP32.
@@ -422,68 +607,48 @@ void nvfp4BlocksOf(const BlockQuantParams& p, const std::uint32_t* in, std::size
     ScaledThresholds byScaleCode[128];
     bool known[128] = {};
     const bool byGrid = gridCodesAgree(p);
-    forEachBlock(
-        in, count, blockSize, codes, scales, tally,
-        [&](const std::uint32_t* x, auto n, std::uint32_t amax, std::uint8_t* c) {
-            const double blockScale =
-                roundToScaleGrid(p, static_cast<double>(asFloat(amax)) / divisor);
-            const std::uint32_t scaleCode =
-                byGrid ? gridCode(p, blockScale)
-                       : encodeElementOf<RoundingMode::NearestEven, EncodeKind::BinaryFloat>(
-                             p.scaleEncoder, bitsOf(static_cast<float>(blockScale)), 0);
-            if (blockScale == 0.0) {
-                // A block scale that rounds to 0: every element stores +0, and the
-                // non-zero inputs are flushed (the reference's rule, docs/design.md).
-                std::uint32_t flushed = 0;
-                for (std::size_t i = 0; i < n; ++i) {
-                    c[i] = 0;
-                    flushed += (x[i] & 0x7fffffffu) != 0u;
-                }
-                tally.flushed += flushed;
-                return scaleCode;
+    const std::uint32_t signCode = p.signCode;
+    const auto prepare = [&](std::uint32_t amax) {
+        const double blockScale = roundToScaleGrid(p, static_cast<double>(asFloat(amax)) / divisor);
+        Nvfp4Scale s;
+        s.code = byGrid ? gridCode(p, blockScale)
+                        : encodeElementOf<RoundingMode::NearestEven, EncodeKind::BinaryFloat>(
+                              p.scaleEncoder, bitsOf(static_cast<float>(blockScale)), 0);
+        if (blockScale == 0.0)
+            return s;
+        // The thresholds depend on the block scale only, one of at most 128 positive codes:
+        // each is worked out the first time its code comes up.
+        ScaledThresholds& t = byScaleCode[s.code & 0x7fu];
+        if (!known[s.code & 0x7fu]) {
+            const double scale = blockScale * p.tensorScale;
+            scaleThresholds(p.levels, scale, t);
+            t.clip = thresholdAbove(p.clipThreshold * scale, ClipAtOrAbove);
+            known[s.code & 0x7fu] = true;
+        }
+        s.thresholds = &t;
+        s.mayClip = asFloat(amax) >= t.clip;
+        return s;
+    };
+    const auto elements = [&](const std::uint32_t* x, auto n, const Nvfp4Scale& s,
+                              std::uint8_t* c) {
+        if (s.thresholds == nullptr) {
+            // A block scale that rounds to 0: every element stores +0, and the non-zero
+            // inputs are flushed (the reference's rule, docs/design.md).
+            std::uint32_t flushed = 0;
+            for (std::size_t i = 0; i < n; ++i) {
+                c[i] = 0;
+                flushed += (x[i] & 0x7fffffffu) != 0u;
             }
-            // The thresholds depend on the block scale only, one of at most 128
-            // positive codes: each is worked out the first time its code comes up.
-            ScaledThresholds& t = byScaleCode[scaleCode & 0x7fu];
-            if (!known[scaleCode & 0x7fu]) {
-                const double scale = blockScale * p.tensorScale;
-                scaleThresholds(p.levels, scale, t);
-                t.clip = thresholdAbove(p.clipThreshold * scale, ClipAtOrAbove);
-                known[scaleCode & 0x7fu] = true;
-            }
-            const float clip = t.clip;
-            const std::uint32_t signCode = p.signCode;
-            std::uint32_t clipped = 0, flushed = 0;
-            std::size_t i = 0;
-#if defined(__AVX512F__)
-            // Three steps of searchSegments (the scale s_b · s_t > 0 here).
-            const __m512 above = _mm512_loadu_ps(t.above);
-            for (const std::size_t whole = n / 16 * 16; i < whole; i += 16) {
-                const __m512i bits = _mm512_loadu_si512(x + i);
-                const __m512i magnitude = _mm512_and_si512(bits, _mm512_set1_epi32(0x7fffffff));
-                const __m512 a = _mm512_castsi512_ps(magnitude);
-                const __m512i segment = searchSegments<7>(a, above);
-                const __m512i code =
-                    _mm512_mask_or_epi32(segment, _mm512_movepi32_mask(bits), segment,
-                                         _mm512_set1_epi32(static_cast<int>(signCode)));
-                _mm512_mask_cvtepi32_storeu_epi8(c + i, kAllLanes, code);
-                clipped += countOf(_mm512_cmp_ps_mask(a, _mm512_set1_ps(clip), _CMP_GE_OQ));
-                flushed += countOf(_mm512_mask_cmpeq_epi32_mask(
-                    _mm512_test_epi32_mask(magnitude, magnitude), segment, _mm512_setzero_si512()));
-            }
-#endif
-            for (; i < n; ++i) {
-                const std::uint32_t magnitude = x[i] & 0x7fffffffu;
-                const float a = asFloat(magnitude);
-                const std::uint32_t segment = segmentOf<7>(a, t);
-                c[i] = static_cast<std::uint8_t>(segment | (signCode & (0u - (x[i] >> 31))));
-                clipped += a >= clip;
-                flushed += (magnitude != 0u) & (segment == 0u);
-            }
-            tally.clipped += clipped;
             tally.flushed += flushed;
-            return scaleCode;
-        });
+        } else if (s.mayClip) {
+            nvfp4ElementsOf<true>(signCode, *s.thresholds, x, n, c, tally);
+        } else {
+            nvfp4ElementsOf<false>(signCode, *s.thresholds, x, n, c, tally);
+        }
+        return s.code;
+    };
+    forEachBlockAhead(in, count, blockSize, codes, scales, tally, p.scalesHoldAmaxes, prepare,
+                      elements);
 }
 
 void nvfp4Blocks(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count,
@@ -576,19 +741,39 @@ IntegerThresholds integerThresholds(int qmax) {
 
 constexpr int kInt4Max = 7;
 
-[[gnu::always_inline]] inline void
-int4Elements(const BlockQuantParams& p, const IntegerThresholds& midpoints, const std::uint32_t* in,
-             std::size_t count, float scale, std::uint8_t* codes, BlockTally& tally) {
+// One INT4 scale's thresholds. mayClip: the largest |x| it applies to reaches the clip
+// threshold; where it does not, no |x| does (every |x| ≤ amax), and the loops skip counting.
+struct Int4Scale {
     ScaledThresholds t;
-    scaleThresholds(midpoints.midpoints, scale, t);
-    const float clip = thresholdAbove(midpoints.clipMidpoint * scale, midpoints.clipTieUp);
-    const std::uint32_t codeMask = p.codeMask;
+    float scale = 0;
+    bool mayClip = false;
+};
+
+[[gnu::always_inline]] inline Int4Scale int4Scale(const IntegerThresholds& midpoints, float scale,
+                                                  std::uint32_t amax) {
+    Int4Scale s;
+    s.scale = scale;
+    scaleThresholds(midpoints.midpoints, scale, s.t);
+    s.t.clip = thresholdAbove(midpoints.clipMidpoint * scale, midpoints.clipTieUp);
+    s.mayClip = asFloat(amax) >= s.t.clip;
+    return s;
+}
+
+template <bool CountClips>
+[[gnu::always_inline]] inline void int4ElementsOf(std::uint32_t codeMask, const Int4Scale& s,
+                                                  const std::uint32_t* in, std::size_t count,
+                                                  std::uint8_t* codes, BlockTally& tally) {
+    const ScaledThresholds& t = s.t;
+    const float clip = t.clip;
     std::uint32_t clipped = 0, flushed = 0;
     std::size_t i = 0;
 #if defined(__AVX512F__)
     // Three steps of searchSegments (the s > 0 it needs: integerScale is never 0). The code
-    // of −k is (0 − k) masked to the element's width, as in integerElement.
+    // of −k is (0 − k) masked to the element's width, as in integerElement. The counts are
+    // kept per lane (a masked add of 1) and summed once after the loop.
     const __m512 above = _mm512_loadu_ps(t.above);
+    const __m512i minusOne = _mm512_set1_epi32(-1);
+    __m512i clippedLanes = _mm512_setzero_si512(), flushedLanes = _mm512_setzero_si512();
     for (const std::size_t whole = count / 16 * 16; i < whole; i += 16) {
         const __m512i bits = _mm512_loadu_si512(in + i);
         const __m512i magnitude = _mm512_and_si512(bits, _mm512_set1_epi32(0x7fffffff));
@@ -599,10 +784,19 @@ int4Elements(const BlockQuantParams& p, const IntegerThresholds& midpoints, cons
             _mm512_mask_sub_epi32(segment, negative, _mm512_setzero_si512(), segment),
             _mm512_set1_epi32(static_cast<int>(codeMask)));
         _mm512_mask_cvtepi32_storeu_epi8(codes + i, kAllLanes, signedSegment);
-        clipped += countOf(_mm512_cmp_ps_mask(a, _mm512_set1_ps(clip), _CMP_GE_OQ));
-        flushed += countOf(_mm512_mask_cmpeq_epi32_mask(
-            _mm512_test_epi32_mask(magnitude, magnitude), segment, _mm512_setzero_si512()));
+        if constexpr (CountClips)
+            clippedLanes = _mm512_mask_sub_epi32(
+                clippedLanes, _mm512_cmp_ps_mask(a, _mm512_set1_ps(clip), _CMP_GE_OQ), clippedLanes,
+                minusOne);
+        flushedLanes = _mm512_mask_sub_epi32(
+            flushedLanes,
+            _mm512_mask_cmpeq_epi32_mask(_mm512_test_epi32_mask(magnitude, magnitude), segment,
+                                         _mm512_setzero_si512()),
+            flushedLanes, minusOne);
     }
+    if constexpr (CountClips)
+        clipped += laneSum(clippedLanes);
+    flushed += laneSum(flushedLanes);
 #endif
     for (; i < count; ++i) {
         const std::uint32_t magnitude = in[i] & 0x7fffffffu;
@@ -610,11 +804,21 @@ int4Elements(const BlockQuantParams& p, const IntegerThresholds& midpoints, cons
         const std::uint32_t segment = segmentOf<kInt4Max>(a, t);
         const std::uint32_t negative = 0u - (in[i] >> 31);
         codes[i] = static_cast<std::uint8_t>(((segment ^ negative) - negative) & codeMask);
-        clipped += a >= clip;
+        if constexpr (CountClips)
+            clipped += a >= clip;
         flushed += (magnitude != 0u) & (segment == 0u);
     }
     tally.clipped += clipped;
     tally.flushed += flushed;
+}
+
+[[gnu::always_inline]] inline void int4Elements(std::uint32_t codeMask, const Int4Scale& s,
+                                                const std::uint32_t* in, std::size_t count,
+                                                std::uint8_t* codes, BlockTally& tally) {
+    if (s.mayClip)
+        int4ElementsOf<true>(codeMask, s, in, count, codes, tally);
+    else
+        int4ElementsOf<false>(codeMask, s, in, count, codes, tally);
 }
 
 // The FP32 scale absmax / qmax, one rounding (IEEE division, exact qmax); an all-zero block
@@ -631,12 +835,14 @@ void integerBlocksOf(const BlockQuantParams& p, const std::uint32_t* in, std::si
                      BlockTally& tally) {
     if (p.qmax == kInt4Max) {
         const IntegerThresholds midpoints = integerThresholds(kInt4Max);
-        forEachBlock(in, count, blockSize, codes, scales, tally,
-                     [&](const std::uint32_t* x, auto n, std::uint32_t amax, std::uint8_t* c) {
-                         const float scale = integerScale(p, amax);
-                         int4Elements(p, midpoints, x, n, scale, c, tally);
-                         return bitsOf(scale);
-                     });
+        const std::uint32_t codeMask = p.codeMask;
+        forEachBlockAhead(
+            in, count, blockSize, codes, scales, tally, false,
+            [&](std::uint32_t amax) { return int4Scale(midpoints, integerScale(p, amax), amax); },
+            [&](const std::uint32_t* x, auto n, const Int4Scale& s, std::uint8_t* c) {
+                int4Elements(codeMask, s, x, n, c, tally);
+                return bitsOf(s.scale);
+            });
         return;
     }
     forEachBlock(in, count, blockSize, codes, scales, tally,
@@ -655,20 +861,21 @@ void integerBlocks(const BlockQuantParams& p, const std::uint32_t* in, std::size
 
 void integerWithScale(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count,
                       float scale, std::uint8_t* codes, BlockTally& tally) {
-    for (std::size_t i = 0; i < count; ++i)
-        if ((in[i] & 0x7fffffffu) >= kInfinityBits) {
-            tally.nonFinite = true;
-            return;
-        }
+    const std::uint32_t amax = maxMagnitudeOf(in, count);
+    if (amax >= kInfinityBits) {
+        tally.nonFinite = true;
+        return;
+    }
     if (p.qmax == kInt4Max)
-        int4Elements(p, integerThresholds(kInt4Max), in, count, scale, codes, tally);
+        int4Elements(p.codeMask, int4Scale(integerThresholds(kInt4Max), scale, amax), in, count,
+                     codes, tally);
     else
         integerElementsByDivision(p, in, count, scale, codes, tally);
 }
 
 BlockQuantLoops makeBlockQuantLoops(const char* name) {
-    return BlockQuantLoops{name,       &maxMagnitude,  &mxBlocks,        &nvfp4Blocks,
-                           &nf4Blocks, &integerBlocks, &integerWithScale};
+    return BlockQuantLoops{name,         &maxMagnitude, &blockMaxima,   &mxBlocks,
+                           &nvfp4Blocks, &nf4Blocks,    &integerBlocks, &integerWithScale};
 }
 
 } // namespace

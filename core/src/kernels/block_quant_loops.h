@@ -60,6 +60,9 @@ struct BlockQuantParams {
     int scaleMinExponent = 0;
     double scaleMax = 0;
     double tensorScale = 0; // s_t, an FP32 value
+    // scales[b] holds block b's amax bits on entry (blockMaxima stored them in the first
+    // pass), in place of reading the block for it; each is overwritten by the scale's code.
+    bool scalesHoldAmaxes = false;
 
     // Integers: |k| ≤ qmax, codes masked to the element's width.
     int qmax = 0;
@@ -71,6 +74,10 @@ struct BlockQuantLoops {
     const char* isaName;
     // Largest |x| bits (x & 0x7fffffff; NaN and ±∞ above every finite value).
     std::uint32_t (*maxMagnitude)(const std::uint32_t* in, std::size_t count);
+    // Each block's largest |x| bits into maxima (blocks of blockSize, the last may be
+    // shorter, one entry each); returns the largest of them.
+    std::uint32_t (*blockMaxima)(const std::uint32_t* in, std::size_t count, std::size_t blockSize,
+                                 std::uint32_t* maxima);
     // Whole blocks of `blockSize` from `in` (the last one may be shorter), `count` elements in
     // all: one byte code per element, one scale code per block.
     using BlockLoop = void (*)(const BlockQuantParams&, const std::uint32_t* in, std::size_t count,

@@ -373,6 +373,23 @@ template <typename T> void sizeForWriting(std::vector<T>& v, std::size_t n) {
 
 enum class FastOutcome { Done, NonFinite, Cancelled };
 
+// Largest |x| bits over the tensor, and each block's into `maxima` (NVFP4's first pass), in
+// chunks of whole blocks.
+std::uint32_t tensorBlockMaxima(const BlockQuantLoops& loops, const std::uint32_t* in,
+                                std::size_t n, std::size_t blockSize, std::uint32_t* maxima,
+                                ChunkRunner& runner) {
+    const std::size_t step = chunkElements(blockSize);
+    const std::size_t chunks = (n + step - 1) / step;
+    std::vector<std::uint32_t> largest(chunks, 0);
+    runner.run(chunks, [&](std::size_t c, Tally&) {
+        const std::size_t first = c * step;
+        const std::size_t count = std::min(step, n - first);
+        largest[c] = loops.blockMaxima(in + first, count, blockSize, maxima + first / blockSize);
+        return count;
+    });
+    return largest.empty() ? 0 : *std::max_element(largest.begin(), largest.end());
+}
+
 // Largest |x| bits over the tensor, in chunks.
 std::uint32_t tensorMaxMagnitude(const BlockQuantLoops& loops, const std::uint32_t* in,
                                  std::size_t n, ChunkRunner& runner) {
@@ -419,8 +436,9 @@ std::uint32_t finiteMaxMagnitude(const std::uint32_t* in, std::size_t n, ChunkRu
 // stores its NaN scale and zeros before it looks at the tensor scale, so the run's own tensor
 // scale (which is left out) changes nothing.
 void blocksAroundNonFinite(const BlockQuantLoops::BlockLoop loop, const BlockQuantLoops& loops,
-                           const BlockQuantParams& p, const TensorView& input, std::size_t first,
+                           BlockQuantParams p, const TensorView& input, std::size_t first,
                            std::size_t count, QuantizedTensor& out, Tally& tally) {
+    p.scalesHoldAmaxes = false; // the loop that stopped has stored scale codes over some
     const std::size_t blockSize = out.blockSize;
     const auto* in = reinterpret_cast<const std::uint32_t*>(input.floats.data());
     const auto finite = [&](std::size_t start) {
@@ -532,7 +550,15 @@ FastOutcome quantizeFast(const Plan& plan, const BlockQuantLoops& loops, const T
 
     float tensorScale = 1.0f;
     if (twoPasses) {
-        std::uint32_t amax = tensorMaxMagnitude(loops, in, n, runner);
+        // NVFP4 keeps each block's amax from the first pass in the scale codes' place.
+        const bool nvfp4 = format.scheme == BlockScheme::Nvfp4;
+        if (nvfp4) {
+            sizeForWriting(out.scaleCodes, blocks);
+            p.scalesHoldAmaxes = true;
+        }
+        std::uint32_t amax =
+            nvfp4 ? tensorBlockMaxima(loops, in, n, blockSize, out.scaleCodes.data(), runner)
+                  : tensorMaxMagnitude(loops, in, n, runner);
         if (runner.cancelled())
             return FastOutcome::Cancelled;
         if (amax >= 0x7f800000u) {
@@ -563,13 +589,19 @@ FastOutcome quantizeFast(const Plan& plan, const BlockQuantLoops& loops, const T
         }
     }
 
+    // The second pass takes the chunks last to first: the first pass ended on the last ones,
+    // and what of them is still in the last-level cache is read from there rather than from
+    // memory. Chunks are independent and the tallies sums, so the order changes no value.
+    const auto inPassOrder = [&](std::size_t k, std::size_t chunks) {
+        return twoPasses ? chunks - 1 - k : k;
+    };
     Tally tally;
     if (oneScale) {
         out.scaleCodes.assign(1, std::bit_cast<std::uint32_t>(tensorScale));
         const std::size_t step = chunkElements(1);
         const std::size_t chunks = (n + step - 1) / step;
-        tally = runner.run(chunks, [&](std::size_t c, Tally& t) {
-            const std::size_t first = c * step;
+        tally = runner.run(chunks, [&](std::size_t k, Tally& t) {
+            const std::size_t first = inPassOrder(k, chunks) * step;
             const std::size_t count = std::min(step, n - first);
             BlockTally counts;
             loops.integerWithScale(p, in + first, count, tensorScale, out.codes.data() + first,
@@ -585,8 +617,8 @@ FastOutcome quantizeFast(const Plan& plan, const BlockQuantLoops& loops, const T
                                                                                     : loops.integer;
         const std::size_t step = chunkElements(blockSize);
         const std::size_t chunks = (n + step - 1) / step;
-        tally = runner.run(chunks, [&](std::size_t c, Tally& t) {
-            const std::size_t first = c * step;
+        tally = runner.run(chunks, [&](std::size_t k, Tally& t) {
+            const std::size_t first = inPassOrder(k, chunks) * step;
             const std::size_t count = std::min(step, n - first);
             BlockTally counts;
             loop(p, in + first, count, blockSize, out.codes.data() + first,
