@@ -63,6 +63,18 @@ Usage:
   fpx inspect FILE [--json] [--dtype f32|f64|f16|bf16|e4m3|e5m2]
       The tensors in a .npy, .safetensors, raw (--dtype) or text file: name,
       dtype, shape, min, max, absmax, mean, std, zeros, NaN and Inf counts.
+  fpx loss-scale (--amax-trace FILE | --steps N --amax SPEC) [--format ID]
+                 [--init S] [--growth-factor G] [--backoff B] [--interval N]
+                 [--static S] [--dist SPEC [--count N]] [--seed S] [--json|--csv]
+      Static or dynamic loss scaling (PyTorch GradScaler's rules) over a run of
+      steps: the scale at each step, overflows and skipped steps; with --dist the
+      fraction of each step's gradients flushed to zero or left subnormal.
+  fpx fp8-scaling (--inputs FILE,... | --steps N --dist SPEC [--count N]
+                  [--drift SERIES]) --recipe R,... [--margin M] [--format ID]
+                  [--round MODE] [--overflow POLICY] [--seed S] [--json|--csv]
+      Per-tensor FP8 scaling recipes side by side (current, delayed:LEN:max,
+      delayed:LEN:most_recent, as Transformer Engine defines them): per step the
+      scale, the amax, the overflowed and flushed fractions and the SQNR.
 
 Values: 0.3952  -1.5e-7  1/3  2^-24  3*2^-4  0x1.8p-3  inf  -inf  nan  -0
 Formats: fp64 fp32 tf32 bf16 fp16 fp8_e4m3 fp8_e5m2 fp8_e4m3fnuz fp8_e5m2fnuz
@@ -115,6 +127,10 @@ int main(int argc, char** argv) {
             return fpx::cli::runQuantize(args, io);
         if (command == "inspect")
             return fpx::cli::runInspect(args, io);
+        if (command == "loss-scale")
+            return fpx::cli::runLossScale(args, io);
+        if (command == "fp8-scaling")
+            return fpx::cli::runFp8Scaling(args, io);
         if (command == "help" || command == "--help" || command == "-h") {
             std::cout << kUsage;
             return fpx::cli::kExitOk;
@@ -129,6 +145,6 @@ int main(int argc, char** argv) {
     }
     std::cerr << "fpx: unknown command '" << command
               << "' (use formats, show, convert, table, plot, bench, calc, accumulate, dot, "
-                 "quantize or inspect; fpx --help for more)\n";
+                 "quantize, inspect, loss-scale or fp8-scaling; fpx --help for more)\n";
     return fpx::cli::kExitUsage;
 }
