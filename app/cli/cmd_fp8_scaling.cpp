@@ -121,7 +121,8 @@ std::optional<int> readSetup(const Arguments& args, Setup& setup, std::string& e
     }
 
     if (files) {
-        for (std::string_view item : splitAt(*args.value("inputs"), ',')) {
+        const std::string inputs = *args.value("inputs");
+        for (std::string_view item : splitAt(inputs, ',')) {
             auto loaded = loadTensorArgument(std::string(trim(item)), std::nullopt, error);
             if (!loaded)
                 return kExitDataError;
