@@ -42,5 +42,6 @@ int runQuantize(const std::vector<std::string>& args, Streams& io);
 int runInspect(const std::vector<std::string>& args, Streams& io);
 int runLossScale(const std::vector<std::string>& args, Streams& io);
 int runFp8Scaling(const std::vector<std::string>& args, Streams& io);
+int runSgd(const std::vector<std::string>& args, Streams& io);
 
 } // namespace fpx::cli

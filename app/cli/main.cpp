@@ -75,6 +75,10 @@ Usage:
       Per-tensor FP8 scaling recipes side by side (current, delayed:LEN:max,
       delayed:LEN:most_recent, as Transformer Engine defines them): per step the
       scale, the amax, the overflowed and flushed fractions and the SQNR.
+  fpx sgd --weight W --lr LR --grads DIST|LIST --steps N --formats ID,...
+          [--master fp32] [--grad-format ID] [--round MODE] [--seed S] [--json]
+      SGD on one weight held in each format (and with an FP32 master copy)
+      against exact arithmetic: final weight, lost updates, error.
 
 Values: 0.3952  -1.5e-7  1/3  2^-24  3*2^-4  0x1.8p-3  inf  -inf  nan  -0
 Formats: fp64 fp32 tf32 bf16 fp16 fp8_e4m3 fp8_e5m2 fp8_e4m3fnuz fp8_e5m2fnuz
@@ -131,6 +135,8 @@ int main(int argc, char** argv) {
             return fpx::cli::runLossScale(args, io);
         if (command == "fp8-scaling")
             return fpx::cli::runFp8Scaling(args, io);
+        if (command == "sgd")
+            return fpx::cli::runSgd(args, io);
         if (command == "help" || command == "--help" || command == "-h") {
             std::cout << kUsage;
             return fpx::cli::kExitOk;
@@ -145,6 +151,6 @@ int main(int argc, char** argv) {
     }
     std::cerr << "fpx: unknown command '" << command
               << "' (use formats, show, convert, table, plot, bench, calc, accumulate, dot, "
-                 "quantize, inspect, loss-scale or fp8-scaling; fpx --help for more)\n";
+                 "quantize, inspect, sgd, loss-scale or fp8-scaling; fpx --help for more)\n";
     return fpx::cli::kExitUsage;
 }
