@@ -63,6 +63,12 @@ Usage:
   fpx inspect FILE [--json] [--dtype f32|f64|f16|bf16|e4m3|e5m2]
       The tensors in a .npy, .safetensors, raw (--dtype) or text file: name,
       dtype, shape, min, max, absmax, mean, std, zeros, NaN and Inf counts.
+  fpx range-fit (--input PATH[:TENSOR] | --dist SPEC --count N [--seed S]
+                | --values V1,V2,...) --formats ID,... [--scale S] [--round MODE]
+                [--overflow POLICY] [--json]
+      Each value times S rounded once into each format: counts and fractions
+      zero, flushed, subnormal, normal, overflow; relative error; the 2^k
+      scales that overflow nothing and flush the fewest.
   fpx loss-scale (--amax-trace FILE | --steps N --amax SPEC) [--format ID]
                  [--init S] [--growth-factor G] [--backoff B] [--interval N]
                  [--static S] [--dist SPEC [--count N]] [--seed S] [--json|--csv]
@@ -131,6 +137,8 @@ int main(int argc, char** argv) {
             return fpx::cli::runQuantize(args, io);
         if (command == "inspect")
             return fpx::cli::runInspect(args, io);
+        if (command == "range-fit")
+            return fpx::cli::runRangeFit(args, io);
         if (command == "loss-scale")
             return fpx::cli::runLossScale(args, io);
         if (command == "fp8-scaling")
@@ -151,6 +159,7 @@ int main(int argc, char** argv) {
     }
     std::cerr << "fpx: unknown command '" << command
               << "' (use formats, show, convert, table, plot, bench, calc, accumulate, dot, "
-                 "quantize, inspect, sgd, loss-scale or fp8-scaling; fpx --help for more)\n";
+                 "quantize, inspect, range-fit, loss-scale, fp8-scaling or sgd; fpx --help for "
+                 "more)\n";
     return fpx::cli::kExitUsage;
 }

@@ -115,6 +115,7 @@ class TestRangeFit : public QObject {
     void bestScalesAgainstSearch_data();
     void bestScalesAgainstSearch();
     void bf16NeedsNoLossScaling();
+    void doublePathCoversGradients();
     void lognormal();
 };
 
@@ -418,7 +419,8 @@ void TestRangeFit::bestScalesAgainstSearch_data() {
     QTest::addColumn<QString>("format");
     QTest::addColumn<int>("mode");
     QTest::addColumn<int>("policy");
-    for (const char* id : {"fp16", "fp8_e4m3", "fp8_e5m2", "bf16", "int8", "nf4", "fp4_e2m1"})
+    for (const char* id :
+         {"fp16", "fp8_e4m3", "fp8_e5m2", "bf16", "int8", "nf4", "fp4_e2m1", "uint8", "fp8_e8m0"})
         for (const RoundingMode mode : {RoundingMode::NearestEven, RoundingMode::TowardZero,
                                         RoundingMode::TowardPositive, RoundingMode::ToOdd})
             for (const OverflowPolicy policy : fpx::test::kPolicies)
@@ -427,8 +429,10 @@ void TestRangeFit::bestScalesAgainstSearch_data() {
                     << QString(id) << int(mode) << int(policy);
 }
 
-// For random tensors, the k that overflow nothing and flush the fewest, found by rounding every
-// value at every k from −160 to 160 (rangeZoneOf), against fitRange's answer.
+// For random tensors (a third of the values negative), the k that overflow nothing and flush the
+// fewest, found by rounding every value at every k from −160 to 160 (rangeZoneOf), against
+// fitRange's answer. UINT8 clamps negative values (to 0 or, clipped, overflow); E8M0 makes
+// them NaN, or its lowest code when saturating.
 void TestRangeFit::bestScalesAgainstSearch() {
     QFETCH(QString, format);
     QFETCH(int, mode);
@@ -463,10 +467,18 @@ void TestRangeFit::bestScalesAgainstSearch() {
             if (flushed == *fewest)
                 highest = k;
         }
-        QVERIFY(fewest && highest < 160); // the search range held the answer
         RangeFitOptions options;
         options.rounding = rounding;
         const RangeFit fit = fitRange(viewOf(values), spec, options);
+        // Negative values into E8M0 are NaN at every k, and round-to-odd clips every one into
+        // UINT8 (truncated to the even 0, made odd: −1): no scale is safe.
+        if (!fewest) {
+            QVERIFY(!fit.bestScales);
+            QVERIFY((format == "fp8_e8m0" && policy == int(OverflowPolicy::Ieee)) ||
+                    (format == "uint8" && mode == int(RoundingMode::ToOdd)));
+            continue;
+        }
+        QVERIFY(highest < 160); // the search range held the answer
         QVERIFY(fit.bestScales);
         // Nothing flushes however small the scale (round-to-odd, toward +∞ on positive
         // values): the range is unbounded below.
@@ -515,6 +527,37 @@ void TestRangeFit::bf16NeedsNoLossScaling() {
     // BF16's errors are larger: 8 bits against FP16's 11 in its normal range.
     QVERIFY(*bf16.maxRelativeError <= std::ldexp(1.0, -8));
     QVERIFY(*best.maxRelativeError <= std::ldexp(1.0, -11) || best.count(RangeZone::Subnormal));
+}
+
+// The speed of an interactive range fit rests on the double path: on FP32 gradients, scaled by
+// powers of two that a loss-scale slider offers, every value takes it in the formats the
+// Training page shows (a subnormal error far from its value may need the exact core: allow a
+// few).
+void TestRangeFit::doublePathCoversGradients() {
+    std::string error;
+    const auto d = parseValueDistribution("lognormal:-12:3", error);
+    QVERIFY(d);
+    std::vector<double> values;
+    for (std::size_t i = 0; i < 50000; ++i)
+        values.push_back(double(float(drawValue(*d, 11, i))) * (i % 2 ? -1 : 1));
+    for (const char* id : {"fp16", "bf16", "fp8_e4m3", "fp8_e5m2", "fp32"})
+        for (const int k : {-8, 0, 16, 24}) {
+            const RangeClassifier classifier(
+                lookUp(id), optionsWith(RoundingMode::NearestEven, OverflowPolicy::Ieee, k));
+            QVERIFY(classifier.hasFastPath());
+            std::size_t fast = 0;
+            for (const double x : values)
+                fast += classifier.classify(x).fast ? 1 : 0;
+            QVERIFY2(
+                fast * 1000 >= values.size() * 999,
+                qPrintable(
+                    QString("%1 at 2^%2: %3 of %4").arg(id).arg(k).arg(fast).arg(values.size())));
+        }
+    // NF4 and the integers, and scales that are not powers of two, take the exact core.
+    QVERIFY(!RangeClassifier(lookUp("nf4"), {}).hasFastPath());
+    RangeFitOptions third;
+    third.scale = exactValue("1/3");
+    QVERIFY(!RangeClassifier(lookUp("fp16"), third).hasFastPath());
 }
 
 // lognormal:MU:SIGMA is exp of the normal:MU:SIGMA draw with the same seed and index.

@@ -51,16 +51,19 @@ struct RangeFit {
     // The exponents k, lowest and highest, of the power-of-two scales 2^k (applied to the
     // input instead of S) that overflow no value and, among those, flush the fewest. nullopt
     // when the input has no non-zero finite value, or no k avoids overflow (a negative value
-    // into an unsigned format). The lowest is std::numeric_limits<std::int64_t>::min() when the
-    // range is unbounded below: no value flushes however small 2^k is (round-to-odd, rounding
-    // toward +∞ without negative values), or every value flushes at every k that is safe.
+    // into an unsigned float that makes it NaN), or no value bounds k (every value negative
+    // into a saturating unsigned float, which takes them all to its lowest code). The lowest is
+    // std::numeric_limits<std::int64_t>::min() when the range is unbounded below: no value flushes
+    // however small 2^k is (round-to-odd, rounding toward +∞ without negative values), or every
+    // value flushes at every k that is safe.
     std::optional<std::array<std::int64_t, 2>> bestScales;
 };
 
 // The overflow zone is the conversion's overflow flag: the value rounded with an unbounded
-// exponent exceeds the format's largest finite value, whatever the policy then makes of it
-// (±∞, NaN, or ±max under Saturate and in the directed modes that round toward zero). A NaN
-// from a finite input (a negative value into an unsigned format) counts as overflow too.
+// exponent exceeds the format's largest finite value, whatever the policy and mode then make
+// of it (±∞; NaN where there is no ∞; ±max under Saturate, toward zero, to odd, and on the
+// side a directed mode rounds away from). A NaN from a finite input (a negative value into an
+// unsigned float) counts as overflow too.
 //
 // Every zone is decided by one exact rounding of x·S (roundToFormat's rules): never through a
 // double product unless it is exact. Formats without arithmetic (NF4, E8M0) are allowed: a
