@@ -98,6 +98,49 @@ ScaledCast::ScaledCast(const FormatSpec& format, const RoundingOptions& rounding
     points_ = std::move(points);
     atPoint_ = std::move(atPoint);
     inInterval_ = std::move(inInterval);
+    buildBuckets(format.fractionBits);
+}
+
+// Positive doubles order as their bit patterns do, so the top bits of a magnitude (exponent and
+// the first fractionBits + 1 significand bits) name a bucket that holds at most a few cut
+// points: a cut point in a lower bucket is below the magnitude, one in a higher bucket above
+// it, and only the magnitude's own bucket needs a search.
+//
+//   bits of |x·S|:  [ exponent | f+1 leading significand bits | rest ]  >> shift = bucket key
+void ScaledCast::buildBuckets(int fractionBits) {
+    bucketShift_ = std::max(0, 52 - (fractionBits + 1));
+    keyMin_ = keyOf(points_[1]);
+    const std::uint64_t keyMax = keyOf(points_.back());
+    if (keyMax - keyMin_ >= kMaxBuckets)
+        return; // a binary search over every point instead
+    bucketFirst_.assign(std::size_t(keyMax - keyMin_) + 2, std::uint32_t(points_.size()));
+    // bucketFirst_[b]: the first point whose key is keyMin_ + b or more.
+    std::size_t j = 1;
+    for (std::size_t b = 0; b + 1 < bucketFirst_.size(); ++b) {
+        while (j < points_.size() && keyOf(points_[j]) < keyMin_ + b)
+            ++j;
+        bucketFirst_[b] = std::uint32_t(j);
+    }
+}
+
+std::uint64_t ScaledCast::keyOf(double magnitude) const {
+    return std::bit_cast<std::uint64_t>(magnitude) >> bucketShift_;
+}
+
+std::size_t ScaledCast::lastPointAtOrBelow(double magnitude) const {
+    // points_[0] = 0 < magnitude.
+    auto first = points_.begin() + 1, last = points_.end();
+    if (!bucketFirst_.empty()) {
+        if (magnitude < points_[1])
+            return 0;
+        if (magnitude >= points_.back())
+            return points_.size() - 1;
+        const std::size_t b = std::size_t(keyOf(magnitude) - keyMin_);
+        first = points_.begin() + bucketFirst_[b];
+        last = points_.begin() + bucketFirst_[b + 1];
+    }
+    // Every point before `first` is below the magnitude, every point from `last` above it.
+    return std::size_t(std::upper_bound(first, last, magnitude) - points_.begin()) - 1;
 }
 
 ScaledOutcome ScaledCast::exact(double x, double scale, std::size_t index) const {
@@ -120,9 +163,7 @@ ScaledOutcome ScaledCast::operator()(double x, double scale, std::size_t index) 
     if (!product)
         return exact(x, scale, index);
     const double magnitude = std::fabs(*product);
-    // The last cut point at or below |x·S| (points_[0] = 0 < |x·S|).
-    const auto above = std::upper_bound(points_.begin(), points_.end(), magnitude);
-    const std::size_t j = std::size_t(above - points_.begin()) - 1;
+    const std::size_t j = lastPointAtOrBelow(magnitude);
     ScaledOutcome outcome = points_[j] == magnitude ? atPoint_[j] : inInterval_[j];
     // Rounding is symmetric in these modes: −x lands where x does, negated (a flushed −x is
     // −0 where the format has one).

@@ -6,6 +6,7 @@
 #include "fpx/rounding.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -53,10 +54,18 @@ class ScaledCast {
     RoundingOptions rounding_;
     ScaledOutcome zero_[2]; // the answers for +0 and −0
     bool negativeZero_ = true;
-    std::vector<double> points_;            // the cut points, ascending, points_[0] = 0
-    std::vector<ScaledOutcome> atPoint_;    // answer on points_[j]
-    std::vector<ScaledOutcome> inInterval_; // answer on (points_[j], points_[j + 1]), and
-                                            // past the last point at the back
+    void buildBuckets(int fractionBits);
+    std::uint64_t keyOf(double magnitude) const;
+    std::size_t lastPointAtOrBelow(double magnitude) const;
+
+    static constexpr std::uint64_t kMaxBuckets = std::uint64_t(1) << 22;
+    int bucketShift_ = 0;
+    std::uint64_t keyMin_ = 0;               // the key of points_[1]
+    std::vector<std::uint32_t> bucketFirst_; // per key from keyMin_: its first point
+    std::vector<double> points_;             // the cut points, ascending, points_[0] = 0
+    std::vector<ScaledOutcome> atPoint_;     // answer on points_[j]
+    std::vector<ScaledOutcome> inInterval_;  // answer on (points_[j], points_[j + 1]), and
+                                             // past the last point at the back
 };
 
 // x·S when the double product is exact, else nullopt.
