@@ -69,6 +69,18 @@ Usage:
       Each value times S rounded once into each format: counts and fractions
       zero, flushed, subnormal, normal, overflow; relative error; the 2^k
       scales that overflow nothing and flush the fewest.
+  fpx loss-scale (--amax-trace FILE | --steps N --amax SPEC) [--format ID]
+                 [--init S] [--growth-factor G] [--backoff B] [--interval N]
+                 [--static S] [--dist SPEC [--count N]] [--seed S] [--json|--csv]
+      Static or dynamic loss scaling (PyTorch GradScaler's rules) over a run of
+      steps: the scale at each step, overflows and skipped steps; with --dist the
+      fraction of each step's gradients flushed to zero or left subnormal.
+  fpx fp8-scaling (--inputs FILE,... | --steps N --dist SPEC [--count N]
+                  [--drift SERIES]) --recipe R,... [--margin M] [--format ID]
+                  [--round MODE] [--overflow POLICY] [--seed S] [--json|--csv]
+      Per-tensor FP8 scaling recipes side by side (current, delayed:LEN:max,
+      delayed:LEN:most_recent, as Transformer Engine defines them): per step the
+      scale, the amax, the overflowed and flushed fractions and the SQNR.
   fpx sgd --weight W --lr LR --grads DIST|LIST --steps N --formats ID,...
           [--master fp32] [--grad-format ID] [--round MODE] [--seed S] [--json]
       SGD on one weight held in each format (and with an FP32 master copy)
@@ -127,6 +139,10 @@ int main(int argc, char** argv) {
             return fpx::cli::runInspect(args, io);
         if (command == "range-fit")
             return fpx::cli::runRangeFit(args, io);
+        if (command == "loss-scale")
+            return fpx::cli::runLossScale(args, io);
+        if (command == "fp8-scaling")
+            return fpx::cli::runFp8Scaling(args, io);
         if (command == "sgd")
             return fpx::cli::runSgd(args, io);
         if (command == "help" || command == "--help" || command == "-h") {
@@ -143,6 +159,7 @@ int main(int argc, char** argv) {
     }
     std::cerr << "fpx: unknown command '" << command
               << "' (use formats, show, convert, table, plot, bench, calc, accumulate, dot, "
-                 "quantize, inspect, range-fit or sgd; fpx --help for more)\n";
+                 "quantize, inspect, range-fit, loss-scale, fp8-scaling or sgd; fpx --help for "
+                 "more)\n";
     return fpx::cli::kExitUsage;
 }
