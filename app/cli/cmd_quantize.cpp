@@ -5,18 +5,15 @@
 #include "arguments.h"
 #include "commands.h"
 #include "quantize_output.h"
+#include "tensor_source.h"
 #include "term_options.h"
 
 #include "fpx/block_format.h"
-#include "fpx/conversion.h"
-#include "fpx/format_catalogue.h"
-#include "fpx/value_distribution.h"
-#include "fpx/value_parser.h"
 
 #include <unistd.h>
 
 #include <charconv>
-#include <cstring>
+#include <cstdio>
 #include <sstream>
 
 namespace fpx::cli {
@@ -35,7 +32,8 @@ constexpr const char* kUsage =
     "           int8 int4 (absmax, per tensor unless --block), or a plain cast (fp8_e4m3, bf16…)\n"
     "  --input: .npy, .safetensors (one tensor by name, or the first), text (one value a line),\n"
     "           raw little-endian with --dtype f32|f64|f16|bf16|e4m3|e5m2\n"
-    "  --dist: normal:MU:SIGMA, laplace:B, student:NU, uniform:A:B (values rounded to FP32)\n"
+    "  --dist: normal:MU:SIGMA, lognormal:MU:SIGMA, laplace:B, student:NU, uniform:A:B\n"
+    "          (values rounded to FP32)\n"
     "  --values: each value rounded once to FP32 (nearest even), as every tensor fpx makes\n"
     "  --block: elements per block for every scaled format, 'row' or 'tensor'\n"
     "  --scale-rule: how an MX block's power-of-two scale follows from its amax (MX only)\n"
@@ -46,7 +44,6 @@ constexpr const char* kUsage =
 
 constexpr std::size_t kDefaultListedBlocks = 64;
 constexpr std::size_t kMaxListedBlocks = 1 << 16;
-constexpr std::size_t kMaxGenerated = std::size_t(1) << 30; // 4 GiB of FP32 values
 constexpr std::size_t kMaxHistogramBins = 10000;
 
 std::vector<std::string> splitCommas(const std::string& text) {
@@ -67,13 +64,6 @@ std::optional<std::size_t> parseCount(const std::string& text) {
     return value;
 }
 
-struct Source {
-    std::optional<TensorFile::Loaded> loaded; // --input
-    std::vector<float> values;                // --dist, --values
-    TensorView view;
-    std::string description;
-};
-
 std::string shapeText(const std::vector<std::size_t>& shape) {
     std::string text = "[";
     for (std::size_t i = 0; i < shape.size(); ++i)
@@ -86,38 +76,13 @@ bool endsWith(const std::string& text, std::string_view suffix) {
            text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// --values: each parsed exactly, then rounded once to FP32 (nearest even); a finite value
-// beyond FP32's range is an error rather than a silent infinity.
-std::optional<std::vector<float>> parseValueList(const std::string& text, std::string& error) {
-    const FormatSpec fp32 = *findFormat("fp32").spec;
-    std::vector<float> values;
-    for (const std::string& item : splitCommas(text)) {
-        const ParsedValue parsed = parseValue(item);
-        if (!parsed) {
-            error = "--values: '" + item + "': " + parsed.error.message;
-            return std::nullopt;
-        }
-        const Conversion c = roundToFormat(*parsed.value, fp32);
-        if (c.flags.overflow) {
-            error = "--values: '" + item + "' is beyond FP32's range (largest 3.40282347e38)";
-            return std::nullopt;
-        }
-        const auto bits = static_cast<std::uint32_t>(c.code);
-        float f = 0;
-        std::memcpy(&f, &bits, 4);
-        values.push_back(f);
-    }
-    return values;
-}
-
 } // namespace
 
 int runQuantize(const std::vector<std::string>& rawArgs, Streams& io) {
-    Arguments args(rawArgs,
-                   {"input", "dtype", "dist", "count", "seed", "outliers", "values", "formats",
-                    "block", "scale-rule", "max-blocks", "output", "dequantized", "sweep",
-                    "histogram"},
-                   {"json", "csv", "codes"});
+    std::set<std::string> withValue = tensorSourceOptions();
+    withValue.insert({"formats", "block", "scale-rule", "max-blocks", "output", "dequantized",
+                      "sweep", "histogram"});
+    Arguments args(rawArgs, std::move(withValue), {"json", "csv", "codes"});
     auto usageError = [&](const std::string& message) {
         io.err << "fpx quantize: " << message << '\n' << kUsage;
         return kExitUsage;
@@ -130,16 +95,10 @@ int runQuantize(const std::vector<std::string>& rawArgs, Streams& io) {
         return *stop;
 
     // Every option checked before any work.
-    const int sources = int(args.has("input")) + int(args.has("dist")) + int(args.has("values"));
-    if (sources != 1)
-        return usageError("give exactly one of --input, --dist and --values");
+    if (const auto problem = checkTensorSourceOptions(args))
+        return usageError(*problem);
     if (args.has("json") && args.has("csv"))
         return usageError("choose one of --json and --csv");
-    if (args.has("dtype") && !args.has("input"))
-        return usageError("--dtype goes with --input (a raw file)");
-    for (const char* option : {"count", "seed", "outliers"})
-        if (args.has(option) && !args.has("dist"))
-            return usageError(std::string("--") + option + " goes with --dist");
     if (args.has("max-blocks") && !args.has("codes"))
         return usageError("--max-blocks goes with --codes");
     if (args.has("csv") && (args.has("codes") || args.has("sweep") || args.has("histogram")))
@@ -202,63 +161,9 @@ int runQuantize(const std::vector<std::string>& rawArgs, Streams& io) {
         return usageError("--dequantized writes one format's values: give one format");
 
     // The tensor.
-    Source source;
-    if (auto path = args.value("input")) {
-        std::optional<RawLayout> raw;
-        if (auto dtype = args.value("dtype"))
-            raw = RawLayout{*dtype};
-        source.loaded = loadTensorArgument(*path, raw, error);
-        if (!source.loaded)
-            return dataError(error);
-        source.view = source.loaded->view;
-        // The tensor taken when PATH names none: say which.
-        const std::string& name = source.view.name;
-        source.description = *path;
-        if (!name.empty() && path->find(name) == std::string::npos)
-            source.description += " (tensor " + name + ")";
-    } else if (auto spec = args.value("dist")) {
-        auto distribution = parseValueDistribution(*spec, error);
-        if (!distribution)
-            return usageError("--dist: " + error);
-        if (auto outliers = args.value("outliers"))
-            if (!parseOutliers(*outliers, *distribution, error))
-                return usageError("--outliers: " + error);
-        const auto countText = args.value("count");
-        if (!countText)
-            return usageError("--count N is required with --dist");
-        const auto count = parseTermCount(*countText);
-        if (!count || *count > kMaxGenerated)
-            return usageError("--count: expected 1 to " + std::to_string(kMaxGenerated) +
-                              " values, got '" + *countText + "'");
-        std::uint64_t seed = 0;
-        if (auto text = args.value("seed")) {
-            const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), seed);
-            if (text->empty() || ec != std::errc() || end != text->data() + text->size())
-                return usageError("--seed: expected an unsigned 64-bit integer, got '" + *text +
-                                  "'");
-        }
-        // Each double draw rounded once (nearest even) to FP32.
-        source.values.resize(*count);
-        for (std::size_t i = 0; i < *count; ++i)
-            source.values[i] = static_cast<float>(drawValue(*distribution, seed, i));
-        source.description =
-            *spec +
-            (args.has("outliers") ? " outliers " + *args.value("outliers") : std::string()) +
-            " seed " + std::to_string(seed);
-    } else {
-        auto values = parseValueList(*args.value("values"), error);
-        if (!values)
-            return usageError(error);
-        source.values = std::move(*values);
-        source.description = "values (rounded to FP32)";
-    }
-    if (!source.loaded) {
-        source.view.name = source.description;
-        source.view.shape = {source.values.size()};
-        source.view.floats = source.values;
-    }
-    if (source.view.size() == 0)
-        return dataError(source.description + ": the tensor has no elements");
+    TensorSource source;
+    if (const int status = readTensorSource(args, source, error); status != kExitOk)
+        return status == kExitUsage ? usageError(error) : dataError(error);
 
     // The work, with progress on a terminal's stderr for long runs.
     const bool showProgress = isatty(STDERR_FILENO) == 1 && source.view.size() >= (1u << 24);

@@ -70,19 +70,26 @@ double drawStudent(double nu, std::uint64_t seed, std::size_t index) {
     }
 }
 
+// Box–Muller on two independent uniforms per value; 1 − u keeps the logarithm finite.
+double standardNormal(std::uint64_t seed, std::size_t index) {
+    const double u1 = unitInterval(stochasticBits(seed, 2 * index));
+    const double u2 = unitInterval(stochasticBits(seed, 2 * index + 1));
+    return std::sqrt(-2 * std::log(1 - u1)) * std::cos(2 * std::numbers::pi * u2);
+}
+
 double drawPlain(const ValueDistribution& d, std::uint64_t seed, std::size_t index) {
     switch (d.kind) {
     case ValueDistribution::Kind::Uniform: {
         const double width = d.b - d.a;
         return d.a + width * unitInterval(stochasticBits(seed, index));
     }
-    case ValueDistribution::Kind::Normal: {
-        // Box–Muller on two independent uniforms per value; 1 − u keeps the logarithm finite.
-        const double u1 = unitInterval(stochasticBits(seed, 2 * index));
-        const double u2 = unitInterval(stochasticBits(seed, 2 * index + 1));
-        const double z = std::sqrt(-2 * std::log(1 - u1)) * std::cos(2 * std::numbers::pi * u2);
-        return d.a + d.b * z;
-    }
+    case ValueDistribution::Kind::Normal:
+        return d.a + d.b * standardNormal(seed, index);
+    case ValueDistribution::Kind::LogNormal:
+        // The same normal draw, exponentiated: value i of lognormal:MU:SIGMA is exp of value i
+        // of normal:MU:SIGMA. exp of a finite argument is positive or +0 (below 2^−1074), +∞
+        // beyond 709.78; the parser keeps MU and SIGMA where neither is a likely draw.
+        return std::exp(d.a + d.b * standardNormal(seed, index));
     case ValueDistribution::Kind::Laplace: {
         // An exponential magnitude −B·ln(1 − u) from the top 53 bits, the sign from the lowest
         // bit, which the magnitude does not use.
@@ -146,6 +153,30 @@ std::optional<ValueDistribution> parseValueDistribution(std::string_view text, s
         d.b = *sigma;
         return d;
     }
+    if (kind == "lognormal") {
+        if (!expectParts(3, "lognormal:MU:SIGMA"))
+            return std::nullopt;
+        const auto mu = parseParameter(parts[1], "lognormal:MU:SIGMA, MU", error);
+        const auto sigma =
+            mu ? parseParameter(parts[2], "lognormal:MU:SIGMA, SIGMA", error) : std::nullopt;
+        if (!mu || !sigma)
+            return std::nullopt;
+        if (!(*sigma >= 0)) {
+            error = "lognormal:MU:SIGMA: SIGMA must not be negative";
+            return std::nullopt;
+        }
+        // Natural-log units: exp(±709) is the edge of a double, and a draw lies within about
+        // 9 SIGMA of MU (Box–Muller's largest |z| from 53-bit uniforms is below 8.6).
+        if (std::abs(*mu) + 9 * *sigma > 700) {
+            error = "lognormal:MU:SIGMA: |MU| + 9·SIGMA must stay below 700 (natural-log units; "
+                    "exp(709) is the edge of a double)";
+            return std::nullopt;
+        }
+        d.kind = ValueDistribution::Kind::LogNormal;
+        d.a = *mu;
+        d.b = *sigma;
+        return d;
+    }
     if (kind == "laplace") {
         if (!expectParts(2, "laplace:B"))
             return std::nullopt;
@@ -176,8 +207,8 @@ std::optional<ValueDistribution> parseValueDistribution(std::string_view text, s
         d.b = 0;
         return d;
     }
-    error =
-        "'" + std::string(text) + "': use uniform:A:B, normal:MU:SIGMA, laplace:B or student:NU";
+    error = "'" + std::string(text) +
+            "': use uniform:A:B, normal:MU:SIGMA, lognormal:MU:SIGMA, laplace:B or student:NU";
     return std::nullopt;
 }
 

@@ -894,7 +894,8 @@ void TestTensorFiles::distributionErrors() {
         {"student:-2", "student:NU: NU must be positive"},
         {"student:inf", "is not a finite number"},
         {"normal:0:1e400", "beyond the range of a double"},
-        {"cauchy:1", "use uniform:A:B, normal:MU:SIGMA, laplace:B or student:NU"},
+        {"cauchy:1",
+         "use uniform:A:B, normal:MU:SIGMA, lognormal:MU:SIGMA, laplace:B or student:NU"},
         {"", "use uniform"},
     };
     for (const auto& [text, message] : bad) {

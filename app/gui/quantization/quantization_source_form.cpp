@@ -74,8 +74,8 @@ QuantizationSourceForm::QuantizationSourceForm(QWidget* parent) : QWidget(parent
     distribution_->setObjectName("quantDistribution");
     distribution_->setEditable(true);
     distribution_->addItems({"normal:0:1", "laplace:1", "student:3", "uniform:-1:1"});
-    distribution_->setToolTip(tr("normal:MU:SIGMA, laplace:B, student:NU or uniform:A:B; drawn "
-                                 "in double, each value rounded once to FP32."));
+    distribution_->setToolTip(tr("normal:MU:SIGMA, lognormal:MU:SIGMA, laplace:B, student:NU or "
+                                 "uniform:A:B; drawn in double, each value rounded once to FP32."));
     distForm->addRow(tr("&Kind"), distribution_);
     outliers_ = new QLineEdit(distPage);
     outliers_->setObjectName("quantOutliers");

@@ -48,7 +48,8 @@ struct ExplorerCommandLine {
                              "DTYPE"};
     QCommandLineOption dist{"dist",
                             "Quantization page: quantize values drawn from SPEC: "
-                            "normal:MU:SIGMA, laplace:B, student:NU or uniform:A:B.",
+                            "normal:MU:SIGMA, lognormal:MU:SIGMA, laplace:B, student:NU or "
+                            "uniform:A:B.",
                             "SPEC"};
     QCommandLineOption count{"count", "Quantization page: how many values --dist draws.", "N"};
     QCommandLineOption seed{"seed", "Quantization page: the seed of --dist.", "S"};

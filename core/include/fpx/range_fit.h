@@ -9,6 +9,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string_view>
 
@@ -31,6 +32,8 @@ rangeZoneId(RangeZone zone); // "zero", "flushed", "subnormal", "normal", "overf
 struct RangeFitOptions {
     ExactValue scale = ExactValue::integer(1); // S, any finite non-zero exact value
     RoundingOptions rounding;                  // mode and overflow policy of the one rounding
+    // Under stochastic rounding, element i rounds with stochasticBits(rounding.randomBits, i):
+    // randomBits is then the seed of the whole tensor.
 };
 
 struct RangeFit {
@@ -47,10 +50,18 @@ struct RangeFit {
     std::optional<double> meanRelativeError;
     // The exponents k, lowest and highest, of the power-of-two scales 2^k (applied to the
     // input instead of S) that overflow no value and, among those, flush the fewest. nullopt
-    // when the input has no non-zero finite value.
+    // when the input has no non-zero finite value, or no k avoids overflow (a negative value
+    // into an unsigned format). The lowest is std::numeric_limits<std::int64_t>::min() when the
+    // range is unbounded below: no value flushes however small 2^k is (round-to-odd, rounding
+    // toward +∞ without negative values), or every value flushes at every k that is safe.
     std::optional<std::array<std::int64_t, 2>> bestScales;
 };
 
+// The overflow zone is the conversion's overflow flag: the value rounded with an unbounded
+// exponent exceeds the format's largest finite value, whatever the policy then makes of it
+// (±∞, NaN, or ±max under Saturate and in the directed modes that round toward zero). A NaN
+// from a finite input (a negative value into an unsigned format) counts as overflow too.
+//
 // Every zone is decided by one exact rounding of x·S (roundToFormat's rules): never through a
 // double product unless it is exact. Formats without arithmetic (NF4, E8M0) are allowed: a
 // rounding is defined for every format.
@@ -74,6 +85,38 @@ struct RangeZoneEdges {
     std::optional<ExactValue> overflowEdge; // |v| > edge overflows; = edge when inclusive
     bool overflowInclusive = true;          // RNE into FP16: 65520 itself overflows
 };
+// The edges of the positive axis (the directed modes and NF4's uneven levels give the negative
+// axis edges of its own; fitRange uses both). Under stochastic rounding the edges say where a
+// zone becomes possible: a value below flushEdge may flush (below the smallest non-zero
+// level), one beyond overflowEdge may overflow (beyond the largest finite value).
 RangeZoneEdges rangeZoneEdges(const FormatSpec& format, const RoundingOptions& rounding = {});
+
+// One value's zone and relative error, as fitRange finds them: built once for a format and
+// options, then asked about each element. Where S is a positive power of two and the mode
+// deterministic, a binary float is classified by comparing |x·S| (an exact double, checked)
+// with the zone edges turned into double thresholds, and its rounding error is computed in
+// double where that is provably exact; every other value goes through rangeZoneOf's exact
+// rounding (docs/design.md, "Range fit").
+class RangeClassifier {
+  public:
+    RangeClassifier(const FormatSpec& format, const RangeFitOptions& options);
+    ~RangeClassifier();
+    RangeClassifier(RangeClassifier&&) noexcept;
+    RangeClassifier& operator=(RangeClassifier&&) noexcept;
+
+    struct Outcome {
+        RangeZone zone = RangeZone::Zero;
+        std::optional<double> relativeError; // Subnormal and Normal only
+        bool fast = false;                   // decided without the exact core
+    };
+    // Precondition: x is finite. `index` chooses the random bits under stochastic rounding.
+    Outcome classify(double x, std::uint64_t index = 0) const;
+    // Whether classify takes the double path for the values it can (else every value is exact).
+    bool hasFastPath() const;
+
+  private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
 
 } // namespace fpx

@@ -14,14 +14,16 @@ namespace fpx {
 // only on the seed and i, so any range of a stream can be made on its own).
 //   uniform:A:B      uniform on [A, B)
 //   normal:MU:SIGMA  Gaussian (Box–Muller)
+//   lognormal:MU:SIGMA  exp(N(MU, SIGMA)): positive, spread over many binades, as gradient
+//                       magnitudes are (MU and SIGMA in natural-log units)
 //   laplace:B        Laplace with scale B, mean 0
 //   student:NU       Student's t with NU degrees of freedom (heavy tails, as weights have)
 // Outliers ("FRACTION:SCALE"): that fraction of the values, chosen by the seed, multiplied by
 // SCALE, as activations with a few huge channels.
 struct ValueDistribution {
-    enum class Kind { Uniform, Normal, Laplace, Student };
+    enum class Kind { Uniform, Normal, LogNormal, Laplace, Student };
     Kind kind = Kind::Normal;
-    double a = 0, b = 1; // uniform: A, B; normal: MU, SIGMA; laplace: B in b; student: NU in a
+    double a = 0, b = 1; // uniform: A, B; (log)normal: MU, SIGMA; laplace: B in b; student: NU in a
     double outlierFraction = 0;
     double outlierScale = 1;
     std::string text; // as written, for reports

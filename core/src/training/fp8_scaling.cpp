@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Per-tensor FP8 scaling recipes over a sequence of tensors: current scaling and delayed
+// scaling with an amax history, as Transformer Engine defines them (docs/design.md, "FP8
+// scaling recipes").
+#include "fpx/fp8_scaling.h"
+
+#include "scaled_cast.h"
+
+#include "fpx/conversion.h"
+#include "fpx/format_catalogue.h"
+#include "fpx/format_limits.h"
+#include "fpx/text_util.h"
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <deque>
+#include <limits>
+
+namespace fpx {
+
+namespace {
+
+constexpr std::size_t kMaxHistoryLength = std::size_t(1) << 20;
+
+// Pairwise sums of non-negative terms, taken in pieces so that no tensor is held twice: the
+// relative error stays about log2(n) units in the last place of a double, as the SQNR of
+// measureQuantization (block_quantization.h) is summed.
+class PairwiseSum {
+  public:
+    void add(double term) {
+        piece_.push_back(term);
+        if (piece_.size() == kPiece)
+            flush();
+    }
+    double total() {
+        flush();
+        return sum(pieces_.data(), pieces_.size());
+    }
+
+  private:
+    static constexpr std::size_t kPiece = 4096;
+    static double sum(const double* terms, std::size_t count) {
+        if (count <= 64) {
+            double s = 0;
+            for (std::size_t i = 0; i < count; ++i)
+                s += terms[i];
+            return s;
+        }
+        const std::size_t half = count / 2;
+        return sum(terms, half) + sum(terms + half, count - half);
+    }
+    void flush() {
+        if (piece_.empty())
+            return;
+        pieces_.push_back(sum(piece_.data(), piece_.size()));
+        piece_.clear();
+    }
+    std::vector<double> piece_, pieces_;
+};
+
+// The tensor's amax as the framework sees it: NaN if any element is NaN, else max |x|.
+double tensorAmax(const TensorView& tensor) {
+    double amax = 0;
+    for (std::size_t i = 0; i < tensor.size(); ++i) {
+        const double x = tensor.at(i);
+        if (std::isnan(x))
+            return std::numeric_limits<double>::quiet_NaN();
+        amax = std::max(amax, std::fabs(x));
+    }
+    return amax;
+}
+
+// The amax a delayed recipe uses at this step, from the previous steps' amaxes (most recent
+// first). An empty history is TE's zero-filled one: amax 0, which keeps the scale.
+double historyAmax(const std::deque<double>& history, Fp8Recipe::HistoryRule rule) {
+    if (history.empty())
+        return 0;
+    if (rule == Fp8Recipe::HistoryRule::MostRecent)
+        return history.front();
+    double amax = 0;
+    for (double a : history) {
+        if (std::isnan(a))
+            return a; // torch.max propagates NaN
+        amax = std::max(amax, a);
+    }
+    return amax;
+}
+
+// scale = (format max / amax) / 2^margin in FP32: the amax rounded to FP32 (TE keeps it in an
+// FP32 tensor) and each operation rounded once, nearest even. nullopt when the rule keeps the
+// previous scale: amax 0, NaN or ∞, or a quotient that is not a finite, non-zero FP32 number.
+std::optional<float> scaleFrom(double amax, float formatMax, int margin) {
+    const float amax32 = static_cast<float>(amax);
+    if (!(amax32 > 0) || !std::isfinite(amax32))
+        return std::nullopt;
+    const float quotient = formatMax / amax32;
+    const float scale = quotient / std::ldexp(1.0f, margin);
+    if (!std::isfinite(scale) || scale == 0)
+        return std::nullopt;
+    return scale;
+}
+
+float formatMaxAsFloat(const FormatSpec& format) {
+    const FormatSpec fp32 = *findFormat("fp32").spec;
+    const Conversion c = roundToFormat(deriveLimits(format).max, fp32);
+    return std::bit_cast<float>(static_cast<std::uint32_t>(c.code));
+}
+
+} // namespace
+
+std::optional<Fp8Recipe> parseFp8Recipe(std::string_view text, std::string& error) {
+    Fp8Recipe recipe;
+    recipe.text = std::string(trim(text));
+    const std::vector<std::string_view> fields = splitAt(recipe.text, ':');
+    if (fields.size() == 1 && fields[0] == "current") {
+        recipe.kind = Fp8Recipe::Kind::Current;
+        return recipe;
+    }
+    if (fields[0] != "delayed" || fields.size() != 3) {
+        error =
+            "'" + recipe.text + "': expected current, delayed:LEN:max or delayed:LEN:most_recent";
+        return std::nullopt;
+    }
+    std::size_t length = 0;
+    const std::string_view lengthText = fields[1];
+    const auto [end, ec] =
+        std::from_chars(lengthText.data(), lengthText.data() + lengthText.size(), length);
+    if (lengthText.empty() || ec != std::errc() || end != lengthText.data() + lengthText.size() ||
+        length == 0 || length > kMaxHistoryLength) {
+        error = "'" + recipe.text + "': LEN must be a history length from 1 to " +
+                std::to_string(kMaxHistoryLength) + ", got '" + std::string(lengthText) + "'";
+        return std::nullopt;
+    }
+    if (fields[2] == "max")
+        recipe.rule = Fp8Recipe::HistoryRule::Max;
+    else if (fields[2] == "most_recent")
+        recipe.rule = Fp8Recipe::HistoryRule::MostRecent;
+    else {
+        error = "'" + recipe.text + "': the history rule must be max or most_recent, got '" +
+                std::string(fields[2]) + "'";
+        return std::nullopt;
+    }
+    recipe.kind = Fp8Recipe::Kind::Delayed;
+    recipe.historyLength = length;
+    return recipe;
+}
+
+Fp8ScalingRun simulateFp8Scaling(const std::vector<TensorView>& tensors, const FormatSpec& format,
+                                 const Fp8Recipe& recipe, const RoundingOptions& rounding) {
+    Fp8ScalingRun run;
+    run.recipe = recipe;
+    run.format = format;
+    const training::ScaledCast cast(format, rounding);
+    const float formatMax = formatMaxAsFloat(format);
+
+    float scale = 1;            // TE's initial scale
+    std::deque<double> history; // previous steps' amaxes, most recent first
+    for (std::size_t t = 0; t < tensors.size(); ++t) {
+        const TensorView& tensor = tensors[t];
+        Fp8ScalingStep step;
+        step.step = t;
+        step.amax = tensorAmax(tensor);
+        step.amaxUsed =
+            recipe.kind == Fp8Recipe::Kind::Current ? step.amax : historyAmax(history, recipe.rule);
+        if (const auto next = scaleFrom(step.amaxUsed, formatMax, recipe.margin))
+            scale = *next;
+        step.scale = scale;
+
+        // Every term of the SQNR sums is scaled by 2^−k (k from the finite amax) so that no
+        // square overflows; the ratio is unchanged. Non-finite inputs and outputs are left
+        // out of the sums, as measureQuantization leaves them out.
+        double finiteAmax = 0;
+        for (std::size_t i = 0; i < tensor.size(); ++i)
+            if (std::isfinite(tensor.at(i)))
+                finiteAmax = std::max(finiteAmax, std::fabs(tensor.at(i)));
+        const int k = finiteAmax > 0 ? std::ilogb(finiteAmax) : 0;
+        // 2^−k as a factor: multiplying by it rounds exactly as ldexp does.
+        const double unscale = std::ldexp(1.0, std::clamp(-k, -1022, 1023));
+        const bool factorExact = -k >= -1022 && -k <= 1023;
+        PairwiseSum signal, noise;
+        std::size_t overflowed = 0, flushed = 0;
+        for (std::size_t i = 0; i < tensor.size(); ++i) {
+            const double x = tensor.at(i);
+            if (!std::isfinite(x))
+                continue;
+            const training::ScaledOutcome outcome = cast(x, double(scale), i);
+            overflowed += outcome.zone == RangeZone::Overflow;
+            flushed += outcome.zone == RangeZone::Flushed;
+            const double dequantized = outcome.value / double(scale);
+            if (!std::isfinite(dequantized))
+                continue;
+            const double xs = factorExact ? x * unscale : std::ldexp(x, -k);
+            const double qs = factorExact ? dequantized * unscale : std::ldexp(dequantized, -k);
+            const double es = xs - qs;
+            signal.add(xs * xs);
+            noise.add(es * es);
+        }
+        const double total = double(tensor.size());
+        step.overflowFraction = total > 0 ? double(overflowed) / total : 0.0;
+        step.flushedFraction = total > 0 ? double(flushed) / total : 0.0;
+        const double signalSum = signal.total(), noiseSum = noise.total();
+        if (signalSum > 0)
+            step.sqnrDb = noiseSum == 0 ? std::numeric_limits<double>::infinity()
+                                        : 10 * std::log10(signalSum / noiseSum);
+        run.steps.push_back(step);
+
+        if (recipe.kind == Fp8Recipe::Kind::Delayed) {
+            history.push_front(step.amax);
+            if (history.size() > recipe.historyLength)
+                history.pop_back();
+        }
+    }
+    return run;
+}
+
+} // namespace fpx
