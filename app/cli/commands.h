@@ -40,5 +40,6 @@ int runAccumulate(const std::vector<std::string>& args, Streams& io);
 int runDot(const std::vector<std::string>& args, Streams& io);
 int runQuantize(const std::vector<std::string>& args, Streams& io);
 int runInspect(const std::vector<std::string>& args, Streams& io);
+int runSgd(const std::vector<std::string>& args, Streams& io);
 
 } // namespace fpx::cli

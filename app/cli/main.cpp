@@ -63,6 +63,10 @@ Usage:
   fpx inspect FILE [--json] [--dtype f32|f64|f16|bf16|e4m3|e5m2]
       The tensors in a .npy, .safetensors, raw (--dtype) or text file: name,
       dtype, shape, min, max, absmax, mean, std, zeros, NaN and Inf counts.
+  fpx sgd --weight W --lr LR --grads DIST|LIST --steps N --formats ID,...
+          [--master fp32] [--grad-format ID] [--round MODE] [--seed S] [--json]
+      SGD on one weight held in each format (and with an FP32 master copy)
+      against exact arithmetic: final weight, lost updates, error.
 
 Values: 0.3952  -1.5e-7  1/3  2^-24  3*2^-4  0x1.8p-3  inf  -inf  nan  -0
 Formats: fp64 fp32 tf32 bf16 fp16 fp8_e4m3 fp8_e5m2 fp8_e4m3fnuz fp8_e5m2fnuz
@@ -115,6 +119,8 @@ int main(int argc, char** argv) {
             return fpx::cli::runQuantize(args, io);
         if (command == "inspect")
             return fpx::cli::runInspect(args, io);
+        if (command == "sgd")
+            return fpx::cli::runSgd(args, io);
         if (command == "help" || command == "--help" || command == "-h") {
             std::cout << kUsage;
             return fpx::cli::kExitOk;
@@ -129,6 +135,6 @@ int main(int argc, char** argv) {
     }
     std::cerr << "fpx: unknown command '" << command
               << "' (use formats, show, convert, table, plot, bench, calc, accumulate, dot, "
-                 "quantize or inspect; fpx --help for more)\n";
+                 "quantize, inspect or sgd; fpx --help for more)\n";
     return fpx::cli::kExitUsage;
 }

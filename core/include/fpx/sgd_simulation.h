@@ -20,6 +20,20 @@ namespace fpx {
 //   exact                  e_{t+1} = e_t − lr·g_t in exact arithmetic (the reference)
 // w_0 = round_F(W) (and m_0 = round_M(W)); the gradients are used as given (exact), unless
 // `gradientFormat` rounds each one into a format first, as gradients held in BF16 are.
+//
+// The exact reference always uses the gradients as given, so a gradient format's rounding
+// shows in the error. Every rounding (each one roundToFormat of an exact value) uses
+// `rounding`'s mode and overflow policy. Under stochastic rounding each rounding draws its own
+// bits, so that the runs are reproducible from `seed` and no two roundings share a draw:
+//   the update at step t (into F, or into M with a master)  stochasticBits(seed, t)
+//   the working copy's cast at step t                        stochasticBits(cast, t)
+//   the gradient's rounding at step t                        stochasticBits(gradient, t)
+//   the initial roundings of W into F and into M             stochasticBits(initial, 0 and 1)
+// where cast, gradient and initial are seeds of their own made from `seed`
+// (core/src/training/sgd_simulation.cpp).
+// simulateSgd throws std::invalid_argument when the format, the master's or the gradients'
+// has no arithmetic (arithmeticUnsupported: NF4, E8M0), or when the initial weight, the
+// learning rate or a gradient is not finite.
 struct SgdOptions {
     ExactValue initialWeight;
     ExactValue learningRate;
@@ -27,6 +41,7 @@ struct SgdOptions {
     RoundingOptions rounding;           // RNE by default; stochastic rounding draws per step
     std::uint64_t seed = 0;             // for stochastic rounding: stochasticBits(seed, step)
     std::size_t trajectoryPoints = 512; // how many evenly spaced steps keep their weights
+                                        // (steps 0 … N; 0 keeps none, 1 only the last)
 };
 
 struct SgdRun {
