@@ -89,7 +89,10 @@ LossScaleView::LossScaleView(QWidget* parent)
     staticScale_ = new QLineEdit("2^10", this);
     staticScale_->setEnabled(false);
     form->addRow(static_, staticScale_);
-    gradients_ = new QLineEdit("lognormal:-12:2", this);
+    // Each step's gradients spread over some thirty binades below its amax (only the spread
+    // counts: they are rescaled to the amax), so that as the amax shrinks the smallest fall
+    // under FP16's flush edge unless the scale grows to catch them.
+    gradients_ = new QLineEdit("lognormal:0:4", this);
     gradients_->setObjectName("lossScaleGradients");
     gradients_->setToolTip(tr("Gradients simulated per step from this distribution, rescaled to "
                               "the step's amax, to show how many the format flushes; empty: "

@@ -56,7 +56,7 @@ RangeView::RangeView(QWidget* parent)
     distribution_->setObjectName("rangeDistribution");
     distribution_->setEditable(true);
     distribution_->addItems({"lognormal:-12:2", "lognormal:-8:3", "normal:0:1e-4", "laplace:1"});
-    distribution_->setToolTip(tr("lognormal:MU:SIGMA (|x| = e^N(MU, SIGMA), random signs: how "
+    distribution_->setToolTip(tr("lognormal:MU:SIGMA (e^N(MU, SIGMA), natural-log units: how "
                                  "gradients spread over binades), normal:MU:SIGMA, laplace:B, "
                                  "student:NU or uniform:A:B."));
     distForm->addRow(tr("&Kind"), distribution_);
@@ -106,7 +106,9 @@ RangeView::RangeView(QWidget* parent)
     auto* scaleRow = new QHBoxLayout;
     scaleRow->addWidget(slider_, 1);
     scaleRow->addWidget(scaleLabel_);
-    form->addRow(tr("Sc&ale"), scaleRow);
+    auto* scaleName = new QLabel(tr("Sc&ale"), this);
+    scaleName->setBuddy(slider_);
+    form->addRow(scaleName, scaleRow);
     scaleLabel_->setText("2^0");
 
     table_ = new QTableWidget(0, Columns, this);

@@ -73,7 +73,8 @@ QSharedPointer<QCPAxisTickerText> powerOfTwoTicker(double low, double high, int 
 }
 
 void stepsAxis(QCPAxis* x, std::size_t steps, bool labelled) {
-    x->setRange(0, double(std::max<std::size_t>(1, steps)) - 1);
+    const double last = double(std::max<std::size_t>(2, steps)) - 1;
+    x->setRange(-0.01 * last, 1.01 * last); // marks on the first and last steps stay whole
     x->setTickLabels(labelled);
     if (labelled)
         x->setLabel(QObject::tr("step"));
@@ -258,6 +259,25 @@ void drawLossScalePlot(QCustomPlot& plot, const LossScaleResult& result) {
 
     QCPAxis* x = bottom->axis(QCPAxis::atBottom);
     QCPAxis* y = bottom->axis(QCPAxis::atLeft);
+    // The flushed fraction first, under the scale: it is noisy (each step draws its own).
+    if (haveFlushed) {
+        QCPAxis* right = bottom->axis(QCPAxis::atRight);
+        right->setVisible(true);
+        right->setTickLabelFont(kTickFont);
+        right->setLabelFont(kLabelFont);
+        auto* under = new QCPGraph(x, right);
+        under->setData(steps, flushed, true);
+        QColor colour = quantizerColour(4);
+        colour.setAlpha(150);
+        under->setPen(QPen(colour, 1));
+        under->setName(QObject::tr("gradients flushed to 0 (%, right axis)"));
+        double most = 0;
+        for (double f : flushed)
+            if (std::isfinite(f))
+                most = std::max(most, f);
+        right->setRange(0, std::max(1.0, most * 1.1));
+        right->setLabel(QObject::tr("flushed (%)"));
+    }
     auto* scale = new QCPGraph(x, y);
     scale->setData(steps, scales, true);
     scale->setLineStyle(QCPGraph::lsStepLeft);
@@ -275,22 +295,6 @@ void drawLossScalePlot(QCustomPlot& plot, const LossScaleResult& result) {
                          : QObject::tr("skipped steps (%L1)").arg(qulonglong(run.skipped.size())));
     stepsAxis(x, n, true);
     fitLog2Axis(y, scaleLow, scaleHigh, QObject::tr("scale"));
-    if (haveFlushed) {
-        QCPAxis* right = bottom->axis(QCPAxis::atRight);
-        right->setVisible(true);
-        right->setTickLabelFont(kTickFont);
-        right->setLabelFont(kLabelFont);
-        auto* under = new QCPGraph(x, right);
-        under->setData(steps, flushed, true);
-        under->setPen(QPen(rangeZoneColour(RangeZone::Flushed), 1));
-        under->setName(QObject::tr("gradients flushed to 0 (%, right axis)"));
-        double most = 0;
-        for (double f : flushed)
-            if (std::isfinite(f))
-                most = std::max(most, f);
-        right->setRange(0, std::max(1.0, most * 1.1));
-        right->setLabel(QObject::tr("flushed (%)"));
-    }
     plot.replot();
 }
 
@@ -415,16 +419,16 @@ void drawSgdPlot(QCustomPlot& plot, const SgdResult& result) {
                 }
             last = std::max(last, double(p.step));
         }
-        if (r == 0) {
-            auto* reference = new QCPGraph(x, y);
-            reference->setData(steps, exact, true);
-            reference->setPen(QPen(Qt::black, 2, Qt::DashLine));
-            reference->setName(QObject::tr("exact"));
-        }
         auto* graph = new QCPGraph(x, y);
         graph->setData(steps, weights, true);
         graph->setPen(QPen(quantizerColour(int(r)), 1.8));
         graph->setName(QString::fromStdString(result.labels[r]));
+        if (r + 1 == result.runs.size()) { // over the formats' lines, which often hide it
+            auto* reference = new QCPGraph(x, y);
+            reference->setData(steps, exact, true);
+            reference->setPen(QPen(Qt::black, 1.5, Qt::DashLine));
+            reference->setName(QObject::tr("exact"));
+        }
     }
     x->setRange(0, last);
     x->setLabel(QObject::tr("step"));

@@ -10,7 +10,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
+#include <stdexcept>
 
 namespace fpx::gui {
 
@@ -267,8 +269,14 @@ SgdResult runSgd(const SgdRequest& request, const std::atomic<bool>& stop) {
         std::optional<FormatSpec> master;
         if (!variant.master.empty() && !(master = lookUp(variant.master, result.error)))
             return result;
-        result.labels.push_back(format->id + (master ? " + " + master->id + " master" : ""));
-        result.runs.push_back(simulateSgd(gradients, *format, master, options));
+        const std::string label = format->id + (master ? " + " + master->id + " master" : "");
+        try {
+            result.runs.push_back(simulateSgd(gradients, *format, master, options));
+        } catch (const std::invalid_argument& refused) { // no arithmetic in the format (NF4)
+            result.error = label + ": " + refused.what();
+            return result;
+        }
+        result.labels.push_back(label);
     }
     result.description = "w₀ = " + request.weight + ", lr = " + request.learningRate +
                          ", gradients " + request.gradients + ", " +
@@ -291,9 +299,16 @@ std::string rangeCsv(const RangeResult& result) {
         for (RangeZone z :
              {RangeZone::Flushed, RangeZone::Subnormal, RangeZone::Normal, RangeZone::Overflow})
             csv += "," + number(r.fraction(z));
-        csv += r.bestScales ? "," + std::to_string((*r.bestScales)[0]) + "," +
-                                  std::to_string((*r.bestScales)[1])
-                            : std::string(",,");
+        // An empty lowest: unbounded below (see RangeFit::bestScales).
+        if (r.bestScales) {
+            const auto [lowest, highest] = *r.bestScales;
+            csv += "," +
+                   (lowest == std::numeric_limits<std::int64_t>::min() ? std::string()
+                                                                       : std::to_string(lowest)) +
+                   "," + std::to_string(highest);
+        } else {
+            csv += ",,";
+        }
         csv += "," + optionalNumber(r.maxRelativeError) + "\n";
     }
     // The histogram as drawn: log2|x·S| bins.

@@ -63,9 +63,11 @@ double log2Magnitude(const ExactValue& v);
 // --- Loss scaling: the dynamic scaler over a run of steps -----------------------------------
 
 struct LossScaleRequest {
-    std::string amaxSeries = "geometric:1:1e-4,spikes:0.002:1e5"; // parseStepSeries
+    // Gradients shrinking over training with occasional spikes: the scaler backs off at the
+    // spikes and grows every growth interval, and the shrinking gradients flush all the same.
+    std::string amaxSeries = "geometric:1:1e-5,spikes:0.001:100"; // parseStepSeries
     std::string traceFile; // set: the amaxes from this file instead of the series
-    std::size_t steps = 6000;
+    std::size_t steps = 10000;
     std::uint64_t seed = 1;
     std::string format = "fp16";
     LossScalerOptions options;
