@@ -41,5 +41,6 @@ int runDot(const std::vector<std::string>& args, Streams& io);
 int runQuantize(const std::vector<std::string>& args, Streams& io);
 int runInspect(const std::vector<std::string>& args, Streams& io);
 int runSgd(const std::vector<std::string>& args, Streams& io);
+int runRangeFit(const std::vector<std::string>& args, Streams& io);
 
 } // namespace fpx::cli

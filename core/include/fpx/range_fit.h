@@ -51,9 +51,11 @@ struct RangeFit {
     // The exponents k, lowest and highest, of the power-of-two scales 2^k (applied to the
     // input instead of S) that overflow no value and, among those, flush the fewest. nullopt
     // when the input has no non-zero finite value, or no k avoids overflow (a negative value
-    // into an unsigned format). The lowest is std::numeric_limits<std::int64_t>::min() when the
-    // range is unbounded below: no value flushes however small 2^k is (round-to-odd, rounding
-    // toward +∞ without negative values), or every value flushes at every k that is safe.
+    // into an unsigned float that makes it NaN), or no value bounds k (every value negative
+    // into a saturating unsigned float, which takes them all to its lowest code). The lowest is
+    // std::numeric_limits<std::int64_t>::min() when the range is unbounded below: no value flushes
+    // however small 2^k is (round-to-odd, rounding toward +∞ without negative values), or every
+    // value flushes at every k that is safe.
     std::optional<std::array<std::int64_t, 2>> bestScales;
 };
 

@@ -89,6 +89,9 @@ struct SideEdges {
     std::optional<Edge> flush;    // lower: Flushed; upper: not flushed
     std::optional<Edge> normal;   // lower: Subnormal; upper: Normal or beyond
     std::optional<Edge> overflow; // lower: representable; upper: Overflow
+    // Negative values into an unsigned float: one zone whatever the magnitude (NaN, so
+    // overflow; or, saturating, the lowest code), and no edges.
+    std::optional<RangeZone> constantZone;
 };
 
 // The magnitudes around the edges of one side (positive or negative values) of a format.
@@ -102,8 +105,16 @@ struct SideLevels {
 
 SideLevels sideLevels(const FormatSpec& format, bool negative) {
     SideLevels levels;
-    if (negative && !format.isSigned)
+    if (negative && !format.isSigned) {
+        // An unsigned integer clamps a negative level to 0: below the rounding boundary
+        // between the levels 0 and −1 it flushes, from there on it is clipped.
+        if (format.kind == FormatKind::Integer) {
+            levels.smallest = format.scale;
+            levels.largest = ExactValue::zero();
+            levels.beyond = format.scale;
+        }
         return levels;
+    }
     switch (format.kind) {
     case FormatKind::BinaryFloat: {
         const FormatLimits limits = deriveLimits(format);
@@ -185,6 +196,10 @@ SideEdges sideEdges(const FormatSpec& format, const RoundingOptions& rounding, b
         return classifyExact(negative ? magnitude.negated() : magnitude, format, options).zone;
     };
     SideEdges edges;
+    if (negative && !format.isSigned && format.kind == FormatKind::BinaryFloat) {
+        edges.constantZone = zoneAt(ExactValue::integer(1), rounding);
+        return edges;
+    }
     if (levels.smallest)
         edges.flush = findEdge(ExactValue::zero(), *levels.smallest, [&](const ExactValue& v) {
             return zoneAt(v, lower) != RangeZone::Flushed;
@@ -228,6 +243,21 @@ std::optional<ScaleEdge> scaleEdge(const Edge& edge) {
 // The exponent of 2^k at which m·2^(e+k) first reaches the upper zone.
 std::int64_t firstUpperK(const ScaleEdge& edge, double m, std::int64_t e) {
     return m >= edge.mantissa ? edge.log2 - e : edge.log2 - e + 1;
+}
+
+// 2^k as a double, built from its bits for the normal range; 0 or ∞ beyond it.
+double powerOfTwo(int k) {
+    if (k < -1022)
+        return 0;
+    if (k > 1023)
+        return kInfinity;
+    return std::bit_cast<double>(static_cast<std::uint64_t>(k + 1023) << 52);
+}
+
+// ⌊log2 x⌋ of a positive finite double: the exponent field, or ilogb for a subnormal.
+int binadeOf(double x) {
+    const int field = static_cast<int>((std::bit_cast<std::uint64_t>(x) >> 52) & 0x7ff);
+    return field != 0 ? field - 1023 : std::ilogb(x);
 }
 
 bool isDeterministic(RoundingMode mode) {
@@ -298,7 +328,7 @@ struct RangeClassifier::State {
 
     // The double path (docs/design.md, "Range fit"): S = 2^scaleLog2, thresholds per side.
     bool fast = false;
-    int scaleLog2 = 0;
+    double scaleUp = 1, scaleDown = 1; // S and 1/S, both normal doubles
     std::array<double, 2> flushAt{}, normalAt{}, overflowAt{};
     bool hasSubnormals = false;
     int precision = 0;
@@ -318,36 +348,45 @@ struct RangeClassifier::State {
 
     // q = |v| rounded to the format's grid, in double: |v| = t·2^quantum with the quantum of
     // |v|'s binade (or of the subnormals), t rounded to an integer by the mode. Only called
-    // for values that neither flush nor overflow, so the grid is the format's own.
-    double roundMagnitude(double magnitude, bool negative) const {
-        const int quantum = std::max(std::ilogb(magnitude), minExponent) - (precision - 1);
-        const double t = std::ldexp(magnitude, -quantum); // exact: t < 2^precision
+    // for values that neither flush nor overflow, so the grid is the format's own. nullopt
+    // where a scaling would not be exact (formats far wider than a double).
+    std::optional<double> roundMagnitude(double magnitude, bool negative) const {
+        const int quantum = std::max(binadeOf(magnitude), minExponent) - (precision - 1);
+        const double down = powerOfTwo(-quantum);
+        const double up = powerOfTwo(quantum);
+        const double t = magnitude * down; // < 2^precision
+        if (t * up != magnitude || down == 0 || up == 0)
+            return std::nullopt; // t lost bits
         const double whole = std::floor(t);
         const double fraction = t - whole; // exact: a double's fractional part is a double
-        const bool odd = std::fmod(whole, 2.0) != 0;
-        bool up = false;
+        // Every double from 2^53 on is even; below, the integer holds it exactly.
+        const bool odd = whole < 0x1p53 && (static_cast<std::uint64_t>(whole) & 1) != 0;
+        bool increment = false;
         switch (options.rounding.mode) {
         case RoundingMode::NearestEven:
-            up = fraction > 0.5 || (fraction == 0.5 && odd);
+            increment = fraction > 0.5 || (fraction == 0.5 && odd);
             break;
         case RoundingMode::NearestAway:
-            up = fraction >= 0.5;
+            increment = fraction >= 0.5;
             break;
         case RoundingMode::TowardZero:
             break;
         case RoundingMode::TowardPositive:
-            up = fraction > 0 && !negative;
+            increment = fraction > 0 && !negative;
             break;
         case RoundingMode::TowardNegative:
-            up = fraction > 0 && negative;
+            increment = fraction > 0 && negative;
             break;
         case RoundingMode::ToOdd:
-            up = fraction > 0 && !odd;
+            increment = fraction > 0 && !odd;
             break;
         case RoundingMode::Stochastic:
             break;
         }
-        return std::ldexp(whole + (up ? 1.0 : 0.0), quantum);
+        const double q = (whole + (increment ? 1.0 : 0.0)) * up;
+        if (!std::isfinite(q))
+            return std::nullopt;
+        return q;
     }
 
     Outcome classify(double x, std::uint64_t index) const {
@@ -355,9 +394,11 @@ struct RangeClassifier::State {
             return {RangeZone::Zero, std::nullopt, true};
         if (!fast)
             return exact(x, index);
-        const double v = std::ldexp(x, scaleLog2);
-        if (!std::isfinite(v) || std::ldexp(v, -scaleLog2) != x)
-            return exact(x, index); // x·S is not a double
+        // x·S exact: a power-of-two scaling loses nothing short of overflow, or of a subnormal
+        // result when scaling down, which the exact scaling back up cannot restore to x.
+        const double v = x * scaleUp;
+        if (!std::isfinite(v) || v * scaleDown != x)
+            return exact(x, index);
         const bool negative = std::signbit(v);
         const std::size_t side = negative ? 1 : 0;
         const double magnitude = std::fabs(v);
@@ -370,8 +411,8 @@ struct RangeClassifier::State {
         // The error q − |v| by TwoSum (Knuth): `difference` is the double nearest to it and
         // `residual` what that rounding lost, so residual == 0 proves the difference exact and
         // the one division below the only rounding.
-        const double q = roundMagnitude(magnitude, negative);
-        if (std::isfinite(q)) {
+        if (const auto rounded = roundMagnitude(magnitude, negative)) {
+            const double q = *rounded;
             const double difference = q - magnitude;
             const double qPart = difference + magnitude;
             const double vPart = difference - qPart;
@@ -394,18 +435,18 @@ RangeClassifier::RangeClassifier(const FormatSpec& format, const RangeFitOptions
                sideEdges(format, options.rounding, true)};
 
     const ExactValue& scale = options.scale;
-    const bool powerOfTwo = scale.isFinite() && !scale.isZero() && !scale.isNegative() &&
-                            scale == ExactValue::dyadic(false, 1, scale.floorLog2());
-    // Beyond ±2200 every product of a double overflows or underflows a double anyway.
-    constexpr std::int64_t kLargestUsefulShift = 2200;
-    s.fast = powerOfTwo && std::llabs(scale.floorLog2()) <= kLargestUsefulShift &&
+    const bool isPowerOfTwo = scale.isFinite() && !scale.isZero() && !scale.isNegative() &&
+                              scale == ExactValue::dyadic(false, 1, scale.floorLog2());
+    // S and 1/S as normal doubles; beyond, nearly every product leaves a double's range anyway.
+    s.fast = isPowerOfTwo && std::llabs(scale.floorLog2()) <= 1022 &&
              isDeterministic(options.rounding.mode) && format.kind == FormatKind::BinaryFloat &&
              format.isSigned && format.hasZero();
     for (const SideEdges& side : s.edges)
         s.fast = s.fast && side.flush && side.overflow;
     if (!s.fast)
         return;
-    s.scaleLog2 = static_cast<int>(scale.floorLog2());
+    s.scaleUp = powerOfTwo(static_cast<int>(scale.floorLog2()));
+    s.scaleDown = powerOfTwo(static_cast<int>(-scale.floorLog2()));
     s.hasSubnormals = s.edges[0].normal.has_value();
     s.precision = format.precision();
     s.minExponent = format.minExponent();
@@ -436,45 +477,70 @@ namespace {
 // |x|·2^k). The safe k are those up to K, the least of the values' last safe k; the count
 // flushed only falls as k grows, so K flushes the fewest, and so does every k from the last
 // value's flush end at or below K (the largest such end) up to K.
+// Each element as a double, by a loop per element type.
+template <typename Visit> void forEachValue(const TensorView& values, Visit visit) {
+    if (values.isDouble()) {
+        for (std::size_t i = 0; i < values.doubles.size(); ++i)
+            visit(i, values.doubles[i]);
+    } else {
+        for (std::size_t i = 0; i < values.floats.size(); ++i)
+            visit(i, double(values.floats[i]));
+    }
+}
+
 std::optional<std::array<std::int64_t, 2>> bestScales(const TensorView& values,
                                                       const std::array<SideEdges, 2>& edges) {
     std::array<std::optional<ScaleEdge>, 2> flush, overflow;
-    std::array<bool, 2> exists{};
     for (std::size_t side = 0; side < 2; ++side) {
         if (edges[side].flush)
             flush[side] = scaleEdge(*edges[side].flush);
-        if (edges[side].overflow) {
+        if (edges[side].overflow)
             overflow[side] = scaleEdge(*edges[side].overflow);
-            exists[side] = overflow[side].has_value();
-        }
     }
+    // A value's flush end is log2 − e or log2 − e + 1 with e, a double's binade, from −1074 to
+    // 1023: which ends occur is a bitmap per side, offset by the lowest possible end.
+    constexpr std::int64_t kLowestBinade = -1074, kHighestBinade = 1023;
+    constexpr std::size_t kEnds = kHighestBinade - kLowestBinade + 2;
+    std::array<std::vector<bool>, 2> endSeen{std::vector<bool>(kEnds), std::vector<bool>(kEnds)};
+    auto endOffset = [&](std::size_t side) { return flush[side]->log2 - kHighestBinade; };
     bool any = false;
     bool unsafe = false;
     std::int64_t highest = std::numeric_limits<std::int64_t>::max();
-    std::vector<std::int64_t> flushEnds;
-    flushEnds.reserve(values.size());
-    for (std::size_t i = 0; i < values.size(); ++i) {
-        const double x = values.at(i);
+    forEachValue(values, [&](std::size_t, double x) {
         if (!std::isfinite(x) || x == 0)
-            continue;
+            return;
         any = true;
         const std::size_t side = std::signbit(x) ? 1 : 0;
-        if (!exists[side]) {
-            unsafe = true; // a negative value into an unsigned format: every k fails
-            continue;
+        if (edges[side].constantZone) {
+            // A negative value into an unsigned float: it overflows at every k, or its zone
+            // (and so the count flushed) never changes with k and it bounds nothing.
+            unsafe = unsafe || *edges[side].constantZone == RangeZone::Overflow;
+            return;
+        }
+        if (!overflow[side]) {
+            unsafe = true;
+            return;
         }
         int e2 = 0;
         const double m = 2 * std::frexp(std::fabs(x), &e2); // |x| = m·2^e, 1 ≤ m < 2
         const std::int64_t e = e2 - 1;
         highest = std::min(highest, firstUpperK(*overflow[side], m, e) - 1);
-        flushEnds.push_back(flush[side] ? firstUpperK(*flush[side], m, e) : kMinusInfinity);
-    }
-    if (!any || unsafe)
+        // A value on a side without a flush edge flushes at no k: it never raises the lowest.
+        if (flush[side])
+            endSeen[side]
+                   [static_cast<std::size_t>(firstUpperK(*flush[side], m, e) - endOffset(side))] =
+                       true;
+    });
+    if (!any || unsafe || highest == std::numeric_limits<std::int64_t>::max())
         return std::nullopt;
     std::int64_t lowest = kMinusInfinity;
-    for (const std::int64_t end : flushEnds)
-        if (end <= highest)
-            lowest = std::max(lowest, end);
+    for (std::size_t side = 0; side < 2; ++side)
+        for (std::size_t i = 0; i < kEnds && flush[side]; ++i)
+            if (endSeen[side][i]) {
+                const std::int64_t end = std::int64_t(i) + endOffset(side);
+                if (end <= highest)
+                    lowest = std::max(lowest, end);
+            }
     return std::array<std::int64_t, 2>{lowest, highest};
 }
 
@@ -501,11 +567,10 @@ RangeFit fitRange(const TensorView& values, const FormatSpec& format,
     std::optional<double> maxError;
     CompensatedSum errorSum;
     std::size_t errorCount = 0;
-    for (std::size_t i = 0; i < values.size(); ++i) {
-        const double x = values.at(i);
+    forEachValue(values, [&](std::size_t i, double x) {
         if (!std::isfinite(x)) {
             ++fit.nonFinite;
-            continue;
+            return;
         }
         const RangeClassifier::Outcome outcome = classifier.classify(x, i);
         ++fit.counts[zoneIndex(outcome.zone)];
@@ -514,7 +579,7 @@ RangeFit fitRange(const TensorView& values, const FormatSpec& format,
             errorSum.add(*outcome.relativeError);
             ++errorCount;
         }
-    }
+    });
     fit.maxRelativeError = maxError;
     if (errorCount > 0)
         fit.meanRelativeError = errorSum.value() / double(errorCount);

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// fpx range-fit: a tensor (a file, a distribution or a list of values) scaled by S and rounded
+// once into each format, sorted into zones: zero, flushed, subnormal, normal, overflow; with
+// the relative error of the representable values and the power-of-two scales that fit.
+#include "arguments.h"
+#include "commands.h"
+#include "presentation.h"
+#include "tensor_source.h"
+
+#include "fpx/decimal_text.h"
+#include "fpx/format_catalogue.h"
+#include "fpx/range_fit.h"
+#include "fpx/value_parser.h"
+
+#include <cstdio>
+#include <limits>
+#include <ostream>
+
+namespace fpx::cli {
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: fpx range-fit (--input PATH[:TENSOR] [--dtype D] | --dist SPEC --count N [--seed S]\n"
+    "                     [--outliers F:S] | --values V1,V2,...) --formats ID,...\n"
+    "                     [--scale S] [--round MODE] [--overflow ieee|saturate] [--json]\n"
+    "  Scales every value by S, rounds it once into each format and counts where it lands:\n"
+    "  zero (in the input), flushed (to 0), subnormal, normal, overflow (to inf/NaN, or\n"
+    "  clipped to max); the relative error of the subnormal and normal ones; and the range\n"
+    "  of power-of-two scales 2^k (instead of S) that overflow nothing and flush the fewest.\n"
+    "  --scale: any exact positive value: 1024, 0.5, 1e-3, 2^16, 2^-10 (default 1)\n"
+    "  --round: rne (default), rna, rtz, rup, rdn, rto, sr (bits from --seed and the index)\n"
+    "  --input: .npy, .safetensors (one tensor by name, or the first), text (one value a line),\n"
+    "           raw little-endian with --dtype f32|f64|f16|bf16|e4m3|e5m2\n"
+    "  --dist: normal:MU:SIGMA, lognormal:MU:SIGMA, laplace:B, student:NU, uniform:A:B\n"
+    "          (values rounded to FP32); gradients: lognormal:-16:2.5\n"
+    "  --values: each value rounded once to FP32 (nearest even), as every tensor fpx makes\n";
+
+constexpr RangeZone kZones[] = {RangeZone::Zero, RangeZone::Flushed, RangeZone::Subnormal,
+                                RangeZone::Normal, RangeZone::Overflow};
+
+// "1 (2^0)", "0.001", "65536 (2^16)".
+std::string scaleText(const ExactValue& scale) {
+    std::string text = toDecimal(scale).text;
+    if (const auto k = powerOfTwoExponent(scale); k && (*k < -16 || *k > 16))
+        text = "2^" + std::to_string(*k);
+    else if (k)
+        text += " (2^" + std::to_string(*k) + ")";
+    return text;
+}
+
+std::string countText(std::size_t count, double fraction) {
+    if (count == 0)
+        return "0";
+    char percent[32];
+    std::snprintf(percent, sizeof percent, "%.4g", 100 * fraction);
+    return std::to_string(count) + " (" + percent + " %)";
+}
+
+std::string errorText(const std::optional<double>& error) {
+    if (!error)
+        return "-";
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3e", *error);
+    return text;
+}
+
+bool unboundedBelow(std::int64_t k) {
+    return k == std::numeric_limits<std::int64_t>::min();
+}
+
+std::string bestScalesText(const RangeFit& fit) {
+    if (!fit.bestScales)
+        return "none";
+    const auto [low, high] = *fit.bestScales;
+    return (unboundedBelow(low) ? "(-inf" : "[" + std::to_string(low)) + ", " +
+           std::to_string(high) + "]";
+}
+
+Json fitJson(const RangeFit& fit) {
+    Json json;
+    json["format"] = fit.format.id;
+    json["scale"] = decimalOrNull(fit.scale);
+    for (const RangeZone zone : kZones)
+        json[std::string(rangeZoneId(zone))] = fit.count(zone);
+    json["non_finite"] = fit.nonFinite;
+    Json fractions = Json::object();
+    for (const RangeZone zone : kZones)
+        fractions[std::string(rangeZoneId(zone))] = fit.fraction(zone);
+    json["fractions"] = fractions;
+    if (fit.bestScales) {
+        const auto [low, high] = *fit.bestScales;
+        json["best_scales"] = Json::array({unboundedBelow(low) ? Json(nullptr) : Json(low), high});
+    } else {
+        json["best_scales"] = nullptr;
+    }
+    json["max_relative_error"] = fit.maxRelativeError ? Json(*fit.maxRelativeError) : Json();
+    json["mean_relative_error"] = fit.meanRelativeError ? Json(*fit.meanRelativeError) : Json();
+    return json;
+}
+
+void printText(std::ostream& out, const std::string& source, std::size_t count,
+               const RangeFitOptions& options, const std::vector<RangeFit>& fits) {
+    out << "range fit of " << source << ": " << count << " values × " << scaleText(options.scale)
+        << ", " << roundingModeId(options.rounding.mode) << ", overflow "
+        << overflowPolicyId(options.rounding.overflow) << "\n\n";
+    TextTable table({"format", "zero", "flushed", "subnormal", "normal", "overflow", "max rel err",
+                     "mean rel err", "best 2^k"});
+    std::size_t nonFinite = 0;
+    for (const RangeFit& fit : fits) {
+        std::vector<std::string> row{fit.format.id};
+        for (const RangeZone zone : kZones)
+            row.push_back(countText(fit.count(zone), fit.fraction(zone)));
+        row.push_back(errorText(fit.maxRelativeError));
+        row.push_back(errorText(fit.meanRelativeError));
+        row.push_back(bestScalesText(fit));
+        table.addRow(std::move(row));
+        nonFinite = fit.nonFinite;
+    }
+    table.print(out, false);
+    if (nonFinite > 0)
+        out << "\n" << nonFinite << " NaN or infinite input values, in no zone\n";
+    out << "\nbest 2^k: the power-of-two scales (instead of S) that overflow nothing and flush "
+           "the fewest\n";
+}
+
+} // namespace
+
+int runRangeFit(const std::vector<std::string>& rawArgs, Streams& io) {
+    std::set<std::string> withValue = tensorSourceOptions();
+    withValue.insert({"formats", "scale", "round", "overflow"});
+    Arguments args(rawArgs, std::move(withValue), {"json"});
+    auto usageError = [&](const std::string& message) {
+        io.err << "fpx range-fit: " << message << '\n' << kUsage;
+        return kExitUsage;
+    };
+    auto dataError = [&](const std::string& message) {
+        io.err << "fpx range-fit: " << message << '\n';
+        return kExitDataError;
+    };
+    if (const auto stop = checkOptionsOnly(args, io, "fpx range-fit", kUsage))
+        return *stop;
+
+    // Every option checked before any work.
+    if (const auto problem = checkTensorSourceOptions(args))
+        return usageError(*problem);
+    const auto formatsText = args.value("formats");
+    if (!formatsText)
+        return usageError("--formats ID,... is required");
+    const FormatListLookup formats = findFormats(*formatsText);
+    if (!formats.error.empty())
+        return usageError("--formats: " + formats.error);
+    if (formats.specs.empty())
+        return usageError("--formats: name at least one format");
+
+    RangeFitOptions options;
+    if (auto text = args.value("scale")) {
+        const ParsedValue parsed = parseValue(*text);
+        if (!parsed)
+            return usageError("--scale '" + *text + "': column " +
+                              std::to_string(parsed.error.position + 1) + ": " +
+                              parsed.error.message);
+        if (!parsed.exact)
+            return usageError("--scale must be exact: at most 40000 digits, within 10^±20000");
+        if (!parsed.value->isFinite() || parsed.value->isZero() || parsed.value->isNegative())
+            return usageError("--scale must be a finite positive number, got '" + *text + "'");
+        options.scale = *parsed.value;
+    }
+    if (auto text = args.value("round")) {
+        const auto mode = parseRoundingMode(*text);
+        if (!mode)
+            return usageError("--round: unknown rounding mode '" + *text +
+                              "' (use rne, rna, rtz, rup, rdn, sr or rto)");
+        options.rounding.mode = *mode;
+    }
+    if (auto text = args.value("overflow")) {
+        const auto policy = parseOverflowPolicy(*text);
+        if (!policy)
+            return usageError("--overflow: unknown policy '" + *text + "' (use ieee or saturate)");
+        options.rounding.overflow = *policy;
+    }
+
+    std::string error;
+    TensorSource source;
+    if (const int status = readTensorSource(args, source, error); status != kExitOk)
+        return status == kExitUsage ? usageError(error) : dataError(error);
+    // Stochastic rounding: element i's bits from the seed and i (the --dist seed, else 0).
+    if (auto seed = args.value("seed"))
+        options.rounding.randomBits = std::stoull(*seed); // checked by readTensorSource
+
+    std::vector<RangeFit> fits;
+    for (const FormatSpec& format : formats.specs)
+        fits.push_back(fitRange(source.view, format, options));
+
+    if (args.has("json")) {
+        Json document;
+        document["source"] = source.description;
+        document["count"] = source.view.size();
+        document["scale"] = decimalOrNull(options.scale);
+        document["round"] = roundingModeId(options.rounding.mode);
+        document["overflow"] = overflowPolicyId(options.rounding.overflow);
+        Json results = Json::array();
+        for (const RangeFit& fit : fits)
+            results.push_back(fitJson(fit));
+        document["results"] = results;
+        printJson(io.out, document);
+    } else {
+        printText(io.out, source.description, source.view.size(), options, fits);
+    }
+    return kExitOk;
+}
+
+} // namespace fpx::cli
