@@ -63,6 +63,18 @@ Usage:
   fpx inspect FILE [--json] [--dtype f32|f64|f16|bf16|e4m3|e5m2]
       The tensors in a .npy, .safetensors, raw (--dtype) or text file: name,
       dtype, shape, min, max, absmax, mean, std, zeros, NaN and Inf counts.
+  fpx loss-scale (--amax-trace FILE | --steps N --amax SPEC) [--format ID]
+                 [--init S] [--growth-factor G] [--backoff B] [--interval N]
+                 [--static S] [--dist SPEC [--count N]] [--seed S] [--json|--csv]
+      Static or dynamic loss scaling (PyTorch GradScaler's rules) over a run of
+      steps: the scale at each step, overflows and skipped steps; with --dist the
+      fraction of each step's gradients flushed to zero or left subnormal.
+  fpx fp8-scaling (--inputs FILE,... | --steps N --dist SPEC [--count N]
+                  [--drift SERIES]) --recipe R,... [--margin M] [--format ID]
+                  [--round MODE] [--overflow POLICY] [--seed S] [--json|--csv]
+      Per-tensor FP8 scaling recipes side by side (current, delayed:LEN:max,
+      delayed:LEN:most_recent, as Transformer Engine defines them): per step the
+      scale, the amax, the overflowed and flushed fractions and the SQNR.
   fpx sgd --weight W --lr LR --grads DIST|LIST --steps N --formats ID,...
           [--master fp32] [--grad-format ID] [--round MODE] [--seed S] [--json]
       SGD on one weight held in each format (and with an FP32 master copy)
@@ -125,6 +137,10 @@ int main(int argc, char** argv) {
             return fpx::cli::runQuantize(args, io);
         if (command == "inspect")
             return fpx::cli::runInspect(args, io);
+        if (command == "loss-scale")
+            return fpx::cli::runLossScale(args, io);
+        if (command == "fp8-scaling")
+            return fpx::cli::runFp8Scaling(args, io);
         if (command == "sgd")
             return fpx::cli::runSgd(args, io);
         if (command == "range-fit")
@@ -143,6 +159,7 @@ int main(int argc, char** argv) {
     }
     std::cerr << "fpx: unknown command '" << command
               << "' (use formats, show, convert, table, plot, bench, calc, accumulate, dot, "
-                 "quantize, inspect, sgd or range-fit; fpx --help for more)\n";
+                 "quantize, inspect, sgd, loss-scale, fp8-scaling or range-fit; fpx --help "
+                 "for more)\n";
     return fpx::cli::kExitUsage;
 }

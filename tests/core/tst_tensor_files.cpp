@@ -761,6 +761,19 @@ void TestTensorFiles::statistics() {
     const TensorStatistics b = tensorStatistics(big);
     QCOMPARE(b.mean, 1e9 + 49.5);
     QVERIFY2(std::fabs(b.std - std::sqrt(9999.0 / 12)) < 1e-9, qPrintable(QString::number(b.std)));
+    // Near the top of double's range the sum and the squared deviations would overflow: the
+    // mean of {max, max} is max, of {max, −max} 0, and their population std max and 0.
+    constexpr double kMax = std::numeric_limits<double>::max();
+    const std::vector<double> huge{kMax, -kMax}, same{kMax, kMax};
+    TensorView h;
+    h.doubles = huge;
+    const TensorStatistics hs = tensorStatistics(h);
+    QCOMPARE(hs.mean, 0.0);
+    QCOMPARE(hs.std, kMax);
+    h.doubles = same;
+    const TensorStatistics ss = tensorStatistics(h);
+    QCOMPARE(ss.mean, kMax);
+    QCOMPARE(ss.std, 0.0);
     // Floats are read as they are; no finite value leaves zeros.
     floats = {-std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()};
     TensorView f;

@@ -5,7 +5,6 @@
 
 #include "scaled_cast.h"
 
-#include "fpx/conversion.h"
 #include "fpx/range_fit.h"
 #include "fpx/rounding.h"
 
@@ -30,9 +29,7 @@ bool overflows(double amax, float scale, const FormatSpec& format) {
     if (!std::isfinite(amax))
         return true;
     const ExactValue scaled = exactFromDouble(amax) * exactFromDouble(double(scale));
-    const Conversion c =
-        roundToFormat(scaled, format, {RoundingMode::NearestEven, OverflowPolicy::Ieee, 0});
-    return training::zoneOfRounding(scaled, decodeCode(format, c.code), c.flags) ==
+    return rangeZoneOf(scaled, format, {RoundingMode::NearestEven, OverflowPolicy::Ieee, 0}) ==
            RangeZone::Overflow;
 }
 

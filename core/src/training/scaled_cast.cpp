@@ -39,25 +39,10 @@ bool tableApplies(const FormatSpec& format, const RoundingOptions& rounding) {
 ScaledOutcome outcomeOf(const ExactValue& scaled, const FormatSpec& format,
                         const RoundingOptions& rounding) {
     const Conversion c = roundToFormat(scaled, format, rounding);
-    const DecodedCode decoded = decodeCode(format, c.code);
-    return {zoneOfRounding(scaled, decoded, c.flags), nearestDouble(decoded.value)};
+    return {rangeZoneOf(scaled, format, rounding), nearestDouble(decodeCode(format, c.code).value)};
 }
 
 } // namespace
-
-// range_fit.h's zones read off the one rounding of x·S: a finite x·S that becomes ±∞ or NaN,
-// or sets the overflow flag (under Saturate: it lay beyond the rounding boundary and was
-// clipped), overflows; otherwise the rounded value's class decides.
-RangeZone zoneOfRounding(const ExactValue& scaled, const DecodedCode& rounded,
-                         const ConversionFlags& flags) {
-    if (scaled.isZero())
-        return RangeZone::Zero;
-    if (!rounded.value.isFinite() || flags.overflow)
-        return RangeZone::Overflow;
-    if (rounded.value.isZero())
-        return RangeZone::Flushed;
-    return rounded.valueClass == ValueClass::Subnormal ? RangeZone::Subnormal : RangeZone::Normal;
-}
 
 std::optional<double> exactProduct(double x, double scale) {
     const double product = x * scale;

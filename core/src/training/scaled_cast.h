@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "fpx/conversion.h"
 #include "fpx/format_spec.h"
 #include "fpx/range_fit.h"
 #include "fpx/rounding.h"
@@ -59,10 +58,6 @@ class ScaledCast {
     std::vector<ScaledOutcome> inInterval_; // answer on (points_[j], points_[j + 1]), and
                                             // past the last point at the back
 };
-
-// The zone of x·S from its one rounding into the format (the code taken apart and the flags).
-RangeZone zoneOfRounding(const ExactValue& scaled, const DecodedCode& rounded,
-                         const ConversionFlags& flags);
 
 // x·S when the double product is exact, else nullopt.
 std::optional<double> exactProduct(double x, double scale);
