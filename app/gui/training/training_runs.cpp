@@ -3,6 +3,7 @@
 
 #include "fpx/decimal_text.h"
 #include "fpx/format_catalogue.h"
+#include "fpx/rounding.h"
 #include "fpx/step_series.h"
 #include "fpx/text_util.h"
 #include "fpx/value_distribution.h"
@@ -177,8 +178,9 @@ Fp8Result runFp8Recipes(const Fp8Request& request, const std::atomic<bool>& stop
         result.error = "choose at least one recipe";
         return result;
     }
-    // Step t's tensor: the distribution's draws (seeded per step) times the drift, each value
-    // rounded once to FP32 as a framework's activations are.
+    // Step t's tensor as `fpx fp8-scaling --dist` draws it, so that the same settings give the
+    // same numbers: the draws seeded by stochasticBits(seed, t), each rounded once to FP32, then
+    // times the step's drift, rounded once again.
     std::vector<std::vector<float>> values(drift->size());
     std::vector<TensorView> tensors(drift->size());
     for (std::size_t t = 0; t < drift->size(); ++t) {
@@ -187,11 +189,11 @@ Fp8Result runFp8Recipes(const Fp8Request& request, const std::atomic<bool>& stop
             return result;
         }
         const std::vector<double> draws =
-            drawValues(*distribution, request.count, request.seed + t);
+            drawValues(*distribution, request.count, stochasticBits(request.seed, t));
         values[t].resize(draws.size());
         float amax = 0;
         for (std::size_t i = 0; i < draws.size(); ++i) {
-            values[t][i] = static_cast<float>(draws[i] * (*drift)[t]);
+            values[t][i] = static_cast<float>(double(static_cast<float>(draws[i])) * (*drift)[t]);
             amax = std::max(amax, std::abs(values[t][i]));
         }
         result.amax.push_back(amax);
