@@ -100,6 +100,7 @@ class TestTrainingPage : public QObject {
     void init();
     void pageAndShortcut();
     void zonesMatchFp16Boundaries();
+    void craftedValuesAtTheEdges();
     void sliderShiftsTheHistogramAndRefits();
     void bf16NeedsNoLossScaling();
     void millionValuesKeepTheWindowResponsive();
@@ -170,6 +171,50 @@ void TestTrainingPage::zonesMatchFp16Boundaries() {
     const RangeFormatFit* fp16 = fitOf(range->result(), "fp16");
     QCOMPARE(*fp16->flushLog2, -25.0);
     QCOMPARE(*fp16->overflowLog2, std::log2(65520.0));
+}
+
+void TestTrainingPage::craftedValuesAtTheEdges() {
+    // The boundaries in FP16, one value a line: 0; 2^−25 (the tie to 0) and the double
+    // above it; 2^−24 (the smallest subnormal); 2^−14 − 2^−25 (the tie up to the smallest
+    // normal) and the double below it; 65504, 65519.99 and 65520 (the tie to ∞), and −65520.
+    const double below = std::nextafter(std::ldexp(1.0, -14) - std::ldexp(1.0, -25), 0.0);
+    const std::vector<double> values = {0,
+                                        std::ldexp(1.0, -25),
+                                        std::nextafter(std::ldexp(1.0, -25), 1.0),
+                                        std::ldexp(1.0, -24),
+                                        std::ldexp(1.0, -14) - std::ldexp(1.0, -25),
+                                        below,
+                                        65504,
+                                        65519.99,
+                                        65520,
+                                        -65520};
+    const QString path = dir_.filePath("edges.txt");
+    {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Text));
+        for (double v : values)
+            file.write(QByteArray::number(v, 'g', 17) + '\n');
+    }
+    MainWindow window;
+    RangeView* range = window.trainingPage()->rangeView();
+    QVERIFY(range->setInputFile(path).isEmpty());
+    QVERIFY(range->setFormats("fp16").isEmpty());
+    window.showPage(MainWindow::Page::Training);
+    window.show();
+    QVERIFY(waitFor(range));
+    QVERIFY2(range->errorText().isEmpty(), qPrintable(range->errorText()));
+    const RangeFit& fit = *fitOf(range->result(), "fp16")->fit;
+    QCOMPARE(fit.count(RangeZone::Zero), std::size_t(1));
+    QCOMPARE(fit.count(RangeZone::Flushed), std::size_t(1));   // 2^−25
+    QCOMPARE(fit.count(RangeZone::Subnormal), std::size_t(3)); // above 2^−25, 2^−24, below
+    QCOMPARE(fit.count(RangeZone::Normal), std::size_t(3));    // the tie up, 65504, 65519.99
+    QCOMPARE(fit.count(RangeZone::Overflow), std::size_t(2));  // ±65520
+    // Halving every value (2^−1) moves 65520 into the normals and 2^−24 onto the flush tie.
+    QVERIFY(range->setScaleExponent(-1).isEmpty());
+    QVERIFY(waitFor(range));
+    const RangeFit& half = *fitOf(range->result(), "fp16")->fit;
+    QCOMPARE(half.count(RangeZone::Overflow), std::size_t(0));
+    QCOMPARE(half.count(RangeZone::Flushed), std::size_t(3)); // 2^−26, just above it, 2^−25
 }
 
 void TestTrainingPage::sliderShiftsTheHistogramAndRefits() {
