@@ -14,11 +14,16 @@
 
 #include <qcustomplot.h>
 
+#include "cli_runner.h"
+
+#include "fpx/decimal_text.h"
 #include "fpx/value_distribution.h"
 
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QLineEdit>
 #include <QProcess>
 #include <QSlider>
@@ -107,6 +112,7 @@ class TestTrainingPage : public QObject {
     void lossScalerFollowsGradScaler();
     void fp8RecipesRunSideBySide();
     void masterWeightsAgainstExactArithmetic();
+    void pageAgreesWithTheCommandLine();
     void everyViewExports();
     void badInputShowsAnError();
     void screenshotFlag();
@@ -390,6 +396,59 @@ void TestTrainingPage::masterWeightsAgainstExactArithmetic() {
     QCOMPARE(result.runs[2].lostUpdates, std::size_t(0));
     QCOMPARE(view->table()->rowCount(), 3);
     QCOMPARE(view->table()->item(0, 2)->text(), QLocale().toString(10));
+}
+
+void TestTrainingPage::pageAgreesWithTheCommandLine() {
+    // The same settings on the page and in fpx fp8-scaling / fpx loss-scale give the same
+    // exact scales step by step: one simulation, two front ends.
+    MainWindow window;
+    TrainingPage* training = window.trainingPage();
+    Fp8View* fp8 = training->fp8View();
+    QVERIFY(fp8->setRecipes("current,delayed:4:max").isEmpty());
+    fp8->findChild<QSpinBox*>("fp8Steps")->setValue(12);
+    fp8->findChild<QLineEdit*>("fp8Drift")->setText("geometric:1:50,spike-at:6:30");
+    training->showView(TrainingPage::View::Fp8);
+    window.showPage(MainWindow::Page::Training);
+    window.show();
+    QVERIFY(waitFor(fp8));
+    QVERIFY2(fp8->errorText().isEmpty(), qPrintable(fp8->errorText()));
+    const fpx::test::CliRun run =
+        fpx::test::runFpx({"fp8-scaling", "--steps", "12", "--dist", "normal:0:1", "--count",
+                           "4096", "--drift", "geometric:1:50,spike-at:6:30", "--recipe",
+                           "current,delayed:4:max", "--seed", "1", "--json"});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    const QJsonArray results = fpx::test::json(run)["results"].toArray();
+    QCOMPARE(results.size(), 2);
+    for (int r = 0; r < 2; ++r) {
+        const QJsonArray steps = results[r].toObject()["steps"].toArray();
+        const Fp8ScalingRun& page = fp8->result().runs[std::size_t(r)];
+        QCOMPARE(std::size_t(steps.size()), page.steps.size());
+        for (int t = 0; t < steps.size(); ++t)
+            QCOMPARE(steps[t].toObject()["scale"].toString(),
+                     QString::fromStdString(
+                         toDecimal(exactFromDouble(page.steps[std::size_t(t)].scale)).text));
+    }
+
+    LossScaleView* loss = training->lossScaleView();
+    QVERIFY(loss->setAmaxSeries("geometric:1:1e-3,spikes:0.05:1e3").isEmpty());
+    loss->setSteps(300);
+    loss->setGradients({}, 1);
+    loss->findChild<QSpinBox*>("lossScaleInterval")->setValue(20);
+    training->showView(TrainingPage::View::LossScale);
+    QVERIFY(waitFor(loss));
+    QVERIFY2(loss->errorText().isEmpty(), qPrintable(loss->errorText()));
+    const fpx::test::CliRun scaler = fpx::test::runFpx(
+        {"loss-scale", "--steps", "300", "--amax", "geometric:1:1e-3,spikes:0.05:1e3", "--interval",
+         "20", "--seed", "1", "--json"});
+    QVERIFY2(scaler.exitCode == 0, scaler.err.constData());
+    const QJsonArray scales = fpx::test::json(scaler)["scales"].toArray();
+    QCOMPARE(std::size_t(scales.size()), loss->result().run->steps.size());
+    for (int t = 0; t < scales.size(); ++t)
+        QCOMPARE(
+            scales[t].toString(),
+            QString::fromStdString(
+                toDecimal(exactFromDouble(loss->result().run->steps[std::size_t(t)].scale)).text));
+    QVERIFY(!loss->result().run->skipped.empty()); // the spikes made it back off
 }
 
 void TestTrainingPage::everyViewExports() {
