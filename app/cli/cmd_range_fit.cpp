@@ -39,9 +39,23 @@ constexpr const char* kUsage =
 constexpr RangeZone kZones[] = {RangeZone::Zero, RangeZone::Flushed, RangeZone::Subnormal,
                                 RangeZone::Normal, RangeZone::Overflow};
 
-// "1 (2^0)", "0.001", "65536 (2^16)".
+// The scale exactly: its decimal expansion, or "P/Q" when that does not terminate (1/3).
+std::string exactText(const ExactValue& scale) {
+    const DecimalText decimal = toDecimal(scale);
+    if (decimal.exact)
+        return decimal.text;
+    BigInt numerator = scale.numerator();
+    BigInt denominator = scale.denominator();
+    if (scale.exponent2() >= 0)
+        numerator <<= static_cast<unsigned>(scale.exponent2());
+    else
+        denominator <<= static_cast<unsigned>(-scale.exponent2());
+    return (scale.isNegative() ? "-" : "") + numerator.str() + "/" + denominator.str();
+}
+
+// "1 (2^0)", "0.001", "65536 (2^16)", "1/3".
 std::string scaleText(const ExactValue& scale) {
-    std::string text = toDecimal(scale).text;
+    std::string text = exactText(scale);
     if (const auto k = powerOfTwoExponent(scale); k && (*k < -16 || *k > 16))
         text = "2^" + std::to_string(*k);
     else if (k)
@@ -80,7 +94,7 @@ std::string bestScalesText(const RangeFit& fit) {
 Json fitJson(const RangeFit& fit) {
     Json json;
     json["format"] = fit.format.id;
-    json["scale"] = decimalOrNull(fit.scale);
+    json["scale"] = exactText(fit.scale);
     for (const RangeZone zone : kZones)
         json[std::string(rangeZoneId(zone))] = fit.count(zone);
     json["non_finite"] = fit.nonFinite;
@@ -196,7 +210,7 @@ int runRangeFit(const std::vector<std::string>& rawArgs, Streams& io) {
         Json document;
         document["source"] = source.description;
         document["count"] = source.view.size();
-        document["scale"] = decimalOrNull(options.scale);
+        document["scale"] = exactText(options.scale);
         document["round"] = roundingModeId(options.rounding.mode);
         document["overflow"] = overflowPolicyId(options.rounding.overflow);
         Json results = Json::array();

@@ -40,9 +40,9 @@ int runAccumulate(const std::vector<std::string>& args, Streams& io);
 int runDot(const std::vector<std::string>& args, Streams& io);
 int runQuantize(const std::vector<std::string>& args, Streams& io);
 int runInspect(const std::vector<std::string>& args, Streams& io);
+int runRangeFit(const std::vector<std::string>& args, Streams& io);
 int runLossScale(const std::vector<std::string>& args, Streams& io);
 int runFp8Scaling(const std::vector<std::string>& args, Streams& io);
 int runSgd(const std::vector<std::string>& args, Streams& io);
-int runRangeFit(const std::vector<std::string>& args, Streams& io);
 
 } // namespace fpx::cli

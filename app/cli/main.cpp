@@ -63,6 +63,12 @@ Usage:
   fpx inspect FILE [--json] [--dtype f32|f64|f16|bf16|e4m3|e5m2]
       The tensors in a .npy, .safetensors, raw (--dtype) or text file: name,
       dtype, shape, min, max, absmax, mean, std, zeros, NaN and Inf counts.
+  fpx range-fit (--input PATH[:TENSOR] | --dist SPEC --count N [--seed S]
+                | --values V1,V2,...) --formats ID,... [--scale S] [--round MODE]
+                [--overflow POLICY] [--json]
+      Each value times S rounded once into each format: counts and fractions
+      zero, flushed, subnormal, normal, overflow; relative error; the 2^k
+      scales that overflow nothing and flush the fewest.
   fpx loss-scale (--amax-trace FILE | --steps N --amax SPEC) [--format ID]
                  [--init S] [--growth-factor G] [--backoff B] [--interval N]
                  [--static S] [--dist SPEC [--count N]] [--seed S] [--json|--csv]
@@ -79,12 +85,6 @@ Usage:
           [--master fp32] [--grad-format ID] [--round MODE] [--seed S] [--json]
       SGD on one weight held in each format (and with an FP32 master copy)
       against exact arithmetic: final weight, lost updates, error.
-  fpx range-fit (--input PATH[:TENSOR] | --dist SPEC --count N [--seed S]
-                | --values V1,V2,...) --formats ID,... [--scale S] [--round MODE]
-                [--overflow POLICY] [--json]
-      Each value times S rounded once into each format: counts and fractions
-      zero, flushed, subnormal, normal, overflow; relative error; the 2^k
-      scales that overflow nothing and flush the fewest.
 
 Values: 0.3952  -1.5e-7  1/3  2^-24  3*2^-4  0x1.8p-3  inf  -inf  nan  -0
 Formats: fp64 fp32 tf32 bf16 fp16 fp8_e4m3 fp8_e5m2 fp8_e4m3fnuz fp8_e5m2fnuz
@@ -137,14 +137,14 @@ int main(int argc, char** argv) {
             return fpx::cli::runQuantize(args, io);
         if (command == "inspect")
             return fpx::cli::runInspect(args, io);
+        if (command == "range-fit")
+            return fpx::cli::runRangeFit(args, io);
         if (command == "loss-scale")
             return fpx::cli::runLossScale(args, io);
         if (command == "fp8-scaling")
             return fpx::cli::runFp8Scaling(args, io);
         if (command == "sgd")
             return fpx::cli::runSgd(args, io);
-        if (command == "range-fit")
-            return fpx::cli::runRangeFit(args, io);
         if (command == "help" || command == "--help" || command == "-h") {
             std::cout << kUsage;
             return fpx::cli::kExitOk;
@@ -159,7 +159,7 @@ int main(int argc, char** argv) {
     }
     std::cerr << "fpx: unknown command '" << command
               << "' (use formats, show, convert, table, plot, bench, calc, accumulate, dot, "
-                 "quantize, inspect, sgd, loss-scale, fp8-scaling or range-fit; fpx --help "
-                 "for more)\n";
+                 "quantize, inspect, range-fit, loss-scale, fp8-scaling or sgd; fpx --help for "
+                 "more)\n";
     return fpx::cli::kExitUsage;
 }

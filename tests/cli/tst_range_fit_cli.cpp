@@ -125,6 +125,11 @@ void TestRangeFitCli::scaleForms() {
     QCOMPARE(fp16["scale"].toString(), QString("0.001"));
     QCOMPARE(fp16["normal"].toInt(), 1);
     QCOMPARE(fp16["max_relative_error"].toDouble(), 0.0); // 1000 · 0.001 = 1, exactly
+    // A scale without a terminating decimal stays exact as a fraction: 3 · 1/3 = 1.
+    const CliRun third =
+        runFpx({"range-fit", "--values", "3", "--formats", "fp16", "--scale", "1/3", "--json"});
+    QCOMPARE(resultFor(json(third), "fp16")["scale"].toString(), QString("1/3"));
+    QCOMPARE(resultFor(json(third), "fp16")["max_relative_error"].toDouble(), 0.0);
 }
 
 void TestRangeFitCli::fileInput() {

@@ -134,6 +134,14 @@ class TestFp8Scaling : public QObject {
         }
         const auto margin = simulateFp8Scaling(tensors.views, e4m3, recipe("current", 2));
         QCOMPARE(margin.steps[1].scale, 112.0f);
+        // 448 / 2^−149 is not finite in FP32, and a margin of 200 makes every scale 0: the
+        // previous scale stays.
+        const Tensors tiny({4, 0x1p-149f});
+        const auto kept = simulateFp8Scaling(tiny.views, e4m3, recipe("current"));
+        QCOMPARE(kept.steps[1].scale, 112.0f);
+        const auto huge = simulateFp8Scaling(tensors.views, e4m3, recipe("current", 200));
+        for (const auto& step : huge.steps)
+            QCOMPARE(step.scale, 1.0f);
     }
 
     void delayedHistories_data() {

@@ -115,6 +115,7 @@ class TestRangeFit : public QObject {
     void bestScalesAgainstSearch_data();
     void bestScalesAgainstSearch();
     void bf16NeedsNoLossScaling();
+    void doublePathCoversGradients();
     void lognormal();
 };
 
@@ -526,6 +527,37 @@ void TestRangeFit::bf16NeedsNoLossScaling() {
     // BF16's errors are larger: 8 bits against FP16's 11 in its normal range.
     QVERIFY(*bf16.maxRelativeError <= std::ldexp(1.0, -8));
     QVERIFY(*best.maxRelativeError <= std::ldexp(1.0, -11) || best.count(RangeZone::Subnormal));
+}
+
+// The speed of an interactive range fit rests on the double path: on FP32 gradients, scaled by
+// powers of two that a loss-scale slider offers, every value takes it in the formats the
+// Training page shows (a subnormal error far from its value may need the exact core: allow a
+// few).
+void TestRangeFit::doublePathCoversGradients() {
+    std::string error;
+    const auto d = parseValueDistribution("lognormal:-12:3", error);
+    QVERIFY(d);
+    std::vector<double> values;
+    for (std::size_t i = 0; i < 50000; ++i)
+        values.push_back(double(float(drawValue(*d, 11, i))) * (i % 2 ? -1 : 1));
+    for (const char* id : {"fp16", "bf16", "fp8_e4m3", "fp8_e5m2", "fp32"})
+        for (const int k : {-8, 0, 16, 24}) {
+            const RangeClassifier classifier(
+                lookUp(id), optionsWith(RoundingMode::NearestEven, OverflowPolicy::Ieee, k));
+            QVERIFY(classifier.hasFastPath());
+            std::size_t fast = 0;
+            for (const double x : values)
+                fast += classifier.classify(x).fast ? 1 : 0;
+            QVERIFY2(
+                fast * 1000 >= values.size() * 999,
+                qPrintable(
+                    QString("%1 at 2^%2: %3 of %4").arg(id).arg(k).arg(fast).arg(values.size())));
+        }
+    // NF4 and the integers, and scales that are not powers of two, take the exact core.
+    QVERIFY(!RangeClassifier(lookUp("nf4"), {}).hasFastPath());
+    RangeFitOptions third;
+    third.scale = exactValue("1/3");
+    QVERIFY(!RangeClassifier(lookUp("fp16"), third).hasFastPath());
 }
 
 // lognormal:MU:SIGMA is exp of the normal:MU:SIGMA draw with the same seed and index.

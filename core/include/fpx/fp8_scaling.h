@@ -19,9 +19,10 @@ namespace fpx {
 //                      amaxes, the current step's not yet among them: it is recorded after
 //                      the cast, as TE's amax history is updated after the GEMM
 // scale = (format max / amax) / 2^margin, computed in FP32 (one rounding per operation, as
-// TE's FP32 scale update does). amax 0, NaN or ∞, or a scale that is not finite, keeps the
-// previous scale (1 at the first step). Elements are x·scale rounded once (exactly) into the
-// format, saturating by default (TE casts with satfinite); dequantized as code value / scale.
+// TE's FP32 scale update does). amax 0, NaN or ∞, or a scale that is not finite or is 0
+// (a margin past FP32's range), keeps the previous scale (1 at the first step). Elements are
+// x·scale rounded once (exactly) into the format, saturating by default (TE casts with
+// satfinite); dequantized as code value / scale.
 struct Fp8Recipe {
     enum class Kind { Current, Delayed };
     enum class HistoryRule { Max, MostRecent };

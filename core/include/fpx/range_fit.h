@@ -60,9 +60,10 @@ struct RangeFit {
 };
 
 // The overflow zone is the conversion's overflow flag: the value rounded with an unbounded
-// exponent exceeds the format's largest finite value, whatever the policy then makes of it
-// (±∞, NaN, or ±max under Saturate and in the directed modes that round toward zero). A NaN
-// from a finite input (a negative value into an unsigned format) counts as overflow too.
+// exponent exceeds the format's largest finite value, whatever the policy and mode then make
+// of it (±∞; NaN where there is no ∞; ±max under Saturate, toward zero, to odd, and on the
+// side a directed mode rounds away from). A NaN from a finite input (a negative value into an
+// unsigned float) counts as overflow too.
 //
 // Every zone is decided by one exact rounding of x·S (roundToFormat's rules): never through a
 // double product unless it is exact. Formats without arithmetic (NF4, E8M0) are allowed: a

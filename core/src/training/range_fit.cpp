@@ -8,9 +8,11 @@
 #include "fpx/format_limits.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 namespace fpx {
 
