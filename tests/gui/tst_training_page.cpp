@@ -532,6 +532,15 @@ void TestTrainingPage::screenshotFlag() {
     QVERIFY(process.waitForFinished(240000));
     QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
     QCOMPARE(QImage(out).size(), QSize(1200, 800));
+    // A tensor file that is not there: the view shows it, and the command says so and fails.
+    QProcess missing;
+    missing.setProcessEnvironment(env);
+    missing.start(QStringLiteral(FPX_EXPLORER_PATH),
+                  {"--page", "training", "--input", dir_.filePath("nothing.npy"), "--screenshot",
+                   dir_.filePath("missing.png")});
+    QVERIFY(missing.waitForFinished(120000));
+    QCOMPARE(missing.exitCode(), 1);
+    QVERIFY(QString::fromUtf8(missing.readAllStandardError()).contains("nothing.npy"));
     for (const QStringList& bad : {QStringList{"--page", "training", "--training-view", "nope"},
                                    QStringList{"--page", "training", "--loss-scale", "3"},
                                    QStringList{"--page", "training", "--formats", "fp17"}}) {
