@@ -4,6 +4,7 @@
 #include "quantization/quantization_page.h"
 #include "startup/command_line.h"
 #include "startup/screenshot.h"
+#include "training/training_page.h"
 
 #include <QApplication>
 #include <QSettings>
@@ -42,6 +43,8 @@ int main(int argc, char** argv) {
     if (QString error = fpx::gui::applyQuantizationOptions(parser, options, window);
         !error.isEmpty())
         return fail(error);
+    if (QString error = fpx::gui::applyTrainingOptions(parser, options, window); !error.isEmpty())
+        return fail(error);
 
     if (parser.isSet(options.screenshot)) {
         const QString error = fpx::gui::renderScreenshot(window, parser.value(options.size),
@@ -50,9 +53,12 @@ int main(int argc, char** argv) {
         if (!error.isEmpty())
             return fail(error);
         // The page shows a bad tensor file's message; a script must hear of it too.
-        const QString pageError = window.quantizationPage()->errorText();
-        if (window.currentPage() == fpx::gui::MainWindow::Page::Quantization &&
-            !pageError.isEmpty()) {
+        using Page = fpx::gui::MainWindow::Page;
+        const QString pageError =
+            window.currentPage() == Page::Quantization ? window.quantizationPage()->errorText()
+            : window.currentPage() == Page::Training   ? window.trainingPage()->errorText()
+                                                       : QString();
+        if (!pageError.isEmpty()) {
             std::fprintf(stderr, "fpx-explorer: %s\n", qPrintable(pageError));
             return 1;
         }

@@ -6,6 +6,7 @@
 #include "explorer_settings.h"
 #include "models/format_table_model.h"
 #include "quantization/quantization_page.h"
+#include "training/training_page.h"
 #include "widgets/bit_cells_delegate.h"
 #include "widgets/bit_diagram.h"
 #include "widgets/detail_panel.h"
@@ -108,7 +109,8 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     layout->addWidget(splitter_, 1);
 
     // The pages: the explorer, the benchmarks (their backends load when first shown) and
-    // arithmetic in the explorer's formats, quantization. Ctrl+1 … 4 follow the tabs' order.
+    // arithmetic in the explorer's formats, quantization, training. Ctrl+1 … 5 follow the tabs'
+    // order.
     pages_ = new QTabWidget(this);
     pages_->setObjectName("pages");
     pages_->setDocumentMode(true);
@@ -118,10 +120,13 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     arithmetic_->setObjectName("arithmeticPage");
     quantization_ = new QuantizationPage(pages_);
     quantization_->setObjectName("quantizationPage");
+    training_ = new TrainingPage(pages_);
+    training_->setObjectName("trainingPage");
     pages_->addTab(central, tr("E&xplorer"));
     pages_->addTab(benchmarks_, tr("Bench&marks"));
     pages_->addTab(arithmetic_, tr("&Arithmetic"));
     pages_->addTab(quantization_, tr("&Quantization"));
+    pages_->addTab(training_, tr("&Training"));
     pages_->setTabToolTip(0, tr("One value in every format, bit by bit (Ctrl+1)."));
     pages_->setTabToolTip(1, tr("Conversion and arithmetic throughput of the formats on this "
                                 "machine's CPU and GPUs (Ctrl+2)."));
@@ -129,6 +134,8 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
                                 "stochastic rounding and master weights (Ctrl+3)."));
     pages_->setTabToolTip(3, tr("A tensor (a file or a distribution) in block formats: SQNR, "
                                 "errors, block sizes and each block's codes (Ctrl+4)."));
+    pages_->setTabToolTip(4, tr("Mixed-precision training: ranges and loss scaling, the dynamic "
+                                "loss scaler, FP8 scaling recipes, master weights (Ctrl+5)."));
     setCentralWidget(pages_);
 
     timing_ = new QLabel(this);
@@ -287,6 +294,11 @@ void MainWindow::buildActions() {
     quantizationPage->setShortcut(QKeySequence(tr("Ctrl+4")));
     quantizationPage->setToolTip(tr("A tensor in block formats (MX, NVFP4, NF4, INT): SQNR, "
                                     "errors and each block's codes."));
+    QAction* trainingPage =
+        view->addAction(tr("&Training"), this, [this] { showPage(Page::Training); });
+    trainingPage->setShortcut(QKeySequence(tr("Ctrl+5")));
+    trainingPage->setToolTip(tr("Mixed-precision training: ranges under a loss scale, the dynamic "
+                                "loss scaler, FP8 recipes, master weights."));
 
     QMenu* bench = menuBar()->addMenu(tr("&Benchmarks"));
     QAction* runBench = bench->addAction(tr("&Run"), this, [this] {
@@ -365,6 +377,9 @@ void MainWindow::showPage(Page page) {
     case Page::Quantization:
         pages_->setCurrentWidget(quantization_);
         break;
+    case Page::Training:
+        pages_->setCurrentWidget(training_);
+        break;
     }
 }
 
@@ -375,6 +390,8 @@ MainWindow::Page MainWindow::currentPage() const {
         return Page::Arithmetic;
     if (pages_->currentWidget() == quantization_)
         return Page::Quantization;
+    if (pages_->currentWidget() == training_)
+        return Page::Training;
     return Page::Explorer;
 }
 

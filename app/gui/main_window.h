@@ -22,6 +22,7 @@ class DetailPanel;
 class FormatTableModel;
 class PlotsPanel;
 class QuantizationPage;
+class TrainingPage;
 
 // The explorer window: the value field with rounding and overflow selectors, one row per
 // format with clickable bits, and the detail panel of the selected row.
@@ -43,14 +44,15 @@ class MainWindow : public QMainWindow {
     // Shows the Details (0) or Plots (1) tab under the table.
     void showLowerTab(int index);
 
-    // The window's pages: the explorer, the benchmarks, arithmetic in every format and the
-    // quantization of whole tensors.
-    enum class Page { Explorer, Benchmarks, Arithmetic, Quantization };
+    // The window's pages: the explorer, the benchmarks, arithmetic in every format, the
+    // quantization of whole tensors and the mixed-precision training lab.
+    enum class Page { Explorer, Benchmarks, Arithmetic, Quantization, Training };
     void showPage(Page page);
     Page currentPage() const;
     BenchmarksPanel* benchmarksPanel() const { return benchmarks_; }
     ArithmeticPage* arithmeticPage() const { return arithmetic_; }
     QuantizationPage* quantizationPage() const { return quantization_; }
+    TrainingPage* trainingPage() const { return training_; }
 
     int selectedRow() const;
     void selectRow(int row);
@@ -87,6 +89,7 @@ class MainWindow : public QMainWindow {
     BenchmarksPanel* benchmarks_;
     ArithmeticPage* arithmetic_;
     QuantizationPage* quantization_;
+    TrainingPage* training_;
     QSplitter* splitter_;
     QLabel* timing_;
 };

@@ -22,8 +22,60 @@ std::string shapeText(const std::vector<std::size_t>& shape) {
     return text + "]";
 }
 
-// The input as the quantizers will see it, or an error naming what is wrong.
-std::shared_ptr<QuantizationInput> makeInput(const QuantizationSource& source, std::string& error) {
+// The page's block size and scale rule apply to every format they fit: a direct cast has no
+// blocks and only MX blocks have a scale rule, so those formats keep their own.
+std::optional<BlockFormat> resolveFormat(const std::string& id, const QuantizerOptions& wanted,
+                                         std::string& error) {
+    const std::optional<BlockFormat> plain = findBlockFormat(id, {}, error);
+    if (!plain)
+        return std::nullopt;
+    QuantizerOptions options;
+    if (plain->scheme != BlockScheme::Direct)
+        options.blocks = wanted.blocks;
+    if (plain->scheme == BlockScheme::Mx)
+        options.scaleRule = wanted.scaleRule;
+    return findBlockFormat(id, options, error);
+}
+
+void fillErrorHistogram(const QuantizationInput& input, FormatOutcome& outcome, int bins) {
+    const QuantizedTensor& q = *outcome.quantized;
+    const std::size_t n = input.view.size();
+    // |x − q| in double is for drawing only: the report's sums are the exact figures.
+    auto errorAt = [&](std::size_t i) {
+        const double x = input.view.at(i);
+        const double v = q.dequantized(i);
+        return std::isfinite(x) && std::isfinite(v) ? std::abs(x - v)
+                                                    : std::numeric_limits<double>::quiet_NaN();
+    };
+    double smallest = std::numeric_limits<double>::infinity();
+    double largest = 0;
+    for (std::size_t i = 0; i < n; ++i)
+        if (const double e = errorAt(i); e > 0) {
+            smallest = std::min(smallest, e);
+            largest = std::max(largest, e);
+        }
+    HistogramOptions options;
+    options.bins = std::size_t(std::max(1, bins));
+    options.axis = HistogramAxis::Log2Magnitude;
+    if (largest > 0) {
+        // Forty binades below the largest error are plenty to see a format's shape; smaller
+        // errors (flushed subnormals) are counted below the range.
+        options.high = std::log2(largest);
+        options.low = std::max(std::log2(smallest), *options.high - 40);
+    } else {
+        options.low = options.high = 0;
+    }
+    // The range is fixed above, so the errors can be counted one at a time: a large tensor
+    // never needs a second copy of itself.
+    outcome.errors = makeHistogram(std::span<const double>(), options);
+    for (std::size_t i = 0; i < n; ++i)
+        outcome.errors.add(errorAt(i));
+}
+
+} // namespace
+
+std::shared_ptr<QuantizationInput> makeQuantizationInput(const QuantizationSource& source,
+                                                         std::string& error) {
     auto input = std::make_shared<QuantizationInput>();
     if (source.kind == QuantizationSource::Kind::File) {
         if (source.argument.empty()) {
@@ -87,58 +139,6 @@ std::shared_ptr<QuantizationInput> makeInput(const QuantizationSource& source, s
     return input;
 }
 
-// The page's block size and scale rule apply to every format they fit: a direct cast has no
-// blocks and only MX blocks have a scale rule, so those formats keep their own.
-std::optional<BlockFormat> resolveFormat(const std::string& id, const QuantizerOptions& wanted,
-                                         std::string& error) {
-    const std::optional<BlockFormat> plain = findBlockFormat(id, {}, error);
-    if (!plain)
-        return std::nullopt;
-    QuantizerOptions options;
-    if (plain->scheme != BlockScheme::Direct)
-        options.blocks = wanted.blocks;
-    if (plain->scheme == BlockScheme::Mx)
-        options.scaleRule = wanted.scaleRule;
-    return findBlockFormat(id, options, error);
-}
-
-void fillErrorHistogram(const QuantizationInput& input, FormatOutcome& outcome, int bins) {
-    const QuantizedTensor& q = *outcome.quantized;
-    const std::size_t n = input.view.size();
-    // |x − q| in double is for drawing only: the report's sums are the exact figures.
-    auto errorAt = [&](std::size_t i) {
-        const double x = input.view.at(i);
-        const double v = q.dequantized(i);
-        return std::isfinite(x) && std::isfinite(v) ? std::abs(x - v)
-                                                    : std::numeric_limits<double>::quiet_NaN();
-    };
-    double smallest = std::numeric_limits<double>::infinity();
-    double largest = 0;
-    for (std::size_t i = 0; i < n; ++i)
-        if (const double e = errorAt(i); e > 0) {
-            smallest = std::min(smallest, e);
-            largest = std::max(largest, e);
-        }
-    HistogramOptions options;
-    options.bins = std::size_t(std::max(1, bins));
-    options.axis = HistogramAxis::Log2Magnitude;
-    if (largest > 0) {
-        // Forty binades below the largest error are plenty to see a format's shape; smaller
-        // errors (flushed subnormals) are counted below the range.
-        options.high = std::log2(largest);
-        options.low = std::max(std::log2(smallest), *options.high - 40);
-    } else {
-        options.low = options.high = 0;
-    }
-    // The range is fixed above, so the errors can be counted one at a time: a large tensor
-    // never needs a second copy of itself.
-    outcome.errors = makeHistogram(std::span<const double>(), options);
-    for (std::size_t i = 0; i < n; ++i)
-        outcome.errors.add(errorAt(i));
-}
-
-} // namespace
-
 std::size_t largestCount(const Histogram& histogram) {
     const auto& c = histogram.counts;
     return c.empty() ? 0 : *std::max_element(c.begin(), c.end());
@@ -148,7 +148,7 @@ QuantizationResult runQuantization(const QuantizationRequest& request,
                                    const QuantizationProgress& progress) {
     QuantizationResult result;
     result.request = request;
-    std::shared_ptr<QuantizationInput> input = makeInput(request.source, result.error);
+    std::shared_ptr<QuantizationInput> input = makeQuantizationInput(request.source, result.error);
     if (!input)
         return result;
     result.input = input;

@@ -81,6 +81,12 @@ struct QuantizationResult {
     bool cancelled = false;
 };
 
+// Reads or draws the input (the source's statistics filled in); null with `error` naming what is
+// wrong. The Training page's range view reads its tensors through it too. Safe on a worker
+// thread.
+std::shared_ptr<QuantizationInput> makeQuantizationInput(const QuantizationSource& source,
+                                                         std::string& error);
+
 using QuantizationProgress = std::function<bool(std::size_t done, std::size_t total)>;
 
 // Reads or draws the input, then quantizes it in every format (the fast kernels where they are

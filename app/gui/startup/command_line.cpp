@@ -7,19 +7,25 @@
 #include "main_window.h"
 #include "models/explorer_controller.h"
 #include "quantization/quantization_page.h"
+#include "training/range_view.h"
+#include "training/training_page.h"
+#include "training/training_plots.h"
 #include "widgets/plots_panel.h"
 
 #include "fpx/format_catalogue.h"
 #include "fpx/rounding.h"
+#include "fpx/value_parser.h"
+
+#include <algorithm>
 
 namespace fpx::gui {
 
 void ExplorerCommandLine::addTo(QCommandLineParser& parser) const {
-    parser.addOptions({value,      formats,     round,        overflow, select,       plot,
-                       screenshot, size,        noSettings,   page,     expr,         lab,
-                       input,      dtype,       dist,         count,    seed,         outliers,
-                       block,      scaleRule,   inspectBlock, benchRun, benchFormats, benchBudget,
-                       benchSizes, benchCompare});
+    parser.addOptions({value,      formats,      round,        overflow, select,       plot,
+                       screenshot, size,         noSettings,   page,     expr,         lab,
+                       input,      dtype,        dist,         count,    seed,         outliers,
+                       block,      scaleRule,    inspectBlock, benchRun, benchFormats, benchBudget,
+                       benchSizes, benchCompare, trainingView, lossScale});
 }
 
 bool ExplorerCommandLine::persistent(const QCommandLineParser& parser) const {
@@ -44,7 +50,8 @@ QString applyExplorerOptions(const QCommandLineParser& parser, const ExplorerCom
                              MainWindow& window) {
     ExplorerController* controller = window.controller();
     // On the Quantization page --formats and --select name quantizers, not explorer rows.
-    const bool quantize = quantizationPageRequested(parser, options);
+    const bool quantize =
+        quantizationPageRequested(parser, options) || trainingPageRequested(parser, options);
     if (parser.isSet(options.formats) && !quantize) {
         const FormatListLookup lookup = findFormats(parser.value(options.formats).toStdString());
         if (!lookup.error.empty())
@@ -112,6 +119,8 @@ bool quantizationPageRequested(const QCommandLineParser& parser,
 
 QString applyQuantizationOptions(const QCommandLineParser& parser,
                                  const ExplorerCommandLine& options, MainWindow& window) {
+    if (trainingPageRequested(parser, options))
+        return {}; // the source options are the Training page's
     QuantizationPage* page = window.quantizationPage();
     const bool quantize = quantizationPageRequested(parser, options);
     // A tensor or a distribution means that page, unless --page says otherwise.
@@ -167,6 +176,69 @@ QString applyQuantizationOptions(const QCommandLineParser& parser,
     return {};
 }
 
+bool trainingPageRequested(const QCommandLineParser& parser, const ExplorerCommandLine& options) {
+    return parser.value(options.page) == "training";
+}
+
+QString applyTrainingOptions(const QCommandLineParser& parser, const ExplorerCommandLine& options,
+                             MainWindow& window) {
+    TrainingPage* page = window.trainingPage();
+    const bool training = trainingPageRequested(parser, options);
+    // A view or a loss scale means that page, unless --page says otherwise.
+    if ((parser.isSet(options.trainingView) || parser.isSet(options.lossScale)) &&
+        !parser.isSet(options.page))
+        window.showPage(MainWindow::Page::Training);
+    if (parser.isSet(options.trainingView)) {
+        const auto view = TrainingPage::parseView(parser.value(options.trainingView));
+        if (!view)
+            return "--training-view: use range, loss-scale, fp8 or master";
+        page->showView(*view);
+    }
+    RangeView* range = page->rangeView();
+    if (parser.isSet(options.lossScale)) {
+        const QString text = parser.value(options.lossScale);
+        const ParsedValue parsed = parseValue(text.toStdString());
+        const ExactValue* scale = parsed ? &*parsed.value : nullptr;
+        // A power of two: odd numerator 1, denominator 1, any exponent.
+        if (!scale || !scale->isFinite() || scale->isNegative() || scale->isZero() ||
+            scale->numerator() != 1 || scale->denominator() != 1)
+            return "--loss-scale: '" + text + "' is not a power of two (2^k)";
+        if (QString error = range->setScaleExponent(int(
+                std::clamp<std::int64_t>(scale->exponent2(), -kScaleReach - 1, kScaleReach + 1)));
+            !error.isEmpty())
+            return "--loss-scale: " + error;
+    }
+    if (!training)
+        return {};
+    if (parser.isSet(options.input) && parser.isSet(options.dist))
+        return "--input and --dist: give one source";
+    if (parser.isSet(options.input))
+        range->setInputFile(parser.value(options.input));
+    if (parser.isSet(options.dist)) {
+        bool countOk = true, seedOk = true;
+        const qulonglong count = parser.isSet(options.count)
+                                     ? parser.value(options.count).toULongLong(&countOk)
+                                     : 1'000'000;
+        const qulonglong seed =
+            parser.isSet(options.seed) ? parser.value(options.seed).toULongLong(&seedOk) : 1;
+        if (!countOk)
+            return "--count: expected a whole number";
+        if (!seedOk)
+            return "--seed: expected a whole number";
+        if (QString error = range->setDistribution(parser.value(options.dist), count, seed);
+            !error.isEmpty())
+            return "--dist: " + error;
+    } else {
+        for (const QCommandLineOption* option : {&options.count, &options.seed})
+            if (parser.isSet(*option))
+                return "--" + option->names().front() + ": only with --dist";
+    }
+    if (parser.isSet(options.formats))
+        if (QString error = range->setFormats(parser.value(options.formats)); !error.isEmpty())
+            return "--formats: " + error;
+    return {};
+}
+
 QString applyBenchmarkOptions(const QCommandLineParser& parser, const ExplorerCommandLine& options,
                               MainWindow& window) {
     BenchmarksPanel* bench = window.benchmarksPanel();
@@ -179,8 +251,10 @@ QString applyBenchmarkOptions(const QCommandLineParser& parser, const ExplorerCo
             window.showPage(MainWindow::Page::Arithmetic);
         else if (quantizationPageRequested(parser, options))
             window.showPage(MainWindow::Page::Quantization);
+        else if (trainingPageRequested(parser, options))
+            window.showPage(MainWindow::Page::Training);
         else
-            return "--page: use explorer, benchmarks, arithmetic or quantize";
+            return "--page: use explorer, benchmarks, arithmetic, quantize or training";
     }
     if (parser.isSet(options.benchFormats)) {
         const FormatListLookup lookup =

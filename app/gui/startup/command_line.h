@@ -28,8 +28,8 @@ struct ExplorerCommandLine {
     QCommandLineOption size{"size", "Window size for --screenshot, WIDTHxHEIGHT.", "SIZE",
                             "1600x900"};
     QCommandLineOption noSettings{"no-settings", "Neither read nor write the remembered state."};
-    QCommandLineOption page{"page", "Open on PAGE: explorer, benchmarks, arithmetic or quantize.",
-                            "PAGE"};
+    QCommandLineOption page{
+        "page", "Open on PAGE: explorer, benchmarks, arithmetic, quantize or training.", "PAGE"};
     QCommandLineOption expr{"expr",
                             "Arithmetic page: evaluate EXPR in every format (0.1+0.2, "
                             "fma(a,b,c), sqrt(2), …).",
@@ -66,6 +66,15 @@ struct ExplorerCommandLine {
                                     "Quantization page: inspect block N of the selected format "
                                     "(default: the block with the largest scale).",
                                     "N"};
+    QCommandLineOption trainingView{"training-view",
+                                    "Training page: show VIEW: range, loss-scale, fp8 or master "
+                                    "(--formats, --dist, --count, --seed and --input set the "
+                                    "range view there).",
+                                    "VIEW"};
+    QCommandLineOption lossScale{"loss-scale",
+                                 "Training page: the range view's loss scale, a power of two "
+                                 "2^-24 … 2^24 (2^10, 1024, 2^-3).",
+                                 "S"};
     QCommandLineOption benchRun{"bench-run",
                                 "Start a benchmark with the Benchmarks page's settings (with "
                                 "--screenshot: wait for it to finish)."};
@@ -99,6 +108,11 @@ QString applyQuantizationOptions(const QCommandLineParser& parser,
 // Whether --page asks for the Quantization page (its --formats are quantizers).
 bool quantizationPageRequested(const QCommandLineParser& parser,
                                const ExplorerCommandLine& options);
+// Whether --page asks for the Training page (--formats, --dist, --input are its range view's).
+bool trainingPageRequested(const QCommandLineParser& parser, const ExplorerCommandLine& options);
+// The Training page: the view shown, the range view's source, formats and loss scale.
+QString applyTrainingOptions(const QCommandLineParser& parser, const ExplorerCommandLine& options,
+                             MainWindow& window);
 // The page to open, the Benchmarks page's settings, a saved run to compare with, and a run.
 QString applyBenchmarkOptions(const QCommandLineParser& parser, const ExplorerCommandLine& options,
                               MainWindow& window);

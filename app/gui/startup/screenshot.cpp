@@ -7,6 +7,7 @@
 #include "bench/benchmarks_panel.h"
 #include "main_window.h"
 #include "quantization/quantization_page.h"
+#include "training/training_page.h"
 #include "widgets/plots_panel.h"
 
 #include <QApplication>
@@ -56,6 +57,18 @@ void waitForQuantization(QuantizationPage* page) {
     loop.exec();
 }
 
+void waitForTraining(TrainingPage* page) {
+    QEventLoop loop;
+    QTimer poll;
+    QObject::connect(&poll, &QTimer::timeout, &loop, [&loop, page] {
+        if (!page->isBusy())
+            loop.quit();
+    });
+    poll.start(50);
+    QTimer::singleShot(kBenchmarkWaitMs, &loop, &QEventLoop::quit);
+    loop.exec();
+}
+
 void waitForBenchmarkRun(BenchmarksPanel* bench) {
     QEventLoop loop;
     QTimer poll;
@@ -85,6 +98,8 @@ QString renderScreenshot(MainWindow& window, const QString& size, bool waitForBe
         waitForArithmetic(window.arithmeticPage());
     if (window.currentPage() == MainWindow::Page::Quantization)
         waitForQuantization(window.quantizationPage());
+    if (window.currentPage() == MainWindow::Page::Training)
+        waitForTraining(window.trainingPage());
     if (waitForBenchmark)
         waitForBenchmarkRun(window.benchmarksPanel());
     QApplication::processEvents();
