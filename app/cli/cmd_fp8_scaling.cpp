@@ -150,11 +150,8 @@ std::optional<int> readSetup(const Arguments& args, Setup& setup, std::string& e
         return usage("--drift: " + error);
     const std::vector<double> drifts = stepSeriesValues(*drift, *steps, distribution->seed);
     for (std::size_t t = 0; t < *steps; ++t) {
-        std::vector<float> values = drawFloats(distribution->distribution, distribution->count,
-                                               stochasticBits(distribution->seed, t));
-        for (float& v : values)
-            v = static_cast<float>(double(v) * drifts[t]);
-        setup.drawn.push_back(std::move(values));
+        setup.drawn.push_back(driftedStepValues(distribution->distribution, distribution->count,
+                                                distribution->seed, t, drifts[t]));
     }
     for (const auto& values : setup.drawn) {
         TensorView view;

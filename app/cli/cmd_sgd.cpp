@@ -48,71 +48,10 @@ constexpr const char* kUsage =
 constexpr std::size_t kMaxSteps = 1'000'000;
 constexpr std::size_t kMaxTrajectory = 100'000;
 
-// A distribution spec has a colon ("normal:0:1"); no value of the list grammar has one.
-bool isDistribution(const std::string& text) {
-    return text.find(':') != std::string::npos;
-}
-
 // The double nearest to x (ties to even): PyTorch's lr, the relative error.
 ExactValue nearestDoubleValue(const ExactValue& x) {
     static const FormatSpec fp64 = *findFormat("fp64").spec;
     return decodeCode(fp64, roundToFormat(x, fp64).code).value;
-}
-
-struct Gradients {
-    std::vector<ExactValue> values;
-    std::string error; // what is wrong with --grads (bad usage)
-};
-
-// --grads: N draws of a distribution, or a list cycled over N steps (N = its length when
-// --steps is not given).
-Gradients readGradients(const std::string& text, std::optional<std::size_t> steps,
-                        std::uint64_t seed) {
-    Gradients result;
-    if (isDistribution(text)) {
-        std::string error;
-        const auto distribution = parseValueDistribution(text, error);
-        if (!distribution) {
-            result.error = "--grads " + error;
-            return result;
-        }
-        if (!steps) {
-            result.error = "--grads " + text + " needs --steps N";
-            return result;
-        }
-        result.values.reserve(*steps);
-        for (std::size_t t = 0; t < *steps; ++t)
-            result.values.push_back(exactFromDouble(drawValue(*distribution, seed, t)));
-        return result;
-    }
-    std::vector<ExactValue> list;
-    std::size_t column = 0;
-    for (const std::string_view item : splitAt(text, ',')) {
-        const ParsedValue parsed = parseValue(item);
-        const std::string where = "--grads '" + std::string(item) + "' (item " +
-                                  std::to_string(list.size() + 1) + ", column ";
-        if (!parsed) {
-            result.error = where + std::to_string(column + parsed.error.position + 1) +
-                           "): " + parsed.error.message;
-            return result;
-        }
-        if (!parsed.value->isFinite()) {
-            result.error = where + std::to_string(column + 1) + "): a gradient must be finite";
-            return result;
-        }
-        if (!parsed.exact) {
-            result.error = where + std::to_string(column + 1) +
-                           "): must be exact: at most 40000 digits, within 10^±20000";
-            return result;
-        }
-        list.push_back(*parsed.value);
-        column += item.size() + 1;
-    }
-    const std::size_t count = steps.value_or(list.size());
-    result.values.reserve(count);
-    for (std::size_t t = 0; t < count; ++t)
-        result.values.push_back(list[t % list.size()]);
-    return result;
 }
 
 // A format option's spec, with --scale applied; an error when unknown or without arithmetic.
@@ -215,10 +154,12 @@ int runSgd(const std::vector<std::string>& rawArgs, Streams& io) {
         return usageError(error);
     options.initialWeight = *weight;
     const bool exactLr = args.has("exact-lr");
-    options.learningRate = exactLr ? *lrWritten : nearestDoubleValue(*lrWritten);
-    if (!options.learningRate.isFinite())
+    const std::optional<ExactValue> learningRate =
+        exactLr ? lrWritten : learningRateAsDouble(*lrWritten);
+    if (!learningRate)
         return usageError("--lr " + *args.value("lr") +
                           " is beyond the range of a double (use --exact-lr)");
+    options.learningRate = *learningRate;
     options.rounding = setup.rounding;
     options.seed = setup.seed;
 
@@ -265,20 +206,21 @@ int runSgd(const std::vector<std::string>& rawArgs, Streams& io) {
     }
 
     const std::string gradsText = *args.value("grads");
-    const Gradients gradients = readGradients(gradsText, steps, setup.seed);
-    if (!gradients.error.empty())
-        return usageError(gradients.error);
+    const std::optional<std::vector<ExactValue>> gradients =
+        parseGradientSequence(gradsText, steps, setup.seed, error);
+    if (!gradients)
+        return usageError("--grads " + error);
 
     // Each format on its own, then each with the master copy (a format that is the master
     // itself would only repeat its own run).
     std::vector<SgdRun> runs;
     for (const FormatSpec& spec : held)
-        runs.push_back(simulateSgd(gradients.values, spec, std::nullopt, options));
+        runs.push_back(simulateSgd(*gradients, spec, std::nullopt, options));
     if (master)
         for (const FormatSpec& spec : held)
             if (spec.id != master->id)
-                runs.push_back(simulateSgd(gradients.values, spec, master, options));
-    const std::size_t stepCount = gradients.values.size();
+                runs.push_back(simulateSgd(*gradients, spec, master, options));
+    const std::size_t stepCount = gradients->size();
     const ExactValue exactFinal = runs.front().finalExact;
 
     if (args.has("json")) {
@@ -309,7 +251,7 @@ int runSgd(const std::vector<std::string>& rawArgs, Streams& io) {
            << (exactLr ? "  (as written)" : "  (the double nearest " + *args.value("lr") + ")")
            << '\n';
     io.out << "  gradients       " << gradsText
-           << (isDistribution(gradsText) ? ", seed " + std::to_string(options.seed) : "")
+           << (namesDistribution(gradsText) ? ", seed " + std::to_string(options.seed) : "")
            << (options.gradientFormat ? ", rounded into " + options.gradientFormat->id : "")
            << '\n';
     io.out << "  exact final     " << toSignificantDigits(exactFinal, 17) << "\n\n";

@@ -232,7 +232,7 @@ class TestSgdCli : public QObject {
                                       << "a gradient must be finite";
         QTest::newRow("distribution without steps")
             << "--weight 1 --lr 1 --grads normal:0:1 --formats fp16"
-            << "needs --steps N";
+            << "a distribution needs a number of steps";
         QTest::newRow("unknown distribution")
             << "--weight 1 --lr 1 --grads gauss:0:1 --steps 3 --formats fp16"
             << "--grads";

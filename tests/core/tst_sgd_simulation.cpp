@@ -9,6 +9,7 @@
 #include "fpx/conversion.h"
 #include "fpx/decimal_text.h"
 #include "fpx/sgd_simulation.h"
+#include "fpx/value_distribution.h"
 
 #include "../support/test_support.h"
 
@@ -390,6 +391,35 @@ class TestSgdSimulation : public QObject {
         QVERIFY_THROWS_EXCEPTION(
             std::invalid_argument,
             simulateSgd({exactValue("1"), ExactValue::nan()}, lookUp("bf16"), std::nullopt, o));
+    }
+
+    // The inputs as `fpx sgd` and the Training page read them: a list cycles, a distribution
+    // draws exactly the doubles drawValue gives, and the errors name the item and column.
+    void gradientSequencesAndLearningRate() {
+        std::string error;
+        const auto cycled = parseGradientSequence("1,-0.5,2^-9", 7, 1, error);
+        QVERIFY2(cycled, error.c_str());
+        QCOMPARE(cycled->size(), std::size_t(7));
+        QVERIFY((*cycled)[6] == exactValue("1"));
+        QVERIFY((*cycled)[5] == exactValue("2^-9"));
+        const auto once = parseGradientSequence("3,4", std::nullopt, 1, error);
+        QVERIFY(once && once->size() == 2);
+        std::string distributionError;
+        const auto distribution = parseValueDistribution("normal:0:0.001", distributionError);
+        QVERIFY(distribution);
+        const auto drawn = parseGradientSequence("normal:0:0.001", 50, 9, error);
+        QVERIFY2(drawn, error.c_str());
+        for (std::size_t t = 0; t < 50; ++t)
+            QVERIFY((*drawn)[t] == exactFromDouble(drawValue(*distribution, 9, t)));
+        QVERIFY(!parseGradientSequence("normal:0:1", std::nullopt, 1, error));
+        QVERIFY2(error.find("needs a number of steps") != std::string::npos, error.c_str());
+        QVERIFY(!parseGradientSequence("1,2,x", 3, 1, error));
+        QVERIFY2(error.find("'x' (item 3, column 5)") != std::string::npos, error.c_str());
+        QVERIFY(!parseGradientSequence("1,inf", 3, 1, error));
+        // 0.1 as PyTorch holds it: the double 0x3fb999999999999a, not one tenth.
+        const auto lr = learningRateAsDouble(exactValue("0.1"));
+        QVERIFY(lr && *lr == exactFromDouble(0.1) && !(*lr == exactValue("0.1")));
+        QVERIFY(!learningRateAsDouble(exactValue("1e400")));
     }
 };
 

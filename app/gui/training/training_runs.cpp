@@ -179,8 +179,7 @@ Fp8Result runFp8Recipes(const Fp8Request& request, const std::atomic<bool>& stop
         return result;
     }
     // Step t's tensor as `fpx fp8-scaling --dist` draws it, so that the same settings give the
-    // same numbers: the draws seeded by stochasticBits(seed, t), each rounded once to FP32, then
-    // times the step's drift, rounded once again.
+    // same numbers.
     std::vector<std::vector<float>> values(drift->size());
     std::vector<TensorView> tensors(drift->size());
     for (std::size_t t = 0; t < drift->size(); ++t) {
@@ -188,14 +187,10 @@ Fp8Result runFp8Recipes(const Fp8Request& request, const std::atomic<bool>& stop
             result.cancelled = true;
             return result;
         }
-        const std::vector<double> draws =
-            drawValues(*distribution, request.count, stochasticBits(request.seed, t));
-        values[t].resize(draws.size());
+        values[t] = driftedStepValues(*distribution, request.count, request.seed, t, (*drift)[t]);
         float amax = 0;
-        for (std::size_t i = 0; i < draws.size(); ++i) {
-            values[t][i] = static_cast<float>(double(static_cast<float>(draws[i])) * (*drift)[t]);
-            amax = std::max(amax, std::abs(values[t][i]));
-        }
+        for (const float v : values[t])
+            amax = std::max(amax, std::abs(v));
         result.amax.push_back(amax);
         tensors[t].name = "step " + std::to_string(t);
         tensors[t].shape = {values[t].size()};
@@ -222,14 +217,18 @@ SgdResult runSgd(const SgdRequest& request, const std::atomic<bool>& stop) {
         result.error = "weight: " + (weight ? std::string("must be finite") : weight.error.message);
         return result;
     }
+    // The learning rate as `fpx sgd` takes it by default: the double nearest the text, as
+    // PyTorch's Python-float lr is.
     const ParsedValue rate = parseValue(request.learningRate);
-    if (!rate || !rate.value->isFinite()) {
-        result.error =
-            "learning rate: " + (rate ? std::string("must be finite") : rate.error.message);
+    const std::optional<ExactValue> learningRate =
+        rate && rate.value->isFinite() ? learningRateAsDouble(*rate.value) : std::nullopt;
+    if (!learningRate) {
+        result.error = "learning rate: " +
+                       (rate ? std::string("must be finite in a double") : rate.error.message);
         return result;
     }
     options.initialWeight = *weight.value;
-    options.learningRate = *rate.value;
+    options.learningRate = *learningRate;
     options.seed = request.seed;
     options.trajectoryPoints = std::max<std::size_t>(2, request.trajectoryPoints);
     if (request.steps == 0) {
@@ -237,27 +236,13 @@ SgdResult runSgd(const SgdRequest& request, const std::atomic<bool>& stop) {
         return result;
     }
 
-    // The gradients: draws of a distribution (each double exact), or a list used in turn.
-    std::vector<ExactValue> gradients;
-    std::string distributionError;
-    if (const std::optional<ValueDistribution> distribution =
-            parseValueDistribution(request.gradients, distributionError)) {
-        for (double g : drawValues(*distribution, request.steps, request.seed))
-            gradients.push_back(exactFromDouble(g));
-    } else {
-        std::vector<ExactValue> list;
-        for (std::string_view item : splitAt(request.gradients, ',')) {
-            const ParsedValue g = parseValue(trim(item));
-            if (!g || !g.value->isFinite()) {
-                result.error = "gradients: '" + std::string(trim(item)) +
-                               "' is neither a distribution (" + distributionError +
-                               ") nor a finite value";
-                return result;
-            }
-            list.push_back(*g.value);
-        }
-        for (std::size_t t = 0; t < request.steps; ++t)
-            gradients.push_back(list[t % list.size()]);
+    // The gradients as `fpx sgd --grads` reads them.
+    std::string gradientError;
+    const std::optional<std::vector<ExactValue>> gradients =
+        parseGradientSequence(request.gradients, request.steps, request.seed, gradientError);
+    if (!gradients) {
+        result.error = "gradients: " + gradientError;
+        return result;
     }
 
     for (const SgdVariant& variant : request.variants) {
@@ -273,7 +258,7 @@ SgdResult runSgd(const SgdRequest& request, const std::atomic<bool>& stop) {
             return result;
         const std::string label = format->id + (master ? " + " + master->id + " master" : "");
         try {
-            result.runs.push_back(simulateSgd(gradients, *format, master, options));
+            result.runs.push_back(simulateSgd(*gradients, *format, master, options));
         } catch (const std::invalid_argument& refused) { // no arithmetic in the format (NF4)
             result.error = label + ": " + refused.what();
             return result;

@@ -4,8 +4,10 @@
 #include "fpx/format_spec.h"
 #include "fpx/rounding.h"
 #include "fpx/tensor_view.h"
+#include "fpx/value_distribution.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -59,5 +61,11 @@ Fp8ScalingRun simulateFp8Scaling(const std::vector<TensorView>& tensors, const F
                                  const Fp8Recipe& recipe,
                                  const RoundingOptions& rounding = {RoundingMode::NearestEven,
                                                                     OverflowPolicy::Saturate, 0});
+
+// Step t's tensor of a synthetic run, as `fpx fp8-scaling --dist` and the Training page make
+// it: `count` draws seeded by stochasticBits(seed, t), each rounded once to FP32, times the
+// step's drift, rounded once again to FP32.
+std::vector<float> driftedStepValues(const ValueDistribution& distribution, std::size_t count,
+                                     std::uint64_t seed, std::size_t step, double drift);
 
 } // namespace fpx

@@ -7,6 +7,8 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace fpx {
@@ -61,6 +63,24 @@ struct SgdRun {
     };
     std::vector<Point> trajectory;
 };
+
+// PyTorch's lr is a Python float: the double nearest the value written (ties to even), which
+// `fpx sgd` and the Training page use unless told to keep it exact. nullopt when that double
+// would be infinite.
+std::optional<ExactValue> learningRateAsDouble(const ExactValue& written);
+
+// The gradients of a run, from the text `fpx sgd --grads` and the Training page take: a
+// distribution ("normal:0:1e-3", anything with a colon), `steps` draws as doubles seeded by
+// `seed`, each used exactly; or a comma-separated list of exact values ("1,-0.5,2^-9") used in
+// turn and repeated over `steps` steps (the list's length when steps is nullopt). nullopt with
+// `error` naming what is wrong ("'x' (item 3, column 5): ...", "a distribution needs a number
+// of steps").
+// Whether that text names a distribution rather than a list (it has a colon).
+bool namesDistribution(std::string_view text);
+std::optional<std::vector<ExactValue>> parseGradientSequence(std::string_view text,
+                                                             std::optional<std::size_t> steps,
+                                                             std::uint64_t seed,
+                                                             std::string& error);
 
 SgdRun simulateSgd(const std::vector<ExactValue>& gradients, const FormatSpec& format,
                    const std::optional<FormatSpec>& master, const SgdOptions& options);

@@ -215,4 +215,15 @@ Fp8ScalingRun simulateFp8Scaling(const std::vector<TensorView>& tensors, const F
     return run;
 }
 
+std::vector<float> driftedStepValues(const ValueDistribution& distribution, std::size_t count,
+                                     std::uint64_t seed, std::size_t step, double drift) {
+    const std::uint64_t stepSeed = stochasticBits(seed, step);
+    std::vector<float> values(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        const float drawn = static_cast<float>(drawValue(distribution, stepSeed, i));
+        values[i] = static_cast<float>(static_cast<double>(drawn) * drift);
+    }
+    return values;
+}
+
 } // namespace fpx
