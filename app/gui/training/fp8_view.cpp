@@ -60,13 +60,6 @@ Fp8View::Fp8View(QWidget* parent)
     seed_->setValue(1);
     form->addRow(tr("S&eed"), seed_);
     drawMessage(*plot(), tr("FP8 scaling recipes"), tr("Run to compare the recipes."));
-
-    connect(this, &ViewFrame::runRequested, this, &Fp8View::run);
-    connect(this, &ViewFrame::exportRequested, this, [this](const QString& path) {
-        QString error;
-        if (!exportTo(path, &error))
-            showError(error);
-    });
 }
 
 std::optional<Fp8Request> Fp8View::request(QString&) const {
@@ -102,19 +95,11 @@ QString Fp8View::setFormat(const QString& id) {
     return {};
 }
 
-void Fp8View::showEvent(QShowEvent* event) {
-    ViewFrame::showEvent(event);
-    if (!ranOnce_)
-        run();
-}
-
-void Fp8View::run() {
-    ranOnce_ = true;
+void Fp8View::start() {
     QString error;
     std::optional<Fp8Request> request = this->request(error);
     if (!request) {
-        showError(error);
-        emit finished();
+        refuse(error);
         return;
     }
     setStatus(tr("Simulating…"));
@@ -125,13 +110,8 @@ void Fp8View::run() {
 
 void Fp8View::apply(Fp8Result result) {
     if (!result.error.empty()) {
-        showError(QString::fromStdString(result.error));
-        setStatus(tr("Nothing simulated."));
-        if (result_.runs.empty())
-            drawMessage(*plot(), tr("FP8 scaling recipes"),
-                        QStringLiteral("⚠ ") + QString::fromStdString(result.error),
-                        QColor(0xd0, 0x40, 0x2f));
-        emit finished();
+        fail(result.error, tr("Nothing simulated."), !result_.runs.empty(),
+             tr("FP8 scaling recipes"));
         return;
     }
     showError({});
@@ -141,8 +121,8 @@ void Fp8View::apply(Fp8Result result) {
     emit finished();
 }
 
-bool Fp8View::exportTo(const QString& path, QString* error) {
-    return ViewFrame::exportTo(path, fp8Csv(result_), error);
+std::string Fp8View::csvText() const {
+    return fp8Csv(result_);
 }
 
 } // namespace fpx::gui

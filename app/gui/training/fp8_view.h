@@ -26,16 +26,10 @@ class Fp8View : public ViewFrame {
 
     bool isBusy() const { return runs_.isBusy(); }
     const Fp8Result& result() const { return result_; }
-    bool exportTo(const QString& path, QString* error = nullptr);
-
-  public slots:
-    void run();
-
-  signals:
-    void finished();
 
   protected:
-    void showEvent(QShowEvent* event) override;
+    void start() override;
+    std::string csvText() const override;
 
   private:
     void apply(Fp8Result result);
@@ -49,7 +43,6 @@ class Fp8View : public ViewFrame {
     QSpinBox* margin_;
     QSpinBox* seed_;
     Fp8Result result_;
-    bool ranOnce_ = false;
     LatestRun<Fp8Result> runs_;
 };
 

@@ -109,12 +109,6 @@ LossScaleView::LossScaleView(QWidget* parent)
     drawMessage(*plot(), tr("Dynamic loss scaling"), tr("Run to see the scaler's steps."));
 
     connect(static_, &QCheckBox::toggled, staticScale_, &QLineEdit::setEnabled);
-    connect(this, &ViewFrame::runRequested, this, &LossScaleView::run);
-    connect(this, &ViewFrame::exportRequested, this, [this](const QString& path) {
-        QString error;
-        if (!exportTo(path, &error))
-            showError(error);
-    });
 }
 
 std::optional<LossScaleRequest> LossScaleView::request(QString& error) const {
@@ -175,19 +169,11 @@ void LossScaleView::setStaticScale(std::optional<double> scale) {
         staticScale_->setText(QString::number(*scale, 'g', 17));
 }
 
-void LossScaleView::showEvent(QShowEvent* event) {
-    ViewFrame::showEvent(event);
-    if (!ranOnce_)
-        run();
-}
-
-void LossScaleView::run() {
-    ranOnce_ = true;
+void LossScaleView::start() {
     QString error;
     std::optional<LossScaleRequest> request = this->request(error);
     if (!request) {
-        showError(error);
-        emit finished();
+        refuse(error);
         return;
     }
     setStatus(tr("Simulating…"));
@@ -198,13 +184,8 @@ void LossScaleView::run() {
 
 void LossScaleView::apply(LossScaleResult result) {
     if (!result.error.empty()) {
-        showError(QString::fromStdString(result.error));
-        setStatus(tr("Nothing simulated."));
-        if (!result_.run)
-            drawMessage(*plot(), tr("Dynamic loss scaling"),
-                        QStringLiteral("⚠ ") + QString::fromStdString(result.error),
-                        QColor(0xd0, 0x40, 0x2f));
-        emit finished();
+        fail(result.error, tr("Nothing simulated."), result_.run.has_value(),
+             tr("Dynamic loss scaling"));
         return;
     }
     showError({});
@@ -220,8 +201,8 @@ void LossScaleView::apply(LossScaleResult result) {
     emit finished();
 }
 
-bool LossScaleView::exportTo(const QString& path, QString* error) {
-    return ViewFrame::exportTo(path, lossScaleCsv(result_), error);
+std::string LossScaleView::csvText() const {
+    return lossScaleCsv(result_);
 }
 
 } // namespace fpx::gui

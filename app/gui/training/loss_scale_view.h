@@ -31,16 +31,10 @@ class LossScaleView : public ViewFrame {
 
     bool isBusy() const { return runs_.isBusy(); }
     const LossScaleResult& result() const { return result_; }
-    bool exportTo(const QString& path, QString* error = nullptr);
-
-  public slots:
-    void run();
-
-  signals:
-    void finished();
 
   protected:
-    void showEvent(QShowEvent* event) override;
+    void start() override;
+    std::string csvText() const override;
 
   private:
     void apply(LossScaleResult result);
@@ -59,7 +53,6 @@ class LossScaleView : public ViewFrame {
     QSpinBox* gradientCount_;
     QSpinBox* seed_;
     LossScaleResult result_;
-    bool ranOnce_ = false;
     LatestRun<LossScaleResult> runs_;
 };
 

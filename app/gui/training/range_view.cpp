@@ -126,12 +126,6 @@ RangeView::RangeView(QWidget* parent)
     results()->addWidget(table_);
     drawMessage(*plot(), tr("Range"), tr("Run to see the values against each format's range."));
 
-    connect(this, &ViewFrame::runRequested, this, &RangeView::run);
-    connect(this, &ViewFrame::exportRequested, this, [this](const QString& path) {
-        QString error;
-        if (!exportTo(path, &error))
-            showError(error);
-    });
     connect(sourceKind_, &QComboBox::currentIndexChanged, sourceStack_,
             &QStackedWidget::setCurrentIndex);
     connect(open, &QPushButton::clicked, this, [this] {
@@ -218,26 +212,18 @@ std::optional<RangeRequest> RangeView::request(QString& error) const {
     return r;
 }
 
-void RangeView::showEvent(QShowEvent* event) {
-    ViewFrame::showEvent(event);
-    if (!ranOnce_)
-        run();
-}
-
-void RangeView::run() {
-    ranOnce_ = true;
+void RangeView::start() {
     input_.reset(); // the source may have changed: read it again
     refit();
 }
 
 void RangeView::refit() {
-    if (!ranOnce_)
+    if (!hasRun())
         return; // nothing shown yet: the first showing runs the form
     QString error;
     std::optional<RangeRequest> request = this->request(error);
     if (!request) {
-        showError(error);
-        emit finished();
+        refuse(error);
         return;
     }
     request->input = input_;
@@ -250,13 +236,7 @@ void RangeView::refit() {
 
 void RangeView::apply(RangeResult result) {
     if (!result.error.empty()) {
-        showError(QString::fromStdString(result.error));
-        setStatus(tr("Nothing fitted."));
-        if (!result_.input)
-            drawMessage(*plot(), tr("Range"),
-                        QStringLiteral("⚠ ") + QString::fromStdString(result.error),
-                        QColor(0xd0, 0x40, 0x2f));
-        emit finished();
+        fail(result.error, tr("Nothing fitted."), result_.input != nullptr, tr("Range"));
         return;
     }
     showError({});
@@ -314,8 +294,8 @@ void RangeView::redraw() {
         drawRangePlot(*plot(), result_, slider_->value());
 }
 
-bool RangeView::exportTo(const QString& path, QString* error) {
-    return ViewFrame::exportTo(path, rangeCsv(result_), error);
+std::string RangeView::csvText() const {
+    return rangeCsv(result_);
 }
 
 } // namespace fpx::gui

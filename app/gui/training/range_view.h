@@ -37,16 +37,10 @@ class RangeView : public ViewFrame {
     std::size_t appliedRuns() const { return runs_.applied(); }
     QTableWidget* table() const { return table_; }
     QSlider* slider() const { return slider_; }
-    bool exportTo(const QString& path, QString* error = nullptr);
-
-  public slots:
-    void run(); // reads the source again, then fits
-
-  signals:
-    void finished(); // a result was shown or refused
 
   protected:
-    void showEvent(QShowEvent* event) override;
+    void start() override;
+    std::string csvText() const override;
 
   private:
     std::optional<RangeRequest> request(QString& error) const;
@@ -68,7 +62,6 @@ class RangeView : public ViewFrame {
     QTableWidget* table_;
     RangeResult result_;
     std::shared_ptr<const QuantizationInput> input_; // of the source as last run
-    bool ranOnce_ = false;
     LatestRun<RangeResult> runs_;
 };
 

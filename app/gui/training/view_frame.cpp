@@ -2,10 +2,10 @@
 #include "training/view_frame.h"
 
 #include "plot_builder.h"
+#include "quantization/quantization_plots.h"
 
 #include <qcustomplot.h>
 
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QPushButton>
+#include <QSaveFile>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -42,8 +43,9 @@ ViewFrame::ViewFrame(const QString& name, QWidget* parent) : QWidget(parent) {
             const QString filter = writer.description + " (*." + writer.suffix + ")";
             const QString path = QFileDialog::getSaveFileName(
                 this, tr("Export"), "fpx-training-" + name + "." + writer.suffix, filter);
-            if (!path.isEmpty())
-                emit exportRequested(path);
+            QString error;
+            if (!path.isEmpty() && !exportTo(path, &error))
+                showError(error);
         });
     export_->setMenu(menu);
     buttons->addWidget(run_);
@@ -73,7 +75,7 @@ ViewFrame::ViewFrame(const QString& name, QWidget* parent) : QWidget(parent) {
     results_->addWidget(plot_, 1);
     layout->addWidget(right, 1);
 
-    connect(run_, &QPushButton::clicked, this, &ViewFrame::runRequested);
+    connect(run_, &QPushButton::clicked, this, &ViewFrame::run);
 }
 
 QString ViewFrame::statusText() const {
@@ -90,11 +92,38 @@ void ViewFrame::showError(const QString& message) {
     error_->setVisible(!message.isEmpty());
 }
 
-bool ViewFrame::exportTo(const QString& path, const std::string& csv, QString* error) {
+void ViewFrame::run() {
+    ranOnce_ = true;
+    start();
+}
+
+void ViewFrame::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (!ranOnce_)
+        run();
+}
+
+void ViewFrame::refuse(const QString& message) {
+    showError(message);
+    emit finished();
+}
+
+void ViewFrame::fail(const std::string& message, const QString& statusText, bool plotHasResult,
+                     const QString& title) {
+    showError(QString::fromStdString(message));
+    setStatus(statusText);
+    if (!plotHasResult)
+        drawMessage(*plot_, title, QStringLiteral("⚠ ") + QString::fromStdString(message),
+                    QColor(0xd0, 0x40, 0x2f));
+    emit finished();
+}
+
+bool ViewFrame::exportTo(const QString& path, QString* error) {
     if (QFileInfo(path).suffix().toLower() == "csv") {
-        QFile file(path);
+        const std::string csv = csvText();
+        QSaveFile file(path);
         if (file.open(QIODevice::WriteOnly | QIODevice::Text) &&
-            file.write(QByteArray::fromStdString(csv)) == qint64(csv.size()))
+            file.write(QByteArray::fromStdString(csv)) == qint64(csv.size()) && file.commit())
             return true;
         if (error)
             *error = tr("cannot write %1").arg(path);

@@ -8,6 +8,7 @@
 #include <string>
 
 class QCustomPlot;
+class QShowEvent;
 class QFormLayout;
 class QLabel;
 class QPushButton;
@@ -35,12 +36,29 @@ class ViewFrame : public QWidget {
     void setStatus(const QString& text);
     void showError(const QString& message); // empty: hides the error line
 
-    // Writes the plot as PNG, PDF or SVG, or the view's data (`csv`) as CSV, by the suffix.
-    bool exportTo(const QString& path, const std::string& csv, QString* error = nullptr);
+    // Writes the plot as PNG, PDF or SVG, or the view's data (csvText) as CSV, by the suffix;
+    // a CSV is written to a temporary file and renamed, so a failed write leaves nothing.
+    bool exportTo(const QString& path, QString* error = nullptr);
+
+  public slots:
+    // Reads the form and starts the view's work in the background (start()). The first
+    // showing runs too, so that every view opens with a result.
+    void run();
 
   signals:
-    void runRequested();
-    void exportRequested(const QString& path); // a file was chosen in the Export menu
+    void finished(); // a result was shown or refused
+
+  protected:
+    void showEvent(QShowEvent* event) override;
+    bool hasRun() const { return ranOnce_; }
+    virtual void start() = 0;
+    virtual std::string csvText() const = 0;
+    // A form the view refused, or a run that failed: the message in the error line and
+    // `finished`. A failed run also says `statusText` and, when the plot holds no earlier
+    // result to keep, draws the message on it under `title`.
+    void refuse(const QString& message);
+    void fail(const std::string& message, const QString& statusText, bool plotHasResult,
+              const QString& title);
 
   private:
     QFormLayout* form_;
@@ -51,6 +69,7 @@ class ViewFrame : public QWidget {
     QLabel* status_;
     QLabel* error_;
     QString errorMessage_;
+    bool ranOnce_ = false;
 };
 
 } // namespace fpx::gui

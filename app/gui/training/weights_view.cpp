@@ -54,7 +54,8 @@ WeightsView::WeightsView(QWidget* parent)
     form->addRow(tr("&Weight"), weight_);
     rate_ = new QLineEdit(QString::fromStdString(defaults.learningRate), this);
     rate_->setObjectName("weightsRate");
-    rate_->setToolTip(tr("The learning rate, exact."));
+    rate_->setToolTip(tr("The learning rate, taken as the double nearest it, as PyTorch's "
+                         "Python-float lr is (and as fpx sgd takes it)."));
     form->addRow(tr("&Learning rate"), rate_);
     gradients_ = new QLineEdit(QString::fromStdString(defaults.gradients), this);
     gradients_->setObjectName("weightsGradients");
@@ -91,13 +92,6 @@ WeightsView::WeightsView(QWidget* parent)
     table_->setMaximumHeight(190);
     results()->addWidget(table_);
     drawMessage(*plot(), tr("Master weights"), tr("Run to see the weights' trajectories."));
-
-    connect(this, &ViewFrame::runRequested, this, &WeightsView::run);
-    connect(this, &ViewFrame::exportRequested, this, [this](const QString& path) {
-        QString error;
-        if (!exportTo(path, &error))
-            showError(error);
-    });
 }
 
 std::optional<SgdRequest> WeightsView::request(QString& error) const {
@@ -125,19 +119,11 @@ QString WeightsView::setVariants(const QString& commaSeparated) {
     return error;
 }
 
-void WeightsView::showEvent(QShowEvent* event) {
-    ViewFrame::showEvent(event);
-    if (!ranOnce_)
-        run();
-}
-
-void WeightsView::run() {
-    ranOnce_ = true;
+void WeightsView::start() {
     QString error;
     std::optional<SgdRequest> request = this->request(error);
     if (!request) {
-        showError(error);
-        emit finished();
+        refuse(error);
         return;
     }
     setStatus(tr("Simulating…"));
@@ -148,13 +134,7 @@ void WeightsView::run() {
 
 void WeightsView::apply(SgdResult result) {
     if (!result.error.empty()) {
-        showError(QString::fromStdString(result.error));
-        setStatus(tr("Nothing simulated."));
-        if (result_.runs.empty())
-            drawMessage(*plot(), tr("Master weights"),
-                        QStringLiteral("⚠ ") + QString::fromStdString(result.error),
-                        QColor(0xd0, 0x40, 0x2f));
-        emit finished();
+        fail(result.error, tr("Nothing simulated."), !result_.runs.empty(), tr("Master weights"));
         return;
     }
     showError({});
@@ -187,8 +167,8 @@ void WeightsView::apply(SgdResult result) {
     emit finished();
 }
 
-bool WeightsView::exportTo(const QString& path, QString* error) {
-    return ViewFrame::exportTo(path, sgdCsv(result_), error);
+std::string WeightsView::csvText() const {
+    return sgdCsv(result_);
 }
 
 } // namespace fpx::gui

@@ -27,16 +27,10 @@ class WeightsView : public ViewFrame {
     bool isBusy() const { return runs_.isBusy(); }
     const SgdResult& result() const { return result_; }
     QTableWidget* table() const { return table_; }
-    bool exportTo(const QString& path, QString* error = nullptr);
-
-  public slots:
-    void run();
-
-  signals:
-    void finished();
 
   protected:
-    void showEvent(QShowEvent* event) override;
+    void start() override;
+    std::string csvText() const override;
 
   private:
     void apply(SgdResult result);
@@ -49,7 +43,6 @@ class WeightsView : public ViewFrame {
     QSpinBox* seed_;
     QTableWidget* table_;
     SgdResult result_;
-    bool ranOnce_ = false;
     LatestRun<SgdResult> runs_;
 };
 
