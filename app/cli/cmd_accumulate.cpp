@@ -12,12 +12,12 @@
 #include "fpx/arithmetic.h"
 #include "fpx/decimal_text.h"
 #include "fpx/format_catalogue.h"
+#include "fpx/text_util.h"
 
 #include <unistd.h>
 
 #include <map>
 #include <ostream>
-#include <sstream>
 
 namespace fpx::cli {
 
@@ -41,14 +41,6 @@ struct Job {
     SumMethodSpec method;
     AccumulationResult result;
 };
-
-std::vector<std::string> splitCommas(const std::string& text) {
-    std::vector<std::string> items;
-    std::stringstream stream(text);
-    for (std::string item; std::getline(stream, item, ',');)
-        items.push_back(item);
-    return items;
-}
 
 std::string relativeText(const ExactValue& relative) {
     if (relative.isNaN())
@@ -208,7 +200,8 @@ int runAccumulate(const std::vector<std::string>& rawArgs, Streams& io) {
     if (methodTexts.empty())
         methodTexts.push_back("sequential");
     for (const std::string& text : methodTexts)
-        for (const std::string& item : splitCommas(text)) {
+        for (const std::string_view piece : splitAt(text, ',')) {
+            const std::string item(piece);
             const auto method = parseSumMethod(item);
             if (!method)
                 return usageError("--method: '" + item +

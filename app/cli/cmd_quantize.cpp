@@ -9,12 +9,12 @@
 #include "term_options.h"
 
 #include "fpx/block_format.h"
+#include "fpx/text_util.h"
 
 #include <unistd.h>
 
 #include <charconv>
 #include <cstdio>
-#include <sstream>
 
 namespace fpx::cli {
 
@@ -45,16 +45,6 @@ constexpr const char* kUsage =
 constexpr std::size_t kDefaultListedBlocks = 64;
 constexpr std::size_t kMaxListedBlocks = 1 << 16;
 constexpr std::size_t kMaxHistogramBins = 10000;
-
-std::vector<std::string> splitCommas(const std::string& text) {
-    std::vector<std::string> items;
-    std::stringstream stream(text);
-    for (std::string item; std::getline(stream, item, ',');)
-        items.push_back(item);
-    if (!text.empty() && text.back() == ',')
-        items.emplace_back();
-    return items;
-}
 
 std::optional<std::size_t> parseCount(const std::string& text) {
     std::size_t value = 0;
@@ -134,7 +124,8 @@ int runQuantize(const std::vector<std::string>& rawArgs, Streams& io) {
     }
     std::vector<std::size_t> sweepSizes;
     if (auto text = args.value("sweep")) {
-        for (const std::string& item : splitCommas(*text)) {
+        for (const std::string_view piece : splitAt(*text, ',')) {
+            const std::string item(piece);
             const auto parsed = parseCount(item);
             if (!parsed || *parsed == 0)
                 return usageError("--sweep: expected block sizes such as 16,32,64,128, got '" +

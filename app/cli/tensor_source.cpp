@@ -8,32 +8,23 @@
 
 #include "fpx/conversion.h"
 #include "fpx/format_catalogue.h"
+#include "fpx/text_util.h"
 #include "fpx/value_parser.h"
 
 #include <charconv>
 #include <cstring>
-#include <sstream>
 
 namespace fpx::cli {
 
 namespace {
-
-std::vector<std::string> splitCommas(const std::string& text) {
-    std::vector<std::string> items;
-    std::stringstream stream(text);
-    for (std::string item; std::getline(stream, item, ',');)
-        items.push_back(item);
-    if (!text.empty() && text.back() == ',')
-        items.emplace_back();
-    return items;
-}
 
 // --values: each parsed exactly, then rounded once to FP32 (nearest even); a finite value
 // beyond FP32's range is an error rather than a silent infinity.
 std::optional<std::vector<float>> parseValueList(const std::string& text, std::string& error) {
     const FormatSpec fp32 = *findFormat("fp32").spec;
     std::vector<float> values;
-    for (const std::string& item : splitCommas(text)) {
+    for (const std::string_view piece : splitAt(text, ',')) {
+        const std::string item(piece);
         const ParsedValue parsed = parseValue(item);
         if (!parsed) {
             error = "--values: '" + item + "': " + parsed.error.message;
