@@ -487,6 +487,33 @@ template <int Count> [[gnu::always_inline]] inline __m512i searchSegments(__m512
     const __m128i eighth = _mm_add_epi32(quarter, _mm_unpackhi_epi64(quarter, quarter));
     return static_cast<std::uint32_t>(_mm_cvtsi128_si32(eighth) + _mm_extract_epi32(eighth, 1));
 }
+// Per-lane counts of one vector of a search kernel (NVFP4, INT4): a lane clipped when its
+// |x| reaches the clip threshold (only where a block can clip at all), and flushed when a
+// non-zero |x| landed in segment 0. Each count is a lane's −1 mask subtracted, summed by
+// laneSum once after the loop.
+template <bool CountClips> struct LaneCounts {
+    __m512i clipped = _mm512_setzero_si512();
+    __m512i flushed = _mm512_setzero_si512();
+
+    [[gnu::always_inline]] void add(__m512 a, __m512i magnitude, __m512i segment, float clip) {
+        const __m512i minusOne = _mm512_set1_epi32(-1);
+        if constexpr (CountClips)
+            clipped = _mm512_mask_sub_epi32(clipped,
+                                            _mm512_cmp_ps_mask(a, _mm512_set1_ps(clip), _CMP_GE_OQ),
+                                            clipped, minusOne);
+        flushed = _mm512_mask_sub_epi32(
+            flushed,
+            _mm512_mask_cmpeq_epi32_mask(_mm512_test_epi32_mask(magnitude, magnitude), segment,
+                                         _mm512_setzero_si512()),
+            flushed, minusOne);
+    }
+    [[gnu::always_inline]] void addTo(std::uint32_t& clippedTotal,
+                                      std::uint32_t& flushedTotal) const {
+        if constexpr (CountClips)
+            clippedTotal += laneSum(clipped);
+        flushedTotal += laneSum(flushed);
+    }
+};
 #endif
 
 // E4M3 rounding of a positive double q, nearest-even, saturated: with e = max(floor(log2 q),
@@ -556,11 +583,9 @@ nvfp4ElementsOf(std::uint32_t signCode, const ScaledThresholds& t, const std::ui
     std::uint32_t clipped = 0, flushed = 0;
     std::size_t i = 0;
 #if defined(__AVX512F__)
-    // Three steps of searchSegments (the scale s_b · s_t > 0 here); the counts kept per lane
-    // and summed once after the loop.
+    // Three steps of searchSegments (the scale s_b · s_t > 0 here), counted by LaneCounts.
     const __m512 above = _mm512_loadu_ps(t.above);
-    const __m512i minusOne = _mm512_set1_epi32(-1);
-    __m512i clippedLanes = _mm512_setzero_si512(), flushedLanes = _mm512_setzero_si512();
+    LaneCounts<CountClips> lanes;
     for (const std::size_t whole = n / 16 * 16; i < whole; i += 16) {
         const __m512i bits = _mm512_loadu_si512(x + i);
         const __m512i magnitude = _mm512_and_si512(bits, _mm512_set1_epi32(0x7fffffff));
@@ -569,19 +594,9 @@ nvfp4ElementsOf(std::uint32_t signCode, const ScaledThresholds& t, const std::ui
         const __m512i code = _mm512_mask_or_epi32(segment, _mm512_movepi32_mask(bits), segment,
                                                   _mm512_set1_epi32(static_cast<int>(signCode)));
         _mm512_mask_cvtepi32_storeu_epi8(c + i, kAllLanes, code);
-        if constexpr (CountClips)
-            clippedLanes = _mm512_mask_sub_epi32(
-                clippedLanes, _mm512_cmp_ps_mask(a, _mm512_set1_ps(clip), _CMP_GE_OQ), clippedLanes,
-                minusOne);
-        flushedLanes = _mm512_mask_sub_epi32(
-            flushedLanes,
-            _mm512_mask_cmpeq_epi32_mask(_mm512_test_epi32_mask(magnitude, magnitude), segment,
-                                         _mm512_setzero_si512()),
-            flushedLanes, minusOne);
+        lanes.add(a, magnitude, segment, clip);
     }
-    if constexpr (CountClips)
-        clipped += laneSum(clippedLanes);
-    flushed += laneSum(flushedLanes);
+    lanes.addTo(clipped, flushed);
 #endif
     for (; i < n; ++i) {
         const std::uint32_t magnitude = x[i] & 0x7fffffffu;
@@ -769,11 +784,10 @@ template <bool CountClips>
     std::size_t i = 0;
 #if defined(__AVX512F__)
     // Three steps of searchSegments (the s > 0 it needs: integerScale is never 0). The code
-    // of −k is (0 − k) masked to the element's width, as in integerElement. The counts are
-    // kept per lane (a masked add of 1) and summed once after the loop.
+    // of −k is (0 − k) masked to the element's width, as in integerElement; counted by
+    // LaneCounts.
     const __m512 above = _mm512_loadu_ps(t.above);
-    const __m512i minusOne = _mm512_set1_epi32(-1);
-    __m512i clippedLanes = _mm512_setzero_si512(), flushedLanes = _mm512_setzero_si512();
+    LaneCounts<CountClips> lanes;
     for (const std::size_t whole = count / 16 * 16; i < whole; i += 16) {
         const __m512i bits = _mm512_loadu_si512(in + i);
         const __m512i magnitude = _mm512_and_si512(bits, _mm512_set1_epi32(0x7fffffff));
@@ -784,19 +798,9 @@ template <bool CountClips>
             _mm512_mask_sub_epi32(segment, negative, _mm512_setzero_si512(), segment),
             _mm512_set1_epi32(static_cast<int>(codeMask)));
         _mm512_mask_cvtepi32_storeu_epi8(codes + i, kAllLanes, signedSegment);
-        if constexpr (CountClips)
-            clippedLanes = _mm512_mask_sub_epi32(
-                clippedLanes, _mm512_cmp_ps_mask(a, _mm512_set1_ps(clip), _CMP_GE_OQ), clippedLanes,
-                minusOne);
-        flushedLanes = _mm512_mask_sub_epi32(
-            flushedLanes,
-            _mm512_mask_cmpeq_epi32_mask(_mm512_test_epi32_mask(magnitude, magnitude), segment,
-                                         _mm512_setzero_si512()),
-            flushedLanes, minusOne);
+        lanes.add(a, magnitude, segment, clip);
     }
-    if constexpr (CountClips)
-        clipped += laneSum(clippedLanes);
-    flushed += laneSum(flushedLanes);
+    lanes.addTo(clipped, flushed);
 #endif
     for (; i < count; ++i) {
         const std::uint32_t magnitude = in[i] & 0x7fffffffu;
