@@ -5,6 +5,7 @@
 #include "fpx/fp8_scaling.h"
 
 #include "scaled_cast.h"
+#include "signal_noise.h"
 
 #include "fpx/conversion.h"
 #include "fpx/format_catalogue.h"
@@ -23,42 +24,6 @@ namespace fpx {
 namespace {
 
 constexpr std::size_t kMaxHistoryLength = std::size_t(1) << 20;
-
-// Pairwise sums of non-negative terms, taken in pieces so that no tensor is held twice: the
-// relative error stays about log2(n) units in the last place of a double, as the SQNR of
-// measureQuantization (block_quantization.h) is summed.
-class PairwiseSum {
-  public:
-    void add(double term) {
-        piece_.push_back(term);
-        if (piece_.size() == kPiece)
-            flush();
-    }
-    double total() {
-        flush();
-        return sum(pieces_.data(), pieces_.size());
-    }
-
-  private:
-    static constexpr std::size_t kPiece = 4096;
-    static double sum(const double* terms, std::size_t count) {
-        if (count <= 64) {
-            double s = 0;
-            for (std::size_t i = 0; i < count; ++i)
-                s += terms[i];
-            return s;
-        }
-        const std::size_t half = count / 2;
-        return sum(terms, half) + sum(terms + half, count - half);
-    }
-    void flush() {
-        if (piece_.empty())
-            return;
-        pieces_.push_back(sum(piece_.data(), piece_.size()));
-        piece_.clear();
-    }
-    std::vector<double> piece_, pieces_;
-};
 
 // The tensor's amax as the framework sees it: NaN if any element is NaN, else max |x|.
 double tensorAmax(const TensorView& tensor) {
@@ -168,18 +133,13 @@ Fp8ScalingRun simulateFp8Scaling(const std::vector<TensorView>& tensors, const F
             scale = *next;
         step.scale = scale;
 
-        // Every term of the SQNR sums is scaled by 2^−k (k from the finite amax) so that no
-        // square overflows; the ratio is unchanged. Non-finite inputs and outputs are left
-        // out of the sums, as measureQuantization leaves them out.
+        // The SQNR sums as measureQuantization takes them (SignalNoiseSums), leaving out
+        // non-finite inputs and outputs as it does.
         double finiteAmax = 0;
         for (std::size_t i = 0; i < tensor.size(); ++i)
             if (std::isfinite(tensor.at(i)))
                 finiteAmax = std::max(finiteAmax, std::fabs(tensor.at(i)));
-        const int k = finiteAmax > 0 ? std::ilogb(finiteAmax) : 0;
-        // 2^−k as a factor: multiplying by it rounds exactly as ldexp does.
-        const double unscale = std::ldexp(1.0, std::clamp(-k, -1022, 1023));
-        const bool factorExact = -k >= -1022 && -k <= 1023;
-        PairwiseSum signal, noise;
+        SignalNoiseSums sums(finiteAmax);
         std::size_t overflowed = 0, flushed = 0;
         for (std::size_t i = 0; i < tensor.size(); ++i) {
             const double x = tensor.at(i);
@@ -189,21 +149,15 @@ Fp8ScalingRun simulateFp8Scaling(const std::vector<TensorView>& tensors, const F
             overflowed += outcome.zone == RangeZone::Overflow;
             flushed += outcome.zone == RangeZone::Flushed;
             const double dequantized = outcome.value / double(scale);
-            if (!std::isfinite(dequantized))
-                continue;
-            const double xs = factorExact ? x * unscale : std::ldexp(x, -k);
-            const double qs = factorExact ? dequantized * unscale : std::ldexp(dequantized, -k);
-            const double es = xs - qs;
-            signal.add(xs * xs);
-            noise.add(es * es);
+            if (std::isfinite(dequantized))
+                sums.add(x, dequantized);
         }
         const double total = double(tensor.size());
         step.overflowFraction = total > 0 ? double(overflowed) / total : 0.0;
         step.flushedFraction = total > 0 ? double(flushed) / total : 0.0;
-        const double signalSum = signal.total(), noiseSum = noise.total();
-        if (signalSum > 0)
-            step.sqnrDb = noiseSum == 0 ? std::numeric_limits<double>::infinity()
-                                        : 10 * std::log10(signalSum / noiseSum);
+        const SignalNoiseSums::Totals totals = sums.totals();
+        if (totals.signal > 0)
+            step.sqnrDb = totals.sqnrDb;
         run.steps.push_back(step);
 
         if (recipe.kind == Fp8Recipe::Kind::Delayed) {
