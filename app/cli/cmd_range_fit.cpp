@@ -198,9 +198,10 @@ int runRangeFit(const std::vector<std::string>& rawArgs, Streams& io) {
     TensorSource source;
     if (const int status = readTensorSource(args, source, error); status != kExitOk)
         return status == kExitUsage ? usageError(error) : dataError(error);
-    // Stochastic rounding: element i's bits from the seed and i (the --dist seed, else 0).
-    if (auto seed = args.value("seed"))
-        options.rounding.randomBits = std::stoull(*seed); // checked by readTensorSource
+    // Stochastic rounding: element i's bits from a stream of its own made from the seed (the
+    // --dist seed, else 0), not the stream that drew element i.
+    options.rounding.randomBits =
+        streamSeed(args.value("seed") ? std::stoull(*args.value("seed")) : 0, 0);
 
     std::vector<RangeFit> fits;
     for (const FormatSpec& format : formats.specs)

@@ -45,6 +45,7 @@ class TestRangeFitCli : public QObject {
     void scaleForms();
     void fileInput();
     void bf16AgainstFp16OnGradients();
+    void stochasticRoundingOfDrawnValues();
     void textTable();
     void errors();
 };
@@ -165,6 +166,20 @@ void TestRangeFitCli::bf16AgainstFp16OnGradients() {
     QVERIFY(fp16Best[0].toInt() > 0);
     const QJsonArray bf16Best = bf16["best_scales"].toArray();
     QVERIFY(bf16Best[0].toInt() <= 0 && bf16Best[1].toInt() >= 0);
+}
+
+// Values uniform on [0, 2^−26) round stochastically into FP16 up to 2^−24 with probability
+// x / 2^−24, 1/8 on average: 87.5 % flush. Rounding each value with the bits that drew it would
+// never round up (a draw u·2^−26 goes up only when u < u/4) and flush them all.
+void TestRangeFitCli::stochasticRoundingOfDrawnValues() {
+    const CliRun run =
+        runFpx({"range-fit", "--dist", "uniform:0:1.4901161193847656e-08", "--count", "100000",
+                "--seed", "5", "--round", "sr", "--formats", "fp16", "--json"});
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    const double flushed =
+        resultFor(json(run), "fp16")["fractions"].toObject()["flushed"].toDouble();
+    // Six standard deviations of a binomial fraction with p = 7/8 over 10^5 values: 0.0063.
+    QVERIFY2(std::fabs(flushed - 0.875) < 0.0063, qPrintable(QString::number(flushed)));
 }
 
 void TestRangeFitCli::textTable() {

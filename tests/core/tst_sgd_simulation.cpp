@@ -46,7 +46,7 @@ struct Reference {
 };
 
 // The header's definition, one step at a time. Under stochastic rounding the update at step t
-// draws stochasticBits(seed, t); the other roundings draw their own streams, so stochastic
+// draws from the Update stream; the other roundings draw their own streams, so stochastic
 // cases here keep to runs where the update is the only inexact rounding.
 Reference referenceSgd(const std::vector<ExactValue>& gradients, const FormatSpec& format,
                        const std::optional<FormatSpec>& master, const SgdOptions& o) {
@@ -62,7 +62,8 @@ Reference referenceSgd(const std::vector<ExactValue>& gradients, const FormatSpe
         if (o.gradientFormat)
             g = roundedValue(g, *o.gradientFormat, rounding);
         const ExactValue update = o.learningRate * g;
-        rounding.randomBits = stochasticBits(o.seed, t);
+        rounding.randomBits =
+            stochasticBits(streamSeed(o.seed, static_cast<std::uint64_t>(SgdStream::Update)), t);
         if (master) {
             const ExactValue next = roundedValue(m - update, *master, rounding);
             if (!update.isZero() && sameValue(next, m))

@@ -59,6 +59,15 @@ FPX_HOST_DEVICE static constexpr std::uint64_t stochasticBits(std::uint64_t seed
     return z ^ (z >> 31);
 }
 
+// The seed of another stream of random bits beside stochasticBits(seed, ·): splitmix64 on the
+// complemented seed and the stream's number. Values drawn from a seed and the stochastic
+// roundings of those values take different streams, or each rounding would be decided by the
+// very bits that drew its value.
+FPX_HOST_DEVICE static constexpr std::uint64_t streamSeed(std::uint64_t seed,
+                                                          std::uint64_t stream) {
+    return stochasticBits(~seed, stream);
+}
+
 std::string_view roundingModeId(RoundingMode mode);   // "rne", "rna", …
 std::string_view roundingModeName(RoundingMode mode); // "nearest, ties to even", …
 std::optional<RoundingMode> parseRoundingMode(std::string_view text);

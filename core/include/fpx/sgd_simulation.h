@@ -27,21 +27,26 @@ namespace fpx {
 // shows in the error. Every rounding (each one roundToFormat of an exact value) uses
 // `rounding`'s mode and overflow policy. Under stochastic rounding each rounding draws its own
 // bits, so that the runs are reproducible from `seed` and no two roundings share a draw:
-//   the update at step t (into F, or into M with a master)  stochasticBits(seed, t)
+//   the update at step t (into F, or into M with a master)  stochasticBits(update, t)
 //   the working copy's cast at step t                        stochasticBits(cast, t)
 //   the gradient's rounding at step t                        stochasticBits(gradient, t)
 //   the initial roundings of W into F and into M             stochasticBits(initial, 0 and 1)
-// where cast, gradient and initial are seeds of their own made from `seed`
-// (core/src/training/sgd_simulation.cpp).
+// where each stream's seed is streamSeed(seed, SgdStream::…) (rounding.h): none is `seed`
+// itself, from which parseGradientSequence draws the gradients.
 // simulateSgd throws std::invalid_argument when the format, the master's or the gradients'
 // has no arithmetic (arithmeticUnsupported: NF4, E8M0), or when the initial weight, the
 // learning rate or a gradient is not finite.
+enum class SgdStream : std::uint64_t { Cast = 0, Gradient = 1, Initial = 2, Update = 3 };
+
+// The longest run `fpx sgd` and the Training page simulate: each step is a few exact roundings.
+inline constexpr std::size_t kMaxSgdSteps = 1'000'000;
+
 struct SgdOptions {
     ExactValue initialWeight;
     ExactValue learningRate;
     std::optional<FormatSpec> gradientFormat;
     RoundingOptions rounding;           // RNE by default; stochastic rounding draws per step
-    std::uint64_t seed = 0;             // for stochastic rounding: stochasticBits(seed, step)
+    std::uint64_t seed = 0;             // for stochastic rounding: the streams above
     std::size_t trajectoryPoints = 512; // how many evenly spaced steps keep their weights
                                         // (steps 0 … N; 0 keeps none, 1 only the last)
 };

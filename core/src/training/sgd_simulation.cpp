@@ -21,14 +21,8 @@ namespace fpx {
 
 namespace {
 
-// The roundings other than the update each draw from their own stream under stochastic
-// rounding: stochasticBits(streamSeed(seed, stream), t). The seeds of the streams come from
-// splitmix64 on the complemented seed, a sequence that never meets stochasticBits(seed, t) of
-// the updates except by chance.
-enum class Stream : std::uint64_t { Cast = 0, Gradient = 1, Initial = 2 };
-
-std::uint64_t streamSeed(std::uint64_t seed, Stream stream) {
-    return stochasticBits(~seed, static_cast<std::uint64_t>(stream));
+std::uint64_t streamOf(std::uint64_t seed, SgdStream stream) {
+    return streamSeed(seed, static_cast<std::uint64_t>(stream));
 }
 
 ExactValue roundedValue(const ExactValue& x, const FormatSpec& spec, RoundingOptions options,
@@ -100,9 +94,10 @@ SgdRun simulateSgd(const std::vector<ExactValue>& gradients, const FormatSpec& f
 
     const RoundingOptions& rounding = options.rounding;
     const std::uint64_t seed = options.seed;
-    const std::uint64_t castSeed = streamSeed(seed, Stream::Cast);
-    const std::uint64_t gradientSeed = streamSeed(seed, Stream::Gradient);
-    const std::uint64_t initialSeed = streamSeed(seed, Stream::Initial);
+    const std::uint64_t castSeed = streamOf(seed, SgdStream::Cast);
+    const std::uint64_t gradientSeed = streamOf(seed, SgdStream::Gradient);
+    const std::uint64_t initialSeed = streamOf(seed, SgdStream::Initial);
+    const std::uint64_t updateSeed = streamOf(seed, SgdStream::Update);
 
     SgdRun run;
     run.format = format;
@@ -136,7 +131,7 @@ SgdRun simulateSgd(const std::vector<ExactValue>& gradients, const FormatSpec& f
                                         : given;
         const ExactValue update = options.learningRate * gradient;
         const ExactValue next =
-            roundedValue(updated - update, updatedFormat, rounding, stochasticBits(seed, t));
+            roundedValue(updated - update, updatedFormat, rounding, stochasticBits(updateSeed, t));
         if (!update.isZero() && sameValue(next, updated))
             ++run.lostUpdates;
         updated = next;
