@@ -39,8 +39,8 @@ constexpr const char* kUsage =
     "          step's --drift (geometric:START:END or constant:V, then ,spikes:P:FACTOR\n"
     "          ,spike-at:I:FACTOR; default constant:1), stored as FP32\n";
 
-constexpr std::size_t kMaxSteps = 100000;
-constexpr std::size_t kMaxTotalValues = std::size_t(1) << 28; // 1 GiB of FP32 values
+constexpr std::size_t kMaxSteps = kMaxFp8ScalingSteps;
+constexpr std::size_t kMaxTotalValues = kMaxFp8ScalingValues;
 constexpr int kMaxMargin = 64;
 
 struct Setup {
@@ -75,10 +75,8 @@ std::optional<int> readSetup(const Arguments& args, Setup& setup, std::string& e
     if (!lookup)
         return usage("--format: " + lookup.error);
     setup.format = *lookup.spec;
-    if (setup.format.kind != FormatKind::BinaryFloat || !setup.format.isSigned ||
-        !setup.format.exponentZeroIsSubnormal)
-        return usage("--format: " + setup.format.id +
-                     " is not a signed float format with a zero (FP8 recipes scale into one)");
+    if (const auto why = fp8ScalingUnsupported(setup.format))
+        return usage("--format: " + *why);
     if (auto text = args.value("round")) {
         const auto mode = parseRoundingMode(*text);
         if (!mode)

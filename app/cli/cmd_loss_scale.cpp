@@ -30,8 +30,8 @@ constexpr const char* kUsage =
     "          scaled to the step's amax: the fraction flushed to zero and left subnormal\n"
     "  --seed: spikes and gradient draws (default 0)\n";
 
-constexpr std::size_t kMaxSteps = std::size_t(1) << 24;
-constexpr std::size_t kMaxGradientValues = std::size_t(1) << 31; // steps × count
+constexpr std::size_t kMaxSteps = kMaxLossScaleSteps;
+constexpr std::size_t kMaxGradientValues = kMaxSimulatedGradients; // steps × count
 constexpr std::size_t kListedEvents = 40;
 
 struct Setup {
@@ -137,7 +137,7 @@ std::optional<int> readSetup(const Arguments& args, Setup& setup, std::string& e
             return usage("--dist: " + error);
         gradients.distribution = std::move(*distribution);
         if (auto count = args.value("count")) {
-            const auto v = parseCountOption("--count", *count, kMaxGradientValues, error);
+            const auto v = parseCountOption("--count", *count, kMaxGradientsPerStep, error);
             if (!v)
                 return kExitUsage;
             gradients.count = *v;

@@ -45,7 +45,7 @@ constexpr const char* kUsage =
 // Each step runs on the exact core (a rounding of a short exact number); the gradients are all
 // held at once, exactly, so the run is bounded to keep time and memory to seconds and
 // megabytes.
-constexpr std::size_t kMaxSteps = 1'000'000;
+constexpr std::size_t kMaxSteps = kMaxSgdSteps;
 constexpr std::size_t kMaxTrajectory = 100'000;
 
 // The double nearest to x (ties to even): PyTorch's lr, the relative error.

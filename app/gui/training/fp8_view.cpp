@@ -19,7 +19,7 @@ Fp8View::Fp8View(QWidget* parent)
     QFormLayout* form = this->form();
     steps_ = new QSpinBox(this);
     steps_->setObjectName("fp8Steps");
-    steps_->setRange(1, 100'000);
+    steps_->setRange(1, int(kMaxFp8ScalingSteps));
     steps_->setValue(int(defaults.steps));
     form->addRow(tr("&Steps"), steps_);
     distribution_ = new QLineEdit(QString::fromStdString(defaults.distribution), this);
@@ -33,7 +33,7 @@ Fp8View::Fp8View(QWidget* parent)
                           "then spikes:P:FACTOR or spike-at:STEP:FACTOR."));
     form->addRow(tr("&Drift"), drift_);
     count_ = new QSpinBox(this);
-    count_->setRange(1, 10'000'000);
+    count_->setRange(1, 1'000'000);
     count_->setValue(int(defaults.count));
     count_->setGroupSeparatorShown(true);
     form->addRow(tr("Values per step"), count_);
@@ -52,7 +52,7 @@ Fp8View::Fp8View(QWidget* parent)
                             "delayed:LEN:most_recent."));
     form->addRow(tr("&Recipes"), recipes_);
     margin_ = new QSpinBox(this);
-    margin_->setRange(-16, 16);
+    margin_->setRange(0, 64); // as fpx fp8-scaling --margin
     margin_->setToolTip(tr("scale = max / amax / 2^margin for every recipe."));
     form->addRow(tr("&Margin"), margin_);
     seed_ = new QSpinBox(this);

@@ -7,8 +7,10 @@
 
 #include <atomic>
 #include <cstddef>
+#include <exception>
 #include <functional>
 #include <memory>
+#include <new>
 #include <optional>
 
 namespace fpx::gui {
@@ -55,8 +57,21 @@ template <typename Result> class LatestRun {
   private:
     void launch(Job job) {
         stop_ = std::make_shared<std::atomic<bool>>(false);
-        watcher_.setFuture(
-            QtConcurrent::run([job = std::move(job), stop = stop_] { return job(*stop); }));
+        // A job that throws (out of memory on a huge request, a broken input) gives a result
+        // whose `error` says so, instead of an exception rethrown on the GUI thread.
+        watcher_.setFuture(QtConcurrent::run([job = std::move(job), stop = stop_] {
+            try {
+                return job(*stop);
+            } catch (const std::bad_alloc&) {
+                Result failed;
+                failed.error = "not enough memory for this run: ask for fewer steps or values";
+                return failed;
+            } catch (const std::exception& e) {
+                Result failed;
+                failed.error = e.what();
+                return failed;
+            }
+        }));
     }
     void finish() {
         if (pending_) {

@@ -70,12 +70,12 @@ LossScaleView::LossScaleView(QWidget* parent)
     init_->setToolTip(tr("The initial scale (GradScaler: 2^16), rounded once to FP32."));
     form->addRow(tr("&Initial scale"), init_);
     growth_ = new QDoubleSpinBox(this);
-    growth_->setRange(1, 1024);
+    growth_->setRange(1.01, 1024); // GradScaler requires a factor above 1
     growth_->setValue(defaults.options.growthFactor);
     form->addRow(tr("&Growth factor"), growth_);
     backoff_ = new QDoubleSpinBox(this);
     backoff_->setDecimals(4);
-    backoff_->setRange(0.0001, 1);
+    backoff_->setRange(0.0001, 0.9999); // and a backoff below 1
     backoff_->setValue(defaults.options.backoffFactor);
     form->addRow(tr("&Backoff factor"), backoff_);
     interval_ = new QSpinBox(this);
@@ -99,7 +99,7 @@ LossScaleView::LossScaleView(QWidget* parent)
                               "the amax alone."));
     form->addRow(tr("G&radients"), gradients_);
     gradientCount_ = new QSpinBox(this);
-    gradientCount_->setRange(1, 1'000'000);
+    gradientCount_->setRange(1, 1'000'000); // ≤ kMaxGradientsPerStep
     gradientCount_->setValue(int(defaults.gradientCount));
     form->addRow(tr("Per step"), gradientCount_);
     seed_ = new QSpinBox(this);

@@ -128,8 +128,11 @@ LossScaleResult runLossScale(const LossScaleRequest& request, const std::atomic<
             parseValueDistribution(request.gradients, result.error);
         if (!distribution)
             return result;
-        if (request.gradientCount == 0) {
-            result.error = "gradients per step: at least 1";
+        if (request.gradientCount == 0 || request.gradientCount > kMaxGradientsPerStep ||
+            request.gradientCount > kMaxSimulatedGradients / amaxes->size()) {
+            result.error = "gradients per step: from 1 to " + std::to_string(kMaxGradientsPerStep) +
+                           ", and at most " + std::to_string(kMaxSimulatedGradients) +
+                           " over all steps";
             return result;
         }
         gradients = StepGradients{*distribution, request.gradientCount, request.seed};
@@ -152,6 +155,10 @@ Fp8Result runFp8Recipes(const Fp8Request& request, const std::atomic<bool>& stop
     const std::optional<FormatSpec> format = lookUp(request.format, result.error);
     if (!format)
         return result;
+    if (const auto why = fp8ScalingUnsupported(*format)) {
+        result.error = *why;
+        return result;
+    }
     std::optional<ValueDistribution> distribution =
         parseValueDistribution(request.distribution, result.error);
     if (!distribution)
@@ -162,6 +169,10 @@ Fp8Result runFp8Recipes(const Fp8Request& request, const std::atomic<bool>& stop
         return result;
     if (request.count == 0) {
         result.error = "values per step: at least 1";
+        return result;
+    }
+    if (request.count > kMaxFp8ScalingValues / std::max<std::size_t>(drift->size(), 1)) {
+        result.error = "steps × values per step: at most " + std::to_string(kMaxFp8ScalingValues);
         return result;
     }
     std::vector<Fp8Recipe> recipes;

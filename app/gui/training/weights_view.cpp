@@ -64,7 +64,7 @@ WeightsView::WeightsView(QWidget* parent)
     form->addRow(tr("&Gradients"), gradients_);
     steps_ = new QSpinBox(this);
     steps_->setObjectName("weightsSteps");
-    steps_->setRange(1, 10'000'000);
+    steps_->setRange(1, int(kMaxSgdSteps));
     steps_->setValue(int(defaults.steps));
     steps_->setGroupSeparatorShown(true);
     form->addRow(tr("&Steps"), steps_);

@@ -25,6 +25,11 @@ namespace fpx {
 // (a margin past FP32's range), keeps the previous scale (1 at the first step). Elements are
 // x·scale rounded once (exactly) into the format, saturating by default (TE casts with
 // satfinite); dequantized as code value / scale.
+// The largest run `fpx fp8-scaling` and the Training page make: steps, and values over all of
+// them (1 GiB of FP32).
+inline constexpr std::size_t kMaxFp8ScalingSteps = 100000;
+inline constexpr std::size_t kMaxFp8ScalingValues = std::size_t(1) << 28;
+
 struct Fp8Recipe {
     enum class Kind { Current, Delayed };
     enum class HistoryRule { Max, MostRecent };
@@ -54,6 +59,11 @@ struct Fp8ScalingRun {
     FormatSpec format;
     std::vector<Fp8ScalingStep> steps;
 };
+
+// Why a format cannot take a per-tensor scaling recipe, or nullopt: it must be a signed binary
+// float with a zero and subnormals (a grid the scale slides values along) of at most 16 bits,
+// whose max is finite in FP32 (the scale, max / amax, is an FP32 number).
+std::optional<std::string> fp8ScalingUnsupported(const FormatSpec& format);
 
 // One run of a recipe over a sequence of tensors (one per step). `rounding` picks the mode
 // and the overflow policy of the cast (Saturate by default, see above).

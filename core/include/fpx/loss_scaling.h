@@ -18,6 +18,12 @@ namespace fpx {
 // overflowed step is skipped and the scale backs off; after `growthInterval` consecutive
 // steps without overflow the scale grows and the count restarts. Static scaling keeps S and
 // skips nothing (an overflowed step is reported, and its update is lost to ∞/NaN).
+// The largest run `fpx loss-scale` and the Training page simulate: steps, and simulated
+// gradients per step (each step's are drawn, counted and dropped before the next).
+inline constexpr std::size_t kMaxLossScaleSteps = std::size_t(1) << 24;
+inline constexpr std::size_t kMaxGradientsPerStep = std::size_t(1) << 24;
+inline constexpr std::size_t kMaxSimulatedGradients = std::size_t(1) << 31; // over all steps
+
 struct LossScalerOptions {
     float initScale = 65536.0f; // 2^16
     float growthFactor = 2.0f;

@@ -75,6 +75,17 @@ float formatMaxAsFloat(const FormatSpec& format) {
 
 } // namespace
 
+std::optional<std::string> fp8ScalingUnsupported(const FormatSpec& format) {
+    if (format.kind != FormatKind::BinaryFloat || !format.isSigned ||
+        !format.exponentZeroIsSubnormal)
+        return format.id + " is not a signed float format with a zero (the recipes scale into one)";
+    if (format.totalBits() > 16)
+        return format.id + " is wider than 16 bits: a per-tensor scale is for narrow formats";
+    if (!std::isfinite(formatMaxAsFloat(format)))
+        return format.id + "'s max is beyond FP32, where the scale is computed";
+    return std::nullopt;
+}
+
 std::optional<Fp8Recipe> parseFp8Recipe(std::string_view text, std::string& error) {
     Fp8Recipe recipe;
     recipe.text = std::string(trim(text));
