@@ -24,6 +24,10 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <array>
+#include <cstdint>
+#include <limits>
+
 namespace fpx::gui {
 
 namespace {
@@ -280,10 +284,14 @@ void RangeView::fillTable() {
         for (const auto& z : zones)
             set(z.column, percent(fit.fraction(z.zone)),
                 fit.count(z.zone) ? rangeZoneColour(z.zone) : QColor());
-        set(BestScales,
-            fit.bestScales
-                ? QStringLiteral("2^%1 … 2^%2").arg((*fit.bestScales)[0]).arg((*fit.bestScales)[1])
-                : QStringLiteral("—"));
+        // A lowest k of INT64_MIN: nothing flushes at any scale below (RangeFit::bestScales).
+        const auto bestText = [](const std::array<std::int64_t, 2>& k) {
+            const QString highest = QStringLiteral("2^%1").arg(k[1]);
+            return k[0] == std::numeric_limits<std::int64_t>::min()
+                       ? QStringLiteral("any ≤ ") + highest
+                       : QStringLiteral("2^%1 … ").arg(k[0]) + highest;
+        };
+        set(BestScales, fit.bestScales ? bestText(*fit.bestScales) : QStringLiteral("—"));
         set(MaxError, fit.maxRelativeError ? QString::number(*fit.maxRelativeError, 'g', 3)
                                            : QStringLiteral("—"));
     }

@@ -269,7 +269,8 @@ std::optional<std::vector<double>> readStepTrace(const std::string& path, std::s
             const auto [end, ec] = std::from_chars(
                 stepField.text.data(), stepField.text.data() + stepField.text.size(), step);
             if (stepField.text.empty() || ec != std::errc() ||
-                end != stepField.text.data() + stepField.text.size())
+                end != stepField.text.data() + stepField.text.size() || step < 0 ||
+                step == std::numeric_limits<long long>::max())
                 return fail(stepField.column,
                             "'" + std::string(stepField.text) + "' is not a step number");
             if (expectedStep && step != *expectedStep)
