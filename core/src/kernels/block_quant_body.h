@@ -77,6 +77,24 @@ std::uint32_t maxMagnitude(const std::uint32_t* in, std::size_t count) {
 
 constexpr std::uint32_t kInfinityBits = 0x7f800000u;
 
+// Calls loop(size) with the common block sizes as compile-time constants, so that their
+// inner loops are unrolled and vectorised whole, and any other size as a plain number.
+template <typename Loop>
+[[gnu::always_inline]] inline decltype(auto) withBlockSize(std::size_t blockSize, Loop&& loop) {
+    switch (blockSize) {
+    case 16:
+        return loop(std::integral_constant<std::size_t, 16>{});
+    case 32:
+        return loop(std::integral_constant<std::size_t, 32>{});
+    case 64:
+        return loop(std::integral_constant<std::size_t, 64>{});
+    case 128:
+        return loop(std::integral_constant<std::size_t, 128>{});
+    default:
+        return loop(blockSize);
+    }
+}
+
 // NVFP4's first pass: the tensor's amax, and each block's on the way (the second pass reads
 // those instead of the blocks), a pure read with a store per block.
 std::uint32_t blockMaxima(const std::uint32_t* in, std::size_t count, std::size_t blockSize,
@@ -97,18 +115,7 @@ std::uint32_t blockMaxima(const std::uint32_t* in, std::size_t count, std::size_
         }
         return largest;
     };
-    switch (blockSize) {
-    case 16:
-        return blocksOf(std::integral_constant<std::size_t, 16>{});
-    case 32:
-        return blocksOf(std::integral_constant<std::size_t, 32>{});
-    case 64:
-        return blocksOf(std::integral_constant<std::size_t, 64>{});
-    case 128:
-        return blocksOf(std::integral_constant<std::size_t, 128>{});
-    default:
-        return blocksOf(blockSize);
-    }
+    return withBlockSize(blockSize, blocksOf);
 }
 
 // floor(log2 |x|) of a finite non-zero FP32 magnitude: its exponent field, or, for a subnormal
@@ -255,18 +262,7 @@ forEachBlock(const std::uint32_t* in, std::size_t count, std::size_t blockSize, 
             scales[b] = block(in + first, n, amax, codes + first);
         }
     };
-    switch (blockSize) {
-    case 16:
-        return blocksOf(std::integral_constant<std::size_t, 16>{});
-    case 32:
-        return blocksOf(std::integral_constant<std::size_t, 32>{});
-    case 64:
-        return blocksOf(std::integral_constant<std::size_t, 64>{});
-    case 128:
-        return blocksOf(std::integral_constant<std::size_t, 128>{});
-    default:
-        return blocksOf(blockSize);
-    }
+    return withBlockSize(blockSize, blocksOf);
 }
 
 // forEachBlock for quantizers whose blocks need a long chain of scalar steps before their
@@ -321,18 +317,7 @@ forEachBlockAhead(const std::uint32_t* in, std::size_t count, std::size_t blockS
             scales[whole] = elements(in + first, n, prepare(amax), codes + first);
         }
     };
-    switch (blockSize) {
-    case 16:
-        return blocksOf(std::integral_constant<std::size_t, 16>{});
-    case 32:
-        return blocksOf(std::integral_constant<std::size_t, 32>{});
-    case 64:
-        return blocksOf(std::integral_constant<std::size_t, 64>{});
-    case 128:
-        return blocksOf(std::integral_constant<std::size_t, 128>{});
-    default:
-        return blocksOf(blockSize);
-    }
+    return withBlockSize(blockSize, blocksOf);
 }
 
 template <bool Symmetric>
