@@ -8,6 +8,7 @@
 // docs/design.md, "Fast paths and how they are proved", "Block quantizers".
 
 #include "block_quant_loops.h"
+#include "scale_grid.h"
 
 #include <bit>
 #include <cmath>
@@ -137,11 +138,6 @@ std::uint32_t blockMaxima(const std::uint32_t* in, std::size_t count, std::size_
 int floorLog2(std::uint32_t magnitude) {
     const int field = static_cast<int>(magnitude >> 23);
     return field != 0 ? field - 127 : static_cast<int>(std::bit_width(magnitude)) - 1 - 149;
-}
-
-// 2^e as a double (e within the double's normal range).
-double powerOfTwo(int e) {
-    return std::bit_cast<double>(static_cast<std::uint64_t>(e + 1023) << 52);
 }
 
 // The MX scale exponent k (scale 2^k) of a block whose largest magnitude is `amax`, by the
@@ -591,45 +587,6 @@ double roundToScaleGrid(const BlockQuantParams& p, double q) {
     return rounded > p.scaleMax ? p.scaleMax : rounded;
 }
 
-// The code of a value r on the scale format's grid (0 ≤ r ≤ its max), from r's exponent
-// instead of the general encoder: with e = max(floor(log2 r), emin) and P = 2^(p − 1),
-//   code = (e − emin) · P + r · 2^(p − 1 − e)      (an exact integer in a double)
-//   normal r = 2^e · (1.f):   (e − emin + 1) · P + .f · P  =  [ exponent field | fraction ]
-//   subnormal r < 2^emin:     r / 2^(emin − p + 1)         =  [ 0             | fraction ]
-// which is a binary float's layout with subnormals and bias 1 − emin. Whether the scale
-// format is laid out so is checked (gridCodesAgree), not assumed.
-std::uint32_t gridCode(const BlockQuantParams& p, double r) {
-    const int e0 = static_cast<int>((std::bit_cast<std::uint64_t>(r) >> 52) & 0x7ffu) - 1023;
-    const int e = e0 > p.scaleMinExponent ? e0 : p.scaleMinExponent;
-    const double fieldUnit = static_cast<double>(1u << (p.scalePrecision - 1));
-    return static_cast<std::uint32_t>((e - p.scaleMinExponent) * fieldUnit +
-                                      r * powerOfTwo(p.scalePrecision - 1 - e));
-}
-
-// gridCode equals the encoder on every value roundToScaleGrid can return: the grid values
-// v(c) (the inverse of the formula above, ascending in c) up to the scale's max, and the max.
-bool gridCodesAgree(const BlockQuantParams& p) {
-    if (p.scalePrecision < 1 || p.scalePrecision > 8)
-        return false;
-    const auto encode = [&](double r) {
-        return encodeElementOf<RoundingMode::NearestEven, EncodeKind::BinaryFloat>(
-            p.scaleEncoder, bitsOf(static_cast<float>(r)), 0);
-    };
-    const std::uint32_t unit = 1u << (p.scalePrecision - 1);
-    const int lowest = p.scaleMinExponent - p.scalePrecision + 1; // the subnormal spacing
-    for (std::uint32_t c = 0; c < 256; ++c) {
-        const std::uint32_t field = c / unit, fraction = c % unit;
-        const double r = field == 0
-                             ? fraction * powerOfTwo(lowest)
-                             : (unit + fraction) * powerOfTwo(static_cast<int>(field) - 1 + lowest);
-        if (r > p.scaleMax)
-            break;
-        if (encode(r) != c)
-            return false;
-    }
-    return encode(p.scaleMax) == gridCode(p, p.scaleMax);
-}
-
 // One NVFP4 block's scale: its code, and the thresholds of its scale (none where the scale
 // rounds to 0). mayClip: the block's amax reaches the clip threshold; where it does not, no
 // element of the block does (every |x| ≤ amax), and the loops skip counting.
@@ -678,19 +635,19 @@ nvfp4ElementsOf(std::uint32_t signCode, const ScaledThresholds& t, const std::ui
 // NVFP4: s_b = E4M3(amax_b / (6 · s_t)) from the correctly rounded double quotient (a double
 // rounding that cannot change the result: docs/design.md), elements E2M1(|x| / (s_b · s_t)) by
 // thresholds t_i · s_b · s_t (exact products of 3, 4 and 24 significant bits) compared in FP32.
-template <bool ClipAtOrAbove>
+// ByGrid: p.scaleCodesOnGrid, a template parameter so that the common case carries no encoder.
+template <bool ClipAtOrAbove, bool ByGrid>
 void nvfp4BlocksOf(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count,
                    std::size_t blockSize, std::uint8_t* codes, std::uint32_t* scales,
                    BlockTally& tally) {
     const double divisor = p.elementMax * p.tensorScale; // exact: 3 and 24 significant bits
     ScaledThresholds byScaleCode[128];
     bool known[128] = {};
-    const bool byGrid = gridCodesAgree(p);
     const std::uint32_t signCode = p.signCode;
     const auto prepare = [&](std::uint32_t amax) {
         const double blockScale = roundToScaleGrid(p, static_cast<double>(asFloat(amax)) / divisor);
         Nvfp4Scale s;
-        s.code = byGrid ? gridCode(p, blockScale)
+        s.code = ByGrid ? gridCode(p, blockScale)
                         : encodeElementOf<RoundingMode::NearestEven, EncodeKind::BinaryFloat>(
                               p.scaleEncoder, bitsOf(static_cast<float>(blockScale)), 0);
         if (blockScale == 0.0)
@@ -733,8 +690,15 @@ void nvfp4BlocksOf(const BlockQuantParams& p, const std::uint32_t* in, std::size
 void nvfp4Blocks(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count,
                  std::size_t blockSize, std::uint8_t* codes, std::uint32_t* scales,
                  BlockTally& tally) {
-    p.clipAtOrAbove ? nvfp4BlocksOf<true>(p, in, count, blockSize, codes, scales, tally)
-                    : nvfp4BlocksOf<false>(p, in, count, blockSize, codes, scales, tally);
+    const auto run = [&](auto clipAtOrAbove, auto byGrid) {
+        nvfp4BlocksOf<decltype(clipAtOrAbove)::value, decltype(byGrid)::value>(
+            p, in, count, blockSize, codes, scales, tally);
+    };
+    const auto withGrid = [&](auto clipAtOrAbove) {
+        p.scaleCodesOnGrid ? run(clipAtOrAbove, std::true_type{})
+                           : run(clipAtOrAbove, std::false_type{});
+    };
+    p.clipAtOrAbove ? withGrid(std::true_type{}) : withGrid(std::false_type{});
 }
 
 // NF4: scale = the block's absmax (FP32), elements by thresholds m_i · absmax (midpoints of
