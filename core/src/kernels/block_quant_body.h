@@ -710,41 +710,49 @@ void nf4Blocks(const BlockQuantParams& p, const std::uint32_t* in, std::size_t c
         ScaledThresholds t;
         std::uint32_t amax;
     };
-    forEachBlockAhead(
-        in, count, blockSize, codes, scales, tally, false,
-        [&](std::uint32_t amax) {
-            Nf4Scale s;
-            scaleThresholds(p.levels, static_cast<double>(asFloat(amax)), s.t);
-            s.amax = amax;
-            return s;
-        },
-        [&](const std::uint32_t* x, auto n, const Nf4Scale& s, std::uint8_t* c) {
-            const ScaledThresholds& t = s.t;
-            const std::uint32_t zeroLevel = p.zeroLevelCode;
-            std::uint32_t flushed = 0;
-            std::size_t i = 0;
+    const auto prepare = [&](std::uint32_t amax) {
+        Nf4Scale s;
+        scaleThresholds(p.levels, static_cast<double>(asFloat(amax)), s.t);
+        s.amax = amax;
+        return s;
+    };
+    const auto elements = [&](const std::uint32_t* x, auto n, const Nf4Scale& s, std::uint8_t* c) {
+        const ScaledThresholds& t = s.t;
+        const std::uint32_t zeroLevel = p.zeroLevelCode;
+        std::uint32_t flushed = 0;
+        std::size_t i = 0;
 #if defined(__AVX512F__)
-            // Four steps of searchSegments; an all-zero block (absmax 0, where the
-            // thresholds all fall on ±0 and do not ascend) keeps the counting loop.
-            const __m512 above = _mm512_loadu_ps(t.above);
-            const __m512i zeroCode = _mm512_set1_epi32(static_cast<int>(zeroLevel));
-            for (const std::size_t whole = s.amax != 0 ? n / 16 * 16 : 0; i < whole; i += 16) {
-                const __m512i bits = _mm512_loadu_si512(x + i);
-                const __m512i segment = searchSegments<15>(_mm512_castsi512_ps(bits), above);
-                _mm512_mask_cvtepi32_storeu_epi8(c + i, kAllLanes, segment);
-                flushed += countOf(_mm512_mask_cmpeq_epi32_mask(
-                    _mm512_test_epi32_mask(bits, _mm512_set1_epi32(0x7fffffff)), segment,
-                    zeroCode));
-            }
+        // Four steps of searchSegments; an all-zero block (absmax 0, where the
+        // thresholds all fall on ±0 and do not ascend) keeps the counting loop.
+        const __m512 above = _mm512_loadu_ps(t.above);
+        const __m512i zeroCode = _mm512_set1_epi32(static_cast<int>(zeroLevel));
+        for (const std::size_t whole = s.amax != 0 ? n / 16 * 16 : 0; i < whole; i += 16) {
+            const __m512i bits = _mm512_loadu_si512(x + i);
+            const __m512i segment = searchSegments<15>(_mm512_castsi512_ps(bits), above);
+            _mm512_mask_cvtepi32_storeu_epi8(c + i, kAllLanes, segment);
+            flushed += countOf(_mm512_mask_cmpeq_epi32_mask(
+                _mm512_test_epi32_mask(bits, _mm512_set1_epi32(0x7fffffff)), segment, zeroCode));
+        }
 #endif
-            for (; i < n; ++i) {
-                const std::uint32_t segment = segmentOf<15>(asFloat(x[i]), t);
-                c[i] = static_cast<std::uint8_t>(segment);
-                flushed += ((x[i] & 0x7fffffffu) != 0u) & (segment == zeroLevel);
-            }
-            tally.flushed += flushed;
-            return s.amax; // the absmax's FP32 bits
-        });
+        for (; i < n; ++i) {
+            const std::uint32_t segment = segmentOf<15>(asFloat(x[i]), t);
+            c[i] = static_cast<std::uint8_t>(segment);
+            flushed += ((x[i] & 0x7fffffffu) != 0u) & (segment == zeroLevel);
+        }
+        tally.flushed += flushed;
+        return s.amax; // the absmax's FP32 bits
+    };
+#if defined(__AVX512F__)
+    // The search's block starts while the last block's elements run (forEachBlockAhead).
+    forEachBlockAhead(in, count, blockSize, codes, scales, tally, false, prepare, elements);
+#else
+    // The counting loops gain nothing from that: the thresholds' copy from block to block
+    // costs what the overlap saves.
+    forEachBlock(in, count, blockSize, codes, scales, tally,
+                 [&](const std::uint32_t* x, auto n, std::uint32_t amax, std::uint8_t* c) {
+                     return elements(x, n, prepare(amax), c);
+                 });
+#endif
 }
 
 // Integer elements with scale s: d = x / s as a correctly rounded double, then RNE to an
