@@ -176,6 +176,7 @@ class TestTensorQuantizer : public QObject {
     void craftedBlocks();
     void ties();
     void thresholdSearch();
+    void int4Estimates();
     void nvfp4Scales();
     void clipCounts();
     void nf4DoubleQuantization();
@@ -378,6 +379,50 @@ void TestTensorQuantizer::thresholdSearch() {
         if (std::string(id) != "nf4")
             QVERIFY2(checkBoth(blockFormat(id, "tensor"), view(v), why), qPrintable(why));
     }
+}
+
+// INT4 in blocks of 128 (where the AVX-512 loop estimates each integer from |x| times the
+// reciprocal of the scale and corrects it by one compare): scales of full significands, so that
+// the reciprocal and the product round, from FP32's smallest normal scale (and just below it,
+// where the search takes over) to the largest; each block holds, at both signs, (j + f) · s for
+// j = 0 … 7 and f in {0, 1/4, 1/2, 3/4} (the midpoints, and where the estimate may land on
+// either side of an integer) with their FP32 neighbours two ulps either side, then random
+// values below amax.
+void TestTensorQuantizer::int4Estimates() {
+    std::mt19937_64 random(20);
+    std::uniform_real_distribution<double> unit(1, 2);
+    std::vector<float> v;
+    for (int e : {-124, -123, -121, -60, -1, 0, 1, 3, 17, 90, 124, 125}) {
+        for (int repeat = 0; repeat < 3; ++repeat) {
+            const float amax = static_cast<float>(std::ldexp(unit(random), e));
+            const float s = amax / 7.0f; // the kernel's scale
+            std::vector<float> block{amax};
+            for (int j = 0; j <= 7; ++j)
+                for (double f : {0.0, 0.25, 0.5, 0.75}) {
+                    float x = static_cast<float>((j + f) * double(s));
+                    for (int step = 0; step < 2; ++step)
+                        x = std::nextafter(x, 0.0f);
+                    for (int step = 0; step < 5; ++step, x = std::nextafter(x, INFINITY))
+                        if (x <= amax)
+                            block.push_back(block.size() % 2 ? -x : x);
+                }
+            std::uniform_real_distribution<float> below(-amax, amax);
+            while (block.size() % 128 != 0)
+                block.push_back(below(random));
+            v.insert(v.end(), block.begin(), block.end());
+        }
+    }
+    // The largest finite amax, and a scale just below FP32's smallest normal.
+    for (float amax : {std::numeric_limits<float>::max(), 0x1.8p-124f}) {
+        const float s = amax / 7.0f;
+        std::vector<float> block{amax};
+        for (int i = 1; i < 128; ++i)
+            block.push_back(static_cast<float>((i % 32) / 4.0 * double(s)) * (i % 2 ? -1 : 1));
+        v.insert(v.end(), block.begin(), block.end());
+    }
+    QString why;
+    QVERIFY2(checkBoth(blockFormat("int4", "128"), view(v), why), qPrintable(why));
+    QVERIFY2(checkBoth(blockFormat("int4", "16"), view(v), why), qPrintable(why));
 }
 
 // NVFP4: s_t a power of two (amax = 2688 · 2^j) makes the block scales and the element

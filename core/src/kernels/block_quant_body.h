@@ -8,13 +8,17 @@
 // docs/design.md, "Fast paths and how they are proved", "Block quantizers".
 
 #include "block_quant_loops.h"
+#include "scale_grid.h"
 
 #include <bit>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
 #if defined(__AVX512F__)
+#include "pack_in_order.h"
+
 #include <immintrin.h>
 #endif
 
@@ -77,6 +81,17 @@ std::uint32_t maxMagnitude(const std::uint32_t* in, std::size_t count) {
 
 constexpr std::uint32_t kInfinityBits = 0x7f800000u;
 
+#if defined(__AVX512F__)
+// The zero-masked and masked forms of some intrinsics (permutes, narrowing stores, shifts) are
+// used with every lane kept: the plain forms start from an undefined vector, which GCC 12
+// reports as maybe uninitialised.
+constexpr __mmask16 kAllLanes = 0xffff;
+
+[[gnu::always_inline]] inline std::uint32_t countOf(__mmask16 mask) {
+    return static_cast<std::uint32_t>(std::popcount(static_cast<unsigned>(mask)));
+}
+#endif
+
 // Calls loop(size) with the common block sizes as compile-time constants, so that their
 // inner loops are unrolled and vectorised whole, and any other size as a plain number.
 template <typename Loop>
@@ -125,14 +140,9 @@ int floorLog2(std::uint32_t magnitude) {
     return field != 0 ? field - 127 : static_cast<int>(std::bit_width(magnitude)) - 1 - 149;
 }
 
-// 2^e as a double (e within the double's normal range).
-double powerOfTwo(int e) {
-    return std::bit_cast<double>(static_cast<std::uint64_t>(e + 1023) << 52);
-}
-
 // The MX scale exponent k (scale 2^k) of a block whose largest magnitude is `amax`, by the
 // format's scale rule, clamped to E8M0's range [−127, 127]; an all-zero block gets −127.
-int mxScaleExponent(const BlockQuantParams& p, std::uint32_t amax) {
+[[gnu::always_inline]] inline int mxScaleExponent(const BlockQuantParams& p, std::uint32_t amax) {
     if (amax == 0)
         return -127;
     int e = floorLog2(amax);
@@ -171,6 +181,60 @@ std::uint32_t inverseScaleBits(int k) {
 // element's smallest subnormal, so the element is ±0 either way (the product keeps its sign).
 // clipped: beyond the largest magnitude code after rounding, before saturation (the exact
 // core's overflow flag, decided with an unbounded exponent).
+#if defined(__AVX512F__)
+// 16 elements of a saturating symmetric format (mxSaturatingCodes), finite inputs (the block
+// loop stops at a NaN or ±∞): encodeElementOf<NearestEven, BinaryFloat, Symmetric> written out
+// as the bulk encoder does (avx512_float_encoder.h), its NaN and ±∞ selects left out, and its
+// overflow answer, the largest magnitude code, taken by one unsigned minimum:
+//   rounded = (|s| + addend + lsb) >> (23 − M)  where |s| ≥ the smallest normal,
+//             (|s| + c) − c in FP32              below it (the shift's mask merges them)
+//   code    = min(rounded, max) ^ (sign mask & sign bit)
+// The counts use `rounded` itself: clipped ⇔ rounded > max; flushed ⇔ x ≠ 0 and rounded = 0.
+struct MxLanes {
+    __m512 factor;
+    __m512i addend, fractionShift, magicBits, minNormal, maxMagnitude, signBit;
+
+    MxLanes(const EncodeParams& e, float scaleFactor)
+        : factor(_mm512_set1_ps(scaleFactor)),
+          addend(_mm512_set1_epi32(static_cast<int>(e.nearestEvenAddend))),
+          fractionShift(_mm512_set1_epi32(static_cast<int>(e.fractionShift))),
+          magicBits(_mm512_set1_epi32(static_cast<int>(e.subnormalMagicBits))),
+          minNormal(_mm512_set1_epi32(static_cast<int>(e.minNormalBits))),
+          maxMagnitude(_mm512_set1_epi32(static_cast<int>(e.maxMagnitude))),
+          signBit(_mm512_set1_epi32(static_cast<int>(e.signBit))) {}
+
+    [[gnu::always_inline]] __m512i encode16(const std::uint32_t* in, std::uint32_t& clipped,
+                                            std::uint32_t& flushed) const {
+        const __m512i bits = _mm512_loadu_si512(in);
+        const __m512i magnitudeMask = _mm512_set1_epi32(0x7fffffff);
+        const __m512i magnitude = _mm512_and_si512(
+            _mm512_castps_si512(_mm512_mul_ps(_mm512_castsi512_ps(bits), factor)), magnitudeMask);
+        const __m512i lsb = _mm512_and_si512(
+            _mm512_maskz_srlv_epi32(kAllLanes, magnitude, fractionShift), _mm512_set1_epi32(1));
+        const __m512i sum = _mm512_add_epi32(_mm512_add_epi32(magnitude, addend), lsb);
+        const __m512i small =
+            _mm512_sub_epi32(_mm512_castps_si512(_mm512_add_ps(_mm512_castsi512_ps(magnitude),
+                                                               _mm512_castsi512_ps(magicBits))),
+                             magicBits);
+        const __m512i rounded = _mm512_mask_srlv_epi32(
+            small, _mm512_cmpge_epu32_mask(magnitude, minNormal), sum, fractionShift);
+        clipped += countOf(_mm512_cmpgt_epu32_mask(rounded, maxMagnitude));
+        flushed += countOf(_mm512_mask_testn_epi32_mask(_mm512_test_epi32_mask(bits, magnitudeMask),
+                                                        rounded, rounded));
+        // code ^ (sign mask & signBit): vpternlogd 0x78 is A ^ (B & C).
+        return _mm512_ternarylogic_epi32(_mm512_maskz_min_epu32(kAllLanes, rounded, maxMagnitude),
+                                         _mm512_maskz_srai_epi32(kAllLanes, bits, 31), signBit,
+                                         0x78);
+    }
+};
+
+// Whether MxLanes gives encodeElementOf's answers: a symmetric format whose overflow answer
+// is its largest magnitude code (the saturating policy).
+bool mxSaturatingCodes(const EncodeParams& e, bool symmetric) {
+    return symmetric && e.overflowCode[0] == e.maxMagnitude;
+}
+#endif
+
 template <bool Symmetric>
 [[gnu::always_inline]] inline void
 mxFloatElements(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count,
@@ -179,7 +243,24 @@ mxFloatElements(const BlockQuantParams& p, const std::uint32_t* in, std::size_t 
     const float factor = asFloat(factorBits);
     const std::uint32_t magnitudeBits = e.codeMask & ~e.signBit;
     std::uint32_t clipped = 0, flushed = 0;
-    for (std::size_t i = 0; i < count; ++i) {
+    std::size_t i = 0;
+#if defined(__AVX512F__)
+    if (mxSaturatingCodes(e, Symmetric)) {
+        // 64 codes packed into one store where the block has them, then 16 at a time.
+        const MxLanes lanes(e, factor);
+        for (const std::size_t whole = count / 64 * 64; i < whole; i += 64) {
+            const __m512i c[4] = {lanes.encode16(in + i, clipped, flushed),
+                                  lanes.encode16(in + i + 16, clipped, flushed),
+                                  lanes.encode16(in + i + 32, clipped, flushed),
+                                  lanes.encode16(in + i + 48, clipped, flushed)};
+            _mm512_storeu_si512(codes + i, packCodesInOrder(c));
+        }
+        for (const std::size_t whole = count / 16 * 16; i < whole; i += 16)
+            _mm512_mask_cvtepi32_storeu_epi8(codes + i, kAllLanes,
+                                             lanes.encode16(in + i, clipped, flushed));
+    }
+#endif
+    for (; i < count; ++i) {
         const std::uint32_t scaled = bitsOf(asFloat(in[i]) * factor);
         const std::uint32_t code =
             encodeElementOf<RoundingMode::NearestEven, EncodeKind::BinaryFloat, Symmetric>(
@@ -265,14 +346,15 @@ forEachBlock(const std::uint32_t* in, std::size_t count, std::size_t blockSize, 
     return withBlockSize(blockSize, blocksOf);
 }
 
-// forEachBlock for quantizers whose blocks need a long chain of scalar steps before their
-// elements can start (a division, a scale rounding, thresholds worked out from the scale): the
-// loop prepares block b + 1 (its amax and prepare(amax) → a state) before it runs the elements
-// of block b, so that in program order, which is the order the core takes instructions in, the
-// next block's chain starts a whole block of element work earlier and runs alongside it rather
-// than after it. Blocks are independent, so the order changes no value. A NaN or ±∞ stops the
-// loop at once (tally.nonFinite): the caller redoes the whole run, so what was stored before
-// does not matter. elements(x, n, state, codes) → the block's scale code.
+// forEachBlock for quantizers whose blocks need a long chain of steps before their elements
+// can start (the amax's reduction across a vector and the scale rule, a division, a scale
+// rounding, thresholds worked out from the scale): the loop prepares block b + 1 (its amax
+// and prepare(amax) → a state) before it runs the elements of block b, so that in program order,
+// which is the order the core takes instructions in, the next block's chain starts a whole block of
+// element work earlier and runs alongside it rather than after it. Blocks are independent, so the
+// order changes no value. A NaN or ±∞ stops the loop at once (tally.nonFinite): the caller redoes
+// the whole run, so what was stored before does not matter. elements(x, n, state, codes) → the
+// block's scale code.
 template <typename Prepare, typename Elements>
 [[gnu::always_inline]] inline void
 forEachBlockAhead(const std::uint32_t* in, std::size_t count, std::size_t blockSize,
@@ -324,15 +406,16 @@ template <bool Symmetric>
 void mxBlocksOf(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count,
                 std::size_t blockSize, std::uint8_t* codes, std::uint32_t* scales,
                 BlockTally& tally) {
-    forEachBlock(in, count, blockSize, codes, scales, tally,
-                 [&](const std::uint32_t* x, auto n, std::uint32_t amax, std::uint8_t* c) {
-                     const int k = mxScaleExponent(p, amax);
-                     if (p.integerElements)
-                         mxIntegerElements(p, x, n, k, c, tally);
-                     else
-                         mxFloatElements<Symmetric>(p, x, n, inverseScaleBits(k), c, tally);
-                     return static_cast<std::uint32_t>(k + 127); // the E8M0 code
-                 });
+    forEachBlockAhead(
+        in, count, blockSize, codes, scales, tally, false,
+        [&](std::uint32_t amax) { return mxScaleExponent(p, amax); },
+        [&](const std::uint32_t* x, auto n, int k, std::uint8_t* c) {
+            if (p.integerElements)
+                mxIntegerElements(p, x, n, k, c, tally);
+            else
+                mxFloatElements<Symmetric>(p, x, n, inverseScaleBits(k), c, tally);
+            return static_cast<std::uint32_t>(k + 127); // the E8M0 code
+        });
 }
 
 void mxBlocks(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count,
@@ -379,7 +462,7 @@ struct ScaledThresholds {
     // would stall it (a store cannot forward to a wider load). static_cast<float> and
     // vcvtpd2ps both round to nearest (the default MXCSR), ±∞ beyond FP32's range.
     static_assert(kLanes == 16);
-    constexpr __mmask8 kAllDoubles = 0xff; // zero-masked conversions: see kAllLanes below
+    constexpr __mmask8 kAllDoubles = 0xff; // zero-masked conversions: see kAllLanes above
     const __m512d s = _mm512_set1_pd(scale);
     const __m512d tLow = _mm512_mul_pd(_mm512_loadu_pd(set.thresholds), s);
     const __m512d tHigh = _mm512_mul_pd(_mm512_loadu_pd(set.thresholds + 8), s);
@@ -442,10 +525,6 @@ template <int Count>
 // strictly for S > 0, and thresholdAbove keeps their order (it is the least FP32 of an
 // up-set that shrinks as t grows). The callers keep S > 0 (NF4's all-zero block, S = 0, takes
 // the counting loop).
-// (The zero-masked permute and the masked narrowing store, every lane kept: the plain forms
-// start from an undefined vector, which GCC 12 reports as maybe uninitialised.)
-constexpr __mmask16 kAllLanes = 0xffff;
-
 template <int Count> [[gnu::always_inline]] inline __m512i searchSegments(__m512 x, __m512 above) {
     static_assert(((Count + 1) & Count) == 0, "Count + 1 must be a power of two");
     __m512i segment = _mm512_setzero_si512();
@@ -456,10 +535,6 @@ template <int Count> [[gnu::always_inline]] inline __m512i searchSegments(__m512
                                         _mm512_set1_epi32(step));
     }
     return segment;
-}
-
-[[gnu::always_inline]] inline std::uint32_t countOf(__mmask16 mask) {
-    return static_cast<std::uint32_t>(std::popcount(static_cast<unsigned>(mask)));
 }
 
 // The sum of 16 per-lane counts (the zero-masked extract, every lane kept: the plain form
@@ -512,45 +587,6 @@ double roundToScaleGrid(const BlockQuantParams& p, double q) {
     return rounded > p.scaleMax ? p.scaleMax : rounded;
 }
 
-// The code of a value r on the scale format's grid (0 ≤ r ≤ its max), from r's exponent
-// instead of the general encoder: with e = max(floor(log2 r), emin) and P = 2^(p − 1),
-//   code = (e − emin) · P + r · 2^(p − 1 − e)      (an exact integer in a double)
-//   normal r = 2^e · (1.f):   (e − emin + 1) · P + .f · P  =  [ exponent field | fraction ]
-//   subnormal r < 2^emin:     r / 2^(emin − p + 1)         =  [ 0             | fraction ]
-// which is a binary float's layout with subnormals and bias 1 − emin. Whether the scale
-// format is laid out so is checked (gridCodesAgree), not assumed.
-std::uint32_t gridCode(const BlockQuantParams& p, double r) {
-    const int e0 = static_cast<int>((std::bit_cast<std::uint64_t>(r) >> 52) & 0x7ffu) - 1023;
-    const int e = e0 > p.scaleMinExponent ? e0 : p.scaleMinExponent;
-    const double fieldUnit = static_cast<double>(1u << (p.scalePrecision - 1));
-    return static_cast<std::uint32_t>((e - p.scaleMinExponent) * fieldUnit +
-                                      r * powerOfTwo(p.scalePrecision - 1 - e));
-}
-
-// gridCode equals the encoder on every value roundToScaleGrid can return: the grid values
-// v(c) (the inverse of the formula above, ascending in c) up to the scale's max, and the max.
-bool gridCodesAgree(const BlockQuantParams& p) {
-    if (p.scalePrecision < 1 || p.scalePrecision > 8)
-        return false;
-    const auto encode = [&](double r) {
-        return encodeElementOf<RoundingMode::NearestEven, EncodeKind::BinaryFloat>(
-            p.scaleEncoder, bitsOf(static_cast<float>(r)), 0);
-    };
-    const std::uint32_t unit = 1u << (p.scalePrecision - 1);
-    const int lowest = p.scaleMinExponent - p.scalePrecision + 1; // the subnormal spacing
-    for (std::uint32_t c = 0; c < 256; ++c) {
-        const std::uint32_t field = c / unit, fraction = c % unit;
-        const double r = field == 0
-                             ? fraction * powerOfTwo(lowest)
-                             : (unit + fraction) * powerOfTwo(static_cast<int>(field) - 1 + lowest);
-        if (r > p.scaleMax)
-            break;
-        if (encode(r) != c)
-            return false;
-    }
-    return encode(p.scaleMax) == gridCode(p, p.scaleMax);
-}
-
 // One NVFP4 block's scale: its code, and the thresholds of its scale (none where the scale
 // rounds to 0). mayClip: the block's amax reaches the clip threshold; where it does not, no
 // element of the block does (every |x| ≤ amax), and the loops skip counting.
@@ -599,19 +635,19 @@ nvfp4ElementsOf(std::uint32_t signCode, const ScaledThresholds& t, const std::ui
 // NVFP4: s_b = E4M3(amax_b / (6 · s_t)) from the correctly rounded double quotient (a double
 // rounding that cannot change the result: docs/design.md), elements E2M1(|x| / (s_b · s_t)) by
 // thresholds t_i · s_b · s_t (exact products of 3, 4 and 24 significant bits) compared in FP32.
-template <bool ClipAtOrAbove>
+// ByGrid: p.scaleCodesOnGrid, a template parameter so that the common case carries no encoder.
+template <bool ClipAtOrAbove, bool ByGrid>
 void nvfp4BlocksOf(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count,
                    std::size_t blockSize, std::uint8_t* codes, std::uint32_t* scales,
                    BlockTally& tally) {
     const double divisor = p.elementMax * p.tensorScale; // exact: 3 and 24 significant bits
     ScaledThresholds byScaleCode[128];
     bool known[128] = {};
-    const bool byGrid = gridCodesAgree(p);
     const std::uint32_t signCode = p.signCode;
     const auto prepare = [&](std::uint32_t amax) {
         const double blockScale = roundToScaleGrid(p, static_cast<double>(asFloat(amax)) / divisor);
         Nvfp4Scale s;
-        s.code = byGrid ? gridCode(p, blockScale)
+        s.code = ByGrid ? gridCode(p, blockScale)
                         : encodeElementOf<RoundingMode::NearestEven, EncodeKind::BinaryFloat>(
                               p.scaleEncoder, bitsOf(static_cast<float>(blockScale)), 0);
         if (blockScale == 0.0)
@@ -654,8 +690,15 @@ void nvfp4BlocksOf(const BlockQuantParams& p, const std::uint32_t* in, std::size
 void nvfp4Blocks(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count,
                  std::size_t blockSize, std::uint8_t* codes, std::uint32_t* scales,
                  BlockTally& tally) {
-    p.clipAtOrAbove ? nvfp4BlocksOf<true>(p, in, count, blockSize, codes, scales, tally)
-                    : nvfp4BlocksOf<false>(p, in, count, blockSize, codes, scales, tally);
+    const auto run = [&](auto clipAtOrAbove, auto byGrid) {
+        nvfp4BlocksOf<decltype(clipAtOrAbove)::value, decltype(byGrid)::value>(
+            p, in, count, blockSize, codes, scales, tally);
+    };
+    const auto withGrid = [&](auto clipAtOrAbove) {
+        p.scaleCodesOnGrid ? run(clipAtOrAbove, std::true_type{})
+                           : run(clipAtOrAbove, std::false_type{});
+    };
+    p.clipAtOrAbove ? withGrid(std::true_type{}) : withGrid(std::false_type{});
 }
 
 // NF4: scale = the block's absmax (FP32), elements by thresholds m_i · absmax (midpoints of
@@ -663,36 +706,53 @@ void nvfp4Blocks(const BlockQuantParams& p, const std::uint32_t* in, std::size_t
 void nf4Blocks(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count,
                std::size_t blockSize, std::uint8_t* codes, std::uint32_t* scales,
                BlockTally& tally) {
-    forEachBlock(
-        in, count, blockSize, codes, scales, tally,
-        [&](const std::uint32_t* x, auto n, std::uint32_t amax, std::uint8_t* c) {
-            ScaledThresholds t;
-            scaleThresholds(p.levels, static_cast<double>(asFloat(amax)), t);
-            const std::uint32_t zeroLevel = p.zeroLevelCode;
-            std::uint32_t flushed = 0;
-            std::size_t i = 0;
+    struct Nf4Scale {
+        ScaledThresholds t;
+        std::uint32_t amax;
+    };
+    const auto prepare = [&](std::uint32_t amax) {
+        Nf4Scale s;
+        scaleThresholds(p.levels, static_cast<double>(asFloat(amax)), s.t);
+        s.amax = amax;
+        return s;
+    };
+    const auto elements = [&](const std::uint32_t* x, auto n, const Nf4Scale& s, std::uint8_t* c) {
+        const ScaledThresholds& t = s.t;
+        const std::uint32_t zeroLevel = p.zeroLevelCode;
+        std::uint32_t flushed = 0;
+        std::size_t i = 0;
 #if defined(__AVX512F__)
-            // Four steps of searchSegments; an all-zero block (absmax 0, where the
-            // thresholds all fall on ±0 and do not ascend) keeps the counting loop.
-            const __m512 above = _mm512_loadu_ps(t.above);
-            const __m512i zeroCode = _mm512_set1_epi32(static_cast<int>(zeroLevel));
-            for (const std::size_t whole = amax != 0 ? n / 16 * 16 : 0; i < whole; i += 16) {
-                const __m512i bits = _mm512_loadu_si512(x + i);
-                const __m512i segment = searchSegments<15>(_mm512_castsi512_ps(bits), above);
-                _mm512_mask_cvtepi32_storeu_epi8(c + i, kAllLanes, segment);
-                flushed += countOf(_mm512_mask_cmpeq_epi32_mask(
-                    _mm512_test_epi32_mask(bits, _mm512_set1_epi32(0x7fffffff)), segment,
-                    zeroCode));
-            }
+        // Four steps of searchSegments; an all-zero block (absmax 0, where the
+        // thresholds all fall on ±0 and do not ascend) keeps the counting loop.
+        const __m512 above = _mm512_loadu_ps(t.above);
+        const __m512i zeroCode = _mm512_set1_epi32(static_cast<int>(zeroLevel));
+        for (const std::size_t whole = s.amax != 0 ? n / 16 * 16 : 0; i < whole; i += 16) {
+            const __m512i bits = _mm512_loadu_si512(x + i);
+            const __m512i segment = searchSegments<15>(_mm512_castsi512_ps(bits), above);
+            _mm512_mask_cvtepi32_storeu_epi8(c + i, kAllLanes, segment);
+            flushed += countOf(_mm512_mask_cmpeq_epi32_mask(
+                _mm512_test_epi32_mask(bits, _mm512_set1_epi32(0x7fffffff)), segment, zeroCode));
+        }
 #endif
-            for (; i < n; ++i) {
-                const std::uint32_t segment = segmentOf<15>(asFloat(x[i]), t);
-                c[i] = static_cast<std::uint8_t>(segment);
-                flushed += ((x[i] & 0x7fffffffu) != 0u) & (segment == zeroLevel);
-            }
-            tally.flushed += flushed;
-            return amax; // the absmax's FP32 bits
-        });
+        for (; i < n; ++i) {
+            const std::uint32_t segment = segmentOf<15>(asFloat(x[i]), t);
+            c[i] = static_cast<std::uint8_t>(segment);
+            flushed += ((x[i] & 0x7fffffffu) != 0u) & (segment == zeroLevel);
+        }
+        tally.flushed += flushed;
+        return s.amax; // the absmax's FP32 bits
+    };
+#if defined(__AVX512F__)
+    // The search's block starts while the last block's elements run (forEachBlockAhead).
+    forEachBlockAhead(in, count, blockSize, codes, scales, tally, false, prepare, elements);
+#else
+    // The counting loops gain nothing from that: the thresholds' copy from block to block
+    // costs what the overlap saves.
+    forEachBlock(in, count, blockSize, codes, scales, tally,
+                 [&](const std::uint32_t* x, auto n, std::uint32_t amax, std::uint8_t* c) {
+                     return elements(x, n, prepare(amax), c);
+                 });
+#endif
 }
 
 // Integer elements with scale s: d = x / s as a correctly rounded double, then RNE to an
@@ -743,11 +803,43 @@ constexpr int kInt4Max = 7;
 
 // One INT4 scale's thresholds. mayClip: the largest |x| it applies to reaches the clip
 // threshold; where it does not, no |x| does (every |x| ≤ amax), and the loops skip counting.
+// byEstimate: the AVX-512 loop may take each element's integer from an estimate (below).
 struct Int4Scale {
     ScaledThresholds t;
     float scale = 0;
+    float reciprocal = 0; // 1 / scale rounded to FP32, where byEstimate
     bool mayClip = false;
+    bool byEstimate = false;
 };
+
+#if defined(__AVX512F__)
+// INT4 by an estimate and one compare (AVX-512), instead of the three steps of the search.
+// With v = |x| / s (exact) and k = RNE(v), the integer k0 = trunc(q), q = fma(|x|, r, 1/4)
+// in FP32 and r = 1/s rounded to FP32, is k − 1 or k:
+//   r = (1/s)(1 + ε1), |ε1| ≤ 2^−24, for a normal s whose reciprocal is normal; so
+//   |x| · r = v + v · ε1, and the fused add rounds once: q = (v + 1/4 + v · ε1)(1 + ε2).
+//   With q < 8 (v < 8): |q − (v + 1/4)| ≤ 8 · 2^−24 + 8.5 · 2^−24 < 2^−19.
+//   k − 1/2 ≤ v ≤ k + 1/2  ⇒  k − 1/4 − 2^−19 < q < k + 3/4 + 2^−19  ⇒  trunc(q) ∈ {k − 1, k}
+//   (never below 0: q > 1/4 − 2^−19).
+// The search's thresholds then finish it: |x| ≥ U_j ⇔ RNE(v) ≥ j + 1 (U_7 the clip
+// threshold, 7 1/2), so  k = k0 + [|x| ≥ U_k0]:
+//   0 ─┼─ 1 ─┼─ 2 … 6 ─┼─ 7 ─┼─          k0 = k:      |x| < U_k   (RNE(v) is not k + 1)
+//     U0    U1        U6    U7            k0 = k − 1:  |x| ≥ U_k−1 (RNE(v) is k)
+// The largest k0 of a block is amax's (fma and trunc are monotone in |x|, r > 0), so k0 ≤ 7,
+// which keeps U_k0 within the thresholds and q below 8, is one check per scale; and where the
+// block cannot clip (not mayClip), k ≤ 7 as saturation needs. Anything else takes the search.
+[[gnu::always_inline]] inline void estimateInt4(Int4Scale& s, std::uint32_t amax) {
+    constexpr float kSmallestNormal = 0x1p-126f;
+    if (s.mayClip || s.scale < kSmallestNormal)
+        return;
+    const float reciprocal = 1.0f / s.scale;
+    if (reciprocal < kSmallestNormal ||
+        static_cast<std::int32_t>(std::fma(asFloat(amax), reciprocal, 0.25f)) > kInt4Max)
+        return;
+    s.reciprocal = reciprocal;
+    s.byEstimate = true;
+}
+#endif
 
 [[gnu::always_inline]] inline Int4Scale int4Scale(const IntegerThresholds& midpoints, float scale,
                                                   std::uint32_t amax) {
@@ -756,6 +848,9 @@ struct Int4Scale {
     scaleThresholds(midpoints.midpoints, scale, s.t);
     s.t.clip = thresholdAbove(midpoints.clipMidpoint * scale, midpoints.clipTieUp);
     s.mayClip = asFloat(amax) >= s.t.clip;
+#if defined(__AVX512F__)
+    estimateInt4(s, amax);
+#endif
     return s;
 }
 
@@ -768,22 +863,41 @@ template <bool CountClips>
     std::uint32_t clipped = 0, flushed = 0;
     std::size_t i = 0;
 #if defined(__AVX512F__)
-    // Three steps of searchSegments (the s > 0 it needs: integerScale is never 0). The code
-    // of −k is (0 − k) masked to the element's width, as in integerElement; counted by
-    // LaneCounts.
+    // The integer k of |x|: by the estimate where byEstimate (estimateInt4), else by three
+    // steps of searchSegments (the s > 0 it needs: integerScale is never 0). The code of −k
+    // is (0 − k) masked to the element's width, as in integerElement; counted by LaneCounts.
     const __m512 above = _mm512_loadu_ps(t.above);
     LaneCounts<CountClips> lanes;
-    for (const std::size_t whole = count / 16 * 16; i < whole; i += 16) {
-        const __m512i bits = _mm512_loadu_si512(in + i);
-        const __m512i magnitude = _mm512_and_si512(bits, _mm512_set1_epi32(0x7fffffff));
-        const __m512 a = _mm512_castsi512_ps(magnitude);
-        const __m512i segment = searchSegments<kInt4Max>(a, above);
+    const auto store16 = [&](__m512i bits, __m512i magnitude, __m512i segment) {
         const __mmask16 negative = _mm512_movepi32_mask(bits);
         const __m512i signedSegment = _mm512_and_si512(
             _mm512_mask_sub_epi32(segment, negative, _mm512_setzero_si512(), segment),
             _mm512_set1_epi32(static_cast<int>(codeMask)));
         _mm512_mask_cvtepi32_storeu_epi8(codes + i, kAllLanes, signedSegment);
-        lanes.add(a, magnitude, segment, clip);
+        lanes.add(_mm512_castsi512_ps(magnitude), magnitude, segment, clip);
+    };
+    const std::size_t whole = count / 16 * 16;
+    if (s.byEstimate) {
+        // U_0 … U_6 and the clip threshold as U_7.
+        const __m512 thresholds =
+            _mm512_mask_mov_ps(above, static_cast<__mmask16>(1u << kInt4Max), _mm512_set1_ps(clip));
+        const __m512 reciprocal = _mm512_set1_ps(s.reciprocal);
+        for (; i < whole; i += 16) {
+            const __m512i bits = _mm512_loadu_si512(in + i);
+            const __m512i magnitude = _mm512_and_si512(bits, _mm512_set1_epi32(0x7fffffff));
+            const __m512 a = _mm512_castsi512_ps(magnitude);
+            const __m512i estimate = _mm512_maskz_cvttps_epi32(
+                kAllLanes, _mm512_fmadd_ps(a, reciprocal, _mm512_set1_ps(0.25f)));
+            const __m512 u = _mm512_maskz_permutexvar_ps(kAllLanes, estimate, thresholds);
+            const __m512i segment = _mm512_mask_add_epi32(
+                estimate, _mm512_cmp_ps_mask(a, u, _CMP_GE_OQ), estimate, _mm512_set1_epi32(1));
+            store16(bits, magnitude, segment);
+        }
+    }
+    for (; i < whole; i += 16) {
+        const __m512i bits = _mm512_loadu_si512(in + i);
+        const __m512i magnitude = _mm512_and_si512(bits, _mm512_set1_epi32(0x7fffffff));
+        store16(bits, magnitude, searchSegments<kInt4Max>(_mm512_castsi512_ps(magnitude), above));
     }
     lanes.addTo(clipped, flushed);
 #endif

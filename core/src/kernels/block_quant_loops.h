@@ -60,6 +60,9 @@ struct BlockQuantParams {
     int scaleMinExponent = 0;
     double scaleMax = 0;
     double tensorScale = 0; // s_t, an FP32 value
+    // Whether the scale codes follow from their values by gridCode (gridCodesAgree, checked
+    // when the quantizer is set up); else the scale encoder gives them.
+    bool scaleCodesOnGrid = false;
     // scales[b] holds block b's amax bits on entry (blockMaxima stored them in the first
     // pass), in place of reading the block for it; each is overwritten by the scale's code.
     bool scalesHoldAmaxes = false;

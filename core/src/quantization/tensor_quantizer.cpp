@@ -9,6 +9,7 @@
 
 #include "../kernels/block_quant_loops.h"
 #include "../kernels/block_quant_nf4_dq.h"
+#include "../kernels/scale_grid.h"
 #include "../kernels/x86_hardware.h"
 #include "direct_cast.h"
 #include "fpx/bulk_conversion.h"
@@ -188,6 +189,7 @@ std::optional<Plan> nvfp4Plan(const BlockFormat& f) {
     p.scalePrecision = f.scale->precision();
     p.scaleMinExponent = f.scale->minExponent();
     p.scaleMax = *scaleMax;
+    p.scaleCodesOnGrid = gridCodesAgree(p);
     return plan;
 }
 
