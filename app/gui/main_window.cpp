@@ -498,6 +498,8 @@ void MainWindow::saveSettings() {
 void MainWindow::closeEvent(QCloseEvent* event) {
     // A benchmark in progress stops after its current measurement.
     benchmarks_->controller()->cancelAndWait();
+    // The next run opens as a window with its bars, not full screen without them.
+    presentation_->setActive(false);
     saveSettings();
     event->accept();
 }
