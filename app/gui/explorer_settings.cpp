@@ -4,8 +4,11 @@
 #include "fpx/decimal_text.h"
 #include "fpx/format_catalogue.h"
 #include "fpx/value_parser.h"
+#include "presentation/zoom.h"
 
 #include <QSettings>
+
+#include <algorithm>
 
 namespace fpx::gui {
 
@@ -55,6 +58,8 @@ ExplorerSettings ExplorerSettings::load(QSettings& settings) {
     for (const QString& text : settings.value("formats/list").toStringList())
         if (auto spec = formatFromSettingsText(text))
             s.formats.push_back(std::move(*spec));
+    s.zoomPercent = std::clamp(settings.value("view/zoom", s.zoomPercent).toInt(),
+                               ZoomController::kMinPercent, ZoomController::kMaxPercent);
     s.windowGeometry = settings.value("window/geometry").toByteArray();
     s.windowState = settings.value("window/state").toByteArray();
     s.splitterState = settings.value("window/splitter").toByteArray();
@@ -71,6 +76,7 @@ void ExplorerSettings::save(QSettings& settings) const {
     for (const FormatSpec& spec : formats)
         list << formatToSettingsText(spec);
     settings.setValue("formats/list", list);
+    settings.setValue("view/zoom", zoomPercent);
     settings.setValue("window/geometry", windowGeometry);
     settings.setValue("window/state", windowState);
     settings.setValue("window/splitter", splitterState);

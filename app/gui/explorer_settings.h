@@ -21,6 +21,7 @@ struct ExplorerSettings {
     RoundingMode roundingMode = RoundingMode::NearestEven;
     OverflowPolicy overflowPolicy = OverflowPolicy::Ieee;
     std::vector<FormatSpec> formats; // empty: the default set
+    int zoomPercent = 100;           // of fonts, bit cells and plots; 50 … 300
     QByteArray windowGeometry;
     QByteArray windowState;
     QByteArray splitterState;

@@ -45,6 +45,9 @@ int main(int argc, char** argv) {
         return fail(error);
     if (QString error = fpx::gui::applyTrainingOptions(parser, options, window); !error.isEmpty())
         return fail(error);
+    if (QString error = fpx::gui::applyPresentationOptions(parser, options, window);
+        !error.isEmpty())
+        return fail(error);
 
     if (parser.isSet(options.screenshot)) {
         const QString error = fpx::gui::renderScreenshot(window, parser.value(options.size),

@@ -5,6 +5,11 @@
 #include "bench/benchmarks_panel.h"
 #include "explorer_settings.h"
 #include "models/format_table_model.h"
+#include "presentation/presentation_mode.h"
+#include "presentation/scaled_font_delegate.h"
+#include "presentation/table_fit.h"
+#include "presentation/window_size.h"
+#include "presentation/zoom.h"
 #include "quantization/quantization_page.h"
 #include "training/training_page.h"
 #include "widgets/bit_cells_delegate.h"
@@ -28,6 +33,7 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -84,6 +90,9 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     table_->setModel(model_);
     bitsDelegate_ = new BitCellsDelegate(table_);
     table_->setItemDelegateForColumn(FormatTableModel::Bits, bitsDelegate_);
+    textDelegate_ = new ScaledFontDelegate(table_);
+    table_->setItemDelegate(textDelegate_);
+    fitter_ = new TableFitter(table_, bitsDelegate_, [this] { return controller_->formats(); });
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
     table_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
@@ -140,6 +149,21 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
 
     timing_ = new QLabel(this);
     statusBar()->addPermanentWidget(timing_);
+    zoomLabel_ = new QLabel(this);
+    zoomLabel_->setObjectName("zoomLabel");
+    zoomLabel_->setToolTip(tr("Ctrl+= and Ctrl+- zoom, Ctrl+0 resets, Ctrl+wheel zooms too."));
+    statusBar()->addPermanentWidget(zoomLabel_);
+
+    // After every page is built: the zoom takes the window's font now as its 100 %.
+    zoom_ = new ZoomController(this);
+    presentation_ = new PresentationMode(this, zoom_);
+    connect(zoom_, &ZoomController::zoomChanged, this, [this](int percent) {
+        zoomLabel_->setText(tr("Zoom %1 %").arg(percent));
+        textDelegate_->setFactor(zoom_->factor());
+        refreshLayout();
+    });
+    zoomLabel_->setText(tr("Zoom %1 %").arg(zoom_->percent()));
+    connect(pages_, &QTabWidget::currentChanged, zoom_, &ZoomController::adoptNewPlots);
 
     buildActions();
 
@@ -157,6 +181,8 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
             static_cast<OverflowPolicy>(overflowCombo_->itemData(i).toInt()));
     });
     connect(controller_, &ExplorerController::rowsChanged, this, [this] {
+        // New values, new widths: an error of "+1.5e-8" must not show as "+1…".
+        fitter_->fit();
         refreshDetail();
         timing_->setText(
             tr("%n formats updated in %1 µs", nullptr, static_cast<int>(controller_->rows().size()))
@@ -186,9 +212,8 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     valueEdit_->setText(restored.value);
     refreshLayout();
     selectRow(0);
-    resize(1600, 900);
-    if (!restored.windowGeometry.isEmpty())
-        restoreGeometry(restored.windowGeometry);
+    zoom_->setPercent(restored.zoomPercent);
+    placeOnScreen(restored.windowGeometry);
     if (!restored.windowState.isEmpty())
         restoreState(restored.windowState);
     if (!restored.splitterState.isEmpty())
@@ -197,6 +222,21 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::placeOnScreen(const QByteArray& geometry) {
+    const QScreen* screen = this->screen() ? this->screen() : QGuiApplication::primaryScreen();
+    const QRect available = screen ? screen->availableGeometry() : QRect();
+    resize(firstWindowSize(available));
+    if (geometry.isEmpty() || !restoreGeometry(geometry))
+        return;
+    // A window remembered on a larger monitor opens whole on this one.
+    const QRect frame = frameGeometry();
+    const QRect inside = clampToScreen(frame, available);
+    if (inside != frame) {
+        resize(size() - (frame.size() - inside.size()));
+        move(inside.topLeft());
+    }
+}
 
 void MainWindow::buildActions() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -300,6 +340,8 @@ void MainWindow::buildActions() {
     trainingPage->setToolTip(tr("Mixed-precision training: ranges under a loss scale, the dynamic "
                                 "loss scaler, FP8 recipes, master weights."));
 
+    buildViewActions(view);
+
     QMenu* bench = menuBar()->addMenu(tr("&Benchmarks"));
     QAction* runBench = bench->addAction(tr("&Run"), this, [this] {
         showPage(Page::Benchmarks);
@@ -402,19 +444,8 @@ void MainWindow::refreshDetail() {
 }
 
 void MainWindow::refreshLayout() {
-    // Big cells for the small formats (a projector), narrow ones so that FP64's 64 bits
-    // stay on screen beside the numbers.
-    const BitCellLayout widest = BitCellLayout::forFormats(controller_->formats(), 1);
-    const int cells = widest.leftCells + widest.rightCells;
-    const int digit = fontMetrics().horizontalAdvance('0');
-    const int cellWidth = cells <= 20   ? digit + 12
-                          : cells <= 36 ? digit + 7
-                                        : std::max(10, digit + 2);
-    bitsDelegate_->setLayout(BitCellLayout::forFormats(controller_->formats(), cellWidth));
-    table_->resizeColumnsToContents();
-    table_->setColumnWidth(FormatTableModel::Bits, bitsDelegate_->layout().totalWidth());
-    table_->horizontalHeader()->setSectionResizeMode(FormatTableModel::Value, QHeaderView::Stretch);
-    table_->resizeRowsToContents();
+    // The bit cells' size follows the font (and so the zoom) and the width the table has.
+    fitter_->fit();
     if (selectedRow() < 0)
         selectRow(0);
     refreshDetail();
@@ -456,6 +487,7 @@ void MainWindow::saveSettings() {
     s.roundingMode = controller_->roundingMode();
     s.overflowPolicy = controller_->overflowPolicy();
     s.formats = controller_->formats();
+    s.zoomPercent = presentation_->normalZoomPercent();
     s.windowGeometry = saveGeometry();
     s.windowState = saveState();
     s.splitterState = splitter_->saveState();
@@ -466,8 +498,41 @@ void MainWindow::saveSettings() {
 void MainWindow::closeEvent(QCloseEvent* event) {
     // A benchmark in progress stops after its current measurement.
     benchmarks_->controller()->cancelAndWait();
+    // The next run opens as a window with its bars, not full screen without them.
+    presentation_->setActive(false);
     saveSettings();
     event->accept();
+}
+
+} // namespace fpx::gui
+
+namespace fpx::gui {
+
+void MainWindow::buildViewActions(QMenu* view) {
+    view->addSeparator();
+    QAction* zoomIn = view->addAction(tr("Zoom &in"), zoom_, &ZoomController::zoomIn);
+    // Ctrl+= is the same key as Ctrl++ without Shift on most layouts.
+    zoomIn->setShortcuts({QKeySequence(tr("Ctrl+=")), QKeySequence(tr("Ctrl++"))});
+    zoomIn->setToolTip(tr("Larger bit cells, text and plots (also Ctrl+wheel)."));
+    QAction* zoomOut = view->addAction(tr("Zoom &out"), zoom_, &ZoomController::zoomOut);
+    zoomOut->setShortcut(QKeySequence(tr("Ctrl+-")));
+    QAction* zoomReset = view->addAction(tr("&Actual size"), zoom_, &ZoomController::reset);
+    zoomReset->setShortcut(QKeySequence(tr("Ctrl+0")));
+    QAction* present = view->addAction(tr("Presen&tation mode"));
+    present->setObjectName("presentationAction");
+    present->setCheckable(true);
+    present->setShortcut(QKeySequence(Qt::Key_F5));
+    present->setToolTip(tr("Full screen, large type, no menu or status bar; F5 or Esc leaves."));
+    connect(present, &QAction::toggled, presentation_, &PresentationMode::setActive);
+    connect(presentation_, &PresentationMode::activeChanged, present, &QAction::setChecked);
+    // Esc leaves presentation mode; outside it, Esc stays with the widgets (a line edit's undo
+    // of a completion, a dialog's cancel).
+    auto* leave = new QAction(tr("Leave presentation mode"), this);
+    leave->setShortcut(QKeySequence(Qt::Key_Escape));
+    leave->setEnabled(false);
+    connect(leave, &QAction::triggered, this, [this] { presentation_->setActive(false); });
+    connect(presentation_, &PresentationMode::activeChanged, leave, &QAction::setEnabled);
+    addAction(leave);
 }
 
 } // namespace fpx::gui

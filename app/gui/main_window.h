@@ -8,6 +8,7 @@
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QMenu;
 class QSettings;
 class QSplitter;
 class QTableView;
@@ -21,8 +22,12 @@ class BitCellsDelegate;
 class DetailPanel;
 class FormatTableModel;
 class PlotsPanel;
+class PresentationMode;
 class QuantizationPage;
+class ScaledFontDelegate;
+class TableFitter;
 class TrainingPage;
+class ZoomController;
 
 // The explorer window: the value field with rounding and overflow selectors, one row per
 // format with clickable bits, and the detail panel of the selected row.
@@ -41,6 +46,12 @@ class MainWindow : public QMainWindow {
     DetailPanel* detailPanel() const { return detail_; }
     BitCellsDelegate* bitsDelegate() const { return bitsDelegate_; }
     PlotsPanel* plotsPanel() const { return plots_; }
+    // The zoom of fonts, bit cells and plots (Ctrl+=, Ctrl+-, Ctrl+0, Ctrl+wheel).
+    ZoomController* zoom() const { return zoom_; }
+    // Full screen, large type, no bars (F5).
+    PresentationMode* presentation() const { return presentation_; }
+    // Keeps every shown column of the table whole and inside the view.
+    TableFitter* tableFitter() const { return fitter_; }
     // Shows the Details (0) or Plots (1) tab under the table.
     void showLowerTab(int index);
 
@@ -68,6 +79,8 @@ class MainWindow : public QMainWindow {
     void buildActions();
     void refreshDetail();
     void refreshLayout();
+    void buildViewActions(QMenu* view);
+    void placeOnScreen(const QByteArray& geometry);
     void showInputError(const QString& message, int position);
     void copyText(const QString& text);
     void openFormatManager();
@@ -92,6 +105,11 @@ class MainWindow : public QMainWindow {
     TrainingPage* training_;
     QSplitter* splitter_;
     QLabel* timing_;
+    QLabel* zoomLabel_;
+    ScaledFontDelegate* textDelegate_;
+    TableFitter* fitter_;
+    ZoomController* zoom_;
+    PresentationMode* presentation_;
 };
 
 } // namespace fpx::gui

@@ -153,6 +153,7 @@ BenchmarksChart::BenchmarksChart(BenchResultsModel* model, QWidget* parent)
                            "slower than the copy stay visible."));
     auto* hint = new QLabel(tr("Hover a bar for details; click it to find its row."), this);
     hint->setEnabled(false);
+    hint->setWordWrap(true); // a line of its own on a 1024-pixel screen, not a wider window
     bar->addWidget(metricBox_);
     bar->addWidget(logBox_);
     bar->addStretch();

@@ -6,6 +6,8 @@
 #include "bench/benchmarks_panel.h"
 #include "main_window.h"
 #include "models/explorer_controller.h"
+#include "presentation/presentation_mode.h"
+#include "presentation/zoom.h"
 #include "quantization/quantization_page.h"
 #include "training/range_view.h"
 #include "training/training_page.h"
@@ -26,6 +28,7 @@ void ExplorerCommandLine::addTo(QCommandLineParser& parser) const {
                        input,      dtype,        dist,         count,    seed,         outliers,
                        block,      scaleRule,    inspectBlock, benchRun, benchFormats, benchBudget,
                        benchSizes, benchCompare, trainingView, lossScale});
+    parser.addOptions({zoom, presentation});
 }
 
 bool ExplorerCommandLine::persistent(const QCommandLineParser& parser) const {
@@ -86,6 +89,23 @@ QString applyExplorerOptions(const QCommandLineParser& parser, const ExplorerCom
         window.showLowerTab(1);
         window.plotsPanel()->setKind(*kind);
     }
+    return {};
+}
+
+QString applyPresentationOptions(const QCommandLineParser& parser,
+                                 const ExplorerCommandLine& options, MainWindow& window) {
+    if (parser.isSet(options.zoom)) {
+        bool ok = false;
+        const int percent = parser.value(options.zoom).remove('%').trimmed().toInt(&ok);
+        if (!ok || percent < ZoomController::kMinPercent || percent > ZoomController::kMaxPercent)
+            return QStringLiteral("--zoom: expected a percentage from %1 to %2, got '%3'")
+                .arg(ZoomController::kMinPercent)
+                .arg(ZoomController::kMaxPercent)
+                .arg(parser.value(options.zoom));
+        window.zoom()->setPercent(percent);
+    }
+    if (parser.isSet(options.presentation))
+        window.presentation()->setActive(true);
     return {};
 }
 

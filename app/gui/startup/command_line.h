@@ -87,6 +87,12 @@ struct ExplorerCommandLine {
                                   "LIST"};
     QCommandLineOption benchCompare{"bench-compare",
                                     "Compare the benchmarks with a run saved as JSON.", "FILE"};
+    QCommandLineOption zoom{"zoom",
+                            "Zoom fonts, bit cells and plots to PERCENT (50 … 300; 100 is "
+                            "actual size).",
+                            "PERCENT"};
+    QCommandLineOption presentation{
+        "presentation", "Start in presentation mode: full screen, large type, no menu bar."};
 
     void addTo(QCommandLineParser& parser) const;
     // Whether the window may read and write the remembered state: not for screenshots, which
@@ -113,6 +119,9 @@ bool trainingPageRequested(const QCommandLineParser& parser, const ExplorerComma
 // The Training page: the view shown, the range view's source, formats and loss scale.
 QString applyTrainingOptions(const QCommandLineParser& parser, const ExplorerCommandLine& options,
                              MainWindow& window);
+// The zoom (--zoom) and presentation mode (--presentation), applied last, over every page.
+QString applyPresentationOptions(const QCommandLineParser& parser,
+                                 const ExplorerCommandLine& options, MainWindow& window);
 // The page to open, the Benchmarks page's settings, a saved run to compare with, and a run.
 QString applyBenchmarkOptions(const QCommandLineParser& parser, const ExplorerCommandLine& options,
                               MainWindow& window);
