@@ -376,10 +376,13 @@ void TestFormatsDialogs::namesShowBiasAndSpecials() {
 void TestFormatsDialogs::e3m2RuleIsStated() {
     FormatManagerDialog dialog(specs("fp16"));
     const QString rule = dialog.specRule()->text();
-    QVERIFY2(rule.contains("e3m2 = fp6_e3m2"), qPrintable(rule));
-    QVERIFY(rule.contains("e4m3 = fp8_e4m3"));
-    QVERIFY(rule.contains("e4m3b11 = fp8_e4m3b11fnuz"));
-    QVERIFY(rule.contains("e3m2b3"));
+    QVERIFY2(rule.contains("e3m2 is fp6_e3m2 (e3m2 b=3 f, no ∞ or NaN)"), qPrintable(rule));
+    QVERIFY(rule.contains("e4m3, ") && rule.contains("e4m3b11"));
+    QVERIFY(rule.contains("write the bias: e3m2b3"));
+    const QString table = dialog.specRule()->toolTip();
+    QVERIFY2(table.contains("e3m2 = fp6_e3m2"), qPrintable(table));
+    QVERIFY(table.contains("e4m3 = fp8_e4m3"));
+    QVERIFY(table.contains("e4m3b11 = fp8_e4m3b11fnuz"));
     dialog.specEdit()->setText("e3m2");
     QVERIFY2(dialog.specStatus()->text().contains("fp6_e3m2"),
              qPrintable(dialog.specStatus()->text()));

@@ -70,15 +70,27 @@ int defaultBias(int exponentBits, const QString& suffix) {
     return suffix == "fnuz" ? (1 << (exponentBits - 1)) : (1 << (exponentBits - 1)) - 1;
 }
 
-// The line under the spec field: which short specs name built-ins, from the alias table.
+// The line under the spec field: which short specs name built-ins, from the alias table, with
+// e3m2 (the one asked about most: OCP FP6 or IEEE-style?) spelt out.
 QString shortSpecRule() {
+    QStringList others;
+    for (const auto& [alias, id] : shortSpecsTakenByBuiltins())
+        if (alias != "e3m2")
+            others << QString::fromStdString(alias);
+    const FormatLookup fp6 = findFormat("e3m2");
+    return QObject::tr("Built-in names come first: e3m2 is %1 (%2, no ∞ or NaN), and %3 are "
+                       "built-ins too. For the IEEE-style rule write the bias: e3m2b3.")
+        .arg(QString::fromStdString(fp6.spec->id), QString::fromStdString(fieldsName(*fp6.spec)),
+             others.join(", "));
+}
+
+// Its tooltip: every such name and the built-in it stands for.
+QString shortSpecTable() {
     QStringList taken;
     for (const auto& [alias, id] : shortSpecsTakenByBuiltins())
         taken << QStringLiteral("%1 = %2").arg(QString::fromStdString(alias),
                                                QString::fromStdString(id));
-    return QObject::tr("Built-in names come first: %1. With a bias the IEEE-style rule applies: "
-                       "e3m2b3 has ∞ and NaN, e3m2 is OCP FP6 (every code finite).")
-        .arg(taken.join(QStringLiteral(", ")));
+    return QObject::tr("Names that are built-ins: %1").arg(taken.join(", "));
 }
 
 } // namespace
@@ -132,6 +144,7 @@ FormatManagerDialog::FormatManagerDialog(const std::vector<FormatSpec>& enabled,
     specStatus_->setObjectName("specStatus");
     specStatus_->setWordWrap(true);
     specRule_ = new QLabel(shortSpecRule(), custom);
+    specRule_->setToolTip(shortSpecTable());
     specRule_->setObjectName("specRule");
     specRule_->setWordWrap(true);
     QFont small = specRule_->font();
@@ -204,6 +217,7 @@ FormatManagerDialog::FormatManagerDialog(const std::vector<FormatSpec>& enabled,
     bias_->setEnabled(false);
     specFromFields();
     list_->setCurrentRow(0);
+    resize(900, 520);
 }
 
 bool FormatManagerDialog::addSpec() {
