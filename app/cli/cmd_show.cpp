@@ -5,13 +5,18 @@
 #include "conversion_setup.h"
 #include "presentation.h"
 
+#include "fpx/approximate_error.h"
 #include "fpx/code_details.h"
 #include "fpx/decimal_text.h"
 #include "fpx/decode_explanation.h"
 #include "fpx/format_catalogue.h"
+#include "fpx/format_identity.h"
+#include "fpx/nan_payload.h"
+#include "fpx/same_bits.h"
 #include "fpx/stochastic_rounding.h"
 #include "fpx/value_parser.h"
 
+#include <algorithm>
 #include <charconv>
 #include <ostream>
 
@@ -21,9 +26,11 @@ namespace {
 
 struct ShowInput {
     ExactValue value;
-    std::string text;       // as typed
-    std::string fromFormat; // with --bits: the format the code belongs to
-    bool exact = true;      // false when the value stands in for a very long or far input
+    std::string text;                   // as typed
+    std::string fromFormat;             // with --bits: the format the code belongs to
+    std::optional<FormatSpec> fromSpec; // with --bits: that format and the code itself
+    Code code = 0;
+    bool exact = true; // false when the value stands in for a very long or far input
 };
 
 // The error's decimal text: exact when it terminates and the input was taken exactly,
@@ -78,6 +85,8 @@ Json resultJson(const FormatSpec& spec, const ConversionReport& r, bool inputExa
         json["scale"] = toDecimal(spec.scale).text;
     }
     json["class"] = valueClassName(d.valueClass);
+    if (d.valueClass == ValueClass::NaN)
+        json["nan_kind"] = nanKindName(nanKind(spec, d.code));
     json["value"] = value.text;
     json["value_exact"] = value.exact;
     json["shortest"] = shortestRoundTrip(spec, d.code);
@@ -88,6 +97,8 @@ Json resultJson(const FormatSpec& spec, const ConversionReport& r, bool inputExa
         json["error"] = error.text;
         json["error_exact"] = error.exact;
     }
+    // Against a stand-in for the input (beyond 10^±20000): the GUI marks these with ≈.
+    json["error_approximate"] = errorIsApproximate(inputExact, r.error);
     json["exact"] = value.exact && (r.error.isNaN() || error.exact);
     json["rel_error"] = decimalOrNull(r.relativeError);
     json["ulp_error"] = decimalOrNull(r.ulpError);
@@ -198,16 +209,22 @@ void printDetail(std::ostream& out, const FormatSpec& spec, const ShowInput& inp
         line("level", std::to_string(d.level) + " (scale " + toDecimal(spec.scale).text + ")");
     }
     line("decode", explainDecode(spec, d));
-    line("class", std::string(valueClassName(d.valueClass)));
+    line("class", codeClassName(spec, d.code));
     const DecimalText value = toDecimal(d.value);
     line("value", elide(value.text, full, 120) + (value.exact ? "" : "… (does not terminate)"));
     line("shortest", shortestRoundTrip(spec, d.code));
     if (!r.error.isNaN()) {
         const DecimalText error = errorText(r.error, input.exact);
-        line("error", elide(error.text, full, 120) + (error.exact ? "" : "…"));
-        line("rel error", toSignificantDigits(r.relativeError, 6));
+        const bool approximate = errorIsApproximate(input.exact, r.error);
+        line("error",
+             markApproximate(elide(error.text, full, 120) + (error.exact ? "" : "…"), approximate) +
+                 (approximate ? "  (against the stand-in for the input)" : ""));
+        line("rel error", markApproximate(toSignificantDigits(r.relativeError, 6),
+                                          errorIsApproximate(input.exact, r.relativeError)));
         if (r.details.ulp)
-            line("ulp error", toSignificantDigits(r.ulpError, 6) + " ulp");
+            line("ulp error", markApproximate(toSignificantDigits(r.ulpError, 6),
+                                              errorIsApproximate(input.exact, r.ulpError)) +
+                                  " ulp");
     }
     if (r.details.ulp)
         line("ulp", humanValue(*r.details.ulp, 12));
@@ -234,16 +251,71 @@ void printDetail(std::ostream& out, const FormatSpec& spec, const ShowInput& inp
     }
 }
 
+// fpx show --bits CODE --width N: the code read in every format of that width, the rows of
+// the explorer's "Same bits in every format" view (the built-ins and the --formats).
+int showSameBits(const Arguments& args, const std::vector<FormatSpec>& extra, Streams& io) {
+    const std::string widthText(*args.value("width"));
+    int bits = 0;
+    const auto [ptr, ec] =
+        std::from_chars(widthText.data(), widthText.data() + widthText.size(), bits);
+    const std::vector<int> widths = formatWidths(extra);
+    if (ec != std::errc() || ptr != widthText.data() + widthText.size() ||
+        std::find(widths.begin(), widths.end(), bits) == widths.end()) {
+        std::string list;
+        for (int w : widths)
+            list += (list.empty() ? "" : ", ") + std::to_string(w);
+        io.err << "fpx show: --width '" << widthText << "': no format has that many bits (" << list
+               << ", or add one with --formats)\n";
+        return kExitUsage;
+    }
+    const auto code = parseCode(*args.value("bits"), bits);
+    if (!code) {
+        io.err << "fpx show: --bits '" << *args.value("bits")
+               << "' is not a hex (0x…) or binary (0b…) code of " << bits << " bits\n";
+        return kExitDataError;
+    }
+    const std::vector<SameBitsRow> rows = readInEveryFormat(*code, bits, extra);
+    if (args.has("json")) {
+        Json json;
+        json["bits"] = codeToHex(*code, bits);
+        json["binary"] = codeToBinary(*code, bits);
+        json["width"] = bits;
+        Json results = Json::array();
+        for (const SameBitsRow& row : rows)
+            results.push_back({{"format", row.spec.id},
+                               {"fields", binaryByField(row.spec, row.decoded.code)},
+                               {"class", row.className},
+                               {"value", toDecimal(row.decoded.value).text}});
+        json["results"] = std::move(results);
+        printJson(io.out, json);
+        return kExitOk;
+    }
+    const TerminalStyle style{(io.outIsTerminal && !args.has("no-color")) || args.has("color")};
+    io.out << style.bold("bits") << "  " << codeToHex(*code, bits) << " = "
+           << codeToBinary(*code, bits) << "   "
+           << style.dim("read in every " + widthText + "-bit format") << "\n\n";
+    TextTable table({"format", "fields", "class", "value"});
+    for (const SameBitsRow& row : rows) {
+        const DecimalText value = toDecimal(row.decoded.value);
+        table.addRow({style.bold(row.spec.id), colouredBits(row.spec, row.decoded.code, style),
+                      row.className,
+                      elide(value.text, args.has("full"), 60) + (value.exact ? "" : "…")});
+    }
+    table.print(io.out, style.enabled);
+    return kExitOk;
+}
+
 } // namespace
 
 int runShow(const std::vector<std::string>& rawArgs, Streams& io) {
-    Arguments args(rawArgs,
-                   {"formats", "round", "overflow", "seed", "scale", "bits", "as", "draws"},
-                   {"json", "full", "color", "no-color"});
+    Arguments args(
+        rawArgs, {"formats", "round", "overflow", "seed", "scale", "bits", "as", "draws", "width"},
+        {"json", "full", "color", "no-color"});
     const char* usage =
         "usage: fpx show VALUE [--formats ID,...] [--round MODE] [--overflow POLICY] [--json]\n"
         "                      [--round sr [--seed N] [--draws N]]\n"
-        "       fpx show --bits CODE --as FORMAT [...]\n";
+        "       fpx show --bits CODE --as FORMAT [...]\n"
+        "       fpx show --bits CODE --width N [--formats ID,...] [--json]\n";
     if (!args.ok()) {
         io.err << "fpx show: " << args.error() << '\n' << usage;
         return kExitUsage;
@@ -285,6 +357,17 @@ int runShow(const std::vector<std::string>& rawArgs, Streams& io) {
     for (FormatSpec& spec : formats)
         setup.applyScale(spec);
 
+    if (args.has("width")) {
+        if (!args.has("bits") || args.has("as") || !args.positionals().empty()) {
+            io.err << "fpx show: --width N reads --bits CODE in every N-bit format; it takes no "
+                      "--as and no VALUE\n"
+                   << usage;
+            return kExitUsage;
+        }
+        // Only the formats named with --formats join the built-ins.
+        return showSameBits(args, args.has("formats") ? formats : std::vector<FormatSpec>{}, io);
+    }
+
     int status = kExitOk;
     ShowInput input;
     if (args.has("bits")) {
@@ -308,6 +391,8 @@ int runShow(const std::vector<std::string>& rawArgs, Streams& io) {
         input.value = decodeCode(*from.spec, *code).value;
         input.text = codeToHex(*code, from.spec->totalBits());
         input.fromFormat = from.spec->id;
+        input.fromSpec = *from.spec;
+        input.code = *code;
     } else {
         if (args.positionals().size() != 1) {
             io.err << "fpx show: expected one VALUE"
@@ -347,8 +432,19 @@ int runShow(const std::vector<std::string>& rawArgs, Streams& io) {
     const RoundingOptions options = setup.forElement(0);
     std::vector<ConversionReport> reports;
     reports.reserve(formats.size());
-    for (const FormatSpec& spec : formats)
+    for (const FormatSpec& spec : formats) {
         reports.push_back(convertAndDescribe(input.value, spec, options));
+        if (!input.fromSpec || !input.value.isNaN())
+            continue;
+        // A NaN code keeps its payload where a format can hold it (docs/design.md,
+        // "Conversion rules", "NaN payloads"); its own format shows the code as typed.
+        if (sameEncoding(spec, *input.fromSpec)) {
+            reports.back().conversion = Conversion{input.code, {}};
+            reports.back().details = describeCode(spec, input.code, options);
+        } else {
+            keepNaNPayload(reports.back(), *input.fromSpec, input.code, spec, options);
+        }
+    }
     const bool stochastic = options.mode == RoundingMode::Stochastic;
     std::vector<StochasticView> stochasticViews(formats.size());
     for (std::size_t i = 0; stochastic && i < formats.size(); ++i)
@@ -402,11 +498,13 @@ int runShow(const std::vector<std::string>& rawArgs, Streams& io) {
         const FormatSpec& spec = formats[i];
         const ConversionReport& r = reports[i];
         const DecimalText value = toDecimal(r.details.decoded.value);
+        auto error = [&](const ExactValue& e, int digits) {
+            return markApproximate(signedShort(e, digits), errorIsApproximate(input.exact, e));
+        };
         table.addRow({style.bold(spec.id), codeToHex(r.conversion.code, spec.totalBits()),
-                      elide(value.text, full) + (value.exact ? "" : "…"), signedShort(r.error, 6),
-                      signedShort(r.relativeError, 4), signedShort(r.ulpError, 4),
-                      std::string(valueClassName(r.details.decoded.valueClass)),
-                      flagsToString(r.conversion.flags),
+                      elide(value.text, full) + (value.exact ? "" : "…"), error(r.error, 6),
+                      error(r.relativeError, 4), error(r.ulpError, 4),
+                      codeClassName(spec, r.conversion.code), flagsToString(r.conversion.flags),
                       colouredBits(spec, r.conversion.code, style)});
     }
     table.print(io.out, style.enabled);

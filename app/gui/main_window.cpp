@@ -297,8 +297,8 @@ void MainWindow::buildActions() {
     QAction* sameBits =
         view->addAction(tr("&Same bits in every format…"), this, &MainWindow::openSameBits);
     sameBits->setShortcut(QKeySequence(tr("Ctrl+B")));
-    sameBits->setToolTip(tr("One 8- or 16-bit code read in every format of that width: 0x80 is −0 "
-                            "in one, NaN in another."));
+    sameBits->setToolTip(tr("The selected row's code read in every format of its width, custom "
+                            "ones too: 0x80 is −0 in one, NaN in another."));
     view->addSeparator();
     QAction* next = view->addAction(tr("&Next value"), this,
                                     [this] { controller_->stepRow(selectedRow(), +1); });
@@ -440,7 +440,7 @@ MainWindow::Page MainWindow::currentPage() const {
 void MainWindow::refreshDetail() {
     const int row = selectedRow();
     detail_->showRow(row >= 0 && row < model_->rowCount() ? &model_->row(row) : nullptr,
-                     controller_->roundingOptions());
+                     controller_->roundingOptions(), controller_->inputIsExact());
 }
 
 void MainWindow::refreshLayout() {
@@ -475,7 +475,12 @@ void MainWindow::openFormatManager() {
 }
 
 void MainWindow::openSameBits() {
-    SameBitsDialog dialog(this);
+    SameBitsDialog dialog(controller_->formats(), this);
+    const int row = selectedRow();
+    if (row >= 0 && row < static_cast<int>(controller_->rows().size())) {
+        const ExplorerRow& selected = controller_->rows()[static_cast<std::size_t>(row)];
+        dialog.openAt(selected.spec, selected.report.conversion.code);
+    }
     dialog.exec();
 }
 

@@ -2,6 +2,7 @@
 #include "fpx/format_catalogue.h"
 
 #include "fpx/conversion.h"
+#include "fpx/format_identity.h"
 #include "fpx/text_util.h"
 #include "fpx/value_parser.h"
 
@@ -298,13 +299,12 @@ FormatLookup parseFloatSpec(std::string_view key, std::string_view original) {
     if (findBuiltin(id) != nullptr)
         id = core + "b" + std::to_string(b) + std::string(suffix);
 
-    FormatSpec s =
-        binaryFloat(id, "E" + std::to_string(*e) + "M" + std::to_string(*m) + " (custom)", *e, *m,
-                    b, specials, {}, "custom binary float format");
+    FormatSpec s = binaryFloat(id, "", *e, *m, b, specials, {}, "custom binary float format");
     s.isSigned = isSigned;
     // Unsigned with no mantissa (E8M0 style): every exponent field is a power of two.
     s.exponentZeroIsSubnormal = !(isSigned == false && *m == 0);
     s.isCustom = true;
+    s.displayName = fieldsName(s) + " (custom)";
     return FormatLookup{std::move(s), {}};
 }
 
@@ -334,6 +334,88 @@ FormatLookup findFormat(std::string_view name) {
     if (key.starts_with("e") && key.size() > 1 && key[1] >= '0' && key[1] <= '9')
         return parseFloatSpec(key, trim(name));
     return fail("unknown format '" + std::string(trim(name)) + "': " + kSpecHelp);
+}
+
+std::vector<std::pair<std::string, std::string>> shortSpecsTakenByBuiltins() {
+    std::vector<std::pair<std::string, std::string>> taken;
+    for (const FormatSpec& spec : builtinFormats()) {
+        for (const std::string& alias : spec.aliases) {
+            // e<digits>m<digits>[b<digits>], no suffix: what the custom rule would read as an
+            // IEEE-style format (e4m3b11 is Graphcore's fnuz format, not IEEE with bias 11).
+            std::size_t pos = 1;
+            if (!alias.starts_with("e") || !readNumber(alias, pos) || pos >= alias.size() ||
+                alias[pos] != 'm')
+                continue;
+            ++pos;
+            if (!readNumber(alias, pos))
+                continue;
+            if (pos < alias.size() && alias[pos] == 'b') {
+                ++pos;
+                if (!readNumber(alias, pos))
+                    continue;
+            }
+            if (pos == alias.size())
+                taken.emplace_back(alias, spec.id);
+        }
+    }
+    return taken;
+}
+
+namespace {
+
+std::string_view specialsSuffix(const FormatSpec& spec) {
+    switch (spec.specials) {
+    case SpecialEncoding::Ieee:
+        return "";
+    case SpecialEncoding::NanAtAllOnes:
+        return spec.isSigned ? "fn" : "fnu";
+    case SpecialEncoding::NanAtNegativeZero:
+        return "fnuz";
+    case SpecialEncoding::None:
+        return "f";
+    }
+    return "";
+}
+
+} // namespace
+
+std::string specString(const FormatSpec& spec) {
+    switch (spec.kind) {
+    case FormatKind::Integer:
+        return (spec.isSigned ? "int" : "uint") + std::to_string(spec.integerBits);
+    case FormatKind::Lookup:
+        return {};
+    case FormatKind::BinaryFloat:
+        break;
+    }
+    // Always with the bias, so that the string never names a built-in through its alias.
+    return "e" + std::to_string(spec.exponentBits) + "m" + std::to_string(spec.fractionBits) + "b" +
+           std::to_string(spec.bias) + std::string(specialsSuffix(spec));
+}
+
+bool sameEncoding(const FormatSpec& a, const FormatSpec& b) {
+    if (a.kind != b.kind || a.isSigned != b.isSigned)
+        return false;
+    switch (a.kind) {
+    case FormatKind::Integer:
+        return a.integerBits == b.integerBits && a.scale == b.scale;
+    case FormatKind::Lookup:
+        return a.table == b.table && a.scale == b.scale;
+    case FormatKind::BinaryFloat:
+        break;
+    }
+    return a.exponentBits == b.exponentBits && a.fractionBits == b.fractionBits &&
+           a.explicitIntegerBit == b.explicitIntegerBit && a.bias == b.bias &&
+           a.specials == b.specials && a.exponentZeroIsSubnormal == b.exponentZeroIsSubnormal;
+}
+
+std::string fieldsName(const FormatSpec& spec) {
+    if (spec.kind != FormatKind::BinaryFloat)
+        return spec.kind == FormatKind::Integer ? specString(spec) : spec.id;
+    const std::string_view suffix = specialsSuffix(spec);
+    return "e" + std::to_string(spec.exponentBits) + "m" + std::to_string(spec.fractionBits) +
+           " b=" + std::to_string(spec.bias) + " " +
+           (suffix.empty() ? std::string("ieee") : std::string(suffix));
 }
 
 FormatListLookup findFormats(std::string_view commaSeparated) {

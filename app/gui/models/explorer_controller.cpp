@@ -3,6 +3,7 @@
 
 #include "fpx/decimal_text.h"
 #include "fpx/format_catalogue.h"
+#include "fpx/nan_payload.h"
 #include "fpx/value_parser.h"
 
 #include <QElapsedTimer>
@@ -156,6 +157,10 @@ void ExplorerController::recompute(bool notify) {
             continue;
         }
         row.report = convertAndDescribe(inputValue_, row.spec, options_);
+        // A pinned NaN code keeps its payload in every row that can hold it.
+        if (pinnedCode_ && pinnedCode_->first != static_cast<int>(i) && inputValue_.isNaN())
+            keepNaNPayload(row.report, rows_[static_cast<std::size_t>(pinnedCode_->first)].spec,
+                           pinnedCode_->second, row.spec, options_);
         if (pinnedCode_ && pinnedCode_->first == static_cast<int>(i) &&
             pinnedCode_->second != row.report.conversion.code) {
             // The clicked code itself (a NaN payload, say), not the canonical result.

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "format_table_model.h"
 
+#include "fpx/approximate_error.h"
 #include "fpx/bit_layout.h"
 #include "fpx/decimal_text.h"
+#include "fpx/nan_payload.h"
 
 #include <QBrush>
 #include <QFont>
@@ -21,20 +23,28 @@ namespace {
 
 constexpr int kShortValueChars = 26;
 
+// "≈" in front of an error computed against a stand-in input (approximate_error.h).
+QString approximateMark(bool approximate) {
+    return approximate ? QString::fromUtf8(kApproximateMark.data(),
+                                           static_cast<qsizetype>(kApproximateMark.size()))
+                       : QString();
+}
+
 QString elided(const QString& text, int chars) {
     return text.size() <= chars ? text : text.left(chars - 1) + QChar(0x2026);
 }
 
-QString shortNumber(const ExactValue& v, int digits) {
+QString shortNumber(const ExactValue& v, int digits, bool approximate) {
     if (v.isNaN())
         return QStringLiteral("—");
     const QString text = QString::fromStdString(toSignificantDigits(v, digits));
-    return (v.isNegative() || v.isZero() || text == "inf") ? text : "+" + text;
+    return approximateMark(approximate && errorIsApproximate(false, v)) +
+           ((v.isNegative() || v.isZero() || text == "inf") ? text : "+" + text);
 }
 
 QString classText(const ExplorerRow& row) {
     const QString name =
-        QString::fromStdString(std::string(valueClassName(row.report.details.decoded.valueClass)));
+        QString::fromStdString(codeClassName(row.spec, row.report.conversion.code));
     const ConversionFlags& f = row.report.conversion.flags;
     if (f.overflow && row.report.details.decoded.value.isFinite())
         return name + QObject::tr(" (saturated)");
@@ -61,7 +71,9 @@ constexpr ColumnInfo kColumns[] = {
     {"Value", "value",
      "The exact value the code stands for: every binary format's value has a finite decimal "
      "expansion. Long ones are elided; hover or copy for all digits."},
-    {"Error", "error", "Rounding error: stored value − input, exactly."},
+    {"Error", "error",
+     "Rounding error: stored value − input, exactly. ≈ marks errors against the stand-in for an "
+     "input beyond 10^±20000 (or longer than 40000 digits): approximate."},
     {"ULP error", "ulp_error",
      "Error in units in the last place: how far the stored value is from the input in steps "
      "of this format's spacing at that value. Round-to-nearest keeps it within ±0.5."},
@@ -122,14 +134,16 @@ QString FormatTableModel::fullText(int r, Column column) const {
             return x.problem;
         return QString::fromStdString(toDecimal(rep.details.decoded.value).text);
     case Error:
-        return rep.error.isNaN() ? QString() : QString::fromStdString(toDecimal(rep.error).text);
     case RelativeError:
-        return rep.relativeError.isNaN()
-                   ? QString()
-                   : QString::fromStdString(toDecimal(rep.relativeError).text);
-    case UlpError:
-        return rep.ulpError.isNaN() ? QString()
-                                    : QString::fromStdString(toDecimal(rep.ulpError).text);
+    case UlpError: {
+        const ExactValue& e = column == Error           ? rep.error
+                              : column == RelativeError ? rep.relativeError
+                                                        : rep.ulpError;
+        if (e.isNaN())
+            return {};
+        return approximateMark(!controller_->inputIsExact() && errorIsApproximate(false, e)) +
+               QString::fromStdString(toDecimal(e).text);
+    }
     case Class:
         return classText(x);
     case Flags:
@@ -166,11 +180,11 @@ QVariant FormatTableModel::data(const QModelIndex& index, int role) const {
             return text + QChar(0x2026); // rounded: the expansion goes on
         }
         case Error:
-            return shortNumber(rep.error, 4);
+            return shortNumber(rep.error, 4, !controller_->inputIsExact());
         case RelativeError:
-            return shortNumber(rep.relativeError, 3);
+            return shortNumber(rep.relativeError, 3, !controller_->inputIsExact());
         case UlpError:
-            return shortNumber(rep.ulpError, 3);
+            return shortNumber(rep.ulpError, 3, !controller_->inputIsExact());
         default:
             return fullText(index.row(), column);
         }
@@ -280,9 +294,12 @@ QString FormatTableModel::tableAsJson() const {
         o["binary"] = fullText(r, Bits);
         o["bits"] = fullText(r, Hex);
         o["value"] = fullText(r, Value);
-        o["error"] = fullText(r, Error);
-        o["rel_error"] = fullText(r, RelativeError);
-        o["ulp_error"] = fullText(r, UlpError);
+        // Numbers without the ≈ mark; error_approximate says it, as in `fpx show --json`.
+        const QString mark = approximateMark(true);
+        o["error"] = fullText(r, Error).remove(mark);
+        o["rel_error"] = fullText(r, RelativeError).remove(mark);
+        o["ulp_error"] = fullText(r, UlpError).remove(mark);
+        o["error_approximate"] = fullText(r, Error).startsWith(mark);
         o["class"] = fullText(r, Class);
         o["flags"] = QJsonArray::fromStringList(fullText(r, Flags).split(',', Qt::SkipEmptyParts));
         results.append(o);

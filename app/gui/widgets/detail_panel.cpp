@@ -3,9 +3,11 @@
 
 #include "bit_cells.h"
 
+#include "fpx/approximate_error.h"
 #include "fpx/decimal_text.h"
 #include "fpx/decode_explanation.h"
 #include "fpx/format_limits.h"
+#include "fpx/nan_payload.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -105,7 +107,7 @@ QString DetailPanel::currentHtml() const {
     return text_->toHtml();
 }
 
-void DetailPanel::showRow(const ExplorerRow* row, const RoundingOptions& options) {
+void DetailPanel::showRow(const ExplorerRow* row, const RoundingOptions& options, bool inputExact) {
     previous_->setEnabled(row && row->report.details.nextDown);
     next_->setEnabled(row && row->report.details.nextUp);
     if (!row) {
@@ -151,17 +153,44 @@ void DetailPanel::showRow(const ExplorerRow* row, const RoundingOptions& options
                          exact(spec.scale));
     }
     html += fieldRow(tr("Decode"), QString::fromStdString(explainDecode(spec, d)).toHtmlEscaped());
-    html +=
-        fieldRow(tr("Class"), QString::fromStdString(std::string(valueClassName(d.valueClass))));
+    html += fieldRow(tr("Class"), QString::fromStdString(codeClassName(spec, d.code)));
+    const NaNKind nan = nanKind(spec, d.code);
+    if (nan == NaNKind::Quiet || nan == NaNKind::Signaling) {
+        const Code payload = d.code & lowBitsMask(spec.fractionBits - 1);
+        html += fieldRow(
+            tr("NaN"),
+            (nan == NaNKind::Quiet ? tr("quiet: the top mantissa bit is set")
+                                   : tr("signaling: the top mantissa bit is clear; converting "
+                                        "it raises invalid and quiets it")) +
+                tr(", payload %1 <i>(kept, aligned at the top of the mantissa, by "
+                   "conversions into formats that can hold it)</i>")
+                    .arg(QString::fromStdString(codeToHex(payload, spec.fractionBits - 1))));
+    }
     html += fieldRow(tr("Exact value"), exact(d.value));
     html += fieldRow(tr("Shortest"),
                      QString::fromStdString(shortestRoundTrip(spec, d.code)).toHtmlEscaped() +
                          tr(" <i>(the shortest decimal that reads back as this code)</i>"));
     if (!r.error.isNaN()) {
-        html += fieldRow(tr("Error"), exact(r.error) + tr(" <i>(stored − input)</i>"));
-        html += fieldRow(tr("Relative"),
-                         QString::fromStdString(toSignificantDigits(r.relativeError, 6)));
-        html += fieldRow(tr("In ULPs"), QString::fromStdString(toSignificantDigits(r.ulpError, 6)));
+        // Against a stand-in for an input beyond 10^±20000: marked ≈, as `fpx show` does.
+        auto mark = [&](const QString& text, const ExactValue& e) {
+            return errorIsApproximate(inputExact, e)
+                       ? QString::fromUtf8(kApproximateMark.data(),
+                                           static_cast<qsizetype>(kApproximateMark.size())) +
+                             text
+                       : text;
+        };
+        html += fieldRow(tr("Error"),
+                         mark(exact(r.error), r.error) +
+                             (errorIsApproximate(inputExact, r.error)
+                                  ? tr(" <i>(stored − input, approximate: the input is held as "
+                                       "a stand-in beyond 10<sup>±20000</sup>)</i>")
+                                  : tr(" <i>(stored − input)</i>")));
+        html += fieldRow(
+            tr("Relative"),
+            mark(QString::fromStdString(toSignificantDigits(r.relativeError, 6)), r.relativeError));
+        html +=
+            fieldRow(tr("In ULPs"),
+                     mark(QString::fromStdString(toSignificantDigits(r.ulpError, 6)), r.ulpError));
     }
     if (r.details.ulp)
         html += fieldRow(tr("ULP here"), exact(*r.details.ulp) + powerOfTwo(*r.details.ulp));

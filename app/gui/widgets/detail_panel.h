@@ -22,7 +22,9 @@ class DetailPanel : public QWidget {
   public:
     explicit DetailPanel(QWidget* parent = nullptr);
 
-    void showRow(const ExplorerRow* row, const RoundingOptions& options);
+    // `inputExact` false: the input is a stand-in for a value beyond 10^±20000 (or longer
+    // than 40000 digits), and the errors shown are marked approximate (≈).
+    void showRow(const ExplorerRow* row, const RoundingOptions& options, bool inputExact = true);
     QString currentHtml() const;
 
   signals:

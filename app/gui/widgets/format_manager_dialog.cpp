@@ -5,6 +5,7 @@
 
 #include "fpx/decimal_text.h"
 #include "fpx/format_catalogue.h"
+#include "fpx/format_identity.h"
 #include "fpx/format_limits.h"
 #include "fpx/value_parser.h"
 
@@ -21,6 +22,9 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <initializer_list>
+
 namespace fpx::gui {
 
 namespace {
@@ -36,6 +40,57 @@ QString summary(const FormatSpec& spec) {
     text += spec.hasInfinity() ? QObject::tr(", ∞") : QObject::tr(", no ∞");
     text += spec.hasNaN() ? QObject::tr(", NaN") : QString();
     return text;
+}
+
+// "fp8_e4m3  —  FP8 E4M3 (OCP, e4m3fn)  [e4m3 b=7 fn]": the bias and specials in the name.
+QString itemText(const FormatSpec& spec) {
+    QString text = QString::fromStdString(spec.id + "  —  " + spec.displayName);
+    if (spec.kind == FormatKind::BinaryFloat && !spec.isCustom)
+        text += QStringLiteral("  [%1]").arg(QString::fromStdString(fieldsName(spec)));
+    return text;
+}
+
+// The spec suffix of a binary float's specials: "", "fn", "fnuz", "fnu" or "f".
+QString suffixOf(const FormatSpec& spec) {
+    switch (spec.specials) {
+    case SpecialEncoding::Ieee:
+        return {};
+    case SpecialEncoding::NanAtAllOnes:
+        return spec.isSigned ? "fn" : "fnu";
+    case SpecialEncoding::NanAtNegativeZero:
+        return "fnuz";
+    case SpecialEncoding::None:
+        return "f";
+    }
+    return {};
+}
+
+// The default bias of the custom rule for these fields (format_catalogue.h).
+int defaultBias(int exponentBits, const QString& suffix) {
+    return suffix == "fnuz" ? (1 << (exponentBits - 1)) : (1 << (exponentBits - 1)) - 1;
+}
+
+// The line under the spec field: which short specs name built-ins, from the alias table, with
+// e3m2 (the one asked about most: OCP FP6 or IEEE-style?) spelt out.
+QString shortSpecRule() {
+    QStringList others;
+    for (const auto& [alias, id] : shortSpecsTakenByBuiltins())
+        if (alias != "e3m2")
+            others << QString::fromStdString(alias);
+    const FormatLookup fp6 = findFormat("e3m2");
+    return QObject::tr("Built-in names come first: e3m2 is %1 (%2, no ∞ or NaN), and %3 are "
+                       "built-ins too. For the IEEE-style rule write the bias: e3m2b3.")
+        .arg(QString::fromStdString(fp6.spec->id), QString::fromStdString(fieldsName(*fp6.spec)),
+             others.join(", "));
+}
+
+// Its tooltip: every such name and the built-in it stands for.
+QString shortSpecTable() {
+    QStringList taken;
+    for (const auto& [alias, id] : shortSpecsTakenByBuiltins())
+        taken << QStringLiteral("%1 = %2").arg(QString::fromStdString(alias),
+                                               QString::fromStdString(id));
+    return QObject::tr("Names that are built-ins: %1").arg(taken.join(", "));
 }
 
 } // namespace
@@ -88,6 +143,13 @@ FormatManagerDialog::FormatManagerDialog(const std::vector<FormatSpec>& enabled,
     specStatus_ = new QLabel(custom);
     specStatus_->setObjectName("specStatus");
     specStatus_->setWordWrap(true);
+    specRule_ = new QLabel(shortSpecRule(), custom);
+    specRule_->setToolTip(shortSpecTable());
+    specRule_->setObjectName("specRule");
+    specRule_->setWordWrap(true);
+    QFont small = specRule_->font();
+    small.setPointSizeF(small.pointSizeF() * 0.9);
+    specRule_->setFont(small);
     exponentBits_ = new QSpinBox(custom);
     exponentBits_->setRange(1, 15);
     exponentBits_->setValue(4);
@@ -108,6 +170,7 @@ FormatManagerDialog::FormatManagerDialog(const std::vector<FormatSpec>& enabled,
     biasRow->addWidget(bias_);
     biasRow->addWidget(defaultBias_);
     form->addRow(tr("&Spec"), specEdit_);
+    form->addRow(specRule_);
     form->addRow(specStatus_);
     form->addRow(tr("&Exponent bits"), exponentBits_);
     form->addRow(tr("&Mantissa bits"), mantissaBits_);
@@ -144,13 +207,7 @@ FormatManagerDialog::FormatManagerDialog(const std::vector<FormatSpec>& enabled,
         specFromFields();
     });
     connect(specials_, &QComboBox::currentIndexChanged, this, &FormatManagerDialog::specFromFields);
-    connect(add_, &QPushButton::clicked, this, [this] {
-        const FormatLookup lookup = findFormat(specEdit_->text().toStdString());
-        if (!lookup)
-            return;
-        addItem(*lookup.spec, true);
-        list_->setCurrentRow(list_->count() - 1);
-    });
+    connect(add_, &QPushButton::clicked, this, &FormatManagerDialog::addSpec);
     connect(up, &QPushButton::clicked, this, [this] { moveCurrent(-1); });
     connect(down, &QPushButton::clicked, this, [this] { moveCurrent(+1); });
     connect(list_, &QListWidget::currentRowChanged, this, &FormatManagerDialog::showScaleOfCurrent);
@@ -160,11 +217,39 @@ FormatManagerDialog::FormatManagerDialog(const std::vector<FormatSpec>& enabled,
     bias_->setEnabled(false);
     specFromFields();
     list_->setCurrentRow(0);
+    resize(900, 520);
+}
+
+bool FormatManagerDialog::addSpec() {
+    const FormatLookup lookup = findFormat(specEdit_->text().toStdString());
+    if (!lookup)
+        return false;
+    const int existing = rowWithSameFormat(*lookup.spec);
+    if (existing >= 0) {
+        // The same codes with the same values: one row is enough, whatever it is called.
+        list_->setCurrentRow(existing);
+        list_->item(existing)->setCheckState(Qt::Checked);
+        validateSpec();
+        return false;
+    }
+    addItem(*lookup.spec, true);
+    list_->setCurrentRow(list_->count() - 1);
+    validateSpec();
+    return true;
+}
+
+int FormatManagerDialog::rowWithSameFormat(const FormatSpec& spec) const {
+    for (int i = 0; i < list_->count(); ++i) {
+        const FormatSpec& other =
+            specs_[static_cast<std::size_t>(list_->item(i)->data(Qt::UserRole).toInt())];
+        if (sameEncoding(other, spec))
+            return i;
+    }
+    return -1;
 }
 
 void FormatManagerDialog::addItem(const FormatSpec& spec, bool checked) {
-    auto* item =
-        new QListWidgetItem(QString::fromStdString(spec.id + "  —  " + spec.displayName), list_);
+    auto* item = new QListWidgetItem(itemText(spec), list_);
     item->setFlags(item->flags() | Qt::ItemIsUserCheckable | Qt::ItemIsDragEnabled);
     item->setFlags(item->flags() & ~Qt::ItemIsDropEnabled);
     item->setCheckState(checked ? Qt::Checked : Qt::Unchecked);
@@ -198,17 +283,79 @@ void FormatManagerDialog::validateSpec() {
         specStatus_->setStyleSheet("color: #d0402f;");
         return;
     }
-    specStatus_->setText(QStringLiteral("✓ ") + QString::fromStdString(lookup.spec->id) + ": " +
-                         summary(*lookup.spec));
-    specStatus_->setStyleSheet("color: #2ea85a;");
+    if (!writingSpec_)
+        fieldsFromSpec(*lookup.spec);
+    QString status = QStringLiteral("✓ ") + QString::fromStdString(lookup.spec->id) + " (" +
+                     QString::fromStdString(fieldsName(*lookup.spec)) +
+                     "): " + summary(*lookup.spec);
+    const int existing = rowWithSameFormat(*lookup.spec);
+    if (existing >= 0) {
+        const FormatSpec& other =
+            specs_[static_cast<std::size_t>(list_->item(existing)->data(Qt::UserRole).toInt())];
+        status += tr(" — already in the list as %1: the same format cannot be added twice.")
+                      .arg(QString::fromStdString(other.id));
+        add_->setEnabled(false);
+        specStatus_->setStyleSheet("color: #b07000;");
+    } else {
+        specStatus_->setStyleSheet("color: #2ea85a;");
+    }
+    specStatus_->setText(status);
+}
+
+void FormatManagerDialog::fieldsFromSpec(const FormatSpec& spec) {
+    const bool isFloat = spec.kind == FormatKind::BinaryFloat && !spec.explicitIntegerBit;
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{exponentBits_, mantissaBits_, defaultBias_, specials_})
+        w->setEnabled(isFloat);
+    if (!isFloat) {
+        bias_->setEnabled(false);
+        return;
+    }
+    updatingFields_ = true;
+    const QString suffix = suffixOf(spec);
+    exponentBits_->setValue(spec.exponentBits);
+    mantissaBits_->setValue(spec.fractionBits);
+    specials_->setCurrentIndex(std::max(0, specials_->findData(suffix)));
+    const bool isDefault = spec.bias == defaultBias(spec.exponentBits, suffix);
+    defaultBias_->setChecked(isDefault);
+    bias_->setValue(spec.bias);
+    bias_->setEnabled(!isDefault);
+    updatingFields_ = false;
 }
 
 void FormatManagerDialog::specFromFields() {
-    QString text = QStringLiteral("e%1m%2").arg(exponentBits_->value()).arg(mantissaBits_->value());
-    if (!defaultBias_->isChecked())
-        text += QStringLiteral("b%1").arg(bias_->value());
-    text += specials_->currentData().toString();
+    if (updatingFields_)
+        return;
+    const int e = exponentBits_->value();
+    const int m = mantissaBits_->value();
+    const QString suffix = specials_->currentData().toString();
+    const int bias = defaultBias_->isChecked() ? defaultBias(e, suffix) : bias_->value();
+    if (defaultBias_->isChecked()) {
+        updatingFields_ = true;
+        bias_->setValue(bias);
+        updatingFields_ = false;
+    }
+    // The short form when it reads back as these fields; otherwise (e3m2 names OCP FP6, not
+    // the IEEE-style E3M2 the fields say) the bias is written out: e3m2b3.
+    const QString full = QStringLiteral("e%1m%2b%3%4").arg(e).arg(m).arg(bias).arg(suffix);
+    QString text = QStringLiteral("e%1m%2").arg(e).arg(m) +
+                   (defaultBias_->isChecked() ? QString() : QStringLiteral("b%1").arg(bias)) +
+                   suffix;
+    const FormatLookup shortForm = findFormat(text.toStdString());
+    const FormatLookup fields = findFormat(full.toStdString());
+    // And when the fields make no format (IEEE e8m0), the full form says why, rather than
+    // the short one naming a built-in (e8m0 is OCP E8M0).
+    if (!shortForm || !fields || !sameEncoding(*shortForm.spec, *fields.spec))
+        text = full;
+    // Where even the full form is a built-in's alias (e4m3b11 is Graphcore's fnuz format),
+    // the fields follow the spec, so that the two never disagree.
+    const FormatLookup shown = findFormat(text.toStdString());
+    const bool agrees = shown && shown.spec->kind == FormatKind::BinaryFloat &&
+                        shown.spec->exponentBits == e && shown.spec->fractionBits == m &&
+                        shown.spec->bias == bias && suffixOf(*shown.spec) == suffix;
+    writingSpec_ = agrees;
     specEdit_->setText(text);
+    writingSpec_ = false;
 }
 
 void FormatManagerDialog::moveCurrent(int delta) {

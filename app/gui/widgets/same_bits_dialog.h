@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "fpx/code.h"
+#include "fpx/format_spec.h"
+
 #include <QDialog>
+
+#include <vector>
 
 class QComboBox;
 class QLabel;
@@ -10,25 +15,40 @@ class QTableWidget;
 
 namespace fpx::gui {
 
+class CodeCellsDelegate;
+
 // One code read in every format of its width: 0x80 is −0 in FP8 E4M3, NaN in E4M3FNUZ,
-// −128 in INT8 and 2^1 in E8M0.
+// −128 in INT8 and 2^1 in E8M0. The rows are the built-ins of that width and the explorer's
+// own formats of that width (custom ones included), as `fpx show --bits CODE --width N`
+// lists them (core same_bits.h); the bits are drawn as the explorer's coloured cells.
 class SameBitsDialog : public QDialog {
     Q_OBJECT
 
   public:
-    explicit SameBitsDialog(QWidget* parent = nullptr);
+    // `shown`: the explorer's formats, whose custom ones join the built-ins.
+    explicit SameBitsDialog(std::vector<FormatSpec> shown = {}, QWidget* parent = nullptr);
+
+    // Shows `code` read in every format of `spec`'s width, with `spec`'s row selected.
+    void openAt(const FormatSpec& spec, Code code);
 
     QLineEdit* codeEdit() const { return code_; }
     QComboBox* widthBox() const { return width_; }
     QTableWidget* table() const { return table_; }
+    CodeCellsDelegate* bitsDelegate() const { return cells_; }
+
+    enum Column { Format, Bits, Class, Value, ColumnCount };
 
   private:
     void refresh();
 
+    std::vector<FormatSpec> shown_;
+    std::vector<FormatSpec> rowFormats_; // the format of each table row, for the bit cells
+    Code rowCode_ = 0;
     QComboBox* width_;
     QLineEdit* code_;
     QLabel* status_;
     QTableWidget* table_;
+    CodeCellsDelegate* cells_;
 };
 
 } // namespace fpx::gui
