@@ -464,13 +464,15 @@ void buildMemory(QCustomPlot& plot, const PlotData& data) {
     QCPAxis* x = plot.xAxis;
     QCPAxis* y = plot.yAxis;
     const bool training = r.footprint == FootprintMode::Training;
-    x->setLabel(training ? QObject::tr("%1 parameters, mixed-precision training with Adam: "
+    // Two short lines: one long line is cut off in a narrow window or at a large scale.
+    const QString count = QString::fromStdString(parameterCountText(r.parameters));
+    x->setLabel(training ? QObject::tr("%1 parameters, mixed-precision training with Adam:\n"
                                        "weights and gradients in the format, FP32 master "
-                                       "weights and moments (activations not counted)")
-                               .arg(QString::fromStdString(parameterCountText(r.parameters)))
+                                       "weights, Adam m and v (activations not counted)")
+                               .arg(count)
                          : QObject::tr("%1 parameters, inference: the weights, block scales "
-                                       "included (activations and KV cache not counted)")
-                               .arg(QString::fromStdString(parameterCountText(r.parameters))));
+                                       "included\n(activations and KV cache not counted)")
+                               .arg(count));
     y->setLabel(r.gib ? QObject::tr("GiB (2^30 bytes)") : QObject::tr("GB (10^9 bytes)"));
     QSharedPointer<QCPAxisTickerText> names(new QCPAxisTickerText);
     const int n = static_cast<int>(data.memory.size());
