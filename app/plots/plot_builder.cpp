@@ -460,7 +460,6 @@ void buildValues(QCustomPlot& plot, const PlotData& data) {
 void buildMemory(QCustomPlot& plot, const PlotData& data) {
     const PlotRequest& r = data.request;
     const double unit = static_cast<double>(memoryUnitBytes(r.gib));
-    const QString unitName = memoryUnitName(r.gib);
     QCPAxis* x = plot.xAxis;
     QCPAxis* y = plot.yAxis;
     const bool training = r.footprint == FootprintMode::Training;
@@ -538,7 +537,6 @@ void buildMemory(QCustomPlot& plot, const PlotData& data) {
     }
     x->setRange(0.4, n + 0.6);
     y->setRange(0, top * 1.12 + 1e-9);
-    (void)unitName;
 }
 
 // The legend beside the first axis rect, outside the data, at the top of its cell; more
