@@ -9,12 +9,15 @@
 
 #include "fpx/conversion.h"
 #include "fpx/format_catalogue.h"
+#include "fpx/memory_footprint.h"
+#include "fpx/text_util.h"
 #include "fpx/value_parser.h"
 
 #include <qcustomplot.h>
 
 #include <QApplication>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -36,7 +39,7 @@ const char* defaultFormats(plots::PlotKind kind) {
     case plots::PlotKind::Values:
         return "fp4_e2m1,nf4,int4";
     case plots::PlotKind::Memory:
-        return "fp32,bf16,fp8_e4m3,fp6_e3m2,fp4_e2m1,int8,int4,nf4";
+        return "fp32,bf16,fp16,fp8_e4m3,fp4_e2m1,int8,int4,nf4";
     }
     return "fp16";
 }
@@ -68,12 +71,14 @@ bool parseRange(const std::string& text, double& from, double& to) {
 } // namespace
 
 int runPlot(const std::vector<std::string>& rawArgs, Streams& io) {
-    Arguments args(rawArgs,
-                   {"formats", "range", "round", "overflow", "seed", "scale", "o", "output"},
-                   {"log", "symlog"});
+    Arguments args(
+        rawArgs,
+        {"formats", "range", "round", "overflow", "seed", "scale", "o", "output", "params"},
+        {"log", "symlog", "training", "gib"});
     const char* usage =
         "usage: fpx plot error|ulp|range|values|memory [--formats ID,...] [--range A:B] [--log]\n"
-        "                [--symlog] [--round MODE] [--overflow POLICY] -o FILE.{png,pdf,svg,csv}\n";
+        "                [--symlog] [--round MODE] [--overflow POLICY]\n"
+        "                [--params N [--training] [--gib]] -o FILE.{png,pdf,svg,csv}\n";
     if (!args.ok()) {
         io.err << "fpx plot: " << args.error() << '\n' << usage;
         return kExitUsage;
@@ -100,7 +105,31 @@ int runPlot(const std::vector<std::string>& rawArgs, Streams& io) {
         io.err << "fpx plot: " << setup.error << '\n';
         return kExitUsage;
     }
-    FormatListLookup formats = findFormats(args.value("formats").value_or(defaultFormats(*kind)));
+    // The memory plot also takes block quantizers (mxfp4, nvfp4, nf4_dq …), not formats.
+    std::vector<std::string> memoryIds;
+    if (*kind == plots::PlotKind::Memory && args.has("formats")) {
+        std::string list = *args.value("formats");
+        std::string error;
+        for (std::size_t start = 0; start <= list.size();) {
+            const std::size_t comma = std::min(list.find(',', start), list.size());
+            const std::string id(trim(std::string_view(list).substr(start, comma - start)));
+            start = comma + 1;
+            if (id.empty())
+                continue;
+            if (!memoryFootprint(id, 1000, FootprintMode::Inference, error)) {
+                io.err << "fpx plot: --formats: " << error << '\n';
+                return kExitUsage;
+            }
+            memoryIds.push_back(id);
+        }
+        if (memoryIds.empty()) {
+            io.err << "fpx plot: --formats: no formats given\n";
+            return kExitUsage;
+        }
+    }
+    FormatListLookup formats =
+        findFormats(memoryIds.empty() ? args.value("formats").value_or(defaultFormats(*kind))
+                                      : std::string(defaultFormats(*kind)));
     if (!formats.error.empty()) {
         io.err << "fpx plot: --formats: " << formats.error << '\n';
         return kExitUsage;
@@ -119,7 +148,40 @@ int runPlot(const std::vector<std::string>& rawArgs, Streams& io) {
             return kExitUsage;
         }
     }
-    if (request.logarithmic && request.from <= 0) {
+    // The switches that mean nothing for this kind are errors, not silently ignored.
+    const plots::PlotSwitches switches = plots::plotSwitches(*kind);
+    if (args.has("range") && !switches.range) {
+        io.err << "fpx plot: --range: " << switches.rangeWhy.toStdString() << '\n';
+        return kExitUsage;
+    }
+    if (args.has("log") && !switches.log) {
+        io.err << "fpx plot: --log: " << switches.logWhy.toStdString() << '\n';
+        return kExitUsage;
+    }
+    request.rangeSet = args.has("range");
+    if (*kind == plots::PlotKind::Values && request.logarithmic) {
+        request.symmetricLog = true; // the values plot's log axis is the symmetric one
+        request.logarithmic = false;
+    }
+    const bool memory = *kind == plots::PlotKind::Memory;
+    for (const char* option : {"params", "training", "gib"})
+        if (args.has(option) && !memory) {
+            io.err << "fpx plot: --" << option << " is for the memory plot only\n";
+            return kExitUsage;
+        }
+    if (auto params = args.value("params")) {
+        std::string error;
+        const auto count = parseParameterCount(*params, error);
+        if (!count) {
+            io.err << "fpx plot: --params: " << error << '\n';
+            return kExitUsage;
+        }
+        request.parameters = *count;
+    }
+    request.footprint = args.has("training") ? FootprintMode::Training : FootprintMode::Inference;
+    request.gib = args.has("gib");
+    request.memoryIds = std::move(memoryIds);
+    if (*kind == plots::PlotKind::Error && request.logarithmic && request.from <= 0) {
         io.err << "fpx plot: --log needs a positive range (--range A:B with 0 < A)\n";
         return kExitUsage;
     }

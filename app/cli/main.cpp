@@ -31,9 +31,13 @@ Usage:
   fpx table FORMAT [--json|--csv] [--scale S]
       Every code of a format of at most 16 bits with its class and exact value.
   fpx plot error|ulp|range|values|memory [--formats ID,...] [--range A:B] [--log]
-           [--symlog] [--round MODE] -o FILE.{png,pdf,svg,csv}
+           [--symlog] [--round MODE] [--params N [--training] [--gib]]
+           -o FILE.{png,pdf,svg,csv}
       The explorer's plots, rendered headless (rounding error, ULP spacing, range,
-      representable values, memory per parameter count).
+      representable values, memory for N parameters).
+  fpx memory --params N [--formats ID,...] [--training] [--gib] [--json]
+      Exact bytes of N parameters (70B, 350M, 7e9) in each format or block
+      quantizer, for inference or mixed-precision training with Adam.
   fpx calc EXPR [--formats ID,...] [--round MODE] [--overflow POLICY] [--seed N]
                 [--scale S] [--json] [--full]
       EXPR computed in each format (default: every one with arithmetic): each
@@ -143,6 +147,8 @@ int main(int argc, char** argv) {
             return fpx::cli::runLossScale(args, io);
         if (command == "fp8-scaling")
             return fpx::cli::runFp8Scaling(args, io);
+        if (command == "memory")
+            return fpx::cli::runMemory(args, io);
         if (command == "sgd")
             return fpx::cli::runSgd(args, io);
         if (command == "help" || command == "--help" || command == "-h") {
@@ -157,9 +163,10 @@ int main(int argc, char** argv) {
         std::cerr << "fpx " << command << ": internal error: " << e.what() << '\n';
         return fpx::cli::kExitDataError;
     }
-    std::cerr << "fpx: unknown command '" << command
-              << "' (use formats, show, convert, table, plot, bench, calc, accumulate, dot, "
-                 "quantize, inspect, range-fit, loss-scale, fp8-scaling or sgd; fpx --help for "
-                 "more)\n";
+    std::cerr
+        << "fpx: unknown command '" << command
+        << "' (use formats, show, convert, table, plot, bench, calc, accumulate, dot, "
+           "quantize, inspect, range-fit, loss-scale, fp8-scaling, sgd or memory; fpx --help for "
+           "more)\n";
     return fpx::cli::kExitUsage;
 }

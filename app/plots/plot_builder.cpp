@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "plot_builder.h"
+#include "plot_palette.h"
 
 #include <qcustomplot.h>
 
@@ -7,7 +8,9 @@
 #include <QFileInfo>
 #include <QSvgGenerator>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace fpx::plots {
 
@@ -15,14 +18,6 @@ namespace {
 
 constexpr int kWidth = 1100;
 constexpr int kHeight = 650;
-
-QColor seriesColour(int i) {
-    static const QColor colours[] = {
-        QColor(0x3d, 0x7e, 0xe8), QColor(0xde, 0x4b, 0x42), QColor(0x2e, 0xa8, 0x5a),
-        QColor(0xd9, 0x9a, 0x00), QColor(0x8e, 0x5c, 0xd9), QColor(0x16, 0x9d, 0xb3),
-        QColor(0xe0, 0x6c, 0x9f), QColor(0x6b, 0x6b, 0x6b), QColor(0x9c, 0x6b, 0x30)};
-    return colours[i % 9];
-}
 
 // Tick labels "2^k" on an axis whose coordinate is log2 of the value.
 class PowerOfTwoTicker : public QCPAxisTicker {
@@ -97,6 +92,36 @@ void shadeRegion(QCustomPlot& plot, QCPAxisRect* rect, double x0, double x1, con
     region->setLayer("background");
 }
 
+// The ε/2 labels: one per distinct ε/2 (formats sharing it share the label), largest first as
+// their dashed lines run from top to bottom, in a column beside the relative-error axes: they
+// are laid out by the plot's layout, so they never overlap each other, the legend or the data.
+void addEpsilonLabels(QCustomPlot& plot, const std::map<double, std::vector<int>>& owners,
+                      const PlotData& data) {
+    if (owners.empty())
+        return;
+    auto* column = new QCPLayoutGrid;
+    column->setObjectName("epsilonLabels");
+    plot.plotLayout()->addElement(2, 1, column);
+    int row = 0;
+    for (auto it = owners.rbegin(); it != owners.rend(); ++it) {
+        QStringList ids;
+        for (int i : it->second)
+            ids << data.series[static_cast<std::size_t>(i)].id;
+        auto* label = new QCPTextElement(
+            &plot, QObject::tr("ε/2 = 2^%1  %2").arg(std::log2(it->first)).arg(ids.join(", ")));
+        label->setObjectName("epsilonLabel");
+        label->setTextColor(seriesColour(it->second.front()));
+        label->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
+        label->setLayer("legend");
+        column->addElement(row, 0, label);
+        column->setRowStretchFactor(row++, 0.001);
+    }
+    // The labels stay together at the top; an empty element takes the rest of the height
+    // (not an empty grid, whose largest size is nothing).
+    column->addElement(row, 0, new QCPLayoutElement(&plot));
+    column->setRowStretchFactor(row, 1);
+}
+
 void buildError(QCustomPlot& plot, const PlotData& data) {
     const PlotRequest& r = data.request;
     QCPAxisRect* top = plot.axisRect();
@@ -121,17 +146,18 @@ void buildError(QCustomPlot& plot, const PlotData& data) {
     rel->setScaleType(QCPAxis::stLogarithmic);
     rel->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
     double relMin = 1, relMax = 1e-300;
+    std::map<double, std::vector<int>> epsilonOwners; // ε/2 → the formats that share it
     for (std::size_t i = 0; i < data.series.size(); ++i) {
         const FormatSeries& s = data.series[i];
         const QColor colour = seriesColour(static_cast<int>(i));
         QCPGraph* abs = plot.addGraph(top->axis(QCPAxis::atBottom), top->axis(QCPAxis::atLeft));
         abs->setName(s.id + (s.error.exact ? QString() : QObject::tr(" (envelope)")));
-        abs->setPen(QPen(colour, 1.5));
+        abs->setPen(seriesPen(static_cast<int>(i), 1.5));
         setSeries(abs, s.error.absolute, s.error.exact);
         if (!s.error.absoluteLower.empty()) {
             QCPGraph* lower =
                 plot.addGraph(top->axis(QCPAxis::atBottom), top->axis(QCPAxis::atLeft));
-            lower->setPen(QPen(colour, 1.5));
+            lower->setPen(seriesPen(static_cast<int>(i), 1.5));
             setSeries(lower, s.error.absoluteLower, s.error.exact);
             lower->removeFromLegend();
             QColor fill = colour;
@@ -140,7 +166,7 @@ void buildError(QCustomPlot& plot, const PlotData& data) {
             abs->setChannelFillGraph(lower);
         }
         QCPGraph* relative = plot.addGraph(bottom->axis(QCPAxis::atBottom), rel);
-        relative->setPen(QPen(colour, 1.2));
+        relative->setPen(seriesPen(static_cast<int>(i), 1.2));
         setSeries(relative, s.error.relative, s.error.exact, true);
         relative->removeFromLegend();
         for (const PlotPoint& p : s.error.relative)
@@ -157,20 +183,7 @@ void buildError(QCustomPlot& plot, const PlotData& data) {
             line->point1->setCoords(r.from, s.error.unitRoundoff);
             line->point2->setCoords(r.to, s.error.unitRoundoff);
             line->setPen(QPen(colour, 1, Qt::DashLine));
-            auto* label = new QCPItemText(&plot);
-            label->setClipAxisRect(bottom);
-            label->position->setAxes(bottom->axis(QCPAxis::atBottom), rel);
-            // Labels staggered along the line so that neighbouring formats do not overlap.
-            const double t = 0.02 + 0.19 * static_cast<double>(i % 5);
-            label->position->setCoords(
-                r.logarithmic && r.from > 0
-                    ? std::exp2(std::log2(r.from) * (1 - t) + std::log2(r.to) * t)
-                    : r.from * (1 - t) + r.to * t,
-                s.error.unitRoundoff);
-            label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-            label->setText(
-                QObject::tr("ε/2 = 2^%1 (%2)").arg(std::log2(s.error.unitRoundoff)).arg(s.id));
-            label->setColor(colour);
+            epsilonOwners[s.error.unitRoundoff].push_back(static_cast<int>(i));
             relMin = std::min(relMin, s.error.unitRoundoff);
             relMax = std::max(relMax, s.error.unitRoundoff);
         }
@@ -195,6 +208,74 @@ void buildError(QCustomPlot& plot, const PlotData& data) {
     top->axis(QCPAxis::atLeft)->setRange(yr.lower - yr.size() * 0.05, yr.upper + yr.size() * 0.05);
     if (relMax > 0 && relMin < relMax)
         rel->setRange(std::max(relMin, relMax * 1e-12) / 2, relMax * 2);
+    addEpsilonLabels(plot, epsilonOwners, data);
+}
+
+// The ULP plot's first view: the staircases of the narrow formats, those whose values span
+// at most 64 binades (FP16, FP8, FP6, FP4, the integers; or, when there is none, the narrowest
+// of the others), with a binade to spare. Every format is a staircase of one step per binade,
+// but scaled to FP64's 2^-1074 … 2^1024 the steps would be a pixel each: the wide formats run
+// on past the view (drag or zoom out to follow them), and the axis label says which. An x
+// range set by hand wins.
+constexpr double kNarrowBinades = 64;
+
+bool isNarrow(const FormatSeries& s, double narrowestSpan) {
+    if (s.ulp.empty())
+        return false;
+    const double span = s.ulp.back().x - s.ulp.front().x;
+    return span <= std::max(kNarrowBinades, narrowestSpan);
+}
+
+QStringList setUlpView(QCPAxis* x, QCPAxis* y, const PlotData& data) {
+    const PlotRequest& r = data.request;
+    double narrowestSpan = 1e300;
+    for (const FormatSeries& s : data.series)
+        if (!s.ulp.empty())
+            narrowestSpan = std::min(narrowestSpan, s.ulp.back().x - s.ulp.front().x);
+    double x0 = 1e300, x1 = -1e300;
+    for (const FormatSeries& s : data.series)
+        if (isNarrow(s, narrowestSpan)) {
+            x0 = std::min(x0, s.ulp.front().x);
+            x1 = std::max(x1, s.ulp.back().x);
+        }
+    if (r.rangeSet) {
+        const double hi = std::max(std::abs(r.from), std::abs(r.to));
+        const double lo = r.from > 0 ? r.from : r.to < 0 ? -r.to : 0;
+        if (hi > 0) {
+            x1 = std::log2(hi);
+            x0 = lo > 0 ? std::log2(lo) : std::min(x0, x1 - 1);
+        }
+    } else {
+        x0 -= 1;
+        x1 += 1;
+    }
+    if (!(x0 < x1))
+        return {};
+    // y: the gaps the narrow formats (every format, under a range set by hand) take there.
+    double y0 = 1e300, y1 = -1e300;
+    for (const FormatSeries& s : data.series) {
+        if (!r.rangeSet && !isNarrow(s, narrowestSpan))
+            continue;
+        for (const PlotPoint& p : s.ulp)
+            if (p.x >= x0 && p.x <= x1) {
+                y0 = std::min(y0, p.y);
+                y1 = std::max(y1, p.y);
+            }
+    }
+    x->setRange(x0, x1);
+    if (y0 <= y1)
+        y->setRange(y0 - 1, y1 + 1);
+    // The formats with no point in the view.
+    QStringList outside;
+    for (const FormatSeries& s : data.series) {
+        bool seen = false;
+        for (const PlotPoint& p : s.ulp)
+            seen = seen ||
+                   (p.x >= x0 && p.x <= x1 && p.y >= y->range().lower && p.y <= y->range().upper);
+        if (!seen)
+            outside << s.id;
+    }
+    return outside;
 }
 
 void buildUlp(QCustomPlot& plot, const PlotData& data) {
@@ -208,10 +289,14 @@ void buildUlp(QCustomPlot& plot, const PlotData& data) {
         const FormatSeries& s = data.series[i];
         QCPGraph* g = plot.addGraph();
         g->setName(s.id);
-        g->setPen(QPen(seriesColour(static_cast<int>(i)), 2));
+        g->setPen(seriesPen(static_cast<int>(i), 2));
         g->setData(xs(s.ulp), ys(s.ulp), true);
     }
     plot.rescaleAxes();
+    const QStringList outside = setUlpView(x, y, data);
+    if (!outside.isEmpty())
+        x->setLabel(QObject::tr("|x| (log scale) — %1 beyond this view: drag or zoom out")
+                        .arg(outside.join(", ")));
 }
 
 void buildRange(QCustomPlot& plot, const PlotData& data) {
@@ -251,6 +336,14 @@ void buildRange(QCustomPlot& plot, const PlotData& data) {
     y->setRange(-0.7, n - 0.3);
     const double span = hi - lo;
     x->setRange(lo - span * 0.03, hi + span * 0.15);
+    const PlotRequest& r = data.request;
+    if (r.rangeSet && r.to > 0) {
+        // A range set by hand: the magnitudes from |from| (or the smallest shown) to |to|.
+        const double top = std::log2(std::max(std::abs(r.from), std::abs(r.to)));
+        const double bottom = r.from > 0 ? std::log2(r.from) : lo;
+        if (bottom < top)
+            x->setRange(bottom, top);
+    }
 }
 
 double symlog(double v) {
@@ -258,7 +351,7 @@ double symlog(double v) {
 }
 
 void buildValues(QCustomPlot& plot, const PlotData& data) {
-    const bool sym = data.request.symmetricLog;
+    const bool sym = data.request.symmetricLog || data.request.logarithmic;
     QCPAxis* x = plot.xAxis;
     QCPAxis* y = plot.yAxis;
     x->setLabel(sym ? QObject::tr("value (symmetric log scale)") : QObject::tr("value"));
@@ -274,6 +367,13 @@ void buildValues(QCustomPlot& plot, const PlotData& data) {
         g->setLineStyle(QCPGraph::lsNone);
         g->setScatterStyle(
             QCPScatterStyle(QCPScatterStyle::ssCircle, seriesColour(i), seriesColour(i), 6));
+        // A line through the row's points in the series' dash, so that the rows of more
+        // formats than there are colours still differ.
+        g->setLineStyle(QCPGraph::lsLine);
+        QPen rowPen = seriesPen(i, 1);
+        rowPen.setColor(
+            QColor(seriesColour(i).red(), seriesColour(i).green(), seriesColour(i).blue(), 90));
+        g->setPen(rowPen);
         QVector<double> px, py;
         for (double v : s.values) {
             if (!std::isfinite(v))
@@ -296,19 +396,31 @@ void buildValues(QCustomPlot& plot, const PlotData& data) {
     }
     const double span = std::max(hi - lo, 1e-9);
     x->setRange(lo - span * 0.04, hi + span * 0.04);
+    if (data.request.rangeSet) {
+        const double a = sym ? symlog(data.request.from) : data.request.from;
+        const double b = sym ? symlog(data.request.to) : data.request.to;
+        if (a < b)
+            x->setRange(a, b);
+    }
 
-    // The 16×16 code map of the first 8-bit format: row = high nibble, column = low nibble,
-    // coloured by class.
+    // The 16×16 code map of the first 8-bit format beside the number lines (below them, the
+    // rows would have no height left at the explorer's default split): row = high nibble,
+    // column = low nibble, coloured by class.
     for (const FormatSeries& s : data.series) {
         if (s.codeClasses.size() != 256)
             continue;
         auto* rect = new QCPAxisRect(&plot);
         rect->setObjectName("codeMap");
-        plot.plotLayout()->addElement(plot.plotLayout()->rowCount(), 0, rect);
-        rect->setMinimumSize(0, 260);
+        // Column 2: column 1 holds the legend's, removed as this plot shows no legend.
+        plot.plotLayout()->addElement(1, 2, rect);
+        plot.plotLayout()->setColumnStretchFactor(2, 0.001);
+        rect->setMinimumSize(230, 0);
+        rect->setMaximumSize(330, QWIDGETSIZE_MAX);
         QCPAxis* cx = rect->axis(QCPAxis::atBottom);
         QCPAxis* cy = rect->axis(QCPAxis::atLeft);
-        cx->setLabel(QObject::tr("codes of %1: low nibble (0–f)").arg(s.id));
+        cx->setLabel(QObject::tr("codes of %1: low nibble\ngrey 0 · pale subnormal · blue normal\n"
+                                 "orange ∞ · red NaN")
+                         .arg(s.id));
         cy->setLabel(QObject::tr("high nibble"));
         cy->setRangeReversed(true);
         auto* map = new QCPColorMap(cx, cy);
@@ -338,46 +450,117 @@ void buildValues(QCustomPlot& plot, const PlotData& data) {
         cy->setTicker(nibbles);
         cx->setRange(-0.5, 15.5);
         cy->setRange(-0.5, 15.5);
-        auto* legend = new QCPTextElement(
-            &plot,
-            QObject::tr("grey zero · light blue subnormal · blue normal · orange inf · red NaN"));
-        plot.plotLayout()->addElement(plot.plotLayout()->rowCount(), 0, legend);
         break;
     }
 }
 
+// One bar per stored form of the weights, in GB (or GiB); for training, stacked by what is
+// stored: weights, gradients, FP32 master weights and Adam's two FP32 moments. The exact bytes
+// are in the hover read-out, the CSV and `fpx memory`.
 void buildMemory(QCustomPlot& plot, const PlotData& data) {
+    const PlotRequest& r = data.request;
+    const double unit = static_cast<double>(memoryUnitBytes(r.gib));
     QCPAxis* x = plot.xAxis;
     QCPAxis* y = plot.yAxis;
-    x->setLabel(QObject::tr("parameters"));
-    y->setLabel(QObject::tr("bytes"));
-    for (QCPAxis* axis : {x, y}) {
-        axis->setScaleType(QCPAxis::stLogarithmic);
-        QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
-        axis->setTicker(ticker);
-        axis->setNumberFormat("eb");
-        axis->setNumberPrecision(0);
+    const bool training = r.footprint == FootprintMode::Training;
+    // Two short lines: one long line is cut off in a narrow window or at a large scale.
+    const QString count = QString::fromStdString(parameterCountText(r.parameters));
+    x->setLabel(training ? QObject::tr("%1 parameters, mixed-precision training with Adam:\n"
+                                       "weights and gradients in the format, FP32 master "
+                                       "weights, Adam m and v (activations not counted)")
+                               .arg(count)
+                         : QObject::tr("%1 parameters, inference: the weights, block scales "
+                                       "included\n(activations and KV cache not counted)")
+                               .arg(count));
+    y->setLabel(r.gib ? QObject::tr("GiB (2^30 bytes)") : QObject::tr("GB (10^9 bytes)"));
+    QSharedPointer<QCPAxisTickerText> names(new QCPAxisTickerText);
+    const int n = static_cast<int>(data.memory.size());
+    for (int i = 0; i < n; ++i)
+        names->addTick(i + 1,
+                       QString::fromStdString(data.memory[static_cast<std::size_t>(i)].label));
+    x->setTicker(names);
+    x->setTickLabelRotation(n > 6 ? -30 : 0);
+    x->grid()->setVisible(false);
+    // The parts in the order they stack, each its own bar series.
+    std::vector<std::string> partNames;
+    for (const char* name : {"weights", "gradients", "master weights", "Adam m", "Adam v"})
+        for (const MemoryFootprint& f : data.memory)
+            if (std::any_of(f.parts.begin(), f.parts.end(),
+                            [&](const FootprintPart& p) { return p.name == name; }) &&
+                std::find(partNames.begin(), partNames.end(), name) == partNames.end())
+                partNames.push_back(name);
+    QCPBars* below = nullptr;
+    for (std::size_t k = 0; k < partNames.size(); ++k) {
+        auto* bars = new QCPBars(x, y);
+        bars->setObjectName("memoryBars");
+        QString name = QString::fromStdString(partNames[k]);
+        if (partNames[k] == "weights")
+            name = training ? QObject::tr("weights (in the format)")
+                            : QObject::tr("weights (elements + block scales)");
+        else if (partNames[k] == "gradients")
+            name = QObject::tr("gradients (as the weights)");
+        else if (partNames[k] == "master weights")
+            name = QObject::tr("FP32 master weights");
+        else
+            name = QObject::tr("%1 (FP32)").arg(name);
+        bars->setName(name);
+        const QColor colour = seriesColour(static_cast<int>(k));
+        bars->setPen(QPen(colour.darker(130)));
+        QColor fill = colour;
+        fill.setAlpha(210);
+        bars->setBrush(fill);
+        bars->setWidth(0.6);
+        if (below)
+            bars->moveAbove(below);
+        below = bars;
+        QVector<double> keys, values;
+        for (int i = 0; i < n; ++i) {
+            for (const FootprintPart& p : data.memory[static_cast<std::size_t>(i)].parts)
+                if (p.name == partNames[k]) {
+                    keys.push_back(i + 1);
+                    values.push_back(static_cast<double>(p.bytes) / unit);
+                }
+        }
+        bars->setData(keys, values, true);
     }
-    const QVector<double> counts = {1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12};
-    for (std::size_t i = 0; i < data.storage.size(); ++i) {
-        const StorageCost& c = data.storage[i];
-        QVector<double> bytes;
-        for (double n : counts)
-            bytes.push_back(n * c.bitsPerElement / 8);
-        QCPGraph* g = plot.addGraph();
-        g->setName(QStringLiteral("%1: %2 bits → %3 GB per 1B")
-                       .arg(QString::fromStdString(c.label))
-                       .arg(c.bitsPerElement)
-                       .arg(c.bitsPerElement / 8, 0, 'g', 4));
-        g->setPen(QPen(seriesColour(static_cast<int>(i)), 2));
-        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 5));
-        g->setData(counts, bytes, true);
+    double top = 0;
+    for (int i = 0; i < n; ++i) {
+        const MemoryFootprint& f = data.memory[static_cast<std::size_t>(i)];
+        const std::uint64_t bytes = f.totalBytes();
+        top = std::max(top, static_cast<double>(bytes) / unit);
+        auto* total = new QCPItemText(&plot);
+        total->setObjectName("memoryTotal");
+        total->position->setCoords(i + 1, static_cast<double>(bytes) / unit);
+        total->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        total->setText(QString::fromStdString(bytesInUnit(bytes, memoryUnitBytes(r.gib), 1)));
+        total->setClipToAxisRect(false);
     }
-    auto* line = new QCPItemStraightLine(&plot);
-    line->point1->setCoords(1e9, 1);
-    line->point2->setCoords(1e9, 2);
-    line->setPen(QPen(Qt::gray, 1, Qt::DashLine));
-    plot.rescaleAxes();
+    x->setRange(0.4, n + 0.6);
+    y->setRange(0, top * 1.12 + 1e-9);
+}
+
+// The legend beside the first axis rect, outside the data, at the top of its cell; more
+// entries than fit in one column of the plot's height flow into further columns. Plots that
+// name their rows on the axis keep it hidden, out of the layout.
+void placeLegend(QCustomPlot& plot, QCPLayoutGrid* column, bool visible) {
+    if (!visible || plot.legend->itemCount() == 0) {
+        column->take(plot.legend);
+        plot.axisRect()->insetLayout()->addElement(plot.legend, Qt::AlignTop | Qt::AlignRight);
+        plot.legend->setVisible(false);
+        plot.plotLayout()->remove(column);
+        plot.plotLayout()->simplify();
+        return;
+    }
+    plot.legend->setMargins(QMargins(6, 4, 6, 4));
+    const int entryHeight = QFontMetrics(plot.legend->font()).height() + 6;
+    // The legend shares its row with the first axis rect: the error plot's two rects split
+    // the height, and a legend taller than its row would squeeze the other.
+    const int rowHeight = std::max(plot.height(), 200) / std::max(1, plot.axisRectCount());
+    const int rows = std::max(3, (rowHeight - 60) / entryHeight);
+    plot.legend->setWrap(rows);
+    plot.legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true);
+    // No taller than its entries: the element below it takes the rest of the column.
+    plot.legend->setMaximumSize(QWIDGETSIZE_MAX, plot.legend->minimumOuterSizeHint().height());
 }
 
 } // namespace
@@ -392,16 +575,25 @@ void buildPlot(QCustomPlot& plot, const PlotData& data) {
     plot.yAxis = plot.axisRect()->axis(QCPAxis::atLeft);
     plot.xAxis2 = plot.axisRect()->axis(QCPAxis::atTop);
     plot.yAxis2 = plot.axisRect()->axis(QCPAxis::atRight);
+    // The legend's column beside the axis rect: the legend on top, an empty cell below it
+    // taking the rest of the height.
+    auto* legendColumn = new QCPLayoutGrid;
+    legendColumn->setObjectName("legendColumn");
+    plot.plotLayout()->addElement(0, 1, legendColumn);
+    plot.plotLayout()->setColumnStretchFactor(1, 0.001);
     plot.legend = new QCPLegend;
-    plot.axisRect()->insetLayout()->addElement(plot.legend, Qt::AlignTop | Qt::AlignRight);
+    legendColumn->addElement(0, 0, plot.legend);
+    legendColumn->addElement(1, 0, new QCPLayoutElement(&plot));
+    legendColumn->setRowStretchFactor(0, 0.001);
+    legendColumn->setRowStretchFactor(1, 1);
     plot.legend->setLayer("legend");
     plot.legend->setVisible(true);
-    plot.legend->setBrush(QColor(255, 255, 255, 210));
     styleAxisRect(plot.axisRect());
     auto* title =
         new QCPTextElement(&plot, plotKindTitle(data.request.kind), QFont("sans", 12, QFont::Bold));
     plot.plotLayout()->insertRow(0);
     plot.plotLayout()->addElement(0, 0, title);
+    bool legend = true;
     switch (data.request.kind) {
     case PlotKind::Error:
         buildError(plot, data);
@@ -411,18 +603,18 @@ void buildPlot(QCustomPlot& plot, const PlotData& data) {
         break;
     case PlotKind::Range:
         buildRange(plot, data);
-        plot.legend->setVisible(false);
+        legend = false; // the rows are named on the axis
         break;
     case PlotKind::Values:
         buildValues(plot, data);
-        plot.legend->setVisible(false);
+        legend = false;
         break;
     case PlotKind::Memory:
         buildMemory(plot, data);
-        plot.legend->setVisible(true);
-        plot.axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
         break;
     }
+    placeLegend(plot, legendColumn, legend);
+    applyTheme(plot, plotTheme(plot.palette()));
     plot.replot();
 }
 

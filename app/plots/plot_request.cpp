@@ -45,12 +45,50 @@ std::optional<PlotKind> parsePlotKind(const QString& text) {
     return std::nullopt;
 }
 
+PlotSwitches plotSwitches(PlotKind kind) {
+    PlotSwitches s;
+    switch (kind) {
+    case PlotKind::Error:
+        s.range = s.log = true;
+        s.logMeaning = QObject::tr("Logarithmic x axis (positive ranges): every binade gets the "
+                                   "same width.");
+        break;
+    case PlotKind::Ulp:
+    case PlotKind::Range:
+        s.range = true;
+        s.logWhy = QObject::tr("This plot is always on a log2 axis: its values span hundreds of "
+                               "binades.");
+        break;
+    case PlotKind::Values:
+        s.range = s.log = true;
+        s.logMeaning = QObject::tr("Symmetric logarithmic x axis: small and large values, both "
+                                   "signs, together.");
+        break;
+    case PlotKind::Memory:
+        s.rangeWhy = QObject::tr("The memory plot has one bar per format: no x range.");
+        s.logWhy = QObject::tr("The memory plot's bars are linear in GB, to compare sizes.");
+        break;
+    }
+    if (s.range)
+        s.rangeWhy.clear();
+    return s;
+}
+
+std::uint64_t memoryUnitBytes(bool gib) {
+    return gib ? std::uint64_t(1) << 30 : 1'000'000'000;
+}
+
+QString memoryUnitName(bool gib) {
+    return gib ? QStringLiteral("GiB") : QStringLiteral("GB");
+}
+
 PlotData computePlotData(const PlotRequest& request) {
     PlotData data;
     data.request = request;
     for (const FormatSpec& spec : request.formats) {
         FormatSeries s;
         s.id = QString::fromStdString(spec.id);
+        s.bits = spec.totalBits();
         switch (request.kind) {
         case PlotKind::Error:
             s.error = roundingErrorCurve(spec, request.options, request.from, request.to,
@@ -71,8 +109,22 @@ PlotData computePlotData(const PlotRequest& request) {
         }
         data.series.push_back(std::move(s));
     }
-    if (request.kind == PlotKind::Memory)
-        data.storage = storageCosts(request.formats);
+    if (request.kind == PlotKind::Memory) {
+        data.series.clear();
+        std::vector<std::string> ids;
+        for (const FormatSpec& spec : request.formats)
+            ids.push_back(spec.id);
+        if (!request.memoryIds.empty())
+            ids = request.memoryIds;
+        else
+            ids = memoryIdsForFormats(ids);
+        for (const std::string& id : ids) {
+            std::string error;
+            // A format with no stored form of its own (a custom scale-only format) has no bar.
+            if (auto f = memoryFootprint(id, request.parameters, request.footprint, error))
+                data.memory.push_back(std::move(*f));
+        }
+    }
     return data;
 }
 
@@ -111,10 +163,23 @@ QString plotDataCsv(const PlotData& data) {
                 out << s.id << ',' << v << '\n';
         break;
     case PlotKind::Memory:
-        out << "format,bits_per_element,bytes_per_billion_parameters,note\n";
-        for (const StorageCost& c : data.storage)
-            out << QString::fromStdString(c.label) << ',' << c.bitsPerElement << ','
-                << c.bitsPerElement / 8 * 1e9 << ",\"" << QString::fromStdString(c.note) << "\"\n";
+        // Exact bytes (integers), and the plotted size in the chosen unit.
+        out << "format,parameters,part,stored_as,bytes," << memoryUnitName(data.request.gib)
+            << '\n';
+        for (const MemoryFootprint& f : data.memory) {
+            auto row = [&](const std::string& part, const std::string& storage,
+                           std::uint64_t bytes) {
+                out << QString::fromStdString(f.id) << ',' << f.parameters << ','
+                    << QString::fromStdString(part) << ",\"" << QString::fromStdString(storage)
+                    << "\"," << bytes << ','
+                    << QString::fromStdString(
+                           bytesInUnit(bytes, memoryUnitBytes(data.request.gib), 3))
+                    << '\n';
+            };
+            for (const FootprintPart& p : f.parts)
+                row(p.name, p.storage, p.bytes);
+            row("total", f.note, f.totalBytes());
+        }
         break;
     }
     return text;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "fpx/format_spec.h"
+#include "fpx/memory_footprint.h"
 #include "fpx/plot_data.h"
 #include "fpx/rounding.h"
 
@@ -24,14 +25,36 @@ struct PlotRequest {
     PlotKind kind = PlotKind::Error;
     std::vector<FormatSpec> formats;
     RoundingOptions options;
-    double from = 0.0625; // error and values plots: the x range
+    // The x range: the error plot's always; the ULP, range and values plots' view only when
+    // rangeSet (otherwise they choose their own first view).
+    double from = 0.0625;
     double to = 8;
+    bool rangeSet = false;
     bool logarithmic = false;
     bool symmetricLog = false; // values plot
+    // Memory plot: the model's parameter count, inference or training, GB or GiB.
+    std::uint64_t parameters = 70'000'000'000;
+    FootprintMode footprint = FootprintMode::Inference;
+    bool gib = false;
+    // Memory plot: what to show, formats or block quantizers (mxfp4, nvfp4, nf4 …); empty:
+    // the formats above and the block quantizers built on them.
+    std::vector<std::string> memoryIds;
 };
+
+// Whether the x range and log switches mean something for a kind of plot; when not, the GUI
+// disables them with `why` as their tooltip and `fpx plot` rejects them.
+struct PlotSwitches {
+    bool range = false;
+    bool log = false;
+    QString rangeWhy; // empty where it applies
+    QString logWhy;
+    QString logMeaning; // what the log switch does on this kind
+};
+PlotSwitches plotSwitches(PlotKind kind);
 
 struct FormatSeries {
     QString id;
+    int bits = 0; // the format's width: the ULP plot's first view follows the narrow ones
     ErrorCurve error;
     std::vector<PlotPoint> ulp;
     RangeBar range;
@@ -42,8 +65,12 @@ struct FormatSeries {
 struct PlotData {
     PlotRequest request;
     std::vector<FormatSeries> series;
-    std::vector<StorageCost> storage;
+    std::vector<MemoryFootprint> memory; // memory plot: one per stored form
 };
+
+// Bytes in the memory plot's unit: GB = 10^9 bytes, GiB = 2^30 bytes.
+std::uint64_t memoryUnitBytes(bool gib);
+QString memoryUnitName(bool gib);
 
 // The exact core's part: pure computation, safe to run on any thread.
 PlotData computePlotData(const PlotRequest& request);

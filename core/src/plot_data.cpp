@@ -641,39 +641,4 @@ std::vector<int> codeClassMap(const FormatSpec& spec) {
     return classes;
 }
 
-std::vector<StorageCost> storageCosts(const std::vector<FormatSpec>& specs) {
-    std::vector<StorageCost> costs;
-    auto has = [&](const char* id) {
-        return std::any_of(specs.begin(), specs.end(),
-                           [&](const FormatSpec& s) { return s.id == id; });
-    };
-    for (const FormatSpec& spec : specs) {
-        StorageCost c{spec.id, static_cast<double>(spec.totalBits()), ""};
-        if (spec.id == "tf32") {
-            c.bitsPerElement = 32;
-            c.note = "stored in 32-bit FP32 containers";
-        } else if (spec.id == "fp80") {
-            c.bitsPerElement = 128;
-            c.note = "padded to 16 bytes as long double on x86-64";
-        }
-        costs.push_back(c);
-    }
-    // Block-scaled variants of the narrow formats: elements plus their shared scales.
-    if (has("fp8_e4m3") || has("fp8_e5m2"))
-        costs.push_back({"MXFP8", 8 + 8.0 / 32, "E4M3/E5M2 elements, one E8M0 scale per 32"});
-    if (has("fp6_e3m2") || has("fp6_e2m3"))
-        costs.push_back({"MXFP6", 6 + 8.0 / 32, "FP6 elements, one E8M0 scale per 32"});
-    if (has("fp4_e2m1")) {
-        costs.push_back({"MXFP4", 4 + 8.0 / 32, "E2M1 elements, one E8M0 scale per 32"});
-        costs.push_back({"NVFP4", 4 + 8.0 / 16,
-                         "E2M1 elements, one E4M3 scale per 16 (+ one FP32 per tensor)"});
-    }
-    if (has("nf4"))
-        costs.push_back({"NF4 (bnb)", 4 + 32.0 / 64, "4-bit levels, one FP32 absmax per 64"});
-    if (has("int4"))
-        costs.push_back(
-            {"INT4 g128", 4 + 16.0 / 128, "4-bit levels, one FP16 scale per group of 128"});
-    return costs;
-}
-
 } // namespace fpx

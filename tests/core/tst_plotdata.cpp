@@ -257,7 +257,6 @@ class TestPlotData : public QObject {
     void numberLineHoldsEveryFiniteValue_data();
     void numberLineHoldsEveryFiniteValue();
     void ulpStaircase();
-    void storageCosts();
 };
 
 void TestPlotData::sawtoothPeaksAreHalfAnUlp_data() {
@@ -564,23 +563,6 @@ void TestPlotData::ulpStaircase() {
         QVERIFY(steps[i].y >= steps[i - 1].y); // gaps never shrink with magnitude
     const std::vector<PlotPoint> quad = fpx::ulpStaircase(lookUp("fp128"));
     QCOMPARE(quad.back().y, 16383.0 - 112);
-}
-
-void TestPlotData::storageCosts() {
-    const auto costs =
-        fpx::storageCosts({lookUp("fp32"), lookUp("tf32"), lookUp("fp4_e2m1"), lookUp("nf4")});
-    auto bits = [&](const char* label) {
-        for (const StorageCost& c : costs)
-            if (c.label == label)
-                return c.bitsPerElement;
-        return -1.0;
-    };
-    QCOMPARE(bits("fp32"), 32.0);
-    QCOMPARE(bits("tf32"), 32.0); // TF32 lives in FP32 containers
-    QCOMPARE(bits("fp4_e2m1"), 4.0);
-    QCOMPARE(bits("MXFP4"), 4.25);
-    QCOMPARE(bits("NVFP4"), 4.5);
-    QCOMPARE(bits("NF4 (bnb)"), 4.5);
 }
 
 QTEST_APPLESS_MAIN(TestPlotData)

@@ -29,6 +29,7 @@ void ExplorerCommandLine::addTo(QCommandLineParser& parser) const {
                        block,      scaleRule,    inspectBlock, benchRun, benchFormats, benchBudget,
                        benchSizes, benchCompare, trainingView, lossScale});
     parser.addOptions({zoom, presentation});
+    parser.addOptions({params, memoryTraining, gib, plotRange});
 }
 
 bool ExplorerCommandLine::persistent(const QCommandLineParser& parser) const {
@@ -88,6 +89,22 @@ QString applyExplorerOptions(const QCommandLineParser& parser, const ExplorerCom
                    "' (use error, ulp, range, values or memory)";
         window.showLowerTab(1);
         window.plotsPanel()->setKind(*kind);
+    }
+    PlotsPanel* plots = window.plotsPanel();
+    if (parser.isSet(options.params)) {
+        QString error;
+        if (!plots->setParameters(parser.value(options.params), &error))
+            return "--params: " + error;
+    }
+    if (parser.isSet(options.memoryTraining))
+        plots->setMemoryTraining(true);
+    if (parser.isSet(options.gib))
+        plots->setMemoryGib(true);
+    if (parser.isSet(options.plotRange)) {
+        const QStringList ends = parser.value(options.plotRange).split(':');
+        if (ends.size() != 2)
+            return "--plot-range: expected A:B, got '" + parser.value(options.plotRange) + "'";
+        plots->setXRange(ends[0], ends[1]);
     }
     return {};
 }

@@ -23,6 +23,17 @@ struct ExplorerCommandLine {
                               "FORMAT"};
     QCommandLineOption plot{
         "plot", "Show the Plots tab with KIND: error, ulp, range, values or memory.", "KIND"};
+    QCommandLineOption params{"params",
+                              "Plots tab, memory plot: the model's parameter count (1B, 7B, "
+                              "70B, 405B, 13B, 350M, 7e9).",
+                              "N"};
+    QCommandLineOption memoryTraining{
+        "memory-training",
+        "Plots tab, memory plot: mixed-precision training (weights, gradients, FP32 master "
+        "weights, Adam's moments) instead of inference."};
+    QCommandLineOption gib{"gib", "Plots tab, memory plot: bars in GiB instead of GB."};
+    QCommandLineOption plotRange{
+        "plot-range", "Plots tab: the x range A:B of the plot (any value: 1/16:8).", "A:B"};
     QCommandLineOption screenshot{
         "screenshot", "Render the window to FILE (PNG) and exit; works offscreen.", "FILE"};
     QCommandLineOption size{"size", "Window size for --screenshot, WIDTHxHEIGHT.", "SIZE",

@@ -3,9 +3,11 @@
 
 #include "models/explorer_controller.h"
 #include "plot_builder.h"
+#include "plot_palette.h"
 
 #include "fpx/conversion.h"
 #include "fpx/decimal_text.h"
+#include "fpx/memory_footprint.h"
 #include "fpx/value_parser.h"
 
 #include <qcustomplot.h>
@@ -35,6 +37,14 @@ double nearestDouble(const ExactValue& v) {
     return std::strtod(toSignificantDigits(v, 17).c_str(), nullptr);
 }
 
+// 37187500000 → "37,187,500,000": exact bytes, grouped to be read aloud.
+QString groupedInteger(std::uint64_t n) {
+    QString digits = QString::number(n);
+    for (qsizetype i = digits.size() - 3; i > 0; i -= 3)
+        digits.insert(i, ',');
+    return digits;
+}
+
 } // namespace
 
 PlotsPanel::PlotsPanel(ExplorerController* controller, QWidget* parent)
@@ -55,16 +65,41 @@ PlotsPanel::PlotsPanel(ExplorerController* controller, QWidget* parent)
            "Memory: bytes for N parameters, block scales included."));
     fromEdit_ = new QLineEdit(QStringLiteral("0.0625"), this);
     toEdit_ = new QLineEdit(QStringLiteral("8"), this);
-    fromEdit_->setToolTip(tr("Start of the x range of the error plot (any value: 1/16, 2^-4)."));
-    toEdit_->setToolTip(tr("End of the x range of the error plot."));
-    fromEdit_->setMaximumWidth(110);
-    toEdit_->setMaximumWidth(110);
+    fromEdit_->setObjectName("plotFrom");
+    toEdit_->setObjectName("plotTo");
+    for (QLineEdit* edit : {fromEdit_, toEdit_}) {
+        edit->setMaximumWidth(110);
+        edit->setPlaceholderText(tr("auto"));
+    }
+    ranges_[plots::PlotKind::Error] = {QStringLiteral("0.0625"), QStringLiteral("8")};
     logBox_ = new QCheckBox(tr("log x"), this);
-    logBox_->setToolTip(
-        tr("Logarithmic x axis (error plot, positive ranges): every binade gets the same width."));
-    symlogBox_ = new QCheckBox(tr("symmetric log"), this);
-    symlogBox_->setToolTip(
-        tr("Values plot: a symmetric logarithmic axis, to see small and large values together."));
+    logBox_->setObjectName("plotLog");
+    // The memory plot's own controls, shown in place of nothing else when it is up.
+    memoryControls_ = new QWidget(this);
+    auto* memoryLayout = new QHBoxLayout(memoryControls_);
+    memoryLayout->setContentsMargins(0, 0, 0, 0);
+    parametersBox_ = new QComboBox(memoryControls_);
+    parametersBox_->setObjectName("plotParameters");
+    parametersBox_->setEditable(true);
+    parametersBox_->addItems({"1B", "7B", "70B", "405B"});
+    parametersBox_->setCurrentText("70B");
+    parametersBox_->setInsertPolicy(QComboBox::NoInsert);
+    parametersBox_->setToolTip(tr("Parameters of the model: a preset, or any count like 13B, "
+                                  "350M, 1.5T or 7e9."));
+    trainingBox_ = new QCheckBox(tr("training"), memoryControls_);
+    trainingBox_->setObjectName("plotTraining");
+    trainingBox_->setToolTip(
+        tr("Mixed-precision training with Adam: weights and gradients in the format, FP32 master "
+           "weights (none when the weights are FP32) and Adam's two FP32 moments.\n"
+           "Unchecked: inference, the weights alone, block scales included."));
+    gibBox_ = new QCheckBox(tr("GiB"), memoryControls_);
+    gibBox_->setObjectName("plotGib");
+    gibBox_->setToolTip(tr("Bars in GiB (2^30 bytes) instead of GB (10^9 bytes)."));
+    memoryLayout->addWidget(new QLabel(tr("parameters"), memoryControls_));
+    memoryLayout->addWidget(parametersBox_);
+    memoryLayout->addWidget(trainingBox_);
+    memoryLayout->addWidget(gibBox_);
+    memoryControls_->hide();
     rubberBand_ = new QToolButton(this);
     rubberBand_->setText(tr("Zoom box"));
     rubberBand_->setCheckable(true);
@@ -95,7 +130,7 @@ PlotsPanel::PlotsPanel(ExplorerController* controller, QWidget* parent)
     bar->addWidget(new QLabel(tr("to"), this));
     bar->addWidget(toEdit_);
     bar->addWidget(logBox_);
-    bar->addWidget(symlogBox_);
+    bar->addWidget(memoryControls_);
     bar->addStretch();
     bar->addWidget(status_);
     bar->addWidget(rubberBand_);
@@ -116,7 +151,11 @@ PlotsPanel::PlotsPanel(ExplorerController* controller, QWidget* parent)
     connect(fromEdit_, &QLineEdit::editingFinished, this, &PlotsPanel::recompute);
     connect(toEdit_, &QLineEdit::editingFinished, this, &PlotsPanel::recompute);
     connect(logBox_, &QCheckBox::toggled, this, &PlotsPanel::recompute);
-    connect(symlogBox_, &QCheckBox::toggled, this, &PlotsPanel::recompute);
+    connect(parametersBox_->lineEdit(), &QLineEdit::editingFinished, this,
+            &PlotsPanel::onParametersEdited);
+    connect(parametersBox_, &QComboBox::activated, this, &PlotsPanel::onParametersEdited);
+    connect(trainingBox_, &QCheckBox::toggled, this, &PlotsPanel::recompute);
+    connect(gibBox_, &QCheckBox::toggled, this, &PlotsPanel::recompute);
     connect(rubberBand_, &QToolButton::toggled, this,
             [this](bool on) { plot_->setSelectionRectMode(on ? QCP::srmZoom : QCP::srmNone); });
     connect(reset_, &QPushButton::clicked, this, [this] {
@@ -131,7 +170,8 @@ PlotsPanel::PlotsPanel(ExplorerController* controller, QWidget* parent)
                     return;
                 QCPAbstractPlottable* plottable = entry->plottable();
                 plottable->setVisible(!plottable->visible());
-                entry->setTextColor(plottable->visible() ? Qt::black : Qt::gray);
+                const plots::PlotTheme theme = plots::plotTheme(plot_->palette());
+                entry->setTextColor(plottable->visible() ? theme.foreground : theme.muted);
                 plot_->replot();
             });
     connect(plot_, &QCustomPlot::selectionChangedByUser, this, &PlotsPanel::onSelectionChanged);
@@ -139,6 +179,7 @@ PlotsPanel::PlotsPanel(ExplorerController* controller, QWidget* parent)
     connect(controller_, &ExplorerController::formatsChanged, this, &PlotsPanel::recompute);
     connect(controller_, &ExplorerController::optionsChanged, this, &PlotsPanel::recompute);
     connect(controller_, &ExplorerController::rowsChanged, this, &PlotsPanel::updateMarker);
+    updateSwitches();
     recompute();
 }
 
@@ -148,10 +189,76 @@ PlotsPanel::~PlotsPanel() {
 
 void PlotsPanel::setKind(plots::PlotKind kind) {
     const int index = kindBox_->findData(static_cast<int>(kind));
-    if (kindBox_->currentIndex() != index)
+    if (kindBox_->currentIndex() != index) {
         kindBox_->setCurrentIndex(index); // comes back here through the signal
+        return;
+    }
+    if (kind != request_.kind) {
+        ranges_[request_.kind] = {fromEdit_->text(), toEdit_->text()};
+        const auto range = ranges_.find(kind);
+        const QSignalBlocker blockFrom(fromEdit_), blockTo(toEdit_);
+        fromEdit_->setText(range == ranges_.end() ? QString() : range->second.first);
+        toEdit_->setText(range == ranges_.end() ? QString() : range->second.second);
+    }
     request_.kind = kind;
+    updateSwitches();
     recompute();
+}
+
+void PlotsPanel::setXRange(const QString& from, const QString& to) {
+    fromEdit_->setText(from);
+    toEdit_->setText(to);
+    ranges_[request_.kind] = {from, to};
+    recompute();
+}
+
+// The switches that mean nothing for this kind are disabled and say why.
+void PlotsPanel::updateSwitches() {
+    const plots::PlotSwitches sw = plots::plotSwitches(request_.kind);
+    const QString rangeTip =
+        request_.kind == plots::PlotKind::Error
+            ? tr("The x range of the error plot (any value: 1/16, 2^-4).")
+            : tr("The x range to show (any value: 1/16, 2^-4); empty: the plot's own first "
+                 "view. ULP and range plots show the magnitudes |from| … |to|.");
+    for (QLineEdit* edit : {fromEdit_, toEdit_}) {
+        edit->setEnabled(sw.range);
+        edit->setToolTip(sw.range ? rangeTip : sw.rangeWhy);
+    }
+    logBox_->setEnabled(sw.log);
+    logBox_->setToolTip(sw.log ? sw.logMeaning : sw.logWhy);
+    logBox_->setText(request_.kind == plots::PlotKind::Values ? tr("symmetric log") : tr("log x"));
+    memoryControls_->setVisible(request_.kind == plots::PlotKind::Memory);
+}
+
+bool PlotsPanel::setParameters(const QString& text, QString* error) {
+    std::string why;
+    const auto count = parseParameterCount(text.toStdString(), why);
+    if (!count) {
+        if (error)
+            *error = QString::fromStdString(why);
+        return false;
+    }
+    request_.parameters = *count;
+    const QSignalBlocker block(parametersBox_);
+    parametersBox_->setCurrentText(QString::fromStdString(parameterCountText(*count)));
+    recompute();
+    return true;
+}
+
+void PlotsPanel::onParametersEdited() {
+    QString error;
+    if (!setParameters(parametersBox_->currentText(), &error)) {
+        status_->setText(error);
+        parametersBox_->setToolTip(error);
+    }
+}
+
+void PlotsPanel::setMemoryTraining(bool training) {
+    trainingBox_->setChecked(training);
+}
+
+void PlotsPanel::setMemoryGib(bool gib) {
+    gibBox_->setChecked(gib);
 }
 
 void PlotsPanel::showEvent(QShowEvent* event) {
@@ -168,16 +275,27 @@ void PlotsPanel::recompute() {
     stale_ = false;
     request_.formats = controller_->formats();
     request_.options = controller_->roundingOptions();
-    request_.logarithmic = logBox_->isChecked();
-    request_.symmetricLog = symlogBox_->isChecked();
+    const plots::PlotSwitches sw = plots::plotSwitches(request_.kind);
+    request_.logarithmic = sw.log && logBox_->isChecked();
+    request_.symmetricLog = request_.kind == plots::PlotKind::Values && request_.logarithmic;
+    request_.footprint =
+        trainingBox_->isChecked() ? FootprintMode::Training : FootprintMode::Inference;
+    request_.gib = gibBox_->isChecked();
+    // An x range that does not read, or is empty, leaves the kind's own first view (the
+    // error plot's: 1/16 … 8).
+    request_.rangeSet = false;
     const ParsedValue from = parseValue(fromEdit_->text().toStdString());
     const ParsedValue to = parseValue(toEdit_->text().toStdString());
-    if (from && to && from.value->isFinite() && to.value->isFinite() &&
+    if (sw.range && from && to && from.value->isFinite() && to.value->isFinite() &&
         compare(*from.value, *to.value) < 0) {
         request_.from = nearestDouble(*from.value);
         request_.to = nearestDouble(*to.value);
+        request_.rangeSet = true;
+    } else if (request_.kind == plots::PlotKind::Error) {
+        request_.from = 0.0625;
+        request_.to = 8;
     }
-    if (request_.logarithmic && request_.from <= 0)
+    if (request_.kind == plots::PlotKind::Error && request_.logarithmic && request_.from <= 0)
         request_.logarithmic = false;
     // Values and code maps only make sense for small formats.
     if (request_.kind == plots::PlotKind::Values) {
@@ -220,6 +338,24 @@ void PlotsPanel::updateMarker() {
 
 QString PlotsPanel::readoutAt(double x) const {
     QStringList lines;
+    if (request_.kind == plots::PlotKind::Memory) {
+        const long index = std::lround(x) - 1;
+        if (index < 0 || index >= static_cast<long>(data_.memory.size()))
+            return {};
+        const MemoryFootprint& f = data_.memory[static_cast<std::size_t>(index)];
+        const std::uint64_t unit = plots::memoryUnitBytes(data_.request.gib);
+        lines << tr("%1, %2 parameters: %3 bytes (%4 %5)")
+                     .arg(QString::fromStdString(f.label),
+                          QString::fromStdString(parameterCountText(f.parameters)),
+                          groupedInteger(f.totalBytes()),
+                          QString::fromStdString(bytesInUnit(f.totalBytes(), unit, 3)),
+                          plots::memoryUnitName(data_.request.gib));
+        for (const FootprintPart& part : f.parts)
+            lines << tr("  %1: %2 bytes (%3)")
+                         .arg(QString::fromStdString(part.name), groupedInteger(part.bytes),
+                              QString::fromStdString(part.storage));
+        return lines.join('\n');
+    }
     lines << tr("x = %1").arg(x, 0, 'g', 10);
     if (request_.kind == plots::PlotKind::Error || request_.kind == plots::PlotKind::Values) {
         const ParsedValue exact = parseValue(QString::number(x, 'g', 17).toStdString());
@@ -267,7 +403,11 @@ void PlotsPanel::onMouseMove(QMouseEvent* event) {
         return;
     }
     const double x = rect->axis(QCPAxis::atBottom)->pixelToCoord(event->position().x());
-    QToolTip::showText(event->globalPosition().toPoint(), readoutAt(x), plot_);
+    const QString text = readoutAt(x);
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(event->globalPosition().toPoint(), text, plot_);
 }
 
 void PlotsPanel::onSelectionChanged() {

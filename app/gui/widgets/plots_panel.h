@@ -6,6 +6,8 @@
 #include <QFutureWatcher>
 #include <QWidget>
 
+#include <map>
+
 class QCheckBox;
 class QComboBox;
 class QCustomPlot;
@@ -35,8 +37,18 @@ class PlotsPanel : public QWidget {
     const plots::PlotData& data() const { return data_; }
     bool isComputing() const { return watcher_.isRunning(); }
     bool exportTo(const QString& path, QString* error = nullptr);
-    // Hover read-out text at plot coordinate x (exact stored values of each format).
+    // Hover read-out text at plot coordinate x (exact stored values of each format; the
+    // memory plot: the exact bytes of the bar there).
     QString readoutAt(double x) const;
+
+    // The memory plot's parameter count ("70B", "350M", "7e9"): false, with `error`, when it
+    // does not read as one.
+    bool setParameters(const QString& text, QString* error = nullptr);
+    std::uint64_t parameters() const { return request_.parameters; }
+    void setMemoryTraining(bool training);
+    void setMemoryGib(bool gib);
+    // The x range of the current plot kind ("" "" for the kind's own first view).
+    void setXRange(const QString& from, const QString& to);
 
   signals:
     void plotReady();
@@ -53,6 +65,8 @@ class PlotsPanel : public QWidget {
     void updateMarker();
     void onMouseMove(QMouseEvent* event);
     void onSelectionChanged();
+    void updateSwitches();
+    void onParametersEdited();
 
     ExplorerController* controller_;
     plots::PlotRequest request_;
@@ -65,7 +79,12 @@ class PlotsPanel : public QWidget {
     QLineEdit* fromEdit_;
     QLineEdit* toEdit_;
     QCheckBox* logBox_;
-    QCheckBox* symlogBox_;
+    QComboBox* parametersBox_;
+    QCheckBox* trainingBox_;
+    QCheckBox* gibBox_;
+    QWidget* memoryControls_;
+    // Each kind's x range as typed, so that switching kinds keeps what was set for each.
+    std::map<plots::PlotKind, std::pair<QString, QString>> ranges_;
     QToolButton* rubberBand_;
     QPushButton* reset_;
     QToolButton* export_;

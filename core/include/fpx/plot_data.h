@@ -77,12 +77,6 @@ std::vector<double> finiteValues(const FormatSpec& spec);
 // The class of every code of an 8-bit format, for a 16×16 map (index = code).
 std::vector<int> codeClassMap(const FormatSpec& spec);
 
-// Bits per element including block-scale overhead, for memory plots.
-struct StorageCost {
-    std::string label;
-    double bitsPerElement = 0;
-    std::string note;
-};
-std::vector<StorageCost> storageCosts(const std::vector<FormatSpec>& specs);
+// Memory plots: fpx/memory_footprint.h (exact bytes per parameter count).
 
 } // namespace fpx
