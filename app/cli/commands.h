@@ -44,5 +44,6 @@ int runRangeFit(const std::vector<std::string>& args, Streams& io);
 int runLossScale(const std::vector<std::string>& args, Streams& io);
 int runFp8Scaling(const std::vector<std::string>& args, Streams& io);
 int runSgd(const std::vector<std::string>& args, Streams& io);
+int runLesson(const std::vector<std::string>& args, Streams& io);
 
 } // namespace fpx::cli
