@@ -126,7 +126,7 @@ int runLesson(const std::vector<std::string>& rawArgs, Streams& io) {
         parse = parseLesson(text, argument);
     } else if (std::optional<LessonParse> builtIn = findBuiltInLesson(argument)) {
         parse = std::move(*builtIn);
-        source = "built-in";
+        source = "built-in lessons/" + argument;
     } else {
         io.err << "fpx lesson: '" << argument
                << "' is neither a file nor a built-in lesson (fpx lesson lists them)\n";

@@ -21,6 +21,7 @@ class TestLessonFile : public QObject {
 
   private slots:
     void readsFrontMatterStepsAndActions();
+    void quotedFrontMatterValues();
     void headingsInsideFencesAreProse();
     void crlfFilesReadAlike();
     void mergedStateIsTheLastValueOfEachKey();
@@ -66,6 +67,16 @@ void TestLessonFile::readsFrontMatterStepsAndActions() {
     QCOMPARE(lesson.steps[1].title, std::string("Second step"));
     QCOMPARE(lesson.steps[1].prose, std::string("```cpp\nint x;\n```"));
     QVERIFY(lesson.steps[1].actions.empty());
+}
+
+void TestLessonFile::quotedFrontMatterValues() {
+    const LessonParse parse = parseLesson("---\nname: 'q'\ntitle: \"Range: FP32, BF16\"\n"
+                                          "summary: \"half quoted\n---\n## S\n",
+                                          "q.md");
+    QVERIFY2(parse, parse.error.message.c_str());
+    QCOMPARE(parse.lesson->name, std::string("q"));
+    QCOMPARE(parse.lesson->title, std::string("Range: FP32, BF16"));
+    QCOMPARE(parse.lesson->summary, std::string("\"half quoted"));
 }
 
 void TestLessonFile::headingsInsideFencesAreProse() {

@@ -164,7 +164,8 @@ QString LessonPanel::openBuiltIn(const QString& name) {
             .arg(name, names.isEmpty() ? tr("none") : names.join(", "));
     }
     if (!*found)
-        return QString::fromStdString(lessonErrorText("built-in", found->error));
+        return QString::fromStdString(
+            lessonErrorText("built-in lessons/" + name.toStdString(), found->error));
     setLesson(*found->lesson);
     return {};
 }

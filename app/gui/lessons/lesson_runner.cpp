@@ -40,7 +40,7 @@ QString keyOfProblem(const QString& problem) {
 // can be handed out together ("FILE:TENSOR" too).
 QString besideLesson(const std::string& value, const Lesson& lesson) {
     const QString text = QString::fromStdString(value);
-    if (lesson.source == "built-in")
+    if (lesson.source.rfind("built-in", 0) == 0)
         return text;
     const QDir folder = QFileInfo(QString::fromStdString(lesson.source)).absoluteDir();
     for (const QString& path : {text, text.left(text.lastIndexOf(':'))}) {

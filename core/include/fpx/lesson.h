@@ -34,7 +34,7 @@ struct Lesson {
     std::string summary;      // may be empty
     std::string introduction; // Markdown between the front matter and the first step
     std::vector<LessonStep> steps;
-    std::string source; // the file's path, or "built-in"
+    std::string source; // the file's path, or "built-in lessons/FILE.md"
 };
 
 struct LessonError {
@@ -73,8 +73,8 @@ struct BuiltInLesson {
 std::span<const BuiltInLesson> builtInLessons();
 
 // The built-in lesson whose front-matter name (or file name, with or without ".md") is `name`,
-// parsed, with source "built-in"; nullopt when there is none. A built-in lesson that does not
-// parse comes back as its LessonParse error, so it is never silently missing.
+// parsed, with source "built-in lessons/FILE.md"; nullopt when there is none. A built-in lesson
+// that does not parse comes back as its LessonParse error, so it is never silently missing.
 std::optional<LessonParse> findBuiltInLesson(std::string_view name);
 
 } // namespace fpx

@@ -25,13 +25,12 @@ std::span<const BuiltInLesson> builtInLessons() {
 
 std::optional<LessonParse> findBuiltInLesson(std::string_view name) {
     for (const BuiltInLesson& builtIn : builtInLessons()) {
-        LessonParse parse = parseLesson(builtIn.text, "built-in");
+        // Named by its file in the source tree, so a problem's FILE:LINE:COLUMN leads there.
+        LessonParse parse =
+            parseLesson(builtIn.text, "built-in lessons/" + std::string(builtIn.fileName));
         const bool byFile = withoutSuffix(builtIn.fileName) == withoutSuffix(name);
-        if (byFile || (parse && parse.lesson->name == name)) {
-            if (!parse) // name the file, so the broken one can be found
-                parse.error.message = std::string(builtIn.fileName) + ": " + parse.error.message;
+        if (byFile || (parse && parse.lesson->name == name))
             return parse;
-        }
     }
     return std::nullopt;
 }

@@ -211,7 +211,11 @@ LessonParse parseFrontMatter(const std::vector<Line>& lines, std::size_t& next, 
             return failure(line.number, columnOf(line.text, line.text.find_first_not_of(" \t")),
                            "expected 'key: value' in the front matter");
         const std::string_view key = trim(line.text.substr(0, colon));
-        const std::string_view value = trim(line.text.substr(colon + 1));
+        std::string_view value = trim(line.text.substr(colon + 1));
+        // YAML habit: a value in matching quotes (needed there for a title with a colon).
+        if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') &&
+            value.back() == value.front())
+            value = value.substr(1, value.size() - 2);
         const std::size_t keyColumn = columnOf(line.text, line.text.find_first_not_of(" \t"));
         const std::size_t valueOffset =
             value.empty() ? colon + 1 : std::size_t(value.data() - line.text.data());
