@@ -89,6 +89,9 @@ Usage:
           [--master fp32] [--grad-format ID] [--round MODE] [--seed S] [--json]
       SGD on one weight held in each format (and with an FP32 master copy)
       against exact arithmetic: final weight, lost updates, error.
+  fpx lesson [NAME|FILE] [--step K] [--json]
+      The built-in lessons, or a lesson's steps: title, prose and the
+      fpx-explorer command line of each step's state (docs/lessons.md).
 
 Values: 0.3952  -1.5e-7  1/3  2^-24  3*2^-4  0x1.8p-3  inf  -inf  nan  -0
 Formats: fp64 fp32 tf32 bf16 fp16 fp8_e4m3 fp8_e5m2 fp8_e4m3fnuz fp8_e5m2fnuz
@@ -151,6 +154,8 @@ int main(int argc, char** argv) {
             return fpx::cli::runMemory(args, io);
         if (command == "sgd")
             return fpx::cli::runSgd(args, io);
+        if (command == "lesson")
+            return fpx::cli::runLesson(args, io);
         if (command == "help" || command == "--help" || command == "-h") {
             std::cout << kUsage;
             return fpx::cli::kExitOk;
@@ -166,7 +171,7 @@ int main(int argc, char** argv) {
     std::cerr
         << "fpx: unknown command '" << command
         << "' (use formats, show, convert, table, plot, bench, calc, accumulate, dot, "
-           "quantize, inspect, range-fit, loss-scale, fp8-scaling, sgd or memory; fpx --help for "
+           "quantize, inspect, range-fit, loss-scale, fp8-scaling, sgd, memory or lesson; fpx --help for "
            "more)\n";
     return fpx::cli::kExitUsage;
 }

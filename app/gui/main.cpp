@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // fpx-explorer: the desktop front end of the exact number-format core.
+#include "lessons/lesson_panel.h"
 #include "main_window.h"
 #include "quantization/quantization_page.h"
 #include "startup/command_line.h"
@@ -7,6 +8,7 @@
 #include "training/training_page.h"
 
 #include <QApplication>
+#include <QMessageBox>
 #include <QSettings>
 
 #include <cstdio>
@@ -34,20 +36,28 @@ int main(int argc, char** argv) {
     };
     QSettings settings;
     fpx::gui::MainWindow window(options.persistent(parser) ? &settings : nullptr);
-    if (QString error = fpx::gui::applyExplorerOptions(parser, options, window); !error.isEmpty())
+    if (QString error = fpx::gui::applyCommandLine(parser, options, window); !error.isEmpty())
         return fail(error);
-    if (QString error = fpx::gui::applyBenchmarkOptions(parser, options, window); !error.isEmpty())
-        return fail(error);
-    if (QString error = fpx::gui::applyArithmeticOptions(parser, options, window); !error.isEmpty())
-        return fail(error);
-    if (QString error = fpx::gui::applyQuantizationOptions(parser, options, window);
-        !error.isEmpty())
-        return fail(error);
-    if (QString error = fpx::gui::applyTrainingOptions(parser, options, window); !error.isEmpty())
-        return fail(error);
-    if (QString error = fpx::gui::applyPresentationOptions(parser, options, window);
-        !error.isEmpty())
-        return fail(error);
+
+    fpx::gui::LessonPanel* lessons = fpx::gui::installLessons(window);
+    const bool screenshot = parser.isSet(options.screenshot);
+    QString lessonError; // interactively a message box, once the window shows
+    if (parser.isSet(options.step) && !parser.isSet(options.lesson))
+        return fail("--step: only with --lesson");
+    if (parser.isSet(options.lesson)) {
+        lessonError = lessons->openNameOrFile(parser.value(options.lesson));
+        if (!lessonError.isEmpty() && screenshot)
+            return fail(lessonError);
+        if (lessonError.isEmpty() && parser.isSet(options.step)) {
+            bool ok = false;
+            const int step = parser.value(options.step).toInt(&ok);
+            if (!ok || step < 1 || std::size_t(step) > lessons->stepCount())
+                return fail(QString("--step: '%1' is not a step of this lesson (1 to %2)")
+                                .arg(parser.value(options.step))
+                                .arg(lessons->stepCount()));
+            lessons->showStep(std::size_t(step - 1));
+        }
+    }
 
     if (parser.isSet(options.screenshot)) {
         const QString error = fpx::gui::renderScreenshot(window, parser.value(options.size),
@@ -65,8 +75,13 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "fpx-explorer: %s\n", qPrintable(pageError));
             return 1;
         }
-        return 0;
+        // A lesson step's problems, one a line as FILE:LINE:COLUMN: …, for lesson authors.
+        for (const QString& problem : lessons->problems())
+            std::fprintf(stderr, "%s\n", qPrintable(problem));
+        return lessons->problems().isEmpty() ? 0 : 1;
     }
     window.show();
+    if (!lessonError.isEmpty())
+        QMessageBox::warning(&window, QObject::tr("Lesson"), lessonError);
     return QApplication::exec();
 }

@@ -135,6 +135,14 @@ void MasterWeightsPanel::setInputs(const QString& weight, const QString& delta) 
     deltaEdit_->setText(delta);
 }
 
+QString MasterWeightsPanel::weightText() const {
+    return weightEdit_->text();
+}
+
+QString MasterWeightsPanel::deltaText() const {
+    return deltaEdit_->text();
+}
+
 QString MasterWeightsPanel::inputError() const {
     return error_->isVisible() ? error_->text() : QString();
 }

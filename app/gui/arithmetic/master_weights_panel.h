@@ -27,6 +27,8 @@ class MasterWeightsPanel : public QWidget {
     explicit MasterWeightsPanel(ExplorerController* controller, QWidget* parent = nullptr);
 
     void setInputs(const QString& weight, const QString& delta);
+    QString weightText() const;
+    QString deltaText() const;
     QTableWidget* table() const { return table_; }
     QCustomPlot* plot() const { return plot_; }
     const std::vector<MasterWeightRow>& rows() const { return rows_; }

@@ -204,6 +204,14 @@ void StochasticPanel::setSmallTerms(const QString& term, int count) {
     countBox_->setValue(count);
 }
 
+QString StochasticPanel::smallTerm() const {
+    return termEdit_->text();
+}
+
+int StochasticPanel::smallTermCount() const {
+    return countBox_->value();
+}
+
 void StochasticPanel::recomputeSums() {
     if (!termEdit_)
         return; // still being built

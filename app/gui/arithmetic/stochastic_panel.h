@@ -33,6 +33,8 @@ class StochasticPanel : public QWidget {
     QLabel* neighboursLabel() const { return neighbours_; }
     QCustomPlot* histogram() const { return histogram_; }
     void setSmallTerms(const QString& term, int count);
+    QString smallTerm() const;
+    int smallTermCount() const;
     const std::optional<SmallTermSums>& smallTermSums() const { return sums_; }
     QLabel* sumsLabel() const { return sumsText_; }
     QString inputError() const;

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "startup/command_line.h"
 
+#include "arithmetic/accumulation_panel.h"
 #include "arithmetic/arithmetic_page.h"
 #include "arithmetic/expression_panel.h"
+#include "arithmetic/master_weights_panel.h"
+#include "arithmetic/stochastic_lab.h"
+#include "arithmetic/stochastic_panel.h"
 #include "bench/benchmarks_panel.h"
 #include "main_window.h"
 #include "models/explorer_controller.h"
@@ -14,9 +18,14 @@
 #include "training/training_plots.h"
 #include "widgets/plots_panel.h"
 
+#include "fpx/accumulation.h"
 #include "fpx/format_catalogue.h"
 #include "fpx/rounding.h"
 #include "fpx/value_parser.h"
+
+#include <QDir>
+#include <QFile>
+#include <QStandardPaths>
 
 #include <algorithm>
 
@@ -30,6 +39,16 @@ void ExplorerCommandLine::addTo(QCommandLineParser& parser) const {
                        benchSizes, benchCompare, trainingView, lossScale});
     parser.addOptions({zoom, presentation});
     parser.addOptions({params, memoryTraining, gib, plotRange});
+    parser.addOptions({tab, terms, values, element, accumulator, method, srValue, srFormat, srTerm,
+                       srCount, weight, delta, example, lesson, step});
+}
+
+bool ExplorerCommandLine::usableInLessons(const QString& name) const {
+    for (const QCommandLineOption* refused :
+         {&screenshot, &size, &noSettings, &lesson, &step, &benchRun, &benchCompare, &presentation})
+        if (refused->names().contains(name))
+            return false;
+    return name != "help" && name != "version" && name != "help-all";
 }
 
 bool ExplorerCommandLine::persistent(const QCommandLineParser& parser) const {
@@ -89,6 +108,13 @@ QString applyExplorerOptions(const QCommandLineParser& parser, const ExplorerCom
                    "' (use error, ulp, range, values or memory)";
         window.showLowerTab(1);
         window.plotsPanel()->setKind(*kind);
+    }
+    if (parser.isSet(options.tab)) {
+        const QString tab = parser.value(options.tab);
+        if (tab != "details" && tab != "plots")
+            return "--tab: use details or plots";
+        // After --plot, so a lesson step that set a plot earlier can go back to the details.
+        window.showLowerTab(tab == "plots" ? 1 : 0);
     }
     PlotsPanel* plots = window.plotsPanel();
     if (parser.isSet(options.params)) {
@@ -327,6 +353,212 @@ QString applyBenchmarkOptions(const QCommandLineParser& parser, const ExplorerCo
         window.showPage(MainWindow::Page::Benchmarks);
         bench->run();
     }
+    return {};
+}
+
+namespace {
+
+// The canonical id of a format the explorer shows, or an error naming the option.
+QString shownFormatId(const QString& text, const ExplorerController& controller,
+                      const QString& option, QString& error) {
+    const FormatLookup lookup = findFormat(text.trimmed().toStdString());
+    if (!lookup) {
+        error = option + ": unknown format '" + text.trimmed() + "'";
+        return {};
+    }
+    for (const FormatSpec& spec : controller.formats())
+        if (spec.id == lookup.spec->id)
+            return QString::fromStdString(spec.id);
+    error = option + ": " + text.trimmed() +
+            " is not among the explorer's formats (add it with "
+            "--formats)";
+    return {};
+}
+
+QString checkedValue(const QString& text, const QString& option) {
+    const ParsedValue parsed = parseValue(text.toStdString());
+    if (!parsed)
+        return option + ": " + QString::fromStdString(parsed.error.message) + " in '" + text + "'";
+    return {};
+}
+
+QString applyAccumulationOptions(const QCommandLineParser& parser,
+                                 const ExplorerCommandLine& options, MainWindow& window) {
+    AccumulationPanel* lab = window.arithmeticPage()->accumulationPanel();
+    if (parser.isSet(options.terms)) {
+        bool ok = false;
+        const qulonglong terms = parser.value(options.terms).toULongLong(&ok);
+        if (!ok || terms < 1 || terms > kMaxLabTerms)
+            return "--terms: expected a whole number, 1 to " + QString::number(kMaxLabTerms);
+        lab->setTerms(static_cast<int>(terms));
+    }
+    if (parser.isSet(options.values)) {
+        std::string error;
+        const QString text = parser.value(options.values);
+        if (!parseTermDistribution(text.toStdString(), error))
+            return "--values: " + QString::fromStdString(error);
+        lab->setDistribution(text);
+    }
+    ExplorerController& controller = *window.controller();
+    if (parser.isSet(options.element)) {
+        QString error;
+        const QString id =
+            shownFormatId(parser.value(options.element), controller, "--element", error);
+        if (!error.isEmpty())
+            return error;
+        lab->setElement(id);
+    }
+    if (parser.isSet(options.accumulator)) {
+        QStringList ids;
+        for (const QString& text : parser.value(options.accumulator).split(',')) {
+            QString error;
+            ids << shownFormatId(text, controller, "--accumulator", error);
+            if (!error.isEmpty())
+                return error;
+        }
+        lab->setAccumulators(ids);
+    }
+    if (parser.isSet(options.method)) {
+        QStringList methods;
+        for (const QString& text : parser.value(options.method).split(',')) {
+            const std::string method = text.trimmed().toStdString();
+            if (!parseSumMethod(method))
+                return "--method: use sequential, pairwise, kahan or blocked:K, not '" +
+                       text.trimmed() + "'";
+            methods << text.trimmed();
+        }
+        lab->setMethods(methods);
+    }
+    return {};
+}
+
+QString applyStochasticOptions(const QCommandLineParser& parser, const ExplorerCommandLine& options,
+                               MainWindow& window) {
+    StochasticPanel* lab = window.arithmeticPage()->stochasticPanel();
+    if (parser.isSet(options.srValue)) {
+        if (QString error = checkedValue(parser.value(options.srValue), "--sr-value");
+            !error.isEmpty())
+            return error;
+        lab->setValue(parser.value(options.srValue));
+    }
+    if (parser.isSet(options.srFormat)) {
+        QString error;
+        const QString id = shownFormatId(parser.value(options.srFormat), *window.controller(),
+                                         "--sr-format", error);
+        if (!error.isEmpty())
+            return error;
+        lab->setFormat(id);
+    }
+    if (parser.isSet(options.srTerm) || parser.isSet(options.srCount)) {
+        const QString term =
+            parser.isSet(options.srTerm) ? parser.value(options.srTerm) : lab->smallTerm();
+        if (QString error = checkedValue(term, "--sr-term"); !error.isEmpty())
+            return error;
+        int count = lab->smallTermCount();
+        if (parser.isSet(options.srCount)) {
+            bool ok = false;
+            const qulonglong n = parser.value(options.srCount).toULongLong(&ok);
+            if (!ok || n < 1 || n > kMaxSmallTerms)
+                return "--sr-count: expected a whole number, 1 to " +
+                       QString::number(kMaxSmallTerms);
+            count = static_cast<int>(n);
+        }
+        lab->setSmallTerms(term, count);
+    }
+    return {};
+}
+
+QString applyMasterWeightOptions(const QCommandLineParser& parser,
+                                 const ExplorerCommandLine& options, MainWindow& window) {
+    MasterWeightsPanel* lab = window.arithmeticPage()->masterWeightsPanel();
+    if (!parser.isSet(options.weight) && !parser.isSet(options.delta))
+        return {};
+    const QString weight =
+        parser.isSet(options.weight) ? parser.value(options.weight) : lab->weightText();
+    const QString delta =
+        parser.isSet(options.delta) ? parser.value(options.delta) : lab->deltaText();
+    if (QString error = checkedValue(weight, "--weight"); !error.isEmpty())
+        return error;
+    if (QString error = checkedValue(delta, "--delta"); !error.isEmpty())
+        return error;
+    lab->setInputs(weight, delta);
+    return {};
+}
+
+} // namespace
+
+QString applyLabOptions(const QCommandLineParser& parser, const ExplorerCommandLine& options,
+                        MainWindow& window) {
+    ArithmeticPage* page = window.arithmeticPage();
+    auto anySet = [&](std::initializer_list<const QCommandLineOption*> list) {
+        return std::any_of(list.begin(), list.end(),
+                           [&](const QCommandLineOption* o) { return parser.isSet(*o); });
+    };
+    const bool accumulation = anySet(
+        {&options.terms, &options.values, &options.element, &options.accumulator, &options.method});
+    const bool stochastic =
+        anySet({&options.srValue, &options.srFormat, &options.srTerm, &options.srCount});
+    const bool weights = anySet({&options.weight, &options.delta});
+    // A lab's settings mean that lab, unless --page or --lab say otherwise; the last named
+    // (accumulation, stochastic, weights) wins when a step sets several.
+    if ((accumulation || stochastic || weights) && !parser.isSet(options.page)) {
+        window.showPage(MainWindow::Page::Arithmetic);
+        if (!parser.isSet(options.lab))
+            page->showLab(weights      ? ArithmeticPage::Lab::MasterWeights
+                          : stochastic ? ArithmeticPage::Lab::Stochastic
+                                       : ArithmeticPage::Lab::Accumulation);
+    }
+    if (QString error = applyAccumulationOptions(parser, options, window); !error.isEmpty())
+        return error;
+    if (QString error = applyStochasticOptions(parser, options, window); !error.isEmpty())
+        return error;
+    if (QString error = applyMasterWeightOptions(parser, options, window); !error.isEmpty())
+        return error;
+    if (accumulation)
+        page->accumulationPanel()->run(); // as `fpx accumulate` does: the settings are a run
+    return {};
+}
+
+QString applyExampleOption(const QCommandLineParser& parser, const ExplorerCommandLine& options,
+                           MainWindow& window) {
+    if (!parser.isSet(options.example))
+        return {};
+    const QString name = parser.value(options.example);
+    if (name != "weights")
+        return "--example: the bundled example is weights";
+    // The page reads tensors from files (memory-mapped), so the resource is copied out once;
+    // the file name is what the page shows as the source.
+    const QString directory =
+        QStandardPaths::writableLocation(QStandardPaths::TempLocation) + "/fpx-examples";
+    const QString path = directory + "/" + name + ".npy";
+    QFile resource(":/examples/" + name + ".npy");
+    if (!resource.open(QIODevice::ReadOnly))
+        return "--example: the example " + name + " is not built into this program";
+    const QByteArray bytes = resource.readAll();
+    QFile copy(path);
+    const bool current = copy.open(QIODevice::ReadOnly) && copy.readAll() == bytes;
+    copy.close();
+    if (!current) {
+        QDir().mkpath(directory);
+        if (!copy.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+            copy.write(bytes) != bytes.size() || !copy.flush())
+            return "--example: cannot write " + path + ": " + copy.errorString();
+        copy.close();
+    }
+    if (!parser.isSet(options.page))
+        window.showPage(MainWindow::Page::Quantization);
+    if (QString error = window.quantizationPage()->setInputFile(path); !error.isEmpty())
+        return "--example: " + error;
+    return {};
+}
+
+QString applyCommandLine(const QCommandLineParser& parser, const ExplorerCommandLine& options,
+                         MainWindow& window) {
+    for (auto apply : {applyExplorerOptions, applyBenchmarkOptions, applyArithmeticOptions,
+                       applyLabOptions, applyQuantizationOptions, applyExampleOption,
+                       applyTrainingOptions, applyPresentationOptions})
+        if (QString error = apply(parser, options, window); !error.isEmpty())
+            return error;
     return {};
 }
 

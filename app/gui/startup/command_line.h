@@ -104,8 +104,48 @@ struct ExplorerCommandLine {
                             "PERCENT"};
     QCommandLineOption presentation{
         "presentation", "Start in presentation mode: full screen, large type, no menu bar."};
+    QCommandLineOption tab{"tab", "Explorer page: the lower tab, details or plots.", "TAB"};
+    // The accumulation lab, with `fpx accumulate`'s names; any of them runs it.
+    QCommandLineOption terms{"terms", "Accumulation lab: sum N terms.", "N"};
+    QCommandLineOption values{"values",
+                              "Accumulation lab: the terms: ones, const:V, uniform:A:B or "
+                              "normal:MU:SIGMA.",
+                              "DIST"};
+    QCommandLineOption element{"element",
+                               "Accumulation lab: round each term to FORMAT first (default: each "
+                               "accumulator's own).",
+                               "FORMAT"};
+    QCommandLineOption accumulator{"accumulator",
+                                   "Accumulation lab: the accumulator formats, comma-separated "
+                                   "(formats the explorer shows).",
+                                   "LIST"};
+    QCommandLineOption method{"method",
+                              "Accumulation lab: sequential, pairwise, kahan or blocked:K, "
+                              "comma-separated.",
+                              "LIST"};
+    QCommandLineOption srValue{"sr-value", "Stochastic lab: the value rounded stochastically.",
+                               "VALUE"};
+    QCommandLineOption srFormat{"sr-format", "Stochastic lab: the format it is rounded to.",
+                                "FORMAT"};
+    QCommandLineOption srTerm{
+        "sr-term", "Stochastic lab: the small term summed with RNE and with SR.", "VALUE"};
+    QCommandLineOption srCount{"sr-count", "Stochastic lab: how many small terms.", "N"};
+    QCommandLineOption weight{"weight", "Master-weights lab: the weight w.", "VALUE"};
+    QCommandLineOption delta{"delta", "Master-weights lab: the update added to w.", "VALUE"};
+    QCommandLineOption example{"example",
+                               "Quantization page: quantize a bundled example tensor: weights "
+                               "(256x512 Student-t weights with outliers).",
+                               "NAME"};
+    QCommandLineOption lesson{"lesson",
+                              "Open the Lessons panel with a lesson: a built-in one's NAME or a "
+                              "lesson FILE (.md).",
+                              "NAME|FILE"};
+    QCommandLineOption step{"step", "With --lesson: show step K (from 1).", "K"};
 
     void addTo(QCommandLineParser& parser) const;
+    // Whether a lesson may use the option as an action key: not the ones about the program
+    // rather than the explorer's state (screenshot, size, settings, lessons, benchmark runs).
+    bool usableInLessons(const QString& name) const;
     // Whether the window may read and write the remembered state: not for screenshots, which
     // must look the same on every machine.
     bool persistent(const QCommandLineParser& parser) const;
@@ -136,5 +176,15 @@ QString applyPresentationOptions(const QCommandLineParser& parser,
 // The page to open, the Benchmarks page's settings, a saved run to compare with, and a run.
 QString applyBenchmarkOptions(const QCommandLineParser& parser, const ExplorerCommandLine& options,
                               MainWindow& window);
+// The accumulation, stochastic and master-weights labs of the Arithmetic page.
+QString applyLabOptions(const QCommandLineParser& parser, const ExplorerCommandLine& options,
+                        MainWindow& window);
+// A bundled example tensor (--example) on the Quantization page.
+QString applyExampleOption(const QCommandLineParser& parser, const ExplorerCommandLine& options,
+                           MainWindow& window);
+// Every applier above, in the order the command line uses; lessons apply a step's state through
+// this too, so an option and an action key can never mean different things.
+QString applyCommandLine(const QCommandLineParser& parser, const ExplorerCommandLine& options,
+                         MainWindow& window);
 
 } // namespace fpx::gui
