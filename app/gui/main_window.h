@@ -19,6 +19,7 @@ class ArithmeticPage;
 class BenchmarksPanel;
 class BitCellsDelegate;
 class DetailPanel;
+class ExplorerHistory;
 class FormatTableModel;
 class PlotsPanel;
 class QuantizationPage;
@@ -41,6 +42,7 @@ class MainWindow : public QMainWindow {
     DetailPanel* detailPanel() const { return detail_; }
     BitCellsDelegate* bitsDelegate() const { return bitsDelegate_; }
     PlotsPanel* plotsPanel() const { return plots_; }
+    ExplorerHistory* history() const { return history_; }
     // Shows the Details (0) or Plots (1) tab under the table.
     void showLowerTab(int index);
 
@@ -92,6 +94,7 @@ class MainWindow : public QMainWindow {
     TrainingPage* training_;
     QSplitter* splitter_;
     QLabel* timing_;
+    ExplorerHistory* history_ = nullptr;
 };
 
 } // namespace fpx::gui
