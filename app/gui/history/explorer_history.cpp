@@ -52,6 +52,8 @@ class StateCommand : public QUndoCommand {
 
 namespace {
 
+// Each step holds two whole states; a lecture's worth of steps is far below these.
+constexpr int kUndoLimit = 1000;
 constexpr int kTrailLimit = 500;
 
 int bitCount(Code code) {
@@ -78,6 +80,7 @@ QString idOf(const FormatSpec& spec) {
 ExplorerHistory::ExplorerHistory(ExplorerController* controller, QObject* parent)
     : QObject(parent), controller_(controller), stack_(new QUndoStack(this)),
       typingPause_(new QTimer(this)) {
+    stack_->setUndoLimit(kUndoLimit);
     undo_ = stack_->createUndoAction(this, tr("&Undo"));
     undo_->setObjectName("undoAction");
     undo_->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Z)});
