@@ -67,6 +67,7 @@ class TestExplorerHistory : public QObject {
   private slots:
     void typingIsOneStepPerEdit();
     void typingPauseStartsANewStep();
+    void leavingTheFieldEndsTheEdit();
     void bitFlipsAndStepsAreNamedSteps();
     void nanPayloadComesBackExactly();
     void roundingAndOverflow();
@@ -114,6 +115,21 @@ void TestExplorerHistory::typingPauseStartsANewStep() {
     window.history()->undoAction()->trigger();
     QCOMPARE(window.valueEdit()->text(), QString("3"));
     QCOMPARE(hexOf(window, "fp16"), QString("0x4200"));
+}
+
+void TestExplorerHistory::leavingTheFieldEndsTheEdit() {
+    MainWindow window;
+    prepare(window, "fp16", "1");
+    window.valueEdit()->setFocus();
+    QTRY_VERIFY(window.valueEdit()->hasFocus());
+    typeValue(window, "3", false);
+    window.table()->setFocus(); // focus out: the edit is done
+    QTRY_VERIFY(window.table()->hasFocus());
+    window.valueEdit()->setFocus();
+    QTRY_VERIFY(window.valueEdit()->hasFocus());
+    QTest::keyClicks(window.valueEdit(), "2");
+    QCOMPARE(window.history()->undoStack()->count(), 2);
+    QCOMPARE(window.history()->trailTexts(), QStringList({"1", "3", "32"}));
 }
 
 void TestExplorerHistory::bitFlipsAndStepsAreNamedSteps() {
