@@ -12,6 +12,7 @@
 #include <QPainter>
 #include <QToolTip>
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace fpx::gui {
@@ -48,8 +49,10 @@ int BitCellsDelegate::labelStripHeight(const QFont& font) const {
 
 QSize BitCellsDelegate::sizeHint(const QStyleOptionViewItem& option,
                                  const QModelIndex& index) const {
+    // The names take the room the cells leave beside a line of text, then what more they need.
     const QSize cells = CodeCellsDelegate::sizeHint(option, index);
-    return {cells.width(), cells.height() + labelStripHeight(option.font)};
+    const int labelled = layout().cellWidth + 10 + labelStripHeight(option.font);
+    return {cells.width(), std::max(option.fontMetrics.height() + 8, labelled)};
 }
 
 void BitCellsDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
