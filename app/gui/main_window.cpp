@@ -4,6 +4,7 @@
 #include "arithmetic/arithmetic_page.h"
 #include "bench/benchmarks_panel.h"
 #include "explorer_settings.h"
+#include "history/explorer_history.h"
 #include "models/format_table_model.h"
 #include "presentation/presentation_mode.h"
 #include "presentation/scaled_font_delegate.h"
@@ -218,6 +219,7 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
         restoreState(restored.windowState);
     if (!restored.splitterState.isEmpty())
         splitter_->restoreState(restored.splitterState);
+    history_->clear(); // what the last run left is where undo starts
     valueEdit_->setFocus();
 }
 
@@ -260,6 +262,12 @@ void MainWindow::buildActions() {
     quit->setShortcut(QKeySequence::Quit);
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    history_ = new ExplorerHistory(controller_, this);
+    history_->watchTyping(valueEdit_);
+    edit->addActions({history_->undoAction(), history_->redoAction()});
+    edit->addSeparator();
+    bitsDelegate_->attach(table_);
+    table_->setItemDelegate(new FocusFrameDelegate(table_));
     auto cell = [this](FormatTableModel::Column column) {
         const int row = selectedRow();
         return row < 0 ? QString() : model_->fullText(row, column);
@@ -308,6 +316,7 @@ void MainWindow::buildActions() {
                                         [this] { controller_->stepRow(selectedRow(), -1); });
     previous->setShortcut(QKeySequence(tr("Ctrl+Down")));
     previous->setToolTip(tr("Step the selected format to its next smaller representable value."));
+    view->addActions({history_->backAction(), history_->forwardAction()});
     QAction* focusValue = view->addAction(tr("Edit &value"), this, [this] {
         showPage(Page::Explorer);
         valueEdit_->setFocus();

@@ -20,6 +20,7 @@ class ArithmeticPage;
 class BenchmarksPanel;
 class BitCellsDelegate;
 class DetailPanel;
+class ExplorerHistory;
 class FormatTableModel;
 class PlotsPanel;
 class PresentationMode;
@@ -52,6 +53,7 @@ class MainWindow : public QMainWindow {
     PresentationMode* presentation() const { return presentation_; }
     // Keeps every shown column of the table whole and inside the view.
     TableFitter* tableFitter() const { return fitter_; }
+    ExplorerHistory* history() const { return history_; }
     // Shows the Details (0) or Plots (1) tab under the table.
     void showLowerTab(int index);
 
@@ -110,6 +112,7 @@ class MainWindow : public QMainWindow {
     TableFitter* fitter_;
     ZoomController* zoom_;
     PresentationMode* presentation_;
+    ExplorerHistory* history_ = nullptr;
 };
 
 } // namespace fpx::gui

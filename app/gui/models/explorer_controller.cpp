@@ -99,6 +99,7 @@ bool ExplorerController::stepRow(int row, int direction) {
     const auto& neighbour = direction > 0 ? r.report.details.nextUp : r.report.details.nextDown;
     if (!neighbour)
         return false;
+    emit stepping(row, direction);
     setInputFromCode(row, neighbour->code);
     return true;
 }
@@ -143,6 +144,89 @@ void ExplorerController::setRowScale(int row, const ExactValue& scale) {
         return;
     rows_[static_cast<std::size_t>(row)].spec.scale = scale;
     recompute();
+}
+
+bool sameFormat(const FormatSpec& a, const FormatSpec& b) {
+    if (a.id != b.id || a.kind != b.kind || a.isSigned != b.isSigned ||
+        a.exponentBits != b.exponentBits || a.fractionBits != b.fractionBits ||
+        a.explicitIntegerBit != b.explicitIntegerBit || a.bias != b.bias ||
+        a.specials != b.specials || a.exponentZeroIsSubnormal != b.exponentZeroIsSubnormal ||
+        a.integerBits != b.integerBits || a.isCustom != b.isCustom ||
+        a.table.size() != b.table.size() || !a.scale.isIdenticalTo(b.scale))
+        return false;
+    for (std::size_t i = 0; i < a.table.size(); ++i)
+        if (!a.table[i].isIdenticalTo(b.table[i]))
+            return false;
+    return true;
+}
+
+bool ExplorerInput::sameAs(const ExplorerInput& other) const {
+    return text == other.text && value.isIdenticalTo(other.value) && exact == other.exact &&
+           pinnedCode == other.pinnedCode;
+}
+
+bool ExplorerState::sameAs(const ExplorerState& other) const {
+    if (!input.sameAs(other.input) || options.mode != other.options.mode ||
+        options.overflow != other.options.overflow || formats.size() != other.formats.size())
+        return false;
+    for (std::size_t i = 0; i < formats.size(); ++i)
+        if (!sameFormat(formats[i], other.formats[i]))
+            return false;
+    return true;
+}
+
+ExplorerInput ExplorerController::input() const {
+    return {inputText_, inputValue_, inputExact_, pinnedCode_};
+}
+
+ExplorerState ExplorerController::state() const {
+    return {input(), options_, formats()};
+}
+
+void ExplorerController::restore(const ExplorerState& state) {
+    const bool formatsDiffer = [&] {
+        if (state.formats.size() != rows_.size())
+            return true;
+        for (std::size_t i = 0; i < rows_.size(); ++i)
+            if (!sameFormat(state.formats[i], rows_[i].spec))
+                return true;
+        return false;
+    }();
+    rows_.clear();
+    for (const FormatSpec& spec : state.formats)
+        rows_.push_back({spec, {}, {}});
+    const bool optionsDiffer =
+        options_.mode != state.options.mode || options_.overflow != state.options.overflow;
+    options_ = state.options;
+    // The input last, and without a recomputation of its own: one recompute below.
+    const bool textChanged = inputText_ != state.input.text;
+    const bool hadError = !inputError_.isEmpty();
+    inputText_ = state.input.text;
+    inputValue_ = state.input.value;
+    inputExact_ = state.input.exact;
+    pinnedCode_ = state.input.pinnedCode;
+    inputError_.clear();
+    inputErrorPosition_ = -1;
+    recompute(false);
+    if (formatsDiffer)
+        emit formatsChanged();
+    if (optionsDiffer)
+        emit optionsChanged();
+    if (textChanged)
+        emit inputTextChanged(inputText_);
+    if (hadError)
+        emit inputErrorChanged(QString(), -1);
+    emit rowsChanged();
+}
+
+void ExplorerController::restoreInput(const ExplorerInput& input) {
+    ExplorerState next = state();
+    next.input = input;
+    if (const auto& pin = input.pinnedCode;
+        pin && (pin->first < 0 || pin->first >= static_cast<int>(rows_.size()) ||
+                (pin->second & ~rows_[static_cast<std::size_t>(pin->first)].spec.codeMask()) != 0))
+        next.input.pinnedCode.reset();
+    restore(next);
 }
 
 void ExplorerController::recompute(bool notify) {

@@ -20,6 +20,30 @@ struct ExplorerRow {
     QString problem; // why this row shows no result (a stand-in input into a scaled format)
 };
 
+// The explorer's input as a value: the text shown, the exact value it stands for and the row
+// whose code was set directly (a NaN payload, say), which a re-parse of the text would lose.
+struct ExplorerInput {
+    QString text;
+    ExactValue value;
+    bool exact = true;
+    std::optional<std::pair<int, Code>> pinnedCode;
+
+    bool sameAs(const ExplorerInput& other) const;
+};
+
+// Everything a user can change in the explorer, enough to put it back exactly (undo, redo).
+// The scales of integer and NF4 rows travel inside their FormatSpecs.
+struct ExplorerState {
+    ExplorerInput input;
+    RoundingOptions options;
+    std::vector<FormatSpec> formats;
+
+    bool sameAs(const ExplorerState& other) const;
+};
+
+// True when two specs describe the same format with the same scale.
+bool sameFormat(const FormatSpec& a, const FormatSpec& b);
+
 // The explorer's state without any widget: the input, the rounding options and the formats,
 // and for every format the report of rounding the input into it. Widgets and models only
 // talk to this object; it is the one GUI piece that calls the core.
@@ -56,6 +80,15 @@ class ExplorerController : public QObject {
     // Sets the scale (integer formats) or absmax (NF4) of one row.
     void setRowScale(int row, const ExactValue& scale);
 
+    // The whole state, and putting one back: rows, options and input (pinned code included)
+    // become exactly what they were, with the same signals as the individual setters.
+    ExplorerState state() const;
+    void restore(const ExplorerState& state);
+    ExplorerInput input() const;
+    // Puts back an input only; a pinned code whose row no longer holds a format of that width
+    // is dropped (the value stays).
+    void restoreInput(const ExplorerInput& input);
+
     // Time the last recomputation of all rows took, in microseconds.
     qint64 lastUpdateMicroseconds() const { return lastUpdateMicroseconds_; }
 
@@ -69,6 +102,8 @@ class ExplorerController : public QObject {
     void inputTextChanged(const QString& text);
     void inputErrorChanged(const QString& message, int position);
     void optionsChanged();
+    // Row `row` is about to step to its next (+1) or previous (−1) value; the change follows.
+    void stepping(int row, int direction);
 
   private:
     void recompute(bool notify = true);

@@ -8,10 +8,12 @@
 #include <QColor>
 #include <QPalette>
 #include <QRect>
+#include <QStringList>
 
 #include <optional>
 #include <vector>
 
+class QFont;
 class QPainter;
 
 namespace fpx::gui {
@@ -55,6 +57,42 @@ QColor implicitBitColour();
 // Paints the cells of one code into `rect` (vertically centred).
 void paintBitCells(QPainter& painter, const QRect& rect, const BitCellLayout& layout,
                    const FormatSpec& spec, const DecodedCode& decoded, const QPalette& palette);
+
+// Where cell `column` of a layout starts, relative to the left edge of the painted rect.
+int bitCellX(const BitCellLayout& layout, int column);
+
+// A field of one row as drawn: its kind, first and last layout column, and its name as the
+// format spells it, longest first ("exponent (5)", "exponent", "exp", "e") so that a painter
+// can take the longest that fits.
+struct FieldLabel {
+    BitFieldKind kind;
+    int firstColumn = 0;
+    int lastColumn = 0;
+    QStringList names;
+};
+std::vector<FieldLabel> fieldLabels(const FormatSpec& spec, const BitCellLayout& layout);
+
+// Paints the field labels of one row into `strip`, each centred over its cells, in the
+// field's colour (on a selected row, the selection's text colour, which stays readable).
+void paintFieldLabels(QPainter& painter, const QRect& strip, const BitCellLayout& layout,
+                      const FormatSpec& spec, const QPalette& palette, bool onSelection = false);
+// The font of the field labels for cells of `cellWidth` pixels.
+QFont fieldLabelFont(const QFont& base, int cellWidth);
+
+// A frame around cell `column` of a row painted into `rect`: the keyboard's focused bit.
+void paintFocusedBit(QPainter& painter, const QRect& rect, const BitCellLayout& layout, int column,
+                     const QPalette& palette, bool onSelection);
+
+// What stored bit `bit` of `decoded` is worth, exactly: a mantissa bit's 2^k in its binade
+// and in absolute terms, an exponent bit's +2^j to the biased exponent (a factor 2^(2^j)), the
+// sign, an integer bit's 2^j times the scale, a table index bit.
+QString bitWeightText(const FormatSpec& spec, const DecodedCode& decoded, int bit);
+// The same for the implicit leading bit, which is not stored.
+QString implicitBitText(const FormatSpec& spec, const DecodedCode& decoded);
+
+// The cell (stored or implicit) under `pos`, or nullopt.
+std::optional<BitCell> cellAt(const QPoint& pos, const QRect& rect, const BitCellLayout& layout,
+                              const FormatSpec& spec, const DecodedCode& decoded);
 
 // The stored bit under `pos`, or nullopt.
 std::optional<int> bitAt(const QPoint& pos, const QRect& rect, const BitCellLayout& layout,

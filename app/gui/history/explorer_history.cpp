@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "history/explorer_history.h"
+
+#include <QAction>
+#include <QKeySequence>
+#include <QLineEdit>
+#include <QTimer>
+#include <QUndoCommand>
+#include <QUndoStack>
+
+#include <bit>
+#include <cstdint>
+#include <utility>
+
+namespace fpx::gui {
+
+// One step: the whole state before and after. Pushing it does nothing (the controller already
+// shows `after`); undo and redo put a whole state back.
+class StateCommand : public QUndoCommand {
+  public:
+    StateCommand(ExplorerHistory& history, ExplorerState before, ExplorerState after,
+                 const QString& text, std::optional<int> typingGroup)
+        : history_(history), before_(std::move(before)), after_(std::move(after)),
+          typingGroup_(typingGroup) {
+        setText(text);
+    }
+
+    void undo() override { history_.apply(before_); }
+    void redo() override {
+        if (pushed_)
+            history_.apply(after_);
+        pushed_ = true;
+    }
+    int id() const override { return typingGroup_ ? 1 : -1; }
+    bool mergeWith(const QUndoCommand* other) override {
+        const auto* next = static_cast<const StateCommand*>(other);
+        if (next->typingGroup_ != typingGroup_)
+            return false;
+        after_ = next->after_;
+        setText(next->text());
+        setObsolete(before_.sameAs(after_)); // typed back to where it started
+        return true;
+    }
+
+  private:
+    ExplorerHistory& history_;
+    ExplorerState before_;
+    ExplorerState after_;
+    std::optional<int> typingGroup_;
+    bool pushed_ = false;
+};
+
+namespace {
+
+// Each step holds two whole states; a lecture's worth of steps is far below these.
+constexpr int kUndoLimit = 1000;
+constexpr int kTrailLimit = 500;
+
+int bitCount(Code code) {
+    return std::popcount(static_cast<std::uint64_t>(code)) +
+           std::popcount(static_cast<std::uint64_t>(code >> 64));
+}
+
+int lowestBit(Code code) {
+    const auto low = static_cast<std::uint64_t>(code);
+    return low != 0 ? std::countr_zero(low)
+                    : 64 + std::countr_zero(static_cast<std::uint64_t>(code >> 64));
+}
+
+QString shortText(const QString& text) {
+    return text.size() <= 28 ? text : text.left(27) + QStringLiteral("…");
+}
+
+QString idOf(const FormatSpec& spec) {
+    return QString::fromStdString(spec.id);
+}
+
+} // namespace
+
+ExplorerHistory::ExplorerHistory(ExplorerController* controller, QObject* parent)
+    : QObject(parent), controller_(controller), stack_(new QUndoStack(this)),
+      typingPause_(new QTimer(this)) {
+    stack_->setUndoLimit(kUndoLimit);
+    undo_ = stack_->createUndoAction(this, tr("&Undo"));
+    undo_->setObjectName("undoAction");
+    undo_->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Z)});
+    undo_->setToolTip(tr("Put back the explorer as it was before the last change: value, bit "
+                         "flip, step, rounding mode, overflow policy, formats or scale."));
+    redo_ = stack_->createRedoAction(this, tr("&Redo"));
+    redo_->setObjectName("redoAction");
+    redo_->setShortcuts(
+        {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
+    redo_->setToolTip(tr("Make the last undone change again."));
+    back_ = new QAction(tr("&Back"), this);
+    back_->setObjectName("backAction");
+    back_->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Left));
+    back_->setToolTip(tr("The value shown before this one (the formats and options stay)."));
+    connect(back_, &QAction::triggered, this, &ExplorerHistory::goBack);
+    forward_ = new QAction(tr("&Forward"), this);
+    forward_->setObjectName("forwardAction");
+    forward_->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Right));
+    forward_->setToolTip(tr("The value shown after this one, after going back."));
+    connect(forward_, &QAction::triggered, this, &ExplorerHistory::goForward);
+
+    typingPause_->setSingleShot(true);
+    typingPause_->setInterval(kTypingPauseMs);
+    connect(typingPause_, &QTimer::timeout, this, &ExplorerHistory::commitTyping);
+    connect(controller_, &ExplorerController::rowsChanged, this, &ExplorerHistory::onRowsChanged);
+    // A step and a bit flip can reach the same code; the controller says which it was.
+    connect(controller_, &ExplorerController::stepping, this, [this](int row, int direction) {
+        const QString id =
+            QString::fromStdString(controller_->rows()[static_cast<std::size_t>(row)].spec.id);
+        stepLabel_ =
+            direction > 0 ? tr("next value of %1").arg(id) : tr("previous value of %1").arg(id);
+    });
+    // A keystroke that does not parse changes nothing; the next change is not its doing.
+    connect(controller_, &ExplorerController::inputErrorChanged, this,
+            [this](const QString& message) {
+                if (!message.isEmpty())
+                    keystrokePending_ = false;
+            });
+    clear();
+}
+
+ExplorerHistory::~ExplorerHistory() = default;
+
+void ExplorerHistory::watchTyping(QLineEdit* edit) {
+    // Connected before the edit's connection to the controller, so the flag is up when the
+    // controller reports the change.
+    connect(edit, &QLineEdit::textEdited, this, [this] { keystrokePending_ = true; });
+    connect(edit, &QLineEdit::editingFinished, this, &ExplorerHistory::commitTyping);
+}
+
+void ExplorerHistory::commitTyping() {
+    typingPause_->stop();
+    ++typingGroup_;
+}
+
+void ExplorerHistory::clear() {
+    stack_->clear();
+    current_ = controller_->state();
+    rememberShownRows();
+    commitTyping();
+    trail_.clear();
+    trail_.push_back({current_.input, {}});
+    trailIndex_ = 0;
+    trailTypingGroup_ = -1;
+    if (const auto& pin = current_.input.pinnedCode)
+        trail_.back().pinnedFormat = current_.formats[static_cast<std::size_t>(pin->first)].id;
+    updateTrailActions();
+}
+
+void ExplorerHistory::onRowsChanged() {
+    if (applying_)
+        return;
+    const bool keystroke = std::exchange(keystrokePending_, false);
+    ExplorerState now = controller_->state();
+    if (now.sameAs(current_))
+        return;
+    Change change = describe(current_, now);
+    change.typing = change.typing && keystroke && !navigationLabel_;
+    if (navigationLabel_)
+        change.text = *navigationLabel_;
+    if (stepLabel_)
+        change.text = *std::exchange(stepLabel_, std::nullopt);
+    std::optional<int> group;
+    if (change.typing) {
+        group = typingGroup_;
+        typingPause_->start();
+    } else {
+        commitTyping();
+    }
+    const bool valueChanged = !now.input.sameAs(current_.input);
+    ExplorerState before = std::move(current_);
+    current_ = now;
+    rememberShownRows();
+    if (valueChanged && !navigationLabel_)
+        recordValue(now.input, change.typing);
+    stack_->push(new StateCommand(*this, std::move(before), std::move(now), change.text, group));
+}
+
+ExplorerHistory::Change ExplorerHistory::describe(const ExplorerState& before,
+                                                  const ExplorerState& after) const {
+    const bool sameCount = before.formats.size() == after.formats.size();
+    int changedFormats = 0;
+    int changedScales = 0;
+    int scaledRow = -1;
+    for (std::size_t i = 0; sameCount && i < after.formats.size(); ++i) {
+        if (sameFormat(before.formats[i], after.formats[i]))
+            continue;
+        ++changedFormats;
+        FormatSpec unscaled = after.formats[i];
+        unscaled.scale = before.formats[i].scale;
+        if (sameFormat(before.formats[i], unscaled)) {
+            ++changedScales;
+            scaledRow = static_cast<int>(i);
+        }
+    }
+    if (sameCount && changedFormats == 1 && changedScales == 1) {
+        const FormatSpec& spec = after.formats[static_cast<std::size_t>(scaledRow)];
+        return {tr("scale of %1").arg(idOf(spec)), false};
+    }
+    if (!sameCount || changedFormats > 0)
+        return {tr("format list"), false};
+    if (before.options.mode != after.options.mode)
+        return {tr("rounding mode %1")
+                    .arg(QString::fromLatin1(roundingModeName(after.options.mode).data(),
+                                             roundingModeName(after.options.mode).size())),
+                false};
+    if (before.options.overflow != after.options.overflow)
+        return {tr("overflow policy %1")
+                    .arg(QString::fromLatin1(overflowPolicyId(after.options.overflow).data(),
+                                             overflowPolicyId(after.options.overflow).size())),
+                false};
+    if (const auto& pin = after.input.pinnedCode;
+        pin && pin->first >= 0 && pin->first < static_cast<int>(shownCodes_.size())) {
+        const FormatSpec& spec = after.formats[static_cast<std::size_t>(pin->first)];
+        const Code flipped = shownCodes_[static_cast<std::size_t>(pin->first)] ^ pin->second;
+        if (bitCount(flipped) == 1)
+            return {tr("flip bit %1 of %2").arg(lowestBit(flipped)).arg(idOf(spec)), false};
+        return {
+            tr("code %1 of %2")
+                .arg(QString::fromStdString(codeToHex(pin->second, spec.totalBits())), idOf(spec)),
+            false};
+    }
+    return {tr("value %1").arg(shortText(after.input.text)), true};
+}
+
+void ExplorerHistory::apply(const ExplorerState& state) {
+    commitTyping();
+    applying_ = true;
+    const bool valueChanged = !state.input.sameAs(current_.input);
+    controller_->restore(state);
+    applying_ = false;
+    current_ = controller_->state();
+    rememberShownRows();
+    if (valueChanged)
+        recordValue(current_.input, false);
+}
+
+void ExplorerHistory::rememberShownRows() {
+    shownCodes_.clear();
+    for (const ExplorerRow& row : controller_->rows())
+        shownCodes_.push_back(row.report.conversion.code);
+}
+
+void ExplorerHistory::recordValue(const ExplorerInput& input, bool typing) {
+    TrailEntry entry{input, {}};
+    if (input.pinnedCode)
+        entry.pinnedFormat = current_.formats[static_cast<std::size_t>(input.pinnedCode->first)].id;
+    const bool atEnd = trailIndex_ + 1 == static_cast<int>(trail_.size());
+    if (typing && atEnd && trailTypingGroup_ == typingGroup_) {
+        trail_.back() = std::move(entry); // the same typed value, one keystroke further
+    } else {
+        trail_.resize(static_cast<std::size_t>(trailIndex_) + 1); // forward entries go
+        trail_.push_back(std::move(entry));
+        if (static_cast<int>(trail_.size()) > kTrailLimit)
+            trail_.erase(trail_.begin());
+    }
+    trailIndex_ = static_cast<int>(trail_.size()) - 1;
+    trailTypingGroup_ = typing ? typingGroup_ : -1;
+    updateTrailActions();
+}
+
+void ExplorerHistory::goBack() {
+    moveInTrail(-1);
+}
+
+void ExplorerHistory::goForward() {
+    moveInTrail(+1);
+}
+
+void ExplorerHistory::moveInTrail(int delta) {
+    const int target = trailIndex_ + delta;
+    if (target < 0 || target >= static_cast<int>(trail_.size()))
+        return;
+    commitTyping();
+    trailIndex_ = target;
+    trailTypingGroup_ = -1;
+    TrailEntry entry = trail_[static_cast<std::size_t>(target)];
+    // The pinned row is found by its format: the format list may have changed since.
+    if (entry.input.pinnedCode) {
+        const std::vector<FormatSpec> formats = controller_->formats();
+        auto& pin = *entry.input.pinnedCode;
+        if (pin.first >= static_cast<int>(formats.size()) ||
+            formats[static_cast<std::size_t>(pin.first)].id != entry.pinnedFormat) {
+            std::optional<int> found;
+            for (std::size_t i = 0; i < formats.size() && !found; ++i)
+                if (formats[i].id == entry.pinnedFormat)
+                    found = static_cast<int>(i);
+            if (found)
+                pin.first = *found;
+            else
+                entry.input.pinnedCode.reset();
+        }
+    }
+    navigationLabel_ =
+        (delta < 0 ? tr("back to %1") : tr("forward to %1")).arg(shortText(entry.input.text));
+    controller_->restoreInput(entry.input);
+    navigationLabel_.reset();
+    updateTrailActions();
+}
+
+QStringList ExplorerHistory::trailTexts() const {
+    QStringList texts;
+    for (const TrailEntry& entry : trail_)
+        texts << entry.input.text;
+    return texts;
+}
+
+void ExplorerHistory::updateTrailActions() {
+    back_->setEnabled(canGoBack());
+    forward_->setEnabled(canGoForward());
+    emit trailChanged();
+}
+
+} // namespace fpx::gui
