@@ -8,6 +8,7 @@
 
 #include "fpx/lesson.h"
 
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <ostream>
@@ -118,18 +119,26 @@ int runLesson(const std::vector<std::string>& rawArgs, Streams& io) {
     const std::string& argument = args.positionals().front();
     LessonParse parse;
     std::string source = argument;
-    if (std::ifstream file(argument, std::ios::binary); file) {
+    // A built-in name wins over a file of that name in the current folder; a path (with a /
+    // or ending in .md) is a file first. Only a regular file is read (not a folder).
+    const bool looksLikePath = argument.find('/') != std::string::npos || argument.ends_with(".md");
+    std::error_code ec;
+    const bool regularFile = std::filesystem::is_regular_file(argument, ec);
+    std::optional<LessonParse> builtIn;
+    if (!looksLikePath || !regularFile)
+        builtIn = findBuiltInLesson(argument);
+    if (builtIn) {
+        parse = std::move(*builtIn);
+        source = parse ? parse.lesson->source : "built-in lessons/" + argument;
+    } else if (std::ifstream file(argument, std::ios::binary); regularFile && file) {
         // One byte more than the limit is enough to know a file is too large.
         std::string text(kMaxLessonBytes + 1, '\0');
         file.read(text.data(), std::streamsize(text.size()));
         text.resize(std::size_t(file.gcount()));
         parse = parseLesson(text, argument);
-    } else if (std::optional<LessonParse> builtIn = findBuiltInLesson(argument)) {
-        parse = std::move(*builtIn);
-        source = "built-in lessons/" + argument;
     } else {
         io.err << "fpx lesson: '" << argument
-               << "' is neither a file nor a built-in lesson (fpx lesson lists them)\n";
+               << "' is neither a lesson file nor a built-in lesson (fpx lesson lists them)\n";
         return kExitUsage;
     }
     if (!parse) {

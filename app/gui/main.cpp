@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // fpx-explorer: the desktop front end of the exact number-format core.
+#include "history/explorer_history.h"
 #include "lessons/lesson_panel.h"
 #include "main_window.h"
 #include "quantization/quantization_page.h"
@@ -58,6 +59,9 @@ int main(int argc, char** argv) {
             lessons->showStep(std::size_t(step - 1));
         }
     }
+
+    // Undo starts from what the command line and the lesson set up.
+    window.history()->clear();
 
     if (parser.isSet(options.screenshot)) {
         const QString error = fpx::gui::renderScreenshot(window, parser.value(options.size),

@@ -267,7 +267,6 @@ void MainWindow::buildActions() {
     edit->addActions({history_->undoAction(), history_->redoAction()});
     edit->addSeparator();
     bitsDelegate_->attach(table_);
-    table_->setItemDelegate(new FocusFrameDelegate(table_));
     auto cell = [this](FormatTableModel::Column column) {
         const int row = selectedRow();
         return row < 0 ? QString() : model_->fullText(row, column);

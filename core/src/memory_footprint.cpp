@@ -94,28 +94,54 @@ std::optional<std::uint64_t> parseParameterCount(std::string_view text, std::str
     std::string_view s = original;
     if (s.empty())
         return fail("empty (write e.g. 70B, 350M, 1.5T or 7e9)");
-    // Mantissa: digits with optional separators and one decimal point.
+    // Mantissa: digits and one decimal point. Thousands separators (, _ ') only between
+    // groups of three digits, so that "1,5B" (a decimal comma) is refused rather than read as
+    // 15 billion. Zeros after the point count only when a digit follows ("1.000B" is 1B).
     Wide mantissa = 0;
     int exponent = 0;
-    bool digits = false, point = false;
+    bool digits = false, point = false, grouped = false;
+    int groupDigits = 0;  // digits since the start or the last separator
+    int pendingZeros = 0; // zeros after the point not yet taken into the mantissa
     std::size_t i = 0;
+    const auto addDigit = [&](unsigned digit) {
+        if (mantissa > Wide(kMostParameters) * 1'000'000'000)
+            return false;
+        mantissa = mantissa * 10 + digit;
+        if (point)
+            --exponent;
+        return true;
+    };
     for (; i < s.size(); ++i) {
         const char c = s[i];
         if (std::isdigit(static_cast<unsigned char>(c))) {
             digits = true;
-            if (mantissa > Wide(kMostParameters) * 1'000'000'000)
+            ++groupDigits;
+            if (point && c == '0') {
+                ++pendingZeros;
+                continue;
+            }
+            for (; pendingZeros > 0; --pendingZeros)
+                if (!addDigit(0))
+                    return fail("too many digits");
+            if (!addDigit(static_cast<unsigned>(c - '0')))
                 return fail("too many digits");
-            mantissa = mantissa * 10 + static_cast<unsigned>(c - '0');
-            if (point)
-                --exponent;
         } else if (c == '.' && !point) {
+            if (grouped && groupDigits != 3)
+                return fail("thousands separators go between groups of three digits");
             point = true;
-        } else if ((c == ',' || c == '_' || c == '\'') && digits && !point) {
-            continue;
+        } else if ((c == ',' || c == '_' || c == '\'') && !point) {
+            if (groupDigits == 0 || groupDigits > 3 || (grouped && groupDigits != 3))
+                return fail("thousands separators go between groups of three digits (write "
+                            "1.5B, not 1,5B)");
+            grouped = true;
+            groupDigits = 0;
         } else {
             break;
         }
     }
+    if (grouped && !point && groupDigits != 3)
+        return fail("thousands separators go between groups of three digits (write 1.5B, not "
+                    "1,5B)");
     if (!digits)
         return fail("expected a number (e.g. 70B, 350M, 1.5T or 7e9)");
     if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {

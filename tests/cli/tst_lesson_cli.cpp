@@ -6,7 +6,9 @@
 
 #include "fpx/lesson.h"
 
+#include <QDir>
 #include <QJsonArray>
+#include <QTemporaryDir>
 #include <QTest>
 
 using fpx::test::CliRun;
@@ -113,7 +115,14 @@ void TestLessonCli::badInput() {
              qPrintable(describe(run)));
     run = runFpx({"lesson", "no-such-lesson"});
     QCOMPARE(run.exitCode, 2);
-    QVERIFY(run.err.contains("neither a file nor a built-in lesson"));
+    QVERIFY(run.err.contains("neither a lesson file nor a built-in lesson"));
+    // A folder is not a lesson file, even one whose name ends in .md.
+    QTemporaryDir folder;
+    QVERIFY(QDir(folder.path()).mkdir("notes.md"));
+    run = runFpx({"lesson", folder.path() + "/notes.md"});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains("neither a lesson file nor a built-in lesson"),
+             qPrintable(describe(run)));
     run = runFpx({"lesson", kData + "/rounding-basics.md", "--step", "4"});
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains("--step: '4' is not a step of rounding-basics (1 to 3)"),

@@ -106,6 +106,10 @@ class TestMemoryFootprint : public QObject {
         QTest::newRow("2.5e3K") << "2.5e3K" << 2'500'000ULL;
         QTest::newRow("0.5K") << "0.5K" << 500ULL;
         QTest::newRow("1,000") << "1,000" << 1000ULL;
+        QTest::newRow("7_000_000_000") << "7_000_000_000" << 7'000'000'000ULL;
+        QTest::newRow("1,234.5K") << "1,234.5K" << 1'234'500ULL;
+        QTest::newRow("trailing zeros") << "1.00000000000000000000000000B" << 1'000'000'000ULL;
+        QTest::newRow("1.050B") << "1.050B" << 1'050'000'000ULL;
         QTest::newRow("plain") << "124439808" << 124'439'808ULL;
         QTest::newRow("largest") << "1e15" << 1'000'000'000'000'000ULL;
     }
@@ -124,7 +128,8 @@ class TestMemoryFootprint : public QObject {
 
     void badParameterCounts_data() {
         QTest::addColumn<QString>("text");
-        for (const char* bad : {"", "abc", "1.5", "70X", "0", "2e15", "-5", "70BB", "e9", "1e"})
+        for (const char* bad : {"", "abc", "1.5", "70X", "0", "2e15", "-5", "70BB", "e9", "1e",
+                                "1,5B", "1,50B", "12,34", "1,0000", ",100", "1,000,00"})
             QTest::newRow(bad) << bad;
     }
     void badParameterCounts() {

@@ -7,6 +7,7 @@
 #include "arithmetic/arithmetic_page.h"
 #include "arithmetic/master_weights_panel.h"
 #include "arithmetic/stochastic_panel.h"
+#include "history/explorer_history.h"
 #include "lessons/lesson_panel.h"
 #include "main_window.h"
 #include "models/explorer_controller.h"
@@ -19,7 +20,9 @@
 #include "fpx/exact_value.h"
 #include "fpx/format_catalogue.h"
 
+#include <QCheckBox>
 #include <QDir>
+#include <QFile>
 #include <QImage>
 #include <QLabel>
 #include <QMenu>
@@ -30,6 +33,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
+#include <QUndoStack>
 
 using namespace fpx;
 using namespace fpx::gui;
@@ -87,6 +91,8 @@ class TestLessons : public QObject {
     void nextAndPreviousSetEachStepsState();
     void stepKEqualsNextPressedKMinusOneTimes();
     void freeExplorationThenNext();
+    void previousTakesBackWhatALaterStepSwitchedOn();
+    void aStepIsOneUndoStep();
     void badActionIsReportedWithItsLine();
     void keysThatAreNotOptionsAreRefused();
     void badFileIsRefusedWithLineAndColumn();
@@ -183,6 +189,65 @@ void TestLessons::freeExplorationThenNext() {
     QCOMPARE(formatIds(window), (QStringList{"fp32", "bf16", "fp16"}));
     QCOMPARE(window.currentPage(), MainWindow::Page::Explorer);
     QCOMPARE(window.controller()->roundingMode(), RoundingMode::TowardZero);
+}
+
+namespace {
+
+// A lesson written by the test: step 2 switches on what step 1 leaves at its default.
+QString writeSwitchingLesson(const QTemporaryDir& dir) {
+    const QString path = dir.filePath("switching.md");
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return {};
+    file.write("---\nname: switching\ntitle: Switching\n---\n\n"
+               "## Memory\n\n```fpx\nplot memory\nparams 7B\nvalue 0.5\n```\n\n"
+               "## Training, in GiB, in blocks of 128\n\n```fpx\nmemory-training\ngib\n"
+               "params 405B\nvalue 0.25\nround rtz\nblock 128\n```\n");
+    return path;
+}
+
+} // namespace
+
+void TestLessons::previousTakesBackWhatALaterStepSwitchedOn() {
+    QTemporaryDir dir;
+    const QString path = writeSwitchingLesson(dir);
+    QVERIFY(!path.isEmpty());
+    MainWindow window;
+    LessonPanel* panel = installLessons(window);
+    QCOMPARE(panel->openFile(path), QString());
+    auto* training = window.plotsPanel()->findChild<QCheckBox*>("plotTraining");
+    auto* gib = window.plotsPanel()->findChild<QCheckBox*>("plotGib");
+    QVERIFY(training && gib);
+    QVERIFY(!training->isChecked());
+    QCOMPARE(window.plotsPanel()->parameters(), std::uint64_t(7'000'000'000));
+    panel->next();
+    QVERIFY(training->isChecked());
+    QVERIFY(gib->isChecked());
+    QCOMPARE(window.plotsPanel()->parameters(), std::uint64_t(405'000'000'000));
+    panel->previous();
+    QVERIFY(!training->isChecked());
+    QVERIFY(!gib->isChecked());
+    QCOMPARE(window.plotsPanel()->parameters(), std::uint64_t(7'000'000'000));
+    QCOMPARE(window.plotsPanel()->kind(), plots::PlotKind::Memory);
+}
+
+void TestLessons::aStepIsOneUndoStep() {
+    QTemporaryDir dir;
+    const QString path = writeSwitchingLesson(dir);
+    MainWindow window;
+    LessonPanel* panel = installLessons(window);
+    QCOMPARE(panel->openFile(path), QString());
+    ExplorerHistory* history = window.history();
+    history->clear();
+    panel->next(); // value, rounding mode: one step
+    QCOMPARE(history->undoStack()->count(), 1);
+    QCOMPARE(history->undoStack()->undoText(), QString("lesson step 2"));
+    QCOMPARE(window.controller()->inputText(), QString("0.25"));
+    // Back/Forward gained one value, not the defaults the step passed through.
+    QCOMPARE(history->trailTexts(), QStringList({"0.5", "0.25"}));
+    history->undoStack()->undo();
+    QCOMPARE(window.controller()->inputText(), QString("0.5"));
+    QCOMPARE(window.controller()->roundingMode(), RoundingMode::NearestEven);
 }
 
 void TestLessons::badActionIsReportedWithItsLine() {

@@ -150,13 +150,38 @@ void ExplorerHistory::clear() {
     updateTrailActions();
 }
 
-void ExplorerHistory::onRowsChanged() {
-    if (applying_)
+void ExplorerHistory::beginGroup(const QString& label) {
+    groupLabel_ = label;
+}
+
+void ExplorerHistory::endGroup() {
+    if (!groupLabel_)
         return;
-    const bool keystroke = std::exchange(keystrokePending_, false);
+    const QString label = *std::exchange(groupLabel_, std::nullopt);
+    keystrokePending_ = false;
+    stepLabel_.reset();
     ExplorerState now = controller_->state();
     if (now.sameAs(current_))
         return;
+    commitTyping();
+    const bool valueChanged = !now.input.sameAs(current_.input);
+    ExplorerState before = std::move(current_);
+    current_ = now;
+    rememberShownRows();
+    if (valueChanged)
+        recordValue(now.input, false);
+    stack_->push(new StateCommand(*this, std::move(before), std::move(now), label, std::nullopt));
+}
+
+void ExplorerHistory::onRowsChanged() {
+    if (applying_ || groupLabel_)
+        return;
+    const bool keystroke = std::exchange(keystrokePending_, false);
+    ExplorerState now = controller_->state();
+    if (now.sameAs(current_)) {
+        stepLabel_.reset(); // a step that changed nothing names nothing after it
+        return;
+    }
     Change change = describe(current_, now);
     change.typing = change.typing && keystroke && !navigationLabel_;
     if (navigationLabel_)

@@ -49,6 +49,10 @@ class ExplorerHistory : public QObject {
     void commitTyping();
     // Forgets every step and value; the controller's state becomes the starting point.
     void clear();
+    // The changes made between beginGroup and endGroup (a lesson step sets many things at once)
+    // are one undo step named `label`, and the value they leave one Back/Forward entry.
+    void beginGroup(const QString& label);
+    void endGroup();
 
     // Back/Forward: the values shown, oldest first, and which one is shown.
     QStringList trailTexts() const;
@@ -100,6 +104,7 @@ class ExplorerHistory : public QObject {
     bool applying_ = false;
     std::optional<QString> navigationLabel_; // set while Back/Forward changes the value
     std::optional<QString> stepLabel_;       // set while a row steps to a neighbour
+    std::optional<QString> groupLabel_;      // set between beginGroup and endGroup
     std::vector<TrailEntry> trail_;
     int trailIndex_ = 0;
     int trailTypingGroup_ = -1; // the group of the typed value at the trail's end, if any

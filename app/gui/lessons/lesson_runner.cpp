@@ -3,10 +3,12 @@
 
 #include "arithmetic/arithmetic_page.h"
 #include "arithmetic/expression_panel.h"
+#include "history/explorer_history.h"
 #include "main_window.h"
 #include "models/explorer_controller.h"
 #include "quantization/quantization_page.h"
 #include "startup/command_line.h"
+#include "widgets/plots_panel.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -90,11 +92,24 @@ void LessonRunner::resetToDefaults() {
     controller->setRoundingMode(RoundingMode::NearestEven);
     controller->setOverflowPolicy(OverflowPolicy::Ieee);
     controller->setInputText(QStringLiteral("0.3952"));
+    window_.plotsPanel()->resetToDefaults();
+    // A later step's block size or scale rule must not outlive a Previous.
+    window_.quantizationPage()->setBlock(QStringLiteral("default"));
+    window_.quantizationPage()->setScaleRule(QStringLiteral("default"));
     window_.showPage(MainWindow::Page::Explorer);
     window_.showLowerTab(0);
 }
 
 QStringList LessonRunner::applyStep(const Lesson& lesson, std::size_t index) {
+    // One undo step and one Back/Forward entry for the whole step, not one per setting.
+    ExplorerHistory* history = window_.history();
+    history->beginGroup(QStringLiteral("lesson step %1").arg(index + 1));
+    QStringList problems = applyState(lesson, index);
+    history->endGroup();
+    return problems;
+}
+
+QStringList LessonRunner::applyState(const Lesson& lesson, std::size_t index) {
     QStringList problems;
     std::vector<LessonAction> actions = mergedActions(lesson, index);
     QStringList args = arguments(actions, lesson, &problems);

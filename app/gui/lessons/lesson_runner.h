@@ -29,6 +29,8 @@ class LessonRunner {
 
   private:
     void resetToDefaults();
+    // The step's state applied to the window (applyStep groups it into one undo step).
+    QStringList applyState(const Lesson& lesson, std::size_t index);
 
     MainWindow& window_;
 };

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "presentation/scaled_font_delegate.h"
 
+#include "widgets/bit_cells_delegate.h"
+
+#include <QStyle>
+
 #include <algorithm>
 #include <cmath>
 
@@ -18,6 +22,15 @@ void ScaledFontDelegate::initStyleOption(QStyleOptionViewItem* option,
         font.setPixelSize(std::max(1, static_cast<int>(std::lround(font.pixelSize() * factor_))));
     option->font = font;
     option->fontMetrics = QFontMetrics(font);
+}
+
+void ScaledFontDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
+                               const QModelIndex& index) const {
+    QStyleOptionViewItem plain = option;
+    plain.state &= ~QStyle::State_HasFocus;
+    QStyledItemDelegate::paint(painter, plain, index);
+    if (option.state & QStyle::State_HasFocus)
+        paintFocusFrame(*painter, option);
 }
 
 } // namespace fpx::gui

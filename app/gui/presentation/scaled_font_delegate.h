@@ -6,8 +6,9 @@
 namespace fpx::gui {
 
 // Draws and measures cells like QStyledItemDelegate, with the fonts a model asks for (the
-// explorer's fixed-width numbers) scaled by the window's zoom. Cells without a font of their
-// own already follow the view's font, which the zoom sets.
+// explorer's fixed-width numbers) scaled by the window's zoom, and a focus frame on the current
+// cell (paintFocusFrame). Cells without a font of their own already follow the view's font,
+// which the zoom sets.
 class ScaledFontDelegate : public QStyledItemDelegate {
     Q_OBJECT
 
@@ -16,6 +17,8 @@ class ScaledFontDelegate : public QStyledItemDelegate {
 
     void setFactor(double factor) { factor_ = factor; }
     double factor() const { return factor_; }
+    void paint(QPainter* painter, const QStyleOptionViewItem& option,
+               const QModelIndex& index) const override;
 
   protected:
     void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override;

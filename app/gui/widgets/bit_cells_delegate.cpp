@@ -242,13 +242,4 @@ void paintFocusFrame(QPainter& painter, const QStyleOptionViewItem& option) {
     painter.restore();
 }
 
-void FocusFrameDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
-                               const QModelIndex& index) const {
-    QStyleOptionViewItem plain = option;
-    plain.state &= ~QStyle::State_HasFocus;
-    QStyledItemDelegate::paint(painter, plain, index);
-    if (option.state & QStyle::State_HasFocus)
-        paintFocusFrame(*painter, option);
-}
-
 } // namespace fpx::gui

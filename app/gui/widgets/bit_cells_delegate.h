@@ -53,18 +53,8 @@ class BitCellsDelegate : public CodeCellsDelegate {
     std::optional<int> focusColumn_;
 };
 
-// Paints any cell as usual, then a focus frame on the current cell of a focused view, drawn
-// here rather than left to the style, which may draw none (offscreen, some styles).
-class FocusFrameDelegate : public QStyledItemDelegate {
-    Q_OBJECT
-
-  public:
-    using QStyledItemDelegate::QStyledItemDelegate;
-    void paint(QPainter* painter, const QStyleOptionViewItem& option,
-               const QModelIndex& index) const override;
-};
-
-// The frame FocusFrameDelegate draws, for delegates of their own.
+// The focus frame on the current cell of a focused view, drawn by the delegates themselves
+// rather than left to the style, which may draw none (offscreen, some styles).
 void paintFocusFrame(QPainter& painter, const QStyleOptionViewItem& option);
 
 } // namespace fpx::gui

@@ -253,6 +253,26 @@ void PlotsPanel::onParametersEdited() {
     }
 }
 
+void PlotsPanel::resetToDefaults() {
+    const plots::PlotRequest defaults;
+    {
+        const QSignalBlocker blockers[] = {
+            QSignalBlocker(fromEdit_),    QSignalBlocker(toEdit_), QSignalBlocker(logBox_),
+            QSignalBlocker(trainingBox_), QSignalBlocker(gibBox_), QSignalBlocker(parametersBox_)};
+        ranges_.clear();
+        fromEdit_->clear();
+        toEdit_->clear();
+        logBox_->setChecked(false);
+        trainingBox_->setChecked(false);
+        gibBox_->setChecked(false);
+        request_.parameters = defaults.parameters;
+        parametersBox_->setCurrentText(
+            QString::fromStdString(parameterCountText(defaults.parameters)));
+    }
+    setKind(defaults.kind);
+    recompute();
+}
+
 void PlotsPanel::setMemoryTraining(bool training) {
     trainingBox_->setChecked(training);
 }

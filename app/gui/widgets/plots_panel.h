@@ -49,6 +49,10 @@ class PlotsPanel : public QWidget {
     void setMemoryGib(bool gib);
     // The x range of the current plot kind ("" "" for the kind's own first view).
     void setXRange(const QString& from, const QString& to);
+    // What a new window shows: the first plot kind, every kind's own first view, linear x,
+    // the default parameter count, inference in GB. A lesson step starts from here, so that
+    // Previous takes back what a later step switched on.
+    void resetToDefaults();
 
   signals:
     void plotReady();

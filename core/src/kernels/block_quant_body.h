@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#if defined(__AVX512F__)
+#if defined(__AVX512F__) && defined(__AVX512BW__)
 #include "pack_in_order.h"
 
 #include <immintrin.h>
@@ -81,7 +81,7 @@ std::uint32_t maxMagnitude(const std::uint32_t* in, std::size_t count) {
 
 constexpr std::uint32_t kInfinityBits = 0x7f800000u;
 
-#if defined(__AVX512F__)
+#if defined(__AVX512F__) && defined(__AVX512BW__)
 // The zero-masked and masked forms of some intrinsics (permutes, narrowing stores, shifts) are
 // used with every lane kept: the plain forms start from an undefined vector, which GCC 12
 // reports as maybe uninitialised.
@@ -181,7 +181,7 @@ std::uint32_t inverseScaleBits(int k) {
 // element's smallest subnormal, so the element is ±0 either way (the product keeps its sign).
 // clipped: beyond the largest magnitude code after rounding, before saturation (the exact
 // core's overflow flag, decided with an unbounded exponent).
-#if defined(__AVX512F__)
+#if defined(__AVX512F__) && defined(__AVX512BW__)
 // 16 elements of a saturating symmetric format (mxSaturatingCodes), finite inputs (the block
 // loop stops at a NaN or ±∞): encodeElementOf<NearestEven, BinaryFloat, Symmetric> written out
 // as the bulk encoder does (avx512_float_encoder.h), its NaN and ±∞ selects left out, and its
@@ -244,7 +244,7 @@ mxFloatElements(const BlockQuantParams& p, const std::uint32_t* in, std::size_t 
     const std::uint32_t magnitudeBits = e.codeMask & ~e.signBit;
     std::uint32_t clipped = 0, flushed = 0;
     std::size_t i = 0;
-#if defined(__AVX512F__)
+#if defined(__AVX512F__) && defined(__AVX512BW__)
     if (mxSaturatingCodes(e, Symmetric)) {
         // 64 codes packed into one store where the block has them, then 16 at a time.
         const MxLanes lanes(e, factor);
@@ -456,7 +456,7 @@ struct ScaledThresholds {
 [[gnu::always_inline]] inline void scaleThresholds(const ThresholdSet& set, double scale,
                                                    ScaledThresholds& out) {
     constexpr int kLanes = ThresholdSet::kLanes;
-#if defined(__AVX512F__)
+#if defined(__AVX512F__) && defined(__AVX512BW__)
     // The same steps in two vectors of 8 doubles, stored with one 512-bit store: the element
     // loops load the thresholds as one vector, and element-wise stores before that load
     // would stall it (a store cannot forward to a wider load). static_cast<float> and
@@ -515,7 +515,7 @@ template <int Count>
     return segment;
 }
 
-#if defined(__AVX512F__)
+#if defined(__AVX512F__) && defined(__AVX512BW__)
 // The segments of 16 values at once by a branch-free binary search over Count = 2^m − 1
 // ascending thresholds U (as FP32 compares x ≥ U_i), m steps instead of Count compares:
 //   segment s = #{i : x ≥ U_i}; since the U_i ascend, x ≥ U_(s0 + h − 1) ⇔ s ≥ s0 + h
@@ -603,7 +603,7 @@ nvfp4ElementsOf(std::uint32_t signCode, const ScaledThresholds& t, const std::ui
     const float clip = t.clip;
     std::uint32_t clipped = 0, flushed = 0;
     std::size_t i = 0;
-#if defined(__AVX512F__)
+#if defined(__AVX512F__) && defined(__AVX512BW__)
     // Three steps of searchSegments (the scale s_b · s_t > 0 here), counted by LaneCounts.
     const __m512 above = _mm512_loadu_ps(t.above);
     LaneCounts<CountClips> lanes;
@@ -721,7 +721,7 @@ void nf4Blocks(const BlockQuantParams& p, const std::uint32_t* in, std::size_t c
         const std::uint32_t zeroLevel = p.zeroLevelCode;
         std::uint32_t flushed = 0;
         std::size_t i = 0;
-#if defined(__AVX512F__)
+#if defined(__AVX512F__) && defined(__AVX512BW__)
         // Four steps of searchSegments; an all-zero block (absmax 0, where the
         // thresholds all fall on ±0 and do not ascend) keeps the counting loop.
         const __m512 above = _mm512_loadu_ps(t.above);
@@ -742,7 +742,7 @@ void nf4Blocks(const BlockQuantParams& p, const std::uint32_t* in, std::size_t c
         tally.flushed += flushed;
         return s.amax; // the absmax's FP32 bits
     };
-#if defined(__AVX512F__)
+#if defined(__AVX512F__) && defined(__AVX512BW__)
     // The search's block starts while the last block's elements run (forEachBlockAhead).
     forEachBlockAhead(in, count, blockSize, codes, scales, tally, false, prepare, elements);
 #else
@@ -812,7 +812,7 @@ struct Int4Scale {
     bool byEstimate = false;
 };
 
-#if defined(__AVX512F__)
+#if defined(__AVX512F__) && defined(__AVX512BW__)
 // INT4 by an estimate and one compare (AVX-512), instead of the three steps of the search.
 // With v = |x| / s (exact) and k = RNE(v), the integer k0 = trunc(q), q = fma(|x|, r, 1/4)
 // in FP32 and r = 1/s rounded to FP32, is k − 1 or k:
@@ -848,7 +848,7 @@ struct Int4Scale {
     scaleThresholds(midpoints.midpoints, scale, s.t);
     s.t.clip = thresholdAbove(midpoints.clipMidpoint * scale, midpoints.clipTieUp);
     s.mayClip = asFloat(amax) >= s.t.clip;
-#if defined(__AVX512F__)
+#if defined(__AVX512F__) && defined(__AVX512BW__)
     estimateInt4(s, amax);
 #endif
     return s;
@@ -862,7 +862,7 @@ template <bool CountClips>
     const float clip = t.clip;
     std::uint32_t clipped = 0, flushed = 0;
     std::size_t i = 0;
-#if defined(__AVX512F__)
+#if defined(__AVX512F__) && defined(__AVX512BW__)
     // The integer k of |x|: by the estimate where byEstimate (estimateInt4), else by three
     // steps of searchSegments (the s > 0 it needs: integerScale is never 0). The code of −k
     // is (0 − k) masked to the element's width, as in integerElement; counted by LaneCounts.
