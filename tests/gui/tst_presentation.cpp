@@ -108,6 +108,7 @@ class TestPresentation : public QObject {
   private slots:
     void zoomLadder();
     void zoomKeysScaleFontsAndCells();
+    void zoomEnlargesTheBits();
     void ctrlWheelZooms();
     void zoomScalesEveryPagesPlots();
     void zoomIsRemembered();
@@ -173,6 +174,28 @@ void TestPresentation::zoomKeysScaleFontsAndCells() {
     QCOMPARE(window.font().pointSizeF(), windowPoints);
     QVERIFY(qAbs(window.valueEdit()->font().pointSizeF() - valuePoints) < 0.01);
     QCOMPARE(window.table()->rowHeight(0), rowHeight);
+}
+
+void TestPresentation::zoomEnlargesTheBits() {
+    // A projector's use: few formats, zoomed in. The bit cells of the table and of the detail
+    // panel grow with the type rather than give their room to the other columns.
+    MainWindow window;
+    window.controller()->setFormats(findFormats("fp32,fp16,bf16,fp8_e4m3,fp4_e2m1").specs);
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.selectRow(0);
+    auto* strip = window.detailPanel()->findChild<BitStrip*>();
+    QVERIFY(strip);
+    const int cell = window.bitsDelegate()->layout().cellWidth;
+    const QSize stripSize = strip->sizeHint();
+    window.zoom()->setPercent(150);
+    QVERIFY2(
+        window.bitsDelegate()->layout().cellWidth > cell,
+        qPrintable(QString("%1 -> %2").arg(cell).arg(window.bitsDelegate()->layout().cellWidth)));
+    QVERIFY(strip->sizeHint().height() > stripSize.height());
+    QVERIFY(strip->sizeHint().width() > stripSize.width());
+    checkColumnsWhole(window, "zoom 150, five formats");
 }
 
 void TestPresentation::ctrlWheelZooms() {

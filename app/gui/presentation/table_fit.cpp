@@ -83,17 +83,22 @@ void TableFitter::fit() {
     const int available = table_->viewport()->width();
     int cell = naturalCell;
     bits = bitsWidth(cell);
-    if (total() > available) {
+    auto narrowBitsTo = [&](int smallest) {
+        if (total() <= available)
+            return;
         const int room = available - (total() - bits);
-        while (cell > minimumCell && bitsWidth(cell) > room)
+        while (cell > smallest && bitsWidth(cell) > room)
             --cell;
         bits = bitsWidth(cell);
-    }
+    };
+    // The bits are what a projector is for: the repeated columns step out before the cells
+    // narrow, so that zooming in makes the cells larger rather than the other columns.
     for (int c : kOptionalColumns) {
         if (c >= count || total() <= available)
             break;
         hidden_.push_back(c);
     }
+    narrowBitsTo(minimumCell);
     // Hiding a wide column may leave room for a narrower one hidden before it: the more
     // useful ones come back first.
     for (auto it = hidden_.rbegin(); it != hidden_.rend();) {

@@ -9,6 +9,7 @@
 #include "fpx/format_limits.h"
 #include "fpx/nan_payload.h"
 
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
@@ -54,18 +55,29 @@ void BitStrip::setRow(const FormatSpec& spec, const DecodedCode& decoded) {
     update();
 }
 
+int BitStrip::naturalCellWidth() const {
+    return std::max(16, fontMetrics().horizontalAdvance(QLatin1Char('0')) + 8);
+}
+
 QSize BitStrip::sizeHint() const {
+    const int cell = naturalCellWidth();
     if (!spec_)
-        return {200, 28};
-    const BitCellLayout layout = BitCellLayout::forFormats({*spec_}, 16);
-    return {layout.totalWidth(), 30};
+        return {200, cell + 12};
+    const BitCellLayout layout = BitCellLayout::forFormats({*spec_}, cell);
+    return {layout.totalWidth(), cell + 14};
+}
+
+void BitStrip::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange)
+        updateGeometry();
 }
 
 void BitStrip::paintEvent(QPaintEvent*) {
     if (!spec_)
         return;
     QPainter painter(this);
-    BitCellLayout layout = BitCellLayout::forFormats({*spec_}, 16);
+    BitCellLayout layout = BitCellLayout::forFormats({*spec_}, naturalCellWidth());
     const int cells = layout.leftCells + layout.rightCells;
     if (layout.totalWidth() > width() && cells > 0)
         layout.cellWidth = std::max(6, (width() - 2 * layout.margin - 3) / cells - layout.cellGap);

@@ -49,8 +49,12 @@ class BitStrip : public QWidget {
 
   protected:
     void paintEvent(QPaintEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
   private:
+    // Cells a little wider than a digit of the strip's font, so that the zoom scales them.
+    int naturalCellWidth() const;
+
     std::optional<FormatSpec> spec_;
     DecodedCode decoded_;
 };
