@@ -361,8 +361,6 @@ std::vector<std::pair<std::string, std::string>> shortSpecsTakenByBuiltins() {
     return taken;
 }
 
-namespace {
-
 std::string_view specialsSuffix(const FormatSpec& spec) {
     switch (spec.specials) {
     case SpecialEncoding::Ieee:
@@ -376,8 +374,6 @@ std::string_view specialsSuffix(const FormatSpec& spec) {
     }
     return "";
 }
-
-} // namespace
 
 std::string specString(const FormatSpec& spec) {
     switch (spec.kind) {

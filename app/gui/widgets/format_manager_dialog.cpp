@@ -50,19 +50,9 @@ QString itemText(const FormatSpec& spec) {
     return text;
 }
 
-// The spec suffix of a binary float's specials: "", "fn", "fnuz", "fnu" or "f".
+// The spec suffix of a binary float's specials, as the spec string spells it.
 QString suffixOf(const FormatSpec& spec) {
-    switch (spec.specials) {
-    case SpecialEncoding::Ieee:
-        return {};
-    case SpecialEncoding::NanAtAllOnes:
-        return spec.isSigned ? "fn" : "fnu";
-    case SpecialEncoding::NanAtNegativeZero:
-        return "fnuz";
-    case SpecialEncoding::None:
-        return "f";
-    }
-    return {};
+    return QString::fromUtf8(specialsSuffix(spec).data(), qsizetype(specialsSuffix(spec).size()));
 }
 
 // The default bias of the custom rule for these fields (format_catalogue.h).

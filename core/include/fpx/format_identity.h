@@ -4,6 +4,7 @@
 #include "fpx/format_spec.h"
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -30,6 +31,9 @@ std::string specString(const FormatSpec& spec);
 // The same format: the same codes stand for the same values (kind, widths, bias, specials,
 // signedness, scale, levels), whatever the id or alias it was added under.
 bool sameEncoding(const FormatSpec& a, const FormatSpec& b);
+
+// The spec suffix of a binary float's specials: "" (IEEE), "fn", "fnu", "fnuz" or "f".
+std::string_view specialsSuffix(const FormatSpec& spec);
 
 // A short name that shows the bias and the specials, e.g. "e4m3 b=7 fn", "e5m10 b=15 ieee",
 // "int6"; lookup tables give their id.
