@@ -168,10 +168,10 @@ int main(int argc, char** argv) {
         std::cerr << "fpx " << command << ": internal error: " << e.what() << '\n';
         return fpx::cli::kExitDataError;
     }
-    std::cerr
-        << "fpx: unknown command '" << command
-        << "' (use formats, show, convert, table, plot, bench, calc, accumulate, dot, "
-           "quantize, inspect, range-fit, loss-scale, fp8-scaling, sgd, memory or lesson; fpx --help for "
-           "more)\n";
+    std::cerr << "fpx: unknown command '" << command
+              << "' (use formats, show, convert, table, plot, bench, calc, accumulate, dot, "
+                 "quantize, inspect, range-fit, loss-scale, fp8-scaling, sgd, memory or lesson; "
+                 "fpx --help for "
+                 "more)\n";
     return fpx::cli::kExitUsage;
 }
