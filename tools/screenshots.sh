@@ -114,3 +114,19 @@ echo '{"screens":[{"name":"projector","x":0,"y":0,"width":1024,"height":768}]}' 
 QT_QPA_PLATFORM="offscreen:configfile=$tmp/projector.json" shot "$explorer" --no-settings \
     --formats fp32,fp16,bf16,fp8_e4m3,fp8_e5m2,fp4_e2m1 --select fp8_e4m3 --presentation \
     --screenshot "$images/explorer-presentation.png"
+
+echo "docs/pages.md" >&2
+shot "$explorer" --no-settings --page arithmetic --lab accumulation --terms 4096 --values ones \
+    --accumulator fp16,bf16,fp32 --method sequential,pairwise,kahan --size 1400x820 \
+    --screenshot "$images/arithmetic-accumulation.png"
+shot "$explorer" --no-settings --page arithmetic --lab stochastic --size 1400x820 \
+    --screenshot "$images/arithmetic-stochastic.png"
+shot "$explorer" --no-settings --page arithmetic --lab weights --size 1400x820 \
+    --screenshot "$images/arithmetic-weights.png"
+shot "$explorer" --no-settings --page quantize --dist normal:0:1 --count 65536 --seed 1 \
+    --outliers 0.001:100 --block 16 --formats mxfp4,nvfp4,nf4,int4 --select nvfp4 \
+    --size 1400x820 --screenshot "$images/quantization-outliers.png"
+for view in loss-scale fp8 master; do
+    shot "$explorer" --no-settings --page training --training-view "$view" --size 1400x900 \
+        --screenshot "$images/training-$view.png"
+done
