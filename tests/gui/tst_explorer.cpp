@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The explorer window with real widgets, offscreen: typing, clicking bits, stepping, bad
 // input, custom formats, settings, copying and exporting.
+#include "../support/explorer_table.h"
 #include "explorer_settings.h"
 #include "main_window.h"
 #include "models/format_table_model.h"
@@ -36,19 +37,10 @@
 
 using namespace fpx;
 using namespace fpx::gui;
+using fpx::test::rowOf;
+using fpx::test::specs;
 
 namespace {
-
-std::vector<FormatSpec> specs(const char* list) {
-    return findFormats(list).specs;
-}
-
-int rowOf(const FormatTableModel* model, const QString& id) {
-    for (int r = 0; r < model->rowCount(); ++r)
-        if (model->fullText(r, FormatTableModel::Name) == id)
-            return r;
-    return -1;
-}
 
 QString hexOf(const FormatTableModel* model, const QString& id) {
     return model->fullText(rowOf(model, id), FormatTableModel::Hex);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Undo/redo and Back/Forward in the explorer window, offscreen: every kind of change is one
 // named step that puts back exactly what was shown; typing is one step per edit.
+#include "../support/explorer_table.h"
 #include "history/explorer_history.h"
 #include "main_window.h"
 #include "models/format_table_model.h"
@@ -16,12 +17,9 @@
 
 using namespace fpx;
 using namespace fpx::gui;
+using fpx::test::specs;
 
 namespace {
-
-std::vector<FormatSpec> specs(const char* list) {
-    return findFormats(list).specs;
-}
 
 int rowOf(const FormatTableModel* model, const QString& id) {
     for (int r = 0; r < model->rowCount(); ++r)

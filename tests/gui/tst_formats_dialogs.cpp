@@ -5,6 +5,7 @@
 // once, names show bias and specials, the e3m2 rule is stated), NaN payloads of a typed code
 // (checked against this CPU's own float → double cast) and ≈ on errors against a stand-in
 // input — the same as `fpx show` prints (the real binary is run for that).
+#include "../support/explorer_table.h"
 #include "main_window.h"
 #include "models/format_table_model.h"
 #include "widgets/bit_cells.h"
@@ -40,19 +41,10 @@
 
 using namespace fpx;
 using namespace fpx::gui;
+using fpx::test::rowOf;
+using fpx::test::specs;
 
 namespace {
-
-std::vector<FormatSpec> specs(const char* list) {
-    return findFormats(list).specs;
-}
-
-int rowOf(const FormatTableModel* model, const QString& id) {
-    for (int r = 0; r < model->rowCount(); ++r)
-        if (model->fullText(r, FormatTableModel::Name) == id)
-            return r;
-    return -1;
-}
 
 QString cell(const FormatTableModel* model, const QString& id, FormatTableModel::Column c) {
     return model->fullText(rowOf(model, id), c);
