@@ -178,6 +178,7 @@ class TestTensorQuantizer : public QObject {
     void thresholdSearch();
     void int4Estimates();
     void nvfp4Scales();
+    void nvfp4Estimates();
     void clipCounts();
     void nf4DoubleQuantization();
     void pathsAndFallbacks();
@@ -451,6 +452,76 @@ void TestTensorQuantizer::nvfp4Scales() {
     std::vector<float> farBelow(64, 1e-30f);
     farBelow[0] = 1e30f;
     QVERIFY2(checkBoth(nvfp4, view(farBelow), why), qPrintable(why));
+}
+
+// NVFP4 where the AVX-512 loop estimates each code from |x| times the reciprocal of
+// S = s_b · s_t and corrects it by one compare: tensor scales s_t of full significands (not
+// powers of two: S's reciprocal and the products round) from tiny (where 1/S overflows FP32
+// and the search takes over) to large, and for each every positive E4M3 block scale s_b,
+// subnormal ones included. A block's amax is 6 · s_b · s_t, so that its scale is s_b; its
+// elements are, at both signs, t · S for every E2M1 midpoint t (where ties fall) and grid
+// value g (where the estimate changes) with their FP32 neighbours two ulps either side, cut
+// into blocks of each size after the amax. Between them: blocks whose scale q falls between
+// subnormal E4M3 values (rounded down far enough, elements clip), all-zero blocks, blocks
+// whose scale rounds to 0, and one block holding a NaN and one ±∞.
+void TestTensorQuantizer::nvfp4Estimates() {
+    const double points[] = {0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2, 2.5, 3, 3.5, 4, 5, 6};
+    std::mt19937_64 random(4);
+    std::vector<float> crafted;
+    const auto addBlocks = [&](float amax, const std::vector<float>& values, std::size_t size) {
+        for (std::size_t first = 0; first < values.size(); first += size - 1) {
+            std::vector<float> block{amax};
+            for (std::size_t i = first; i < values.size() && block.size() < size; ++i)
+                block.push_back(values[i]);
+            std::uniform_real_distribution<float> below(-amax, amax);
+            while (block.size() < size)
+                block.push_back(below(random));
+            crafted.insert(crafted.end(), block.begin(), block.end());
+        }
+    };
+    for (const std::size_t size : {std::size_t{128}, std::size_t{16}, std::size_t{48}}) {
+        for (const double significand : {1.2345678, 1.9999999}) {
+            for (const int k : {-120, -100, -20, 0, 30, 110}) {
+                crafted.clear();
+                const float tensorAmax = static_cast<float>(std::ldexp(2688 * significand, k));
+                crafted.push_back(tensorAmax);
+                const double st = tensorAmax / 2688.0f; // the FP32 division the reference does
+                for (int code = 1; code < 127; code += size == 128 ? 1 : 5) {
+                    const double sb =
+                        code < 8 ? std::ldexp(code, -9) : std::ldexp(8 + code % 8, code / 8 - 10);
+                    const double s = sb * st;
+                    const float amax = static_cast<float>(6 * s);
+                    std::vector<float> values;
+                    for (const double t : points) {
+                        float x = static_cast<float>(t * s);
+                        for (int step = 0; step < 2; ++step)
+                            x = std::nextafter(x, 0.0f);
+                        for (int step = 0; step < 5; ++step, x = std::nextafter(x, INFINITY))
+                            if (x <= amax)
+                                values.push_back(values.size() % 2 ? -x : x);
+                    }
+                    addBlocks(amax, values, size);
+                }
+                // Subnormal block scales rounded down (q = (j + 0.45) · 2^−9: elements clip),
+                // an all-zero block, a scale that rounds to 0, a NaN and an ±∞ block.
+                for (int j = 1; j < 8; ++j) {
+                    const float amax = static_cast<float>(6 * st * std::ldexp(j + 0.45, -9));
+                    addBlocks(amax, {amax * 0.99f, -amax * 0.9f, amax * 0.75f}, size);
+                }
+                addBlocks(0.0f, std::vector<float>(size - 1, -0.0f), size);
+                addBlocks(static_cast<float>(st * 1e-4), {static_cast<float>(-st * 1e-5)}, size);
+                QString why;
+                const BlockFormat format = blockFormat("nvfp4", std::to_string(size));
+                QVERIFY2(checkBoth(format, view(crafted), why), qPrintable(why));
+                if (k == 0) {
+                    addBlocks(1.0f, {std::numeric_limits<float>::quiet_NaN()}, size);
+                    addBlocks(1.0f, {-std::numeric_limits<float>::infinity()}, size);
+                    addBlocks(static_cast<float>(3 * st), {static_cast<float>(st)}, size);
+                    QVERIFY2(checkBoth(format, view(crafted), why), qPrintable(why));
+                }
+            }
+        }
+    }
 }
 
 // The loops count clipped elements only in blocks whose amax reaches the clip threshold;

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 #if defined(__AVX512F__) && defined(__AVX512BW__)
@@ -687,6 +688,242 @@ void nvfp4BlocksOf(const BlockQuantParams& p, const std::uint32_t* in, std::size
                       elements);
 }
 
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+// NVFP4 elements by an estimate and one compare (AVX-512), instead of the three steps of the
+// search, for the E2M1 grid g = 0, 1/2, 1, 3/2, 2, 3, 4, 6 (midpoints t_j between g_j and
+// g_(j+1): 1/4, 3/4, 5/4, 7/4, 5/2, 7/2, 5). With S = s_b · s_t, v = |x| / S (exact) and k its
+// code (the thresholds v passes, ties to even), the estimate is e = the grid index of
+// w = |x| · r in FP32, r = 1/S rounded to FP32, taken down to the grid (the largest j with
+// g_j ≤ w); then k = e + [|x| ≥ U_e], U_e the search's own FP32 threshold (U_7 = +∞):
+//   r = (1/S)(1 + ε1), |ε1| < 2^−23 (1/S rounded to a double, then to FP32, r normal), and
+//   w = |x| · r · (1 + ε2), |ε2| ≤ 2^−24, so w = v · (1 + δ) with |δ| < 2^−22 (a w below
+//   2^−126 rounds by less than 2^−149 in absolute terms: e = 0 and k ≤ 1 all the same).
+//   k ≥ e:      g_e ≤ w  ⇒  v ≥ g_e / (1 + δ) > t_(e−1), since g_j / t_(j−1) ≥ 8/7
+//   k ≤ e + 1:  w < g_(e+1)  ⇒  v < g_(e+1) / (1 − δ) < t_(e+1), since t_j / g_j ≥ 7/6
+// so k is e or e + 1, and v passes t_e exactly when |x| ≥ U_e. The grid index comes from w's
+// bits: bits(w) >> 22 is w's exponent field and its first fraction bit,
+//   w:     [0, 1/2)  [1/2, 1)   [1, 3/2) [3/2, 2) [2, 3)  [3, 4)  [4, 6)  [6, 8)
+//   >> 22: ≤ 0xfb    0xfc 0xfd  0xfe     0xff     0x100   0x101   0x102   0x103
+//   e:     0         1          2        3        4       5       6       7
+// raised to at least 0xf8 (w below 1/8: e = 0), and its low four bits pick e and U_e
+// (vpermd, vpermps) from 16-entry tables. w < 8 (the index stays below 0x104) is checked per
+// block on the amax (the product and its rounding are monotone in |x|, r > 0); a block that may
+// clip, whose r is not a normal FP32 number, or whose scale is 0 takes the search instead.
+constexpr std::uint32_t kE2m1IndexFloor = 0xf8;
+constexpr std::uint32_t kE2m1ByIndex[16] = {4, 5, 6, 7, 7, 7, 7, 7, 0, 0, 0, 0, 1, 1, 2, 3};
+constexpr double kE2m1Midpoints[7] = {0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5};
+
+// Whether the element thresholds are E2M1's (the estimate's table assumes its grid).
+bool e2m1Thresholds(const ThresholdSet& levels) {
+    if (levels.count != 7)
+        return false;
+    for (int j = 0; j < 7; ++j)
+        if (levels.thresholds[j] != kE2m1Midpoints[j])
+            return false;
+    return true;
+}
+
+// One block scale code's thresholds for both kernels: the search's, and the estimate's U_e
+// by index with the reciprocal (usable: r is a normal FP32 number).
+struct Nvfp4CodeThresholds {
+    ScaledThresholds t;
+    float byIndex[16];
+    float reciprocal;
+    bool usable;
+};
+
+[[gnu::always_inline]] inline void nvfp4CodeThresholds(const BlockQuantParams& p, double scale,
+                                                       bool clipAtOrAbove,
+                                                       Nvfp4CodeThresholds& out) {
+    scaleThresholds(p.levels, scale, out.t);
+    out.t.clip = thresholdAbove(p.clipThreshold * scale, clipAtOrAbove);
+    for (int i = 0; i < 16; ++i)
+        out.byIndex[i] = kE2m1ByIndex[i] < 7 ? out.t.above[kE2m1ByIndex[i]]
+                                             : std::numeric_limits<float>::infinity();
+    out.reciprocal = static_cast<float>(1.0 / scale);
+    out.usable = out.reciprocal >= 0x1p-126f && out.reciprocal <= std::numeric_limits<float>::max();
+}
+
+// The estimate kernel over one block of n elements (a multiple of 16), codes stored 64 at a
+// time where n allows; flushed (x ≠ 0, code 0) counted per lane into `flushedLanes`.
+[[gnu::always_inline]] inline void nvfp4EstimatedElements(const Nvfp4CodeThresholds& s,
+                                                          std::uint32_t signCode,
+                                                          const std::uint32_t* x, std::size_t n,
+                                                          std::uint8_t* c, __m512i& flushedLanes) {
+    const __m512 byIndex = _mm512_loadu_ps(s.byIndex);
+    const __m512i estimates = _mm512_loadu_si512(kE2m1ByIndex);
+    const __m512 reciprocal = _mm512_set1_ps(s.reciprocal);
+    const auto code16 = [&](const std::uint32_t* in) {
+        const __m512i bits = _mm512_loadu_si512(in);
+        const __m512i magnitude = _mm512_and_si512(bits, _mm512_set1_epi32(0x7fffffff));
+        const __m512 a = _mm512_castsi512_ps(magnitude);
+        const __m512i index = _mm512_maskz_max_epu32(
+            kAllLanes,
+            _mm512_maskz_srli_epi32(kAllLanes, _mm512_castps_si512(_mm512_mul_ps(a, reciprocal)),
+                                    22),
+            _mm512_set1_epi32(static_cast<int>(kE2m1IndexFloor)));
+        const __m512i estimate = _mm512_maskz_permutexvar_epi32(kAllLanes, index, estimates);
+        const __m512 u = _mm512_maskz_permutexvar_ps(kAllLanes, index, byIndex);
+        const __m512i segment = _mm512_mask_add_epi32(
+            estimate, _mm512_cmp_ps_mask(a, u, _CMP_GE_OQ), estimate, _mm512_set1_epi32(1));
+        flushedLanes = _mm512_mask_sub_epi32(
+            flushedLanes,
+            _mm512_mask_cmpeq_epi32_mask(_mm512_test_epi32_mask(magnitude, magnitude), segment,
+                                         _mm512_setzero_si512()),
+            flushedLanes, _mm512_set1_epi32(-1));
+        // segment | (sign mask & signCode): vpternlogd 0xf8 is A | (B & C).
+        return _mm512_ternarylogic_epi32(segment, _mm512_maskz_srai_epi32(kAllLanes, bits, 31),
+                                         _mm512_set1_epi32(static_cast<int>(signCode)), 0xf8);
+    };
+    std::size_t i = 0;
+    for (const std::size_t whole = n / 64 * 64; i < whole; i += 64) {
+        const __m512i codes4[4] = {code16(x + i), code16(x + i + 16), code16(x + i + 32),
+                                   code16(x + i + 48)};
+        _mm512_storeu_si512(c + i, packCodesInOrder(codes4));
+    }
+    for (; i < n; i += 16)
+        _mm512_mask_cvtepi32_storeu_epi8(c + i, kAllLanes, code16(x + i));
+}
+
+// roundToScaleGrid and gridCode for 8 quotients q at once, lane by lane the same operations
+// (an add and a subtract of C, a minimum, the code's exact products and sum), so the same
+// values: the scale codes, and the rounded scales into `rounded`.
+[[gnu::always_inline]] inline __m256i gridCodes8(const BlockQuantParams& p, __m512d q,
+                                                 __m512d& rounded) {
+    constexpr __mmask8 kAll = 0xff; // zero-masked forms: see kAllLanes
+    const __m512i exponentField = _mm512_set1_epi64(0x7ff);
+    const __m512i minExponent = _mm512_set1_epi64(p.scaleMinExponent);
+    const auto exponentOf = [&](__m512d x) { // max(floor(log2 x), emin) for x ≥ 0
+        const __m512i field = _mm512_and_si512(
+            _mm512_maskz_srli_epi64(kAll, _mm512_castpd_si512(x), 52), exponentField);
+        return _mm512_maskz_max_epi64(kAll, _mm512_sub_epi64(field, _mm512_set1_epi64(1023)),
+                                      minExponent);
+    };
+    // C = 1.5 · 2^(52 + e − p + 1): exponent field 1023 + 52 + e − p + 1, fraction 100…0.
+    const __m512i e = exponentOf(q);
+    const __m512d c = _mm512_castsi512_pd(_mm512_or_si512(
+        _mm512_maskz_slli_epi64(
+            kAll, _mm512_add_epi64(e, _mm512_set1_epi64(1023 + 52 - p.scalePrecision + 1)), 52),
+        _mm512_set1_epi64(std::int64_t{1} << 51)));
+    rounded = _mm512_maskz_min_pd(kAll, _mm512_sub_pd(_mm512_add_pd(q, c), c),
+                                  _mm512_set1_pd(p.scaleMax));
+    // code = (e − emin) · P + r · 2^(p − 1 − e), e = max(floor(log2 r), emin): exact integers.
+    const __m512i er = exponentOf(rounded);
+    const __m512d scaleToCode = _mm512_castsi512_pd(_mm512_maskz_slli_epi64(
+        kAll, _mm512_sub_epi64(_mm512_set1_epi64(1023 + p.scalePrecision - 1), er), 52));
+    const __m512d code = _mm512_add_pd(
+        _mm512_mul_pd(_mm512_maskz_cvtepi64_pd(kAll, _mm512_sub_epi64(er, minExponent)),
+                      _mm512_set1_pd(static_cast<double>(1u << (p.scalePrecision - 1)))),
+        _mm512_mul_pd(rounded, scaleToCode));
+    return _mm512_maskz_cvttpd_epi32(kAll, code);
+}
+
+// NVFP4 blocks of a multiple of 16 elements with grid scale codes (AVX-512): the scales of a
+// group of blocks first (each an independent chain: amax, rounding, code, thresholds), then
+// the group's elements, by the estimate where the block allows it (above), else by the search.
+// The blocks are independent, so the order changes no value; a NaN or ±∞ stops at once, as in
+// forEachBlockAhead. The ragged last block goes through nvfp4BlocksOf.
+template <bool ClipAtOrAbove>
+void nvfp4EstimatedBlocks(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count,
+                          std::size_t blockSize, std::uint8_t* codes, std::uint32_t* scales,
+                          BlockTally& tally) {
+    const double divisor = p.elementMax * p.tensorScale; // exact: 3 and 24 significant bits
+    Nvfp4CodeThresholds byScaleCode[128];
+    bool known[128] = {};
+    const std::uint32_t signCode = p.signCode;
+    __m512i flushedLanes = _mm512_setzero_si512();
+    const auto blocksOf = [&](auto size) {
+        constexpr std::size_t kGroup = 16;
+        struct Block {
+            const Nvfp4CodeThresholds* thresholds;
+            std::uint32_t code;
+            bool mayClip;
+            bool byEstimate;
+        };
+        const std::size_t whole = count / size;
+        for (std::size_t g = 0; g < whole; g += kGroup) {
+            const std::size_t end = whole - g < kGroup ? whole : g + kGroup;
+            // The amaxes (a block past the end: 0, never used), then their scales 8 at a time.
+            alignas(64) std::uint32_t amaxes[kGroup] = {};
+            for (std::size_t b = g; b < end; ++b)
+                amaxes[b - g] =
+                    p.scalesHoldAmaxes ? scales[b] : maxMagnitudeOf(in + b * size, size);
+            const __m512i amaxBits = _mm512_load_si512(amaxes);
+            if (_mm512_cmpge_epu32_mask(amaxBits,
+                                        _mm512_set1_epi32(static_cast<int>(kInfinityBits))) != 0) {
+                tally.nonFinite = true;
+                return;
+            }
+            alignas(64) double rounded[kGroup];
+            alignas(64) std::uint32_t scaleCodes[kGroup];
+            const __m512d divisors = _mm512_set1_pd(divisor);
+            for (std::size_t h = 0; h < kGroup; h += 8) {
+                const __m512d q = _mm512_div_pd(
+                    _mm512_maskz_cvtps_pd(static_cast<__mmask8>(0xff),
+                                          _mm256_castsi256_ps(_mm256_load_si256(
+                                              reinterpret_cast<const __m256i*>(amaxes + h)))),
+                    divisors);
+                __m512d r;
+                _mm256_store_si256(reinterpret_cast<__m256i*>(scaleCodes + h), gridCodes8(p, q, r));
+                _mm512_store_pd(rounded + h, r);
+            }
+            Block group[kGroup];
+            for (std::size_t b = g; b < end; ++b) {
+                const std::uint32_t amax = amaxes[b - g];
+                Block& block = group[b - g];
+                const double blockScale = rounded[b - g];
+                block.code = scaleCodes[b - g];
+                block.thresholds = nullptr;
+                if (blockScale == 0.0)
+                    continue;
+                Nvfp4CodeThresholds& t = byScaleCode[block.code & 0x7fu];
+                if (!known[block.code & 0x7fu]) {
+                    nvfp4CodeThresholds(p, blockScale * p.tensorScale, ClipAtOrAbove, t);
+                    known[block.code & 0x7fu] = true;
+                }
+                block.thresholds = &t;
+                block.mayClip = asFloat(amax) >= t.t.clip;
+                block.byEstimate =
+                    t.usable && !block.mayClip && asFloat(amax) * t.reciprocal < 8.0f;
+            }
+            for (std::size_t b = g; b < end; ++b) {
+                const Block& block = group[b - g];
+                const std::size_t first = b * size;
+                prefetchAhead(in + first, size);
+                if (block.thresholds == nullptr) {
+                    // A block scale that rounds to 0: every element stores +0, and the
+                    // non-zero inputs are flushed (the reference's rule, docs/design.md).
+                    std::uint32_t flushed = 0;
+                    for (std::size_t i = 0; i < size; ++i) {
+                        codes[first + i] = 0;
+                        flushed += (in[first + i] & 0x7fffffffu) != 0u;
+                    }
+                    tally.flushed += flushed;
+                } else if (block.byEstimate) {
+                    nvfp4EstimatedElements(*block.thresholds, signCode, in + first, size,
+                                           codes + first, flushedLanes);
+                } else if (block.mayClip) {
+                    nvfp4ElementsOf<true>(signCode, block.thresholds->t, in + first, size,
+                                          codes + first, tally);
+                } else {
+                    nvfp4ElementsOf<false>(signCode, block.thresholds->t, in + first, size,
+                                           codes + first, tally);
+                }
+                scales[b] = block.code;
+            }
+        }
+    };
+    withBlockSize(blockSize, blocksOf);
+    tally.flushed += laneSum(flushedLanes);
+    if (tally.nonFinite)
+        return;
+    const std::size_t first = count / blockSize * blockSize;
+    if (first < count) // the ragged last block
+        nvfp4BlocksOf<ClipAtOrAbove, true>(p, in + first, count - first, blockSize, codes + first,
+                                           scales + first / blockSize, tally);
+}
+#endif
+
 void nvfp4Blocks(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count,
                  std::size_t blockSize, std::uint8_t* codes, std::uint32_t* scales,
                  BlockTally& tally) {
@@ -698,6 +935,14 @@ void nvfp4Blocks(const BlockQuantParams& p, const std::uint32_t* in, std::size_t
         p.scaleCodesOnGrid ? run(clipAtOrAbove, std::true_type{})
                            : run(clipAtOrAbove, std::false_type{});
     };
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+    if (p.scaleCodesOnGrid && blockSize % 16 == 0 && e2m1Thresholds(p.levels)) {
+        p.clipAtOrAbove
+            ? nvfp4EstimatedBlocks<true>(p, in, count, blockSize, codes, scales, tally)
+            : nvfp4EstimatedBlocks<false>(p, in, count, blockSize, codes, scales, tally);
+        return;
+    }
+#endif
     p.clipAtOrAbove ? withGrid(std::true_type{}) : withGrid(std::false_type{});
 }
 
