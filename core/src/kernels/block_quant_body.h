@@ -745,14 +745,19 @@ struct Nvfp4CodeThresholds {
 }
 
 // The estimate kernel over one block of n elements (a multiple of 16), codes stored 64 at a
-// time where n allows; flushed (x ≠ 0, code 0) counted per lane into `flushedLanes`.
+// time where n allows. flushed (x ≠ 0, code 0) is counted as the codes without magnitude bits
+// less the zero inputs (every zero input has code 0): `codeZeros` counts the former on the
+// packed bytes (one test for 64 codes), `zeroInputs` the latter; popcounts of masks, which
+// leave the vector units to the codes.
 [[gnu::always_inline]] inline void nvfp4EstimatedElements(const Nvfp4CodeThresholds& s,
                                                           std::uint32_t signCode,
                                                           const std::uint32_t* x, std::size_t n,
-                                                          std::uint8_t* c, __m512i& flushedLanes) {
+                                                          std::uint8_t* c, std::size_t& codeZeros,
+                                                          std::size_t& zeroInputs) {
     const __m512 byIndex = _mm512_loadu_ps(s.byIndex);
     const __m512i estimates = _mm512_loadu_si512(kE2m1ByIndex);
     const __m512 reciprocal = _mm512_set1_ps(s.reciprocal);
+    const std::uint32_t magnitudeBits = signCode - 1; // E2M1: the three bits below the sign
     const auto code16 = [&](const std::uint32_t* in) {
         const __m512i bits = _mm512_loadu_si512(in);
         const __m512i magnitude = _mm512_and_si512(bits, _mm512_set1_epi32(0x7fffffff));
@@ -766,11 +771,7 @@ struct Nvfp4CodeThresholds {
         const __m512 u = _mm512_maskz_permutexvar_ps(kAllLanes, index, byIndex);
         const __m512i segment = _mm512_mask_add_epi32(
             estimate, _mm512_cmp_ps_mask(a, u, _CMP_GE_OQ), estimate, _mm512_set1_epi32(1));
-        flushedLanes = _mm512_mask_sub_epi32(
-            flushedLanes,
-            _mm512_mask_cmpeq_epi32_mask(_mm512_test_epi32_mask(magnitude, magnitude), segment,
-                                         _mm512_setzero_si512()),
-            flushedLanes, _mm512_set1_epi32(-1));
+        zeroInputs += countOf(_mm512_testn_epi32_mask(magnitude, magnitude));
         // segment | (sign mask & signCode): vpternlogd 0xf8 is A | (B & C).
         return _mm512_ternarylogic_epi32(segment, _mm512_maskz_srai_epi32(kAllLanes, bits, 31),
                                          _mm512_set1_epi32(static_cast<int>(signCode)), 0xf8);
@@ -779,10 +780,17 @@ struct Nvfp4CodeThresholds {
     for (const std::size_t whole = n / 64 * 64; i < whole; i += 64) {
         const __m512i codes4[4] = {code16(x + i), code16(x + i + 16), code16(x + i + 32),
                                    code16(x + i + 48)};
-        _mm512_storeu_si512(c + i, packCodesInOrder(codes4));
+        const __m512i packed = packCodesInOrder(codes4);
+        _mm512_storeu_si512(c + i, packed);
+        codeZeros += static_cast<std::size_t>(std::popcount(static_cast<std::uint64_t>(
+            _mm512_testn_epi8_mask(packed, _mm512_set1_epi8(static_cast<char>(magnitudeBits))))));
     }
-    for (; i < n; i += 16)
-        _mm512_mask_cvtepi32_storeu_epi8(c + i, kAllLanes, code16(x + i));
+    for (; i < n; i += 16) {
+        const __m512i code = code16(x + i);
+        _mm512_mask_cvtepi32_storeu_epi8(c + i, kAllLanes, code);
+        codeZeros += countOf(
+            _mm512_testn_epi32_mask(code, _mm512_set1_epi32(static_cast<int>(magnitudeBits))));
+    }
 }
 
 // roundToScaleGrid and gridCode for 8 quotients q at once, lane by lane the same operations
@@ -831,7 +839,7 @@ void nvfp4EstimatedBlocks(const BlockQuantParams& p, const std::uint32_t* in, st
     Nvfp4CodeThresholds byScaleCode[128];
     bool known[128] = {};
     const std::uint32_t signCode = p.signCode;
-    __m512i flushedLanes = _mm512_setzero_si512();
+    std::size_t codeZeros = 0, zeroInputs = 0; // by the estimate: flushed = their difference
     const auto blocksOf = [&](auto size) {
         constexpr std::size_t kGroup = 16;
         struct Block {
@@ -901,7 +909,7 @@ void nvfp4EstimatedBlocks(const BlockQuantParams& p, const std::uint32_t* in, st
                     tally.flushed += flushed;
                 } else if (block.byEstimate) {
                     nvfp4EstimatedElements(*block.thresholds, signCode, in + first, size,
-                                           codes + first, flushedLanes);
+                                           codes + first, codeZeros, zeroInputs);
                 } else if (block.mayClip) {
                     nvfp4ElementsOf<true>(signCode, block.thresholds->t, in + first, size,
                                           codes + first, tally);
@@ -914,7 +922,7 @@ void nvfp4EstimatedBlocks(const BlockQuantParams& p, const std::uint32_t* in, st
         }
     };
     withBlockSize(blockSize, blocksOf);
-    tally.flushed += laneSum(flushedLanes);
+    tally.flushed += codeZeros - zeroInputs;
     if (tally.nonFinite)
         return;
     const std::size_t first = count / blockSize * blockSize;
