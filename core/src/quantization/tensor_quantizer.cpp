@@ -296,20 +296,22 @@ class ChunkRunner {
         const auto worker = [&](int index) {
             Tally& tally = tallies[static_cast<std::size_t>(index)];
             for (;;) {
+                // The calling thread asks before it takes a chunk, not only after one: the
+                // other threads may take every chunk first, and a cancel must still be seen.
+                if (index == 0 && progress_ &&
+                    !progress_(std::min(done_.load(std::memory_order_relaxed) / passes_, total_),
+                               total_)) {
+                    cancelled_ = true;
+                    stop_.store(true);
+                }
                 if (stop_.load(std::memory_order_relaxed))
                     return;
                 const std::size_t chunk = next_.fetch_add(1, std::memory_order_relaxed);
                 if (chunk >= chunks)
                     return;
-                const std::size_t n = work(chunk, tally);
-                const std::size_t done = done_.fetch_add(n, std::memory_order_relaxed) + n;
+                done_.fetch_add(work(chunk, tally), std::memory_order_relaxed);
                 if (tally.nonFinite)
                     stop_.store(true);
-                if (index == 0 && progress_ &&
-                    !progress_(std::min(done / passes_, total_), total_)) {
-                    cancelled_ = true;
-                    stop_.store(true);
-                }
             }
         };
         std::vector<std::thread> helpers;
