@@ -257,6 +257,10 @@ ExactValue operator*(const ExactValue& a, const ExactValue& b) {
     // A/D1 × B/D2 with A, D1 and B, D2 coprime: only A and D2, B and D1 can share factors.
     const BigInt g1 = commonDivisor(a.numerator(), b.denominator());
     const BigInt g2 = commonDivisor(b.numerator(), a.denominator());
+    if (g1 == 1 && g2 == 1) // always so for dyadic values: no division
+        return ExactValue::coprimeFraction(negative, a.numerator() * b.numerator(),
+                                           a.denominator() * b.denominator(),
+                                           a.exponent2() + b.exponent2());
     return ExactValue::coprimeFraction(negative, (a.numerator() / g1) * (b.numerator() / g2),
                                        (a.denominator() / g2) * (b.denominator() / g1),
                                        a.exponent2() + b.exponent2());
@@ -277,6 +281,10 @@ ExactValue operator/(const ExactValue& a, const ExactValue& b) {
     // A/D1 ÷ B/D2 = A·D2 / (D1·B): only A and B, D1 and D2 can share factors.
     const BigInt g1 = commonDivisor(a.numerator(), b.numerator());
     const BigInt g2 = commonDivisor(a.denominator(), b.denominator());
+    if (g1 == 1 && g2 == 1)
+        return ExactValue::coprimeFraction(negative, a.numerator() * b.denominator(),
+                                           a.denominator() * b.numerator(),
+                                           a.exponent2() - b.exponent2());
     return ExactValue::coprimeFraction(negative, (a.numerator() / g1) * (b.denominator() / g2),
                                        (a.denominator() / g2) * (b.numerator() / g1),
                                        a.exponent2() - b.exponent2());
