@@ -11,6 +11,7 @@
 #include "fpx/packed_codes.h"
 #include "fpx/text_util.h"
 #include "fpx/value_parser.h"
+#include "fpx/work_budget.h"
 
 #include <array>
 #include <bit>
@@ -176,6 +177,7 @@ int convertText(Streams& io, const std::optional<FormatSpec>& from, const Format
     bool tooLong = false;
     std::uint64_t lineNumber = 0;
     std::string out;
+    StreamBudget budget;
     while (reader.next(line, tooLong)) {
         ++lineNumber;
         if (tooLong) {
@@ -204,6 +206,18 @@ int convertText(Streams& io, const std::optional<FormatSpec>& from, const Format
             }
         } else {
             const ParsedValue parsed = parseValue(trimmed);
+            if (!budget.charge(parsed.work + (parsed ? valueWork(*parsed.value) : 0))) {
+                // Each line is bounded by itself; this bounds their sum (docs/design.md,
+                // "Bounded work"). What was converted so far is written, the rest refused.
+                io.out << out;
+                io.out.flush();
+                errors.report("line " + std::to_string(lineNumber) +
+                              ": the stream's work budget for exact arithmetic is spent (too "
+                              "many costly values such as huge powers or fractions); stopped "
+                              "here, the rest of the input was not converted");
+                errors.summarize();
+                return kExitDataError;
+            }
             if (parsed && !parsed.exact && !acceptsStandInInput(to, *parsed.value)) {
                 errors.report("line " + std::to_string(lineNumber) +
                               ": a value longer than 40000 digits or beyond 10^±20000 cannot be "

@@ -11,6 +11,7 @@
 #include "fpx/decimal_text.h"
 #include "fpx/format_catalogue.h"
 #include "fpx/value_parser.h"
+#include "fpx/work_budget.h"
 
 #include <ostream>
 
@@ -81,10 +82,17 @@ std::optional<TermSequence> readVector(const std::string& name, const std::strin
     }
     std::vector<ExactValue> values;
     std::size_t start = 0;
+    StreamBudget budget;
     for (;;) {
         const std::size_t comma = text.find(',', start);
         const std::string item = text.substr(start, comma - start);
         const ParsedValue parsed = parseValue(item);
+        if (!budget.charge(parsed.work + (parsed ? valueWork(*parsed.value) : 0))) {
+            error = "--" + name + " (item " + std::to_string(values.size() + 1) +
+                    "): the list's work budget for exact arithmetic is spent (too many costly "
+                    "values such as huge powers or fractions)";
+            return std::nullopt;
+        }
         if (!parsed) {
             error = "--" + name + " '" + item + "' (item " + std::to_string(values.size() + 1) +
                     ", column " + std::to_string(start + parsed.error.position + 1) +

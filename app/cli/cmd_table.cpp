@@ -4,30 +4,169 @@
 #include "commands.h"
 #include "conversion_setup.h"
 #include "presentation.h"
+#include "table_output.h"
+#include "text_table.h"
 
 #include "fpx/conversion.h"
 #include "fpx/decimal_text.h"
 #include "fpx/format_catalogue.h"
 
+#include <algorithm>
+#include <charconv>
+#include <memory>
+#include <optional>
 #include <ostream>
 
 namespace fpx::cli {
 
+namespace {
+
+const char* const kUsage =
+    "usage: fpx table FORMAT [--json|--csv] [--scale S] [--limit N | --stream] [--output FILE]\n"
+    "  --limit N: only the first N codes; --stream: write a table of any size\n"
+    "  --output FILE: write to FILE (complete or not at all; Ctrl+C leaves no part of it)\n";
+
+// One row: the code's fields, class and exact decimal.
+struct Row {
+    Code code = 0;
+    DecodedCode decoded;
+    DecimalText value;
+};
+
+Row rowOf(const FormatSpec& spec, Code code) {
+    Row row;
+    row.code = code;
+    row.decoded = decodeCode(spec, code);
+    row.value = toDecimal(row.decoded.value);
+    return row;
+}
+
+// Writes rows as they are computed, so that no table is ever held whole. Each layout matches
+// what a table built whole and then printed would be: the text table's column widths are
+// known before the first row (the hex and bit columns have one width per format, the class
+// column the widest class present, and the value column is last, so it is never padded), and
+// the JSON document is laid out as printJson lays it out.
+class RowWriter {
+  public:
+    RowWriter(std::ostream& out, const FormatSpec& spec, const TerminalStyle& style,
+              const TableSize& size)
+        : out_(out), spec_(spec), style_(style), size_(size) {}
+    virtual ~RowWriter() = default;
+    virtual void begin() = 0;
+    virtual void write(const Row& row, bool last) = 0;
+    virtual void end() {}
+
+  protected:
+    std::ostream& out_;
+    const FormatSpec& spec_;
+    const TerminalStyle& style_;
+    const TableSize& size_;
+};
+
+class TextWriter : public RowWriter {
+  public:
+    using RowWriter::RowWriter;
+    void begin() override {
+        const std::string header = cell("hex", size_.hexWidth) + cell("bits", size_.bitsWidth) +
+                                   cell("class", size_.classWidth) + "value";
+        if (style_.enabled) {
+            // As TextTable bolds each header cell with its padding.
+            out_ << "\x1b[1m" << cell("hex", size_.hexWidth) << "\x1b[0m\x1b[1m"
+                 << cell("bits", size_.bitsWidth) << "\x1b[0m\x1b[1m"
+                 << cell("class", size_.classWidth) << "\x1b[0m\x1b[1mvalue\x1b[0m\n";
+            return;
+        }
+        out_ << header << '\n';
+    }
+    void write(const Row& row, bool) override {
+        const int bits = spec_.totalBits();
+        std::string line =
+            cell(codeToHex(row.code, bits), size_.hexWidth) +
+            cell(colouredBits(spec_, row.code, style_), size_.bitsWidth) +
+            cell(std::string(valueClassName(row.decoded.valueClass)), size_.classWidth) +
+            (row.value.exact ? row.value.text : row.value.text + "…");
+        while (!line.empty() && line.back() == ' ')
+            line.pop_back();
+        out_ << line << '\n';
+    }
+
+  private:
+    static std::string cell(std::string text, std::size_t width) {
+        text.append(width - TextTable::visibleWidth(text) + 2, ' ');
+        return text;
+    }
+};
+
+class CsvWriter : public RowWriter {
+  public:
+    using RowWriter::RowWriter;
+    void begin() override { out_ << "bits,binary,class,value,exact\n"; }
+    void write(const Row& row, bool) override {
+        out_ << codeToHex(row.code, spec_.totalBits()) << ',' << binaryByField(spec_, row.code)
+             << ',' << valueClassName(row.decoded.valueClass) << ',' << row.value.text << ','
+             << (row.value.exact ? "true" : "false") << '\n';
+    }
+};
+
+class JsonWriter : public RowWriter {
+  public:
+    using RowWriter::RowWriter;
+    void begin() override {
+        // printJson's layout of {"format", "bits", "codes": [...]}, opened here and closed by
+        // end(); each code is dumped by the same Json and indented to its depth.
+        const Json head = {{"format", spec_.id}, {"bits", spec_.totalBits()}};
+        std::string text = head.dump(2, ' ', false, Json::error_handler_t::replace);
+        text.erase(text.rfind('\n')); // drop the closing "}"
+        out_ << text << ",\n  \"codes\": [\n";
+    }
+    void write(const Row& row, bool last) override {
+        const int bits = spec_.totalBits();
+        const Json code = {{"bits", codeToHex(row.code, bits)},
+                           {"binary", binaryByField(spec_, row.code)},
+                           {"class", valueClassName(row.decoded.valueClass)},
+                           {"value", row.value.text},
+                           {"exact", row.value.exact}};
+        const std::string text = code.dump(2, ' ', false, Json::error_handler_t::replace);
+        std::string indented = "    ";
+        for (const char c : text) {
+            indented += c;
+            if (c == '\n')
+                indented += "    ";
+        }
+        out_ << indented << (last ? "\n" : ",\n");
+    }
+    void end() override { out_ << "  ]\n}\n"; }
+};
+
+std::optional<std::uint64_t> readLimit(const std::string& text) {
+    std::uint64_t n = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (ec != std::errc() || end != text.data() + text.size() || n == 0)
+        return std::nullopt;
+    return n;
+}
+
+} // namespace
+
 int runTable(const std::vector<std::string>& rawArgs, Streams& io) {
-    Arguments args(rawArgs, {"scale"}, {"json", "csv", "color", "no-color"});
-    const char* usage = "usage: fpx table FORMAT [--json|--csv] [--scale S]\n";
+    Arguments args(rawArgs, {"scale", "limit", "output"},
+                   {"json", "csv", "color", "no-color", "stream"});
     if (!args.ok()) {
-        io.err << "fpx table: " << args.error() << '\n' << usage;
+        io.err << "fpx table: " << args.error() << '\n' << kUsage;
         return kExitUsage;
     }
     if (args.helpRequested())
-        return printHelp(io, usage);
+        return printHelp(io, kUsage);
     if (args.positionals().size() != 1) {
-        io.err << "fpx table: expected exactly one format\n" << usage;
+        io.err << "fpx table: expected exactly one format\n" << kUsage;
         return kExitUsage;
     }
     if (args.has("json") && args.has("csv")) {
         io.err << "fpx table: choose one of --json and --csv\n";
+        return kExitUsage;
+    }
+    if (args.has("limit") && args.has("stream")) {
+        io.err << "fpx table: choose one of --limit and --stream\n";
         return kExitUsage;
     }
     FormatLookup lookup = findFormat(args.positionals().front());
@@ -48,43 +187,67 @@ int runTable(const std::vector<std::string>& rawArgs, Streams& io) {
                << " bits; tables are for formats of at most 16 bits (" << (1u << 16) << " codes)\n";
         return kExitUsage;
     }
-    const Code count = Code(1) << bits;
-    if (args.has("json")) {
-        // The whole document is built before it is printed: at most 2^16 codes (16 bits).
-        Json codes = Json::array();
-        for (Code code = 0; code < count; ++code) {
-            const DecodedCode d = decodeCode(spec, code);
-            const DecimalText value = toDecimal(d.value);
-            codes.push_back({{"bits", codeToHex(code, bits)},
-                             {"binary", binaryByField(spec, code)},
-                             {"class", valueClassName(d.valueClass)},
-                             {"value", value.text},
-                             {"exact", value.exact}});
+    std::uint64_t count = std::uint64_t(1) << bits;
+    if (const auto limit = args.value("limit")) {
+        const auto n = readLimit(*limit);
+        if (!n) {
+            io.err << "fpx table: --limit '" << *limit
+                   << "': expected a number of rows, 1 or more\n";
+            return kExitUsage;
         }
-        printJson(io.out, {{"format", spec.id}, {"bits", bits}, {"codes", std::move(codes)}});
-        return kExitOk;
+        count = std::min(count, *n);
     }
-    if (args.has("csv")) {
-        io.out << "bits,binary,class,value,exact\n";
-        for (Code code = 0; code < count; ++code) {
-            const DecodedCode d = decodeCode(spec, code);
-            const DecimalText value = toDecimal(d.value);
-            io.out << codeToHex(code, bits) << ',' << binaryByField(spec, code) << ','
-                   << valueClassName(d.valueClass) << ',' << value.text << ','
-                   << (value.exact ? "true" : "false") << '\n';
+    const TableSize size = measureTable(spec, count);
+    if (size.bytes > kMaxTableBytes && !args.has("stream")) {
+        io.err << "fpx table: " << spec.id << " would write about " << describeBytes(size.bytes)
+               << " (" << count << " codes, exact decimals of up to " << size.longestValue
+               << " characters); use --limit N for the first N codes, or --stream to write it "
+                  "all\n";
+        return kExitUsage;
+    }
+    const TerminalStyle style{(io.outIsTerminal && !args.has("no-color") && !args.has("output")) ||
+                              args.has("color")};
+
+    // Before the output file exists, so that Ctrl+C can never leave it behind.
+    const InterruptGuard interrupt;
+    std::optional<OutputFile> file;
+    if (const auto path = args.value("output")) {
+        file.emplace(*path);
+        if (!file->ok()) {
+            io.err << "fpx table: --output: " << file->error() << '\n';
+            return kExitDataError;
         }
-        return kExitOk;
     }
-    const TerminalStyle style{(io.outIsTerminal && !args.has("no-color")) || args.has("color")};
-    TextTable table({"hex", "bits", "class", "value"});
-    for (Code code = 0; code < count; ++code) {
-        const DecodedCode d = decodeCode(spec, code);
-        const DecimalText value = toDecimal(d.value);
-        table.addRow({codeToHex(code, bits), colouredBits(spec, code, style),
-                      std::string(valueClassName(d.valueClass)),
-                      value.exact ? value.text : value.text + "…"});
+    std::ostream& out = file ? file->stream() : io.out;
+    std::unique_ptr<RowWriter> writer;
+    if (args.has("json"))
+        writer = std::make_unique<JsonWriter>(out, spec, style, size);
+    else if (args.has("csv"))
+        writer = std::make_unique<CsvWriter>(out, spec, style, size);
+    else
+        writer = std::make_unique<TextWriter>(out, spec, style, size);
+
+    const bool progress = file && args.has("stream");
+    writer->begin();
+    for (std::uint64_t code = 0; code < count; ++code) {
+        if (interrupt.requested()) {
+            out.flush();
+            if (file)
+                file->discard();
+            io.err << "fpx table: interrupted after " << code << " of " << count << " codes"
+                   << (file ? "; " + file->path() + " was not written" : std::string()) << '\n';
+            return kExitInterrupted;
+        }
+        writer->write(rowOf(spec, Code(code)), code + 1 == count);
+        if (progress && count >= 8 && (code + 1) % (count / 8) == 0)
+            io.err << "fpx table: " << code + 1 << " of " << count << " codes written\n";
     }
-    table.print(io.out, style.enabled);
+    writer->end();
+    out.flush();
+    if (file && !file->commit()) {
+        io.err << "fpx table: --output: " << file->error() << '\n';
+        return kExitDataError;
+    }
     return kExitOk;
 }
 

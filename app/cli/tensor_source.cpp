@@ -10,6 +10,7 @@
 #include "fpx/format_catalogue.h"
 #include "fpx/text_util.h"
 #include "fpx/value_parser.h"
+#include "fpx/work_budget.h"
 
 #include <charconv>
 #include <cstring>
@@ -23,9 +24,16 @@ namespace {
 std::optional<std::vector<float>> parseValueList(const std::string& text, std::string& error) {
     const FormatSpec fp32 = *findFormat("fp32").spec;
     std::vector<float> values;
+    StreamBudget budget;
     for (const std::string_view piece : splitAt(text, ',')) {
         const std::string item(piece);
         const ParsedValue parsed = parseValue(item);
+        if (!budget.charge(parsed.work + (parsed ? valueWork(*parsed.value) : 0))) {
+            error = "--values: '" + item + "' (item " + std::to_string(values.size() + 1) +
+                    "): the list's work budget for exact arithmetic is spent (too many costly "
+                    "values such as huge powers or fractions)";
+            return std::nullopt;
+        }
         if (!parsed) {
             error = "--values: '" + item + "': " + parsed.error.message;
             return std::nullopt;

@@ -250,6 +250,10 @@ ConversionReport convertAndDescribe(const ExactValue& input, const FormatSpec& s
         r.error = value - input;
     if (r.error.isZero())
         r.relativeError = ExactValue::zero();
+    else if (value.isFinite() && input.isFinite() && !input.isZero())
+        // (v − x) / x = v / x − 1, the same exact number; v is a short dyadic value, so this
+        // needs no gcd between the long numerators of the error and the input.
+        r.relativeError = value / input - ExactValue::integer(1);
     else
         r.relativeError = r.error / input;
     if (r.details.ulp && r.error.isFinite())

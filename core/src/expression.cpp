@@ -2,6 +2,7 @@
 #include "fpx/expression.h"
 
 #include "fpx/code_details.h"
+#include "fpx/work_budget.h"
 
 #include <algorithm>
 #include <array>
@@ -17,8 +18,8 @@ namespace {
 // precision (113 bits), so an error against the approximate root is right to many digits.
 constexpr int kExactRootBits = 320;
 
-// About half a second of big-integer work, as value_parser.cpp budgets its arithmetic.
-constexpr double kWorkBudget = 1.5e11;
+// One expression's big-integer work, as value_parser.cpp budgets its arithmetic.
+constexpr double kWorkBudget = kValueWork;
 
 struct Failure {
     ParseError error;
@@ -428,16 +429,16 @@ ExactEvaluation evaluate(const Expression& expression, double* work) {
 } // namespace
 
 ExpressionParse parseExpression(std::string_view text) {
+    double work = 0;
     try {
         ExpressionParser parser(text);
         Expression expression = parser.parseAll();
         // Evaluate once under the work budget, so that evaluateExactly (which has none) is
         // known to finish promptly.
-        double work = 0;
         evaluate(expression, &work);
-        return ExpressionParse{std::move(expression), {}};
+        return ExpressionParse{std::move(expression), {}, work};
     } catch (const Failure& failure) {
-        return ExpressionParse{std::nullopt, failure.error};
+        return ExpressionParse{std::nullopt, failure.error, work};
     }
 }
 

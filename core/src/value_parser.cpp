@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "fpx/value_parser.h"
 
+#include "fpx/work_budget.h"
+
 #include <boost/multiprecision/cpp_int.hpp>
 
 #include <cstdint>
@@ -363,6 +365,9 @@ class Parser : public Scanner {
   public:
     explicit Parser(std::string_view text) : Scanner(text, 0) {}
 
+    // The big-integer work charged so far (see chargeWork).
+    double work() const { return work_; }
+
     Operand parseAll() {
         skipBlanks();
         if (pos_ == text_.size())
@@ -502,8 +507,7 @@ class Parser : public Scanner {
     }
 
     static constexpr int kMaxNesting = 200;
-    // About half a second of big-integer work on a 2-core machine of 2025.
-    static constexpr double kWorkBudget = 1.5e11;
+    static constexpr double kWorkBudget = kValueWork;
     double work_ = 0;
     int depth_ = 0;
 };
@@ -521,12 +525,12 @@ NumberLiteral readNumberLiteral(std::string_view text, std::size_t position, boo
 }
 
 ParsedValue parseValue(std::string_view text) {
+    Parser parser(text);
     try {
-        Parser parser(text);
         const Operand operand = parser.parseAll();
-        return ParsedValue{operand.value, {}, operand.exact};
+        return ParsedValue{operand.value, {}, operand.exact, parser.work()};
     } catch (const Failure& failure) {
-        return ParsedValue{std::nullopt, failure.error};
+        return ParsedValue{std::nullopt, failure.error, true, parser.work()};
     }
 }
 

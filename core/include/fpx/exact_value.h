@@ -73,7 +73,12 @@ class ExactValue {
     bool isIdenticalTo(const ExactValue& other) const;
 
   private:
+    // numerator / denominator must already be coprime apart from factors of two: only those
+    // are moved into the exponent (no gcd).
+    static ExactValue coprimeFraction(bool negative, BigInt numerator, BigInt denominator,
+                                      std::int64_t exponent2);
     void normalize();
+    void removeFactorsOfTwo();
 
     Kind kind_ = Kind::Finite;
     bool negative_ = false;
@@ -82,12 +87,15 @@ class ExactValue {
     std::int64_t exponent2_ = 0;
 };
 
-// Midpoint (a + b) / 2 of two finite values.
+// gcd of two non-negative integers, cheap where one side is 1 or much shorter than the other.
+BigInt commonDivisor(const BigInt& a, const BigInt& b);
+
 // The exact value of a double (NaN, ±∞ and −0 included).
 ExactValue exactFromDouble(double x);
 // The double that holds `v` exactly. Precondition: it exists (NaN, ±∞ and −0 included).
 double doubleFromExact(const ExactValue& v);
 
+// Midpoint (a + b) / 2 of two finite values.
 ExactValue midpoint(const ExactValue& a, const ExactValue& b);
 
 // |x| / 2^quantumExponent split into the kept integer and the discarded fraction:

@@ -52,6 +52,8 @@ inline constexpr int kMaxExpressionDepth = 64;
 struct ExpressionParse {
     std::optional<Expression> expression;
     ParseError error; // byte position and message, e.g. "expected ')' to close the '(' at column 3"
+    // The big-integer work of evaluating it once (see work_budget.h), also when refused.
+    double work = 0;
     explicit operator bool() const { return expression.has_value(); }
 };
 

@@ -23,6 +23,9 @@ struct ParsedValue {
     // Either way it rounds exactly like the text into every binary float format, in every
     // mode (see acceptsStandInInput); errors computed against it are approximate.
     bool exact = true;
+    // The big-integer work the text's arithmetic cost (in bit products, see work_budget.h),
+    // also when it was refused: a stream charges it to its StreamBudget.
+    double work = 0;
     explicit operator bool() const { return value.has_value(); }
 };
 

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// What a listing of codes will cost before it is written, and writing it safely: an output
+// file that is complete or absent, and Ctrl+C that stops between rows.
+
+#include "fpx/code.h"
+#include "fpx/format_spec.h"
+
+#include <atomic>
+#include <cstdint>
+#include <fstream>
+#include <string>
+
+namespace fpx::cli {
+
+// The exit status of a command stopped by Ctrl+C (128 + SIGINT, as a shell reports it).
+constexpr int kExitInterrupted = 130;
+
+// Listings estimated above this are refused unless asked for with --limit or --stream: far
+// more than any built-in format of 16 bits needs, far less than a wide exponent's decimals.
+constexpr std::uint64_t kMaxTableBytes = std::uint64_t(64) << 20;
+
+struct TableSize {
+    std::uint64_t bytes = 0;        // estimated output, all rows
+    std::uint64_t longestValue = 0; // estimated characters of the longest exact decimal
+    std::size_t hexWidth = 3;       // the text table's columns: "hex", "bits", "class"
+    std::size_t bitsWidth = 4;
+    std::size_t classWidth = 5;
+};
+
+// Codes 0 … count−1 of `spec`: decoded (cheap), never printed. Each exact decimal's length is
+// estimated from the value's bits, so a table of a wide exponent is known to be enormous
+// before its first digit is computed.
+TableSize measureTable(const FormatSpec& spec, std::uint64_t count);
+
+// "1.1 GB", "640 kB": a size for a message.
+std::string describeBytes(std::uint64_t bytes);
+
+// A file written under a temporary name beside it and renamed over `path` by commit(): an
+// interrupted or failed write leaves `path` as it was. The temporary file is removed unless
+// committed.
+class OutputFile {
+  public:
+    explicit OutputFile(std::string path);
+    ~OutputFile();
+    OutputFile(const OutputFile&) = delete;
+    OutputFile& operator=(const OutputFile&) = delete;
+
+    bool ok() const { return error_.empty(); }
+    const std::string& error() const { return error_; }
+    const std::string& path() const { return path_; }
+    std::ostream& stream() { return stream_; }
+    bool commit();
+    void discard();
+
+  private:
+    std::string path_;
+    std::string temporary_;
+    std::ofstream stream_;
+    std::string error_;
+    bool open_ = false;
+};
+
+// While alive, Ctrl+C (SIGINT) only sets a flag that requested() reads, so a long listing
+// stops between two rows and cleans up; the previous handler is restored afterwards.
+class InterruptGuard {
+  public:
+    InterruptGuard();
+    ~InterruptGuard();
+    InterruptGuard(const InterruptGuard&) = delete;
+    InterruptGuard& operator=(const InterruptGuard&) = delete;
+    bool requested() const;
+
+  private:
+    void (*previous_)(int) = nullptr;
+};
+
+} // namespace fpx::cli
