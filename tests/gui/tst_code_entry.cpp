@@ -9,6 +9,7 @@
 #include "models/format_table_model.h"
 #include "widgets/same_bits_dialog.h"
 
+#include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QTableWidget>
