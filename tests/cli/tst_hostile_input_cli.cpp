@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Inputs that the sanitizers caught misbehaving, through the real binary (docs/sanitizers.md):
-// raw streams that end inside an element, and codes made only of digit separators. Each case
-// is the input that was found, with the message, the exit status and the output it must give.
+// Inputs found misbehaving under the sanitizers and by fuzzing, through the real binary
+// (docs/sanitizers.md): raw streams that end inside an element, empty .npy arrays, and codes
+// made only of digit separators. Each case is the input that was found, with the message, the
+// exit status and the output it must give.
 // Expected codes are worked by hand from the formats' layouts: FP16 1.0 is 0x3c00, FP16 -2.0 is
 // 0xc000, FP32 1.0 is 0x3f800000, FP32 -2.0 is 0xc0000000, FP64 1.0 is 0x3ff0000000000000,
 // BF16 keeps FP32's top half.
 #include "../support/cli_runner.h"
 
 #include <QByteArray>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 using fpx::test::CliRun;
@@ -21,6 +24,21 @@ QByteArray bytes(std::initializer_list<unsigned char> list) {
     for (unsigned char b : list)
         result.append(static_cast<char>(b));
     return result;
+}
+
+// A .npy file (version 1.0) of dtype `descr` and shape `shape` holding `data`: the magic
+// string, the version, the header length, and the header padded with blanks to 64 bytes.
+QByteArray npyFile(const QByteArray& descr, const QByteArray& shape, const QByteArray& data) {
+    QByteArray header =
+        "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
+    while ((10 + header.size() + 1) % 64 != 0)
+        header += ' ';
+    header += '\n';
+    const auto length = static_cast<unsigned>(header.size());
+    return QByteArray("\x93NUMPY\x01\x00", 8) +
+           bytes({static_cast<unsigned char>(length & 0xff),
+                  static_cast<unsigned char>(length >> 8)}) +
+           header + data;
 }
 
 } // namespace
@@ -119,6 +137,40 @@ class TestHostileInputCli : public QObject {
                                   "element (elements of fp32 are 4 bytes); the 40000 whole "
                                   "elements before them were converted"),
                  qPrintable(describe(run)));
+    }
+
+    // Empty .npy arrays: reading one copied zero bytes into an empty vector, whose data() may
+    // be null (UBSan: null pointer passed to memcpy), for float64 in the reader and for float32
+    // in the widening to float. An empty array holds no values to sum.
+    void emptyNpyArrays_data() {
+        QTest::addColumn<QByteArray>("descr");
+        QTest::addColumn<QByteArray>("shape");
+        QTest::newRow("float64, (0,)") << QByteArray("<f8") << QByteArray("(0,)");
+        QTest::newRow("float32, (0,)") << QByteArray("<f4") << QByteArray("(0,)");
+        QTest::newRow("float16, (0, 3)") << QByteArray("<f2") << QByteArray("(0, 3)");
+    }
+    void emptyNpyArrays() {
+        QFETCH(QByteArray, descr);
+        QFETCH(QByteArray, shape);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath("empty.npy");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(npyFile(descr, shape, {}));
+        file.close();
+        const CliRun run = runFpx({"accumulate", "--values", "file:" + path});
+        QVERIFY2(run.exitCode == 1, qPrintable(describe(run)));
+        QVERIFY2(run.err.contains("empty.npy holds no values"), qPrintable(describe(run)));
+        // The same reader with one value: it is read, so the file itself is well formed.
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        const QByteArray one = descr == "<f8"   ? bytes({0, 0, 0, 0, 0, 0, 0xf0, 0x3f})
+                               : descr == "<f4" ? bytes({0, 0, 0x80, 0x3f})
+                                                : bytes({0x00, 0x3c});
+        file.write(npyFile(descr, "(1,)", one));
+        file.close();
+        const CliRun single = runFpx({"accumulate", "--values", "file:" + path, "--json"});
+        QVERIFY2(single.exitCode == 0, qPrintable(describe(single)));
     }
 
     // Codes made only of digit separators were read as code 0. Each is refused, with the
