@@ -6,6 +6,7 @@
 #include "conversion_setup.h"
 
 #include "fpx/bulk_conversion.h"
+#include "fpx/code_parser.h"
 #include "fpx/conversion.h"
 #include "fpx/format_catalogue.h"
 #include "fpx/packed_codes.h"
@@ -194,14 +195,17 @@ int convertText(Streams& io, const std::optional<FormatSpec>& from, const Format
             continue;
         }
         if (from) {
-            const auto code = parseCode(trimmed, from->totalBits());
+            const ParsedCode code = readCode(trimmed, from->totalBits());
             if (!code) {
-                errors.report("line " + std::to_string(lineNumber) + ": '" +
-                              printable(std::string(trimmed)) + "' is not a hex code of " +
-                              std::to_string(from->totalBits()) + " bits for " + from->id);
+                const std::size_t column =
+                    code.errorPosition + 1 + static_cast<std::size_t>(trimmed.data() - line.data());
+                errors.report("line " + std::to_string(lineNumber) + ", column " +
+                              std::to_string(column) + ": " + code.error + " in '" +
+                              printable(std::string(trimmed)) + "' (a code of " +
+                              std::to_string(from->totalBits()) + " bits for " + from->id + ")");
                 out += "error\n";
             } else {
-                out += codeToHex(codes->convert(*code, lineNumber - 1), toBits);
+                out += codeToHex(codes->convert(*code.code, lineNumber - 1), toBits);
                 out += '\n';
             }
         } else {
@@ -273,7 +277,10 @@ int convertRaw(Streams& io, const FormatSpec& from, const FormatSpec& to,
         static_assert(std::endian::native == std::endian::little,
                       "raw elements are read and written in place");
         const bool bulk = codes.encoder() || codes.decoder();
-        if (const BulkEncoder* encoder = codes.encoder()) {
+        if (whole == 0) {
+            // The bytes end inside their first element: nothing whole to convert yet (and an
+            // empty vector's data() may be null, which memcpy must not be given).
+        } else if (const BulkEncoder* encoder = codes.encoder()) {
             // FP32 input: the whole block through the bulk kernel (4-byte elements, no masking).
             const std::size_t n = whole / 4;
             words.resize(n);
@@ -320,10 +327,20 @@ int convertRaw(Streams& io, const FormatSpec& from, const FormatSpec& to,
         if (!io.in)
             break;
     }
-    if (carried != 0)
-        errors.report("truncated input: " + std::to_string(carried) + " trailing byte" +
-                      (carried == 1 ? "" : "s") + " after element " + std::to_string(index) +
-                      " (elements of " + from.id + " are " + std::to_string(inBytes) + " bytes)");
+    if (carried != 0) {
+        const std::string them = carried == 1 ? "it" : "them";
+        const std::string converted =
+            index == 0
+                ? "no whole element came before " + them
+                : "the " + std::to_string(index) + " whole element" +
+                      (index == 1 ? " before " + them + " was" : "s before " + them + " were") +
+                      " converted";
+        errors.report("truncated input: the last " + std::to_string(carried) + " byte" +
+                      (carried == 1 ? "" : "s") + ", at byte offset " +
+                      std::to_string(index * inBytes) + ", " + (carried == 1 ? "is" : "are") +
+                      " not a whole element (elements of " + from.id + " are " +
+                      std::to_string(inBytes) + " bytes); " + converted);
+    }
     io.out.flush();
     errors.summarize();
     return errors.count() == 0 ? kExitOk : kExitDataError;

@@ -7,6 +7,7 @@
 
 #include "fpx/approximate_error.h"
 #include "fpx/code_details.h"
+#include "fpx/code_parser.h"
 #include "fpx/decimal_text.h"
 #include "fpx/decode_explanation.h"
 #include "fpx/format_catalogue.h"
@@ -268,17 +269,19 @@ int showSameBits(const Arguments& args, const std::vector<FormatSpec>& extra, St
                << ", or add one with --formats)\n";
         return kExitUsage;
     }
-    const auto code = parseCode(*args.value("bits"), bits);
-    if (!code) {
-        io.err << "fpx show: --bits '" << *args.value("bits")
-               << "' is not a hex (0x…) or binary (0b…) code of " << bits << " bits\n";
+    const ParsedCode parsed = readCode(*args.value("bits"), bits);
+    if (!parsed) {
+        io.err << "fpx show: --bits '" << *args.value("bits") << "', column "
+               << parsed.errorPosition + 1 << ": " << parsed.error << " (a code of " << bits
+               << " bits is hex, 0x…, or binary, 0b…)\n";
         return kExitDataError;
     }
-    const std::vector<SameBitsRow> rows = readInEveryFormat(*code, bits, extra);
+    const Code code = *parsed.code;
+    const std::vector<SameBitsRow> rows = readInEveryFormat(code, bits, extra);
     if (args.has("json")) {
         Json json;
-        json["bits"] = codeToHex(*code, bits);
-        json["binary"] = codeToBinary(*code, bits);
+        json["bits"] = codeToHex(code, bits);
+        json["binary"] = codeToBinary(code, bits);
         json["width"] = bits;
         Json results = Json::array();
         for (const SameBitsRow& row : rows)
@@ -291,8 +294,8 @@ int showSameBits(const Arguments& args, const std::vector<FormatSpec>& extra, St
         return kExitOk;
     }
     const TerminalStyle style{(io.outIsTerminal && !args.has("no-color")) || args.has("color")};
-    io.out << style.bold("bits") << "  " << codeToHex(*code, bits) << " = "
-           << codeToBinary(*code, bits) << "   "
+    io.out << style.bold("bits") << "  " << codeToHex(code, bits) << " = "
+           << codeToBinary(code, bits) << "   "
            << style.dim("read in every " + widthText + "-bit format") << "\n\n";
     TextTable table({"format", "fields", "class", "value"});
     for (const SameBitsRow& row : rows) {
@@ -381,18 +384,19 @@ int runShow(const std::vector<std::string>& rawArgs, Streams& io) {
             return kExitUsage;
         }
         setup.applyScale(*from.spec);
-        const auto code = parseCode(*args.value("bits"), from.spec->totalBits());
-        if (!code) {
-            io.err << "fpx show: --bits '" << *args.value("bits")
-                   << "' is not a hex (0x…) or binary (0b…) code of " << from.spec->totalBits()
-                   << " bits for " << from.spec->id << '\n';
+        const ParsedCode parsed = readCode(*args.value("bits"), from.spec->totalBits());
+        if (!parsed) {
+            io.err << "fpx show: --bits '" << *args.value("bits") << "', column "
+                   << parsed.errorPosition + 1 << ": " << parsed.error << " (a code of "
+                   << from.spec->totalBits() << " bits for " << from.spec->id
+                   << " is hex, 0x…, or binary, 0b…)\n";
             return kExitDataError;
         }
-        input.value = decodeCode(*from.spec, *code).value;
-        input.text = codeToHex(*code, from.spec->totalBits());
+        input.value = decodeCode(*from.spec, *parsed.code).value;
+        input.text = codeToHex(*parsed.code, from.spec->totalBits());
         input.fromFormat = from.spec->id;
         input.fromSpec = *from.spec;
-        input.code = *code;
+        input.code = *parsed.code;
     } else {
         if (args.positionals().size() != 1) {
             io.err << "fpx show: expected one VALUE"

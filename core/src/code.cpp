@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "fpx/code.h"
+#include "fpx/code_parser.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace fpx {
 
@@ -25,49 +27,96 @@ std::string codeToBinary(Code code, int bits) {
 
 namespace {
 
-// Digits of 2^radixBits each (digit separators _ ' and space skipped), at most `bits` wide.
-std::optional<Code> parseDigits(std::string_view text, int radixBits, int bits) {
-    if (text.empty())
-        return std::nullopt;
+bool isDigitSeparator(char c) {
+    return c == '_' || c == '\'' || c == ' ';
+}
+
+// The value of a hex digit, or -1.
+int hexDigitValue(char c) {
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+ParsedCode refuse(std::size_t position, std::string message) {
+    ParsedCode result;
+    result.errorPosition = position;
+    result.error = std::move(message);
+    return result;
+}
+
+// Digits of 2^radixBits each in text[begin…] (digit separators _ ' and space skipped), at
+// least one of them, at most `bits` wide. Positions in errors are offsets into `text`.
+ParsedCode parseDigits(std::string_view text, std::size_t begin, int radixBits, int bits) {
+    const char* digitName = radixBits == 1 ? "binary digit" : "hex digit";
     Code value = 0;
     int significantBits = 0;
-    for (char c : text) {
-        if (c == '_' || c == '\'' || c == ' ')
+    bool anyDigit = false;
+    for (std::size_t i = begin; i < text.size(); ++i) {
+        const char c = text[i];
+        if (isDigitSeparator(c))
             continue; // digit separators: 0b0_01101_1001010011
-        int digit = -1;
-        if (c >= '0' && c <= '9')
-            digit = c - '0';
-        else if (c >= 'a' && c <= 'f')
-            digit = c - 'a' + 10;
-        else if (c >= 'A' && c <= 'F')
-            digit = c - 'A' + 10;
+        const int digit = hexDigitValue(c);
         if (digit < 0 || digit >= (1 << radixBits))
-            return std::nullopt;
+            return refuse(i, c > ' ' && c <= '~'
+                                 ? "'" + std::string(1, c) + "' is not a " + digitName
+                                 : std::string("expected a ") + digitName);
+        anyDigit = true;
         if (significantBits > 0 || digit != 0)
             significantBits += radixBits;
         if (significantBits > 128)
-            return std::nullopt;
+            return refuse(begin, "wider than " + std::to_string(std::min(bits, 128)) + " bits");
         value = (value << radixBits) | static_cast<Code>(digit);
     }
+    // Separators alone are no code: "_" or "0x___" must not read as 0.
+    if (!anyDigit)
+        return refuse(begin, std::string("expected a ") + digitName);
     if (bits < 128 && (value >> bits) != 0)
-        return std::nullopt;
-    return value;
+        return refuse(begin, "wider than " + std::to_string(bits) + " bits");
+    ParsedCode result;
+    result.code = value;
+    return result;
+}
+
+// True when something follows text[begin] and all of it is binary digits and separators.
+bool binaryFollows(std::string_view text, std::size_t begin) {
+    if (begin >= text.size())
+        return false;
+    for (std::size_t i = begin; i < text.size(); ++i)
+        if (text[i] != '0' && text[i] != '1' && !isDigitSeparator(text[i]))
+            return false;
+    return true;
 }
 
 } // namespace
 
+ParsedCode readCode(std::string_view text, int bits) {
+    std::size_t begin = 0;
+    std::size_t end = text.size();
+    while (begin < end && (text[begin] == ' ' || text[begin] == '\t'))
+        ++begin;
+    while (end > begin && (text[end - 1] == ' ' || text[end - 1] == '\t' || text[end - 1] == '\r'))
+        --end;
+    const std::string_view code = text.substr(0, end); // offsets stay those of `text`
+    if (begin == end)
+        return refuse(begin, "expected a hex (0x…) or binary (0b…) code");
+    const bool prefixed = end - begin >= 2 && code[begin] == '0';
+    if (prefixed && (code[begin + 1] == 'x' || code[begin + 1] == 'X'))
+        return parseDigits(code, begin + 2, 4, bits);
+    // "0b…" is binary when only binary digits and separators follow ("0b_" is binary without
+    // digits, refused); otherwise ("0b", "0b3f") it can only be hex.
+    if (prefixed && (code[begin + 1] == 'b' || code[begin + 1] == 'B') &&
+        binaryFollows(code, begin + 2))
+        return parseDigits(code, begin + 2, 1, bits);
+    return parseDigits(code, begin, 4, bits);
+}
+
 std::optional<Code> parseCode(std::string_view text, int bits) {
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
-        text.remove_prefix(1);
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r'))
-        text.remove_suffix(1);
-    if (text.size() >= 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
-        return parseDigits(text.substr(2), 4, bits);
-    // "0b…" is binary when binary digits follow; otherwise ("0b", "0b3f") it can only be hex.
-    if (text.size() >= 2 && text[0] == '0' && (text[1] == 'b' || text[1] == 'B'))
-        if (auto binary = parseDigits(text.substr(2), 1, bits))
-            return binary;
-    return parseDigits(text, 4, bits);
+    return readCode(text, bits).code;
 }
 
 std::string codeToDecimal(Code code) {

@@ -247,7 +247,10 @@ NpyReadResult parseNpy(std::string_view bytes, const std::string& name) {
     const std::size_t count = header.elementCount;
     array.values.resize(count);
     const char* data = bytes.data() + header.dataOffset;
-    if (header.elementBytes == 8) {
+    if (count == 0) {
+        // An empty array ("shape": (0,)): nothing to copy, and the empty vector's data() may be
+        // null, which memcpy must not be given even for no bytes.
+    } else if (header.elementBytes == 8) {
         std::memcpy(array.values.data(), data, 8 * count);
     } else {
         // float16 and float32 widen exactly into float, then into double.

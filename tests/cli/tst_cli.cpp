@@ -353,7 +353,9 @@ void TestCli::convertRawTruncated() {
                            QByteArray("\x00\x00\x80\x3f\x00\x00", 6));
     QCOMPARE(run.exitCode, 1);
     QCOMPARE(run.out, QByteArray("\x00\x3c", 2));
-    QVERIFY(run.err.contains("truncated input: 2 trailing bytes after element 1"));
+    QVERIFY(run.err.contains("truncated input: the last 2 bytes, at byte offset 4, are not a whole "
+                             "element (elements of fp32 are 4 bytes); the 1 whole element before "
+                             "them was converted"));
     QCOMPARE(runFpx({"convert", "--raw", "--to", "fp16"}, "x").exitCode, 2); // --raw needs --from
 }
 

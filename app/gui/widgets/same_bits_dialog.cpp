@@ -4,6 +4,7 @@
 #include "widgets/code_cells_delegate.h"
 
 #include "fpx/bit_layout.h"
+#include "fpx/code_parser.h"
 #include "fpx/decimal_text.h"
 #include "fpx/format_catalogue.h"
 #include "fpx/format_identity.h"
@@ -91,23 +92,30 @@ void SameBitsDialog::openAt(const FormatSpec& spec, Code code) {
 
 void SameBitsDialog::refresh() {
     const int bits = width_->currentData().toInt();
-    const auto code = parseCode(code_->text().toStdString(), bits);
+    const std::string text = code_->text().toStdString();
+    const ParsedCode parsed = readCode(text, bits);
     table_->setRowCount(0);
     rowFormats_.clear();
-    if (!code) {
-        status_->setText(
-            tr("⚠ not a %1-bit code: type hex (0x80) or binary (0b1000_0000)").arg(bits));
+    if (!parsed) {
+        // The column counts characters, as the user sees them, not UTF-8 bytes.
+        const qsizetype column =
+            QString::fromUtf8(text.data(), static_cast<qsizetype>(parsed.errorPosition)).size() + 1;
+        status_->setText(tr("⚠ column %1: %2 — type a %3-bit code in hex (0x80) or binary "
+                            "(0b1000_0000)")
+                             .arg(column)
+                             .arg(QString::fromStdString(parsed.error))
+                             .arg(bits));
         status_->setStyleSheet("color: #d0402f;");
         return;
     }
-    status_->setText(tr("%1 = %2").arg(QString::fromStdString(codeToHex(*code, bits)),
-                                       QString::fromStdString(codeToBinary(*code, bits))));
+    status_->setText(tr("%1 = %2").arg(QString::fromStdString(codeToHex(*parsed.code, bits)),
+                                       QString::fromStdString(codeToBinary(*parsed.code, bits))));
     status_->setStyleSheet({});
     const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-    const std::vector<SameBitsRow> rows = readInEveryFormat(*code, bits, shown_);
+    const std::vector<SameBitsRow> rows = readInEveryFormat(*parsed.code, bits, shown_);
     for (const SameBitsRow& r : rows)
         rowFormats_.push_back(r.spec);
-    rowCode_ = *code;
+    rowCode_ = *parsed.code;
     cells_->setLayout(BitCellLayout::forFormats(rowFormats_, 14));
     for (const SameBitsRow& r : rows) {
         const int row = table_->rowCount();

@@ -34,6 +34,7 @@ class SameBitsDialog : public QDialog {
     QLineEdit* codeEdit() const { return code_; }
     QComboBox* widthBox() const { return width_; }
     QTableWidget* table() const { return table_; }
+    QLabel* statusLabel() const { return status_; }
     CodeCellsDelegate* bitsDelegate() const { return cells_; }
 
     enum Column { Format, Bits, Class, Value, ColumnCount };

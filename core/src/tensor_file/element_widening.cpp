@@ -99,6 +99,8 @@ std::optional<ElementType> parseRawDtype(std::string_view text) {
 }
 
 void widenToFloat(ElementType type, const std::uint8_t* src, std::size_t n, float* dst) {
+    if (n == 0)
+        return; // src and dst may be null (empty vectors); memcpy must not see them
     switch (type) {
     case ElementType::F32:
         std::memcpy(dst, src, 4 * n);
