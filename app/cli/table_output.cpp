@@ -9,8 +9,6 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
-#include <filesystem>
-#include <system_error>
 
 namespace fpx::cli {
 
@@ -59,15 +57,20 @@ extern "C" void onInterrupt(int) {
 TableSize measureTable(const FormatSpec& spec, std::uint64_t count) {
     TableSize size;
     const int bits = spec.totalBits();
-    for (std::uint64_t row = 0; row < count; ++row) {
+    // The columns are as wide as the whole table needs, so that the first N rows of a limited
+    // table are exactly the first N rows of the whole one; only the bytes are of those rows.
+    const std::uint64_t codes = std::uint64_t(1) << bits;
+    for (std::uint64_t row = 0; row < codes; ++row) {
         const Code code = row;
         const DecodedCode d = decodeCode(spec, code);
-        const std::uint64_t value = decimalLength(d.value);
         const std::string binary = binaryByField(spec, code);
-        size.longestValue = std::max(size.longestValue, value);
         size.hexWidth = std::max(size.hexWidth, codeToHex(code, bits).size());
         size.bitsWidth = std::max(size.bitsWidth, binary.size());
         size.classWidth = std::max(size.classWidth, valueClassName(d.valueClass).size());
+        if (row >= count)
+            continue;
+        const std::uint64_t value = decimalLength(d.value);
+        size.longestValue = std::max(size.longestValue, value);
         // A row of any layout: hex, binary, class and separators, then the value (JSON's keys
         // and indentation come to about 100 characters).
         size.bytes += 2 * binary.size() + 100 + value;
@@ -88,13 +91,9 @@ std::string describeBytes(std::uint64_t bytes) {
     return text;
 }
 
-OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
-    temporary_ = path_ + ".part";
-    stream_.open(temporary_, std::ios::binary | std::ios::trunc);
-    if (!stream_)
-        error_ = "cannot write " + temporary_;
-    else
-        open_ = true;
+OutputFile::OutputFile(std::string path)
+    : path_(std::move(path)), buffer_(file_), stream_(&buffer_) {
+    open_ = file_.create(path_, error_);
 }
 
 OutputFile::~OutputFile() {
@@ -104,34 +103,27 @@ OutputFile::~OutputFile() {
 bool OutputFile::commit() {
     if (!open_)
         return false;
-    stream_.close();
     open_ = false;
+    stream_.flush();
     if (!stream_) {
-        error_ = "writing " + temporary_ + " failed";
-        std::remove(temporary_.c_str());
+        error_ = buffer_.error();
+        file_.discard();
         return false;
     }
-    std::error_code ec;
-    std::filesystem::rename(temporary_, path_, ec);
-    if (ec) {
-        error_ = "cannot rename " + temporary_ + " to " + path_ + ": " + ec.message();
-        std::remove(temporary_.c_str());
-        return false;
-    }
-    return true;
+    return file_.commit(error_);
 }
 
 void OutputFile::discard() {
-    if (!open_)
-        return;
-    stream_.close();
     open_ = false;
-    std::remove(temporary_.c_str());
+    file_.discard();
 }
 
 InterruptGuard::InterruptGuard() {
     interruptFlag = 0;
     previous_ = std::signal(SIGINT, onInterrupt);
+    // A command started with Ctrl+C ignored (in the background, under nohup) keeps ignoring it.
+    if (previous_ == SIG_IGN)
+        std::signal(SIGINT, SIG_IGN);
 }
 
 InterruptGuard::~InterruptGuard() {

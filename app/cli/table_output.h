@@ -3,12 +3,13 @@
 // What a listing of codes will cost before it is written, and writing it safely: an output
 // file that is complete or absent, and Ctrl+C that stops between rows.
 
+#include "fpx/atomic_file.h"
 #include "fpx/code.h"
 #include "fpx/format_spec.h"
 
 #include <atomic>
 #include <cstdint>
-#include <fstream>
+#include <ostream>
 #include <string>
 
 namespace fpx::cli {
@@ -36,9 +37,8 @@ TableSize measureTable(const FormatSpec& spec, std::uint64_t count);
 // "1.1 GB", "640 kB": a size for a message.
 std::string describeBytes(std::uint64_t bytes);
 
-// A file written under a temporary name beside it and renamed over `path` by commit(): an
-// interrupted or failed write leaves `path` as it was. The temporary file is removed unless
-// committed.
+// A file for << written whole or not at all (fpx/atomic_file.h): an interrupted or failed
+// write leaves `path` as it was.
 class OutputFile {
   public:
     explicit OutputFile(std::string path);
@@ -46,7 +46,7 @@ class OutputFile {
     OutputFile(const OutputFile&) = delete;
     OutputFile& operator=(const OutputFile&) = delete;
 
-    bool ok() const { return error_.empty(); }
+    bool ok() const { return open_; }
     const std::string& error() const { return error_; }
     const std::string& path() const { return path_; }
     std::ostream& stream() { return stream_; }
@@ -55,8 +55,9 @@ class OutputFile {
 
   private:
     std::string path_;
-    std::string temporary_;
-    std::ofstream stream_;
+    AtomicFile file_;
+    AtomicFileBuffer buffer_;
+    std::ostream stream_;
     std::string error_;
     bool open_ = false;
 };

@@ -1,97 +1,20 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Writing .safetensors and .npy files atomically: everything goes to a new file beside the
-// target, which is renamed over the target only once it is complete. A failure at any step
-// removes the temporary file, so a reader of PATH sees the old file or the new one, never half.
+// Writing .safetensors and .npy files atomically (fpx/atomic_file.h): a reader of PATH sees the
+// old file or the new one, never half.
 #include "tensor_file_kinds.h"
+
+#include "fpx/atomic_file.h"
 
 #include <nlohmann/json.hpp>
 
-#include <cerrno>
-#include <cstring>
-#include <fcntl.h>
 #include <limits>
 #include <set>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace fpx {
 
 using namespace tensor_file;
 
 namespace {
-
-class AtomicFile {
-  public:
-    // Creates the temporary file; false with `error` when it cannot.
-    bool create(const std::string& path, std::string& error) {
-        path_ = path;
-        struct stat info {};
-        if (::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode)) {
-            error = path + ": is a directory";
-            return false;
-        }
-        const std::size_t slash = path.find_last_of('/');
-        const std::string directory = slash == std::string::npos ? "" : path.substr(0, slash + 1);
-        const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-        // Mode 0666 lets the umask decide the permissions, as for any new file; O_EXCL never
-        // reuses a name another writer holds.
-        for (int attempt = 0; attempt < 100; ++attempt) {
-            temporary_ = directory + "." + name + ".fpx-" + std::to_string(::getpid()) + "-" +
-                         std::to_string(attempt) + ".tmp";
-            fd_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-            if (fd_ >= 0)
-                return true;
-            if (errno != EEXIST)
-                break;
-        }
-        error = path + ": cannot create a file beside it to write into: " + std::strerror(errno);
-        temporary_.clear();
-        return false;
-    }
-
-    bool write(const void* data, std::size_t size, std::string& error) {
-        const char* p = static_cast<const char*>(data);
-        while (size > 0) {
-            const ssize_t written = ::write(fd_, p, size);
-            if (written < 0 && errno == EINTR)
-                continue;
-            if (written <= 0) {
-                error = path_ + ": write failed: " + std::strerror(errno);
-                return false;
-            }
-            p += written;
-            size -= static_cast<std::size_t>(written);
-        }
-        return true;
-    }
-
-    // Closes the temporary file and renames it to the target.
-    bool commit(std::string& error) {
-        const int fd = fd_;
-        fd_ = -1;
-        if (::close(fd) != 0) {
-            error = path_ + ": write failed: " + std::strerror(errno);
-            return false;
-        }
-        if (::rename(temporary_.c_str(), path_.c_str()) != 0) {
-            error = path_ + ": cannot replace the file: " + std::strerror(errno);
-            return false;
-        }
-        temporary_.clear();
-        return true;
-    }
-
-    ~AtomicFile() {
-        if (fd_ >= 0)
-            ::close(fd_);
-        if (!temporary_.empty())
-            ::unlink(temporary_.c_str());
-    }
-
-  private:
-    std::string path_, temporary_;
-    int fd_ = -1;
-};
 
 std::string shapeText(const std::vector<std::size_t>& shape) {
     std::string text = "[";
