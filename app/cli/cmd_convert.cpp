@@ -48,6 +48,11 @@ class ErrorLog {
             err_ << "fpx convert: " << message << '\n';
     }
     std::size_t count() const { return count_; }
+    // A message that stops the stream is shown even past kMaxReportedErrors: it says why.
+    void fatal(const std::string& message) {
+        ++count_;
+        err_ << "fpx convert: " << message << '\n';
+    }
     void summarize() const {
         if (count_ > kMaxReportedErrors)
             err_ << "fpx convert: " << count_ << " errors in all (" << count_ - kMaxReportedErrors
@@ -210,15 +215,14 @@ int convertText(Streams& io, const std::optional<FormatSpec>& from, const Format
             }
         } else {
             const ParsedValue parsed = parseValue(trimmed);
-            if (!budget.charge(parsed.work + (parsed ? valueWork(*parsed.value) : 0))) {
+            if (!budget.charge(parsed)) {
                 // Each line is bounded by itself; this bounds their sum (docs/design.md,
                 // "Bounded work"). What was converted so far is written, the rest refused.
                 io.out << out;
                 io.out.flush();
-                errors.report("line " + std::to_string(lineNumber) +
-                              ": the stream's work budget for exact arithmetic is spent (too "
-                              "many costly values such as huge powers or fractions); stopped "
-                              "here, the rest of the input was not converted");
+                errors.fatal("line " + std::to_string(lineNumber) + ": " +
+                             StreamBudget::spentMessage() +
+                             "; stopped here, the rest of the input was not converted");
                 errors.summarize();
                 return kExitDataError;
             }

@@ -87,10 +87,9 @@ std::optional<TermSequence> readVector(const std::string& name, const std::strin
         const std::size_t comma = text.find(',', start);
         const std::string item = text.substr(start, comma - start);
         const ParsedValue parsed = parseValue(item);
-        if (!budget.charge(parsed.work + (parsed ? valueWork(*parsed.value) : 0))) {
+        if (!budget.charge(parsed)) {
             error = "--" + name + " (item " + std::to_string(values.size() + 1) +
-                    "): the list's work budget for exact arithmetic is spent (too many costly "
-                    "values such as huge powers or fractions)";
+                    "): " + StreamBudget::spentMessage();
             return std::nullopt;
         }
         if (!parsed) {

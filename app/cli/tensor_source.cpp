@@ -28,10 +28,9 @@ std::optional<std::vector<float>> parseValueList(const std::string& text, std::s
     for (const std::string_view piece : splitAt(text, ',')) {
         const std::string item(piece);
         const ParsedValue parsed = parseValue(item);
-        if (!budget.charge(parsed.work + (parsed ? valueWork(*parsed.value) : 0))) {
+        if (!budget.charge(parsed)) {
             error = "--values: '" + item + "' (item " + std::to_string(values.size() + 1) +
-                    "): the list's work budget for exact arithmetic is spent (too many costly "
-                    "values such as huge powers or fractions)";
+                    "): " + StreamBudget::spentMessage();
             return std::nullopt;
         }
         if (!parsed) {

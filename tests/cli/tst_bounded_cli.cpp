@@ -11,6 +11,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -27,6 +28,11 @@ QByteArray repeatedLines(const QByteArray& line, int count) {
     for (int i = 0; i < count; ++i)
         text += line + '\n';
     return text;
+}
+
+// Every file in the directory, hidden ones (the temporary file beside the target) included.
+QStringList filesIn(const QTemporaryDir& dir) {
+    return QDir(dir.path()).entryList(QDir::Files | QDir::Hidden);
 }
 
 QList<QByteArray> lines(const QByteArray& text) {
@@ -46,15 +52,17 @@ class TestBoundedCli : public QObject {
     void convertStreamBudget();
     void convertLongOrdinaryStream();
     void dotListBudget();
+    void everyValueReaderHasABudget();
     void enormousTableIsRefused();
     void limitGivesTheFirstRows_data();
     void limitGivesTheFirstRows();
     void limitErrors();
     void outputFileIsWholeOrAbsent();
     void interruptLeavesNoOutputFile();
+    void ignoredInterruptStaysIgnored();
 };
 
-// Took seconds in gcds while computing the errors; the fp128 error is checked exactly.
+// Prompt although each error is a quotient of 100000-bit numbers; the fp128 error is checked.
 void TestBoundedCli::showHugeRationalIsPrompt() {
     QElapsedTimer timer;
     timer.start();
@@ -108,6 +116,38 @@ void TestBoundedCli::dotListBudget() {
     QVERIFY2(run.err.contains("work budget"), run.err.constData());
 }
 
+// Files and lists of values read by accumulate, loss-scale and sgd share one budget each, like
+// convert's stream: the refusal names the file and line, or the item.
+void TestBoundedCli::everyValueReaderHasABudget() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const auto writeFile = [&](const QString& name, const QByteArray& text) {
+        QFile file(dir.filePath(name));
+        return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
+    };
+    // Costly to read, small once read: a valid term, amax and gradient (3).
+    const QByteArray costly = "3^66000/3^65999";
+    QVERIFY(writeFile("terms.txt", repeatedLines(costly, 2000)));
+    const Run terms = runFpx({"accumulate", "--values", "file:" + dir.filePath("terms.txt")});
+    QVERIFY(terms.exitCode != 0);
+    QVERIFY2(terms.err.contains("work budget") && terms.err.contains("terms.txt:"),
+             terms.err.constData());
+
+    QVERIFY(writeFile("amax.txt", repeatedLines(costly, 2000)));
+    const Run amax = runFpx({"loss-scale", "--amax-trace", dir.filePath("amax.txt")});
+    QVERIFY(amax.exitCode != 0);
+    QVERIFY2(amax.err.contains("work budget") && amax.err.contains("amax.txt:"),
+             amax.err.constData());
+
+    QByteArray list;
+    for (int i = 0; i < 2000; ++i)
+        list += (i ? "," : "") + costly;
+    const Run sgd = runFpx({"sgd", "--weight", "1", "--lr", "0.01", "--formats", "fp16", "--grads",
+                            QString::fromLatin1(list)});
+    QVERIFY(sgd.exitCode != 0);
+    QVERIFY2(sgd.err.contains("work budget") && sgd.err.contains("(item "), sgd.err.constData());
+}
+
 // 65536 codes whose decimals run to thousands of digits: about a gigabyte.
 void TestBoundedCli::enormousTableIsRefused() {
     for (const char* layout : {"", "--csv", "--json"}) {
@@ -143,6 +183,9 @@ void TestBoundedCli::limitGivesTheFirstRows() {
     QCOMPARE(all.exitCode, 0);
     const Run first = runFpx(whole + QStringList{"--limit", "5"});
     QCOMPARE(first.exitCode, 0);
+    // One row: only "zero", narrower than the whole table's classes.
+    const Run one = runFpx(whole + QStringList{"--limit", "1"});
+    QCOMPARE(one.exitCode, 0);
     if (layout == "--json") {
         const QJsonObject a = json(all);
         const QJsonObject b = json(first);
@@ -154,13 +197,13 @@ void TestBoundedCli::limitGivesTheFirstRows() {
             QCOMPARE(codes[i], a["codes"].toArray()[i]);
         return;
     }
-    // Text: the class column of the first rows is narrower than the whole table's
-    // ("subnormal" is in both, so the widths agree here).
+    // Text and CSV: the same lines, columns as wide as the whole table's.
     const QList<QByteArray> a = lines(all.out);
     const QList<QByteArray> b = lines(first.out);
     QCOMPARE(b.size(), 6); // the header and 5 rows
     for (int i = 0; i < 6; ++i)
         QCOMPARE(b[i], a[i]);
+    QCOMPARE(lines(one.out), a.mid(0, 2));
     // A wide format's first rows are written at once.
     const Run wide = runFpx({"table", "e15m0b-32768f", "--limit", "3", "--csv"});
     QCOMPARE(wide.exitCode, 0);
@@ -189,7 +232,20 @@ void TestBoundedCli::outputFileIsWholeOrAbsent() {
     QFile file(path);
     QVERIFY(file.open(QIODevice::ReadOnly));
     QCOMPARE(file.readAll(), printed.out);
-    QVERIFY(!QFileInfo::exists(path + ".part"));
+    QCOMPARE(filesIn(dir), QStringList{"e4m3.csv"});
+    // A file of the user's beside the target is never touched, whatever its name.
+    for (const char* name : {"e4m3.csv.part", ".e4m3.csv.fpx-0.tmp"}) {
+        QFile other(dir.filePath(name));
+        QVERIFY(other.open(QIODevice::WriteOnly));
+        other.write("keep");
+    }
+    QCOMPARE(runFpx({"table", "fp8_e4m3", "--csv", "--output", path}).exitCode, 0);
+    for (const char* name : {"e4m3.csv.part", ".e4m3.csv.fpx-0.tmp"}) {
+        QFile other(dir.filePath(name));
+        QVERIFY(other.open(QIODevice::ReadOnly));
+        QCOMPARE(other.readAll(), QByteArray("keep"));
+    }
+    QCOMPARE(filesIn(dir).size(), 3);
     // An unwritable place: an error, and nothing left behind.
     const Run bad = runFpx({"table", "fp8_e4m3", "--output", dir.filePath("no/such/dir/t.txt")});
     QCOMPARE(bad.exitCode, 1);
@@ -209,16 +265,47 @@ void TestBoundedCli::interruptLeavesNoOutputFile() {
     // Wait until rows are being written.
     QElapsedTimer timer;
     timer.start();
-    while (QFileInfo(path + ".part").size() < 100000 && timer.elapsed() < 60000)
+    const auto temporarySize = [&] {
+        const QStringList files = filesIn(dir);
+        return files.size() == 1 ? QFileInfo(dir.filePath(files.front())).size() : 0;
+    };
+    while (temporarySize() < 100000 && timer.elapsed() < 60000)
         QTest::qWait(20);
-    QVERIFY(QFileInfo::exists(path + ".part"));
+    QVERIFY(temporarySize() >= 100000);
     ::kill(static_cast<pid_t>(process.processId()), SIGINT);
     QVERIFY(process.waitForFinished(60000));
     QCOMPARE(process.exitStatus(), QProcess::NormalExit);
     QCOMPARE(process.exitCode(), 130);
     QVERIFY(process.readAllStandardError().contains("interrupted"));
-    QVERIFY(!QFileInfo::exists(path));
-    QVERIFY(!QFileInfo::exists(path + ".part"));
+    QVERIFY(filesIn(dir).isEmpty());
+}
+
+// Started with Ctrl+C ignored (as a background job or under nohup is): fpx keeps ignoring it.
+void TestBoundedCli::ignoredInterruptStaysIgnored() {
+    QProcess process;
+    process.setChildProcessModifier([] { std::signal(SIGINT, SIG_IGN); });
+    process.start(QStringLiteral(FPX_CLI_PATH), {"table", "e15m0b-32768f", "--csv", "--stream"});
+    QVERIFY(process.waitForStarted());
+    QByteArray out;
+    QElapsedTimer timer;
+    timer.start();
+    while (out.size() < 100000 && timer.elapsed() < 60000) {
+        process.waitForReadyRead(100);
+        out += process.readAllStandardOutput();
+    }
+    QVERIFY(out.size() >= 100000);
+    ::kill(static_cast<pid_t>(process.processId()), SIGINT);
+    // Still writing rows a while later.
+    timer.restart();
+    QByteArray later;
+    while (later.size() < 100000 && timer.elapsed() < 60000) {
+        process.waitForReadyRead(100);
+        later += process.readAllStandardOutput();
+    }
+    QCOMPARE(process.state(), QProcess::Running);
+    QVERIFY(later.size() >= 100000);
+    process.kill();
+    process.waitForFinished(60000);
 }
 
 QTEST_GUILESS_MAIN(TestBoundedCli)

@@ -145,9 +145,9 @@ void TestBoundedWork::relativeErrorMatchesReference() {
     }
 }
 
-// `fpx show '3^66500/7^40000'` (15 bytes) took seconds in binary gcds of 100000-bit numbers
-// while computing the errors of every format. The whole catalogue now takes a small fraction
-// of a second of CPU time; the bound leaves room for a slow, busy machine.
+// `fpx show '3^66500/7^40000'` (15 bytes): computed naively, each format's error takes binary
+// gcds of 100000-bit numbers. The whole catalogue must take a small fraction of a second of CPU
+// time; the bound leaves room for a slow, busy machine.
 void TestBoundedWork::hugeRationalErrorsArePrompt() {
     const ParsedValue parsed = parseValue("3^66500/7^40000");
     QVERIFY(parsed);

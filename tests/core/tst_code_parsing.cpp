@@ -2,7 +2,7 @@
 // readCode, the one parser of codes that every front end uses (fpx show --bits, fpx convert
 // --from, the explorer's code column and its same-bits dialog): what it reads, with each code
 // worked out by hand from its digits, and what it refuses, with where and why. Codes made only
-// of digit separators ("_", "0x___", "0b_") were once read as 0.
+// of digit separators ("_", "0x___", "0b_") are refused, not read as 0.
 #include "fpx/code_parser.h"
 
 #include <QTest>

@@ -482,15 +482,18 @@ void TestTensorQuantizer::nvfp4Estimates() {
     for (const std::size_t size : {std::size_t{128}, std::size_t{16}, std::size_t{48}}) {
         for (const double significand : {1.2345678, 1.9999999}) {
             for (const int k : {-120, -100, -20, 0, 30, 110}) {
-                crafted.clear();
                 const float tensorAmax = static_cast<float>(std::ldexp(2688 * significand, k));
-                crafted.push_back(tensorAmax);
+                // The tensor's amax in a block of its own, so that every crafted block below
+                // starts on a block boundary.
+                crafted.assign(size, 0.0f);
+                crafted.front() = tensorAmax;
                 const double st = tensorAmax / 2688.0f; // the FP32 division the reference does
                 for (int code = 1; code < 127; code += size == 128 ? 1 : 5) {
                     const double sb =
                         code < 8 ? std::ldexp(code, -9) : std::ldexp(8 + code % 8, code / 8 - 10);
                     const double s = sb * st;
-                    const float amax = static_cast<float>(6 * s);
+                    // 6 · 448 · s_t may round above the tensor's amax, which would move s_t.
+                    const float amax = std::min(static_cast<float>(6 * s), tensorAmax);
                     std::vector<float> values;
                     for (const double t : points) {
                         float x = static_cast<float>(t * s);

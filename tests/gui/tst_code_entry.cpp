@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Codes typed into the explorer, offscreen: the table's code column and the same-bits dialog
 // read them with the one code parser (readCode). Codes made only of digit separators ("_",
-// "0x___", "0b_") were once read as 0; both entries now refuse them, and the dialog says at
-// which column a digit was expected.
+// "0x___", "0b_") are refused by both entries, and the dialog says at which column a digit
+// was expected.
 #include "../support/explorer_table.h"
 #include "main_window.h"
 #include "models/explorer_controller.h"
@@ -54,7 +54,7 @@ class TestCodeEntry : public QObject {
                              << "column 3: expected a binary digit";
         QTest::newRow("blank, 0x") << " 0x"
                                    << "column 4: expected a hex digit";
-        QTest::newRow("é before g") << "é0xg"
+        QTest::newRow("a non-ASCII first byte") << "é0xg"
                                     << "column 1: expected a hex digit";
         QTest::newRow("9 bits") << "0x1ff"
                                 << "column 3: wider than 8 bits";

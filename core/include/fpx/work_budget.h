@@ -2,6 +2,9 @@
 #pragma once
 
 #include "fpx/exact_value.h"
+#include "fpx/value_parser.h"
+
+#include <string>
 
 namespace fpx {
 
@@ -36,7 +39,16 @@ class StreamBudget {
             left_ -= work - kFreeValueWork;
         return left_ >= 0;
     }
+    // Charges a parsed value: the parse's work, and, where it was read, rounding and printing it.
+    bool charge(const ParsedValue& parsed) {
+        return charge(parsed.work + (parsed ? valueWork(*parsed.value) : 0));
+    }
     bool spent() const { return left_ < 0; }
+    // Why a stream was stopped, said once for every reader that charges a budget.
+    static std::string spentMessage() {
+        return "the work budget for exact arithmetic of this input is spent (too many costly "
+               "values such as huge powers or fractions)";
+    }
 
   private:
     double left_;

@@ -10,6 +10,7 @@
 #include "fpx/value_distribution.h"
 #include "fpx/value_parser.h"
 #include "fpx/wide_rounding.h"
+#include "fpx/work_budget.h"
 
 #include <cmath>
 #include <fstream>
@@ -131,6 +132,7 @@ bool readTextTerms(const std::string& path, std::istream& in, std::size_t count,
                    std::size_t& written, std::string& error) {
     std::string line;
     std::size_t lineNumber = 0;
+    StreamBudget budget;
     while ((count == 0 || written < count) && std::getline(in, line)) {
         ++lineNumber;
         if (!line.empty() && line.back() == '\r')
@@ -139,6 +141,10 @@ bool readTextTerms(const std::string& path, std::istream& in, std::size_t count,
         if (start == std::string::npos || line[start] == '#')
             continue;
         const ParsedValue parsed = parseValue(line);
+        if (!budget.charge(parsed)) {
+            error = path + ":" + std::to_string(lineNumber) + ": " + StreamBudget::spentMessage();
+            return false;
+        }
         if (!parsed) {
             error = path + ":" + std::to_string(lineNumber) + ":" +
                     std::to_string(parsed.error.position + 1) + ": " + parsed.error.message;

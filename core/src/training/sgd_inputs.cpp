@@ -8,6 +8,7 @@
 #include "fpx/text_util.h"
 #include "fpx/value_distribution.h"
 #include "fpx/value_parser.h"
+#include "fpx/work_budget.h"
 
 namespace fpx {
 
@@ -45,10 +46,15 @@ std::optional<std::vector<ExactValue>> parseGradientSequence(std::string_view te
     }
     std::vector<ExactValue> list;
     std::size_t column = 0;
+    StreamBudget budget;
     for (const std::string_view item : splitAt(text, ',')) {
         const ParsedValue parsed = parseValue(item);
         const std::string where =
             "'" + std::string(item) + "' (item " + std::to_string(list.size() + 1) + ", column ";
+        if (!budget.charge(parsed)) {
+            error = where + std::to_string(column + 1) + "): " + StreamBudget::spentMessage();
+            return std::nullopt;
+        }
         if (!parsed) {
             error = where + std::to_string(column + parsed.error.position + 1) +
                     "): " + parsed.error.message;

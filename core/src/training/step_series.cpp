@@ -8,6 +8,7 @@
 #include "fpx/rounding.h"
 #include "fpx/text_util.h"
 #include "fpx/value_parser.h"
+#include "fpx/work_budget.h"
 
 #include <bit>
 #include <charconv>
@@ -233,6 +234,7 @@ std::optional<std::vector<double>> readStepTrace(const std::string& path, std::s
             path + ":" + std::to_string(lineNumber) + ":" + std::to_string(column) + ": " + message;
         return std::nullopt;
     };
+    StreamBudget budget;
     for (std::string line; std::getline(in, line);) {
         ++lineNumber;
         if (!line.empty() && line.back() == '\r')
@@ -282,6 +284,8 @@ std::optional<std::vector<double>> readStepTrace(const std::string& path, std::s
         if (valueField.text.empty())
             return fail(valueField.column, "a value is missing");
         const ParsedValue parsed = parseValue(valueField.text);
+        if (!budget.charge(parsed))
+            return fail(valueField.column, StreamBudget::spentMessage());
         if (!parsed)
             return fail(valueField.column,
                         "'" + std::string(valueField.text) + "' is not a number");
