@@ -43,8 +43,11 @@ fi
 #                  the same work repeated; lessons 16384, enough for several steps with their
 #                  actions; binary files 8192, enough for a header, its tensors' offsets and
 #                  some data. Short inputs keep the executions per second high.
-#   -timeout=10    seconds for one input: every input must finish in bounded time (the parsers'
-#                  work budgets), even under the sanitizers' slowdown; longer is a finding.
+#   -timeout=30    seconds for one input: every input must finish in bounded time (the parsers'
+#                  work budgets); longer is a finding. Coverage tracing of every comparison
+#                  and the sanitizers make the exact core's big-integer work many times slower
+#                  than in a release build, so inputs that take a fraction of a second in fpx
+#                  need this margin.
 #   -rss_limit_mb=2048  one input must not take gigabytes: the machine is shared, and a
 #                  runaway allocation is a finding (also caught per allocation: libFuzzer's
 #                  malloc limit defaults to the same figure).
@@ -66,7 +69,7 @@ run_one() {
     local crashes="$BUILD_DIR/fuzz/crashes/$name"
     local log="$BUILD_DIR/fuzz/logs/$name.log"
     mkdir -p "$corpus" "$crashes" "$(dirname "$log")"
-    local options=(-max_total_time="$seconds" -max_len="$(max_len_for "$name")" -timeout=10
+    local options=(-max_total_time="$seconds" -max_len="$(max_len_for "$name")" -timeout=30
                    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$crashes/")
     if [ -f "$ROOT/fuzz/dictionaries/$name.dict" ]; then
         options+=(-dict="$ROOT/fuzz/dictionaries/$name.dict")
