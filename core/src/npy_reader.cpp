@@ -248,7 +248,8 @@ NpyReadResult parseNpy(std::string_view bytes, const std::string& name) {
     array.values.resize(count);
     const char* data = bytes.data() + header.dataOffset;
     if (header.elementBytes == 8) {
-        std::memcpy(array.values.data(), data, 8 * count);
+        if (count != 0) // an empty vector's data() may be null, which memcpy must not get
+            std::memcpy(array.values.data(), data, 8 * count);
     } else {
         // float16 and float32 widen exactly into float, then into double.
         const auto type = header.elementBytes == 2 ? tensor_file::ElementType::F16

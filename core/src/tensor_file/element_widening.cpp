@@ -101,7 +101,10 @@ std::optional<ElementType> parseRawDtype(std::string_view text) {
 void widenToFloat(ElementType type, const std::uint8_t* src, std::size_t n, float* dst) {
     switch (type) {
     case ElementType::F32:
-        std::memcpy(dst, src, 4 * n);
+        // An empty tensor may come with null pointers (an empty vector's data()), which
+        // memcpy must not be given even for zero bytes.
+        if (n != 0)
+            std::memcpy(dst, src, 4 * n);
         return;
     case ElementType::BF16:
         // BF16 is the upper half of a binary32:   s eeeeeeee mmmmmmm | 0000000000000000
