@@ -71,7 +71,7 @@ run)
 test)
     install_missing
     build
-    exec ctest --test-dir "$BUILD_DIR" --output-on-failure --label-exclude exhaustive \
+    exec ctest --test-dir "$BUILD_DIR" --output-on-failure --label-exclude 'exhaustive|fuzz' \
         --parallel "$(nproc)" "$@"
     ;;
 exhaustive)

@@ -16,6 +16,7 @@
 #include "fpx/exact_value.h"
 #include "fpx/format_catalogue.h"
 #include "fpx/format_spec.h"
+#include "fpx/kernels/cpu_has.h"
 #include "fpx/rounding.h"
 #include "fpx/value_parser.h"
 
@@ -626,7 +627,7 @@ hwBf16FromFloat(const std::uint32_t* in, std::uint16_t* out, std::size_t count) 
 }
 
 bool haveF16c() {
-    return __builtin_cpu_supports("f16c");
+    return fpx::kernels::cpuHasF16c();
 }
 
 bool haveAvx512Bf16() {

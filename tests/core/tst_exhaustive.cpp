@@ -21,6 +21,7 @@
 #include "fpx/exact_value.h"
 #include "fpx/format_catalogue.h"
 #include "fpx/format_spec.h"
+#include "fpx/kernels/cpu_has.h"
 #include "fpx/rounding.h"
 
 #include "../support/test_support.h"
@@ -92,7 +93,7 @@ __attribute__((target("avx512f,avx512bf16"))) void hwBf16(const std::uint32_t* i
 }
 
 bool haveF16c() {
-    return __builtin_cpu_supports("f16c");
+    return fpx::kernels::cpuHasF16c();
 }
 
 bool haveAvx512Bf16() {

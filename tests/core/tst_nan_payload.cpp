@@ -6,6 +6,7 @@
 #include "fpx/code_details.h"
 #include "fpx/conversion.h"
 #include "fpx/format_catalogue.h"
+#include "fpx/kernels/cpu_has.h"
 #include "fpx/nan_payload.h"
 
 #include "../support/test_support.h"
@@ -204,7 +205,7 @@ void TestNaNPayload::halfAndFloatAsF16C() {
 #ifndef FPX_TEST_X86
     QSKIP("F16C is an x86 instruction set");
 #else
-    if (!__builtin_cpu_supports("f16c"))
+    if (!fpx::kernels::cpuHasF16c())
         QSKIP("this CPU has no F16C");
     const FormatSpec fp16 = lookUp("fp16");
     const FormatSpec fp32 = lookUp("fp32");

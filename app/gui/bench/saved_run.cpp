@@ -9,7 +9,10 @@
 #include <QJsonObject>
 #include <QStringList>
 
+#include <cmath>
+#include <cstdint>
 #include <initializer_list>
+#include <limits>
 
 namespace fpx::gui {
 
@@ -53,6 +56,26 @@ std::optional<double> number(const QJsonObject& object, std::initializer_list<co
     return std::nullopt;
 }
 
+// A count or an index: a number the integer type holds (a fraction is cut off, as ever), or
+// `fallback` where the field is absent. A saved run is text anyone can edit, and converting a
+// double outside the integer's range (or NaN, or a negative count) is undefined behaviour, so
+// such a field is refused with `error` naming it.
+template <typename Int>
+std::optional<Int> wholeNumber(const QJsonObject& object, std::initializer_list<const char*> names,
+                               Int fallback, QString& error) {
+    const std::optional<double> value = number(object, names);
+    if (!value)
+        return fallback;
+    // [min, 2^digits): both ends are exact doubles (0 or −2^digits, and a power of two).
+    const double low = static_cast<double>(std::numeric_limits<Int>::min());
+    const double high = std::ldexp(1.0, std::numeric_limits<Int>::digits);
+    if (!(*value >= low && *value < high)) {
+        error = tr("\"%1\" is %2, not a count").arg(QLatin1String(*names.begin())).arg(*value);
+        return std::nullopt;
+    }
+    return static_cast<Int>(*value);
+}
+
 std::optional<bench::Operation> parseOperation(const QString& id) {
     for (bench::Operation op :
          {bench::Operation::Copy, bench::Operation::Convert, bench::Operation::Arithmetic})
@@ -73,7 +96,10 @@ bench::BenchResult parseResult(const QJsonObject& o, QString& error) {
     bench::BenchResult r;
     r.backend = text(o, {"backend"}).toStdString();
     r.device = text(o, {"device", "device_name", "deviceName"}).toStdString();
-    r.deviceIndex = static_cast<int>(number(o, {"device_index", "deviceIndex"}).value_or(0));
+    const auto deviceIndex = wholeNumber<int>(o, {"device_index", "deviceIndex"}, 0, error);
+    if (!deviceIndex)
+        return r;
+    r.deviceIndex = *deviceIndex;
     const QString operation = text(o, {"operation", "op"});
     if (const auto op = parseOperation(operation.isEmpty() ? QStringLiteral("convert") : operation))
         r.operation = *op;
@@ -95,8 +121,12 @@ bench::BenchResult parseResult(const QJsonObject& o, QString& error) {
     }
     r.path = text(o, {"path"}).toStdString();
     r.hardware = pick(o, {"hardware"}).toBool();
-    r.elements = static_cast<std::size_t>(number(o, {"elements"}).value_or(0));
-    r.threads = static_cast<int>(number(o, {"threads"}).value_or(1));
+    const auto elements = wholeNumber<std::size_t>(o, {"elements"}, 0, error);
+    const auto threads = elements ? wholeNumber<int>(o, {"threads"}, 1, error) : std::nullopt;
+    if (!threads)
+        return r;
+    r.elements = *elements;
+    r.threads = *threads;
     r.bytesPerSecond = number(o, {"bytes_per_second", "bytesPerSecond"}).value_or(0);
     r.elementsPerSecond = number(o, {"elements_per_second", "elementsPerSecond"}).value_or(0);
     r.operationsPerSecond =
@@ -114,14 +144,23 @@ bench::BenchResult parseResult(const QJsonObject& o, QString& error) {
                      .value_or(number(o, {"min_seconds", "minSeconds"}).value_or(r.time.median));
     r.time.max = number(time, {"max", "max_seconds"})
                      .value_or(number(o, {"max_seconds", "maxSeconds"}).value_or(r.time.median));
-    r.time.samples =
-        static_cast<int>(number(time, {"samples"}).value_or(number(o, {"samples"}).value_or(0)));
+    const auto samples = wholeNumber<int>(o, {"samples"}, 0, error);
+    const auto timeSamples =
+        samples ? wholeNumber<int>(time, {"samples"}, *samples, error) : std::nullopt;
+    if (!timeSamples)
+        return r;
+    r.time.samples = *timeSamples;
     r.ceiling = number(o, {"ceiling"}).value_or(0);
     r.ceilingName = text(o, {"ceiling_name", "ceilingName"}).toStdString();
     r.verified = pick(o, {"verified"}).toBool();
     r.exactByDesign = pick(o, {"exact_by_design", "exactByDesign"}).toBool(true);
-    r.checked = static_cast<std::uint64_t>(number(o, {"checked"}).value_or(0));
-    r.mismatches = static_cast<std::uint64_t>(number(o, {"mismatches"}).value_or(0));
+    const auto checked = wholeNumber<std::uint64_t>(o, {"checked"}, 0, error);
+    const auto mismatches =
+        checked ? wholeNumber<std::uint64_t>(o, {"mismatches"}, 0, error) : std::nullopt;
+    if (!mismatches)
+        return r;
+    r.checked = *checked;
+    r.mismatches = *mismatches;
     r.note = text(o, {"note"}).toStdString();
     return r;
 }

@@ -100,6 +100,9 @@ template <typename T> double scalarFma() {
     return lanes[0] + lanes[3];
 }
 
+// Only where the compiler has the AVX512-FP16 intrinsics (FPX_AVX512FP16_INTRINSICS); elsewhere
+// hasAvx512Fp16() is false and the kernel is not listed.
+#if FPX_AVX512FP16_INTRINSICS
 [[gnu::target("avx512f,avx512bw,avx512vl,avx512fp16")]] double avx512Fp16() {
     __m512h acc[kChains];
     for (int c = 0; c < kChains; ++c)
@@ -116,6 +119,7 @@ template <typename T> double scalarFma() {
     _mm512_store_ph(lanes, sum);
     return static_cast<double>(lanes[0]) + static_cast<double>(lanes[31]);
 }
+#endif
 
 // vdpbf16ps: 32 BF16 products per instruction, summed in pairs into 16 FP32 lanes.
 [[gnu::target("avx512f,avx512bw,avx512vl,avx512bf16")]] double avx512Bf16Dot() {
@@ -178,8 +182,10 @@ std::vector<ArithmeticKernel> cpuArithmeticKernels() {
         kernels.push_back({"fp64", "AVX2 vfmadd231pd", fmas * 4, &avx2Fp64});
         kernels.push_back({"fp32", "AVX2 vfmadd231ps", fmas * 8, &avx2Fp32});
     }
+#if FPX_AVX512FP16_INTRINSICS
     if (hasAvx512Fp16())
         kernels.push_back({"fp16", "AVX512-FP16 vfmadd231ph", fmas * 32, &avx512Fp16});
+#endif
     if (hasAvx512Bf16())
         kernels.push_back({"bf16", "AVX512-BF16 vdpbf16ps", fmas * 32, &avx512Bf16Dot});
     if (hasAvx512() && cpuHas("avx512vnni"))

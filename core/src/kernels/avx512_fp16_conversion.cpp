@@ -2,7 +2,10 @@
 // FP32 ↔ FP16 by AVX512-FP16 (vcvtps2phx, vcvtph2psx), sixteen values per instruction.
 #include "x86_hardware.h"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// Built only where the compiler offers the AVX512-FP16 intrinsics in a function with a target
+// attribute (FPX_AVX512FP16_INTRINSICS, core/CMakeLists.txt); elsewhere on x86-64 the functions
+// below are never called, as hasAvx512Fp16() is false, and do nothing.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && FPX_AVX512FP16_INTRINSICS
 #include "hardware_path_support.h"
 #include "interleaved_blocks.h"
 
@@ -164,6 +167,16 @@ avx512Fp16EncodeBare(const std::uint32_t* in, std::uint16_t* out, std::size_t co
     }
 }
 
+} // namespace fpx::kernels
+
+#elif defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+
+namespace fpx::kernels {
+void avx512Fp16Encode(RoundingMode, const std::uint32_t*, std::uint16_t*, std::size_t,
+                      const std::uint32_t (&)[2], OutputStores) {}
+void avx512Fp16Decode(const std::uint16_t*, std::uint32_t*, std::size_t, const std::uint32_t (&)[2],
+                      OutputStores) {}
+void avx512Fp16EncodeBare(const std::uint32_t*, std::uint16_t*, std::size_t) {}
 } // namespace fpx::kernels
 
 #endif

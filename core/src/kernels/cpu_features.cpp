@@ -2,6 +2,8 @@
 // What the CPU offers, and FPX_MAX_ISA, which can hide the wider instruction sets.
 #include "x86_hardware.h"
 
+#include "fpx/kernels/cpu_has.h"
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 
 #include <immintrin.h>
@@ -50,8 +52,7 @@ std::string maxIsaNote() {
 }
 
 bool hasF16c() {
-    return maxIsa().cap != IsaCap::Baseline && __builtin_cpu_supports("f16c") &&
-           __builtin_cpu_supports("avx2");
+    return maxIsa().cap != IsaCap::Baseline && cpuHasF16c() && __builtin_cpu_supports("avx2");
 }
 bool hasAvx2() {
     // The AVX2 loop set is compiled with -mavx2 -mbmi2 -mfma.
@@ -67,7 +68,9 @@ bool hasAvx512Bf16() {
     return hasAvx512() && __builtin_cpu_supports("avx512bf16");
 }
 bool hasAvx512Fp16() {
-    return hasAvx512() && __builtin_cpu_supports("avx512fp16");
+    // Without the compiler's AVX512-FP16 intrinsics its paths are not built
+    // (FPX_AVX512FP16_INTRINSICS).
+    return FPX_AVX512FP16_INTRINSICS && hasAvx512() && cpuHasAvx512Fp16();
 }
 bool hasAvx512Vbmi() {
     return hasAvx512() && __builtin_cpu_supports("avx512vbmi");

@@ -16,6 +16,12 @@ namespace fpx::kernels {
 
 namespace {
 
+// One value by vcvtps2ph on the low lane: what _cvtss_sh does, without that macro's C99
+// compound literal (clang's header), which -Wpedantic rejects in C++.
+template <int Rounding> [[gnu::target("avx2,f16c")]] std::uint16_t scalarToHalf(float value) {
+    return static_cast<std::uint16_t>(_mm_cvtsi128_si32(_mm_cvtps_ph(_mm_set_ss(value), Rounding)));
+}
+
 template <int Rounding>
 [[gnu::target("avx2,f16c")]] void f16cEncodeWith(const std::uint32_t* in, std::uint16_t* out,
                                                  std::size_t count,
@@ -50,7 +56,7 @@ template <int Rounding>
     for (; i < count; ++i) {
         float value;
         std::memcpy(&value, in + i, sizeof value);
-        out[i] = static_cast<std::uint16_t>(_cvtss_sh(value, Rounding));
+        out[i] = scalarToHalf<Rounding>(value);
     }
     canonicalizeNaNs(in + (count & ~std::size_t{7}), out + (count & ~std::size_t{7}), count & 7,
                      nanCode);
@@ -177,7 +183,7 @@ void f16cDecode(const std::uint16_t* in, std::uint32_t* out, std::size_t count,
     for (; i < count; ++i) {
         float value;
         std::memcpy(&value, in + i, sizeof value);
-        out[i] = static_cast<std::uint16_t>(_cvtss_sh(value, _MM_FROUND_TO_NEAREST_INT));
+        out[i] = scalarToHalf<_MM_FROUND_TO_NEAREST_INT>(value);
     }
 }
 
