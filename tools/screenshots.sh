@@ -114,6 +114,8 @@ echo '{"screens":[{"name":"projector","x":0,"y":0,"width":1024,"height":768}]}' 
 QT_QPA_PLATFORM="offscreen:configfile=$tmp/projector.json" shot "$explorer" --no-settings \
     --formats fp32,fp16,bf16,fp8_e4m3,fp8_e5m2,fp4_e2m1 --select fp8_e4m3 --presentation \
     --screenshot "$images/explorer-presentation.png"
+shot "$explorer" --no-settings --size 1024x768 --lesson what-is-a-float --step 2 \
+    --screenshot "$images/lesson-1024x768.png"
 
 echo "docs/pages.md" >&2
 shot "$explorer" --no-settings --page arithmetic --lab accumulation --terms 4096 --values ones \

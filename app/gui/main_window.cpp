@@ -6,8 +6,8 @@
 #include "explorer_settings.h"
 #include "history/explorer_history.h"
 #include "models/format_table_model.h"
+#include "presentation/focus_frame_delegate.h"
 #include "presentation/presentation_mode.h"
-#include "presentation/scaled_font_delegate.h"
 #include "presentation/table_fit.h"
 #include "presentation/window_size.h"
 #include "presentation/zoom.h"
@@ -91,7 +91,7 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     table_->setModel(model_);
     bitsDelegate_ = new BitCellsDelegate(table_);
     table_->setItemDelegateForColumn(FormatTableModel::Bits, bitsDelegate_);
-    textDelegate_ = new ScaledFontDelegate(table_);
+    textDelegate_ = new FocusFrameDelegate(table_);
     table_->setItemDelegate(textDelegate_);
     fitter_ = new TableFitter(table_, bitsDelegate_, [this] { return controller_->formats(); });
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -160,7 +160,6 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     presentation_ = new PresentationMode(this, zoom_);
     connect(zoom_, &ZoomController::zoomChanged, this, [this](int percent) {
         zoomLabel_->setText(tr("Zoom %1 %").arg(percent));
-        textDelegate_->setFactor(zoom_->factor());
         refreshLayout();
     });
     zoomLabel_->setText(tr("Zoom %1 %").arg(zoom_->percent()));

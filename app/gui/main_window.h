@@ -25,7 +25,7 @@ class FormatTableModel;
 class PlotsPanel;
 class PresentationMode;
 class QuantizationPage;
-class ScaledFontDelegate;
+class FocusFrameDelegate;
 class TableFitter;
 class TrainingPage;
 class ZoomController;
@@ -108,7 +108,7 @@ class MainWindow : public QMainWindow {
     QSplitter* splitter_;
     QLabel* timing_;
     QLabel* zoomLabel_;
-    ScaledFontDelegate* textDelegate_;
+    FocusFrameDelegate* textDelegate_;
     TableFitter* fitter_;
     ZoomController* zoom_;
     PresentationMode* presentation_;

@@ -3,6 +3,8 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
+
 namespace fpx::plots {
 
 namespace {
@@ -40,6 +42,25 @@ QPen seriesPen(int index, double width) {
     QPen pen(style.colour, width, style.dash);
     pen.setCapStyle(Qt::FlatCap);
     return pen;
+}
+
+QBrush seriesBrush(int index) {
+    static constexpr Qt::BrushStyle kHatches[] = {Qt::SolidPattern, Qt::BDiagPattern,
+                                                  Qt::FDiagPattern, Qt::DiagCrossPattern};
+    const int i = ((index % kDistinctSeriesStyles) + kDistinctSeriesStyles) % kDistinctSeriesStyles;
+    return QBrush(colourAt(i), kHatches[i / kColours]);
+}
+
+int distinctSeriesIndex(int preferred, std::vector<int>& used) {
+    for (int k = 0; k < kDistinctSeriesStyles; ++k) {
+        const int i = (preferred + k) % kDistinctSeriesStyles;
+        if (std::find(used.begin(), used.end(), i) == used.end()) {
+            used.push_back(i);
+            return i;
+        }
+    }
+    used.push_back(preferred);
+    return preferred; // more series than styles: repeating is all that is left
 }
 
 PlotTheme plotTheme(const QPalette& palette) {
@@ -103,6 +124,85 @@ void applyTheme(QCustomPlot& plot, const PlotTheme& theme) {
         if (auto* text = qobject_cast<QCPItemText*>(plot.item(i)))
             if (text->color() == Qt::black)
                 text->setColor(theme.foreground);
+}
+
+void applyTheme(QCustomPlot& plot) {
+    applyTheme(plot, plotTheme(plot.palette()));
+}
+
+QColor meaningColour(Meaning meaning, const PlotTheme& theme) {
+    // On a dark background the same hues, lighter, so that thin lines and text keep their
+    // contrast; fills drawn in them read the same in both.
+    auto hue = [&](QColor light) { return theme.dark ? light.lighter(135) : light; };
+    switch (meaning) {
+    case Meaning::Reference:
+        return theme.foreground;
+    case Meaning::Good:
+        return hue(QColor(0x2e, 0x9d, 0x5a));
+    case Meaning::Bad:
+        return hue(QColor(0xd0, 0x40, 0x2f));
+    case Meaning::Caution:
+        return hue(QColor(0xe0, 0x8a, 0x00));
+    case Meaning::Neutral:
+        return theme.dark ? QColor(0xa8, 0xa8, 0xa8) : QColor(0x60, 0x60, 0x60);
+    case Meaning::Faint:
+        return theme.dark ? QColor(0x58, 0x58, 0x58) : QColor(0xb8, 0xb8, 0xb8);
+    }
+    return theme.foreground;
+}
+
+void placeLegendAbove(QCustomPlot& plot) {
+    QCPLegend* legend = plot.legend;
+    if (!legend)
+        return;
+    QCPLayoutGrid* layout = plot.plotLayout();
+    if (plot.axisRect() && plot.axisRect()->insetLayout()->take(legend))
+        plot.axisRect()->insetLayout()->simplify();
+    if (!layout->hasElement(0, 0) || layout->element(0, 0) != legend) {
+        layout->insertRow(0);
+        layout->addElement(0, 0, legend);
+        layout->setRowStretchFactor(0, 0.001);
+        layout->setRowSpacing(0);
+    }
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setMargins(QMargins(4, 2, 4, 2));
+    fitLegendToWidth(plot);
+}
+
+void fitLegendToWidth(QCustomPlot& plot) {
+    if (fitsLegendToWidth(plot))
+        return;
+    plot.setProperty("fpxLegendFits", true);
+    QObject::connect(&plot, &QCustomPlot::beforeReplot, &plot,
+                     [p = &plot] { wrapLegendToWidth(*p); });
+}
+
+bool fitsLegendToWidth(const QCustomPlot& plot) {
+    return plot.property("fpxLegendFits").toBool();
+}
+
+void wrapLegendToWidth(QCustomPlot& plot) {
+    QCPLegend* legend = plot.legend;
+    if (!legend)
+        return;
+    legend->setMinimumSize(1, 0); // the width is the plot's, whatever the entries' hints
+    int widest = 0;
+    int entries = 0;
+    for (int i = 0; i < legend->elementCount(); ++i)
+        if (QCPLayoutElement* item = legend->elementAt(i)) {
+            widest = std::max(widest, item->minimumOuterSizeHint().width());
+            ++entries;
+        }
+    if (entries == 0)
+        return;
+    const int available = plot.width() - legend->margins().left() - legend->margins().right();
+    const int columns = std::clamp(
+        (available + legend->columnSpacing()) / (widest + legend->columnSpacing()), 1, entries);
+    if (columns != legend->wrap() || legend->fillOrder() != QCPLayoutGrid::foColumnsFirst) {
+        legend->setWrap(columns);
+        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true); // lays the entries anew
+    }
 }
 
 } // namespace fpx::plots

@@ -6,6 +6,7 @@
 #include "arithmetic/arithmetic_page.h"
 #include "bench/benchmarks_panel.h"
 #include "explorer_settings.h"
+#include "lessons/lesson_panel.h"
 #include "main_window.h"
 #include "models/explorer_controller.h"
 #include "models/format_table_model.h"
@@ -52,15 +53,11 @@ void sendWheel(QWidget* target, int delta, Qt::KeyboardModifiers modifiers) {
     QApplication::sendEvent(target, &event);
 }
 
-// The font a cell of the table is drawn in: the model's own (the fixed-width numbers) scaled by
-// the zoom, or else the table's, which the zoom sets through the window.
-QFont cellFont(const QTableView& table, const QModelIndex& index, double zoom) {
+// The font a cell of the table is drawn in: the model's own (the fixed-width family) resolved
+// against the table's, as the delegate does, or else the table's, which the zoom sets.
+QFont cellFont(const QTableView& table, const QModelIndex& index) {
     const QVariant own = index.data(Qt::FontRole);
-    if (!own.isValid())
-        return table.font();
-    QFont font = own.value<QFont>();
-    font.setPointSizeF(font.pointSizeF() * zoom);
-    return font;
+    return own.isValid() ? own.value<QFont>().resolve(table.font()) : table.font();
 }
 
 // Each cell's text fits its column with the item view's margins (no "…" from the view), the bit
@@ -68,7 +65,6 @@ QFont cellFont(const QTableView& table, const QModelIndex& index, double zoom) {
 void checkColumnsWhole(MainWindow& window, const char* where, bool insideView = true) {
     QTableView* table = window.table();
     const int viewport = table->viewport()->width();
-    const double zoom = window.zoom()->factor();
     // The format, its bits, the value and its error are never taken away.
     for (int c : {FormatTableModel::Name, FormatTableModel::Bits, FormatTableModel::Value,
                   FormatTableModel::Error})
@@ -92,7 +88,7 @@ void checkColumnsWhole(MainWindow& window, const char* where, bool insideView = 
             const QModelIndex index = table->model()->index(r, c);
             const QString text = index.data(Qt::DisplayRole).toString();
             const int needed =
-                QFontMetrics(cellFont(*table, index, zoom)).horizontalAdvance(text) + margin;
+                QFontMetrics(cellFont(*table, index)).horizontalAdvance(text) + margin;
             QVERIFY2(needed <= width, (what + ", row " + QByteArray::number(r) + ": '" +
                                        text.toUtf8() + "' needs " + QByteArray::number(needed))
                                           .constData());
@@ -120,6 +116,7 @@ class TestPresentation : public QObject {
     void columnsStayWholeAt1024x768();
     void columnsFollowTheValues();
     void screenshotsShowEveryColumn();
+    void lessonDockKeeps1024x768();
 
   private:
     QTemporaryDir dir_;
@@ -490,6 +487,55 @@ void TestPresentation::screenshotsShowEveryColumn() {
     const QImage image(out);
     const qreal ratio = qApp->devicePixelRatio();
     QCOMPARE(image.size(), (QSizeF(1024, 768) * ratio).toSize());
+}
+
+void TestPresentation::lessonDockKeeps1024x768() {
+    // The dock's minimum width pushed the window to 1074 pixels: the window keeps its size,
+    // the prose wraps in a narrower dock and the explorer's columns reflow beside it. Every
+    // column stays whole; the format, bits, value and error side by side, except where FP64's
+    // 64 bit cells are shown: then, as at a large zoom, the table scrolls rather than cut.
+    MainWindow window;
+    LessonPanel* lessons = installLessons(window);
+    window.resize(1024, 768);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto check = [&](const QByteArray& where) {
+        QApplication::processEvents();
+        QTest::qWait(50);
+        QCOMPARE(window.size(), QSize(1024, 768));
+        QVERIFY2(window.minimumSizeHint().width() <= 1024,
+                 qPrintable(QString::number(window.minimumSizeHint().width())));
+        if (window.currentPage() != MainWindow::Page::Explorer)
+            return;
+        const std::vector<FormatSpec> shown = window.controller()->formats();
+        const bool fp64 = std::any_of(shown.begin(), shown.end(),
+                                      [](const FormatSpec& s) { return s.id == "fp64"; });
+        const QByteArray what = where + ", dock " + QByteArray::number(lessons->width()) +
+                                " pixels wide" + (fp64 ? " (fp64 shown)" : "");
+        checkColumnsWhole(window, what.constData(), !fp64);
+    };
+    QCOMPARE(lessons->openNameOrFile("what-is-a-float"), QString());
+    QVERIFY(lessons->isVisible());
+    QVERIFY(lessons->width() >= 150);
+    check("step 1");
+    for (std::size_t step = 1; step < lessons->stepCount(); ++step) {
+        QVERIFY(lessons->showStep(step));
+        check("step " + QByteArray::number(qulonglong(step + 1)));
+    }
+    // Without FP64 the four columns fit beside the dock.
+    window.controller()->setFormats(findFormats("fp32,tf32,bf16,fp16,fp8_e4m3,fp8_e5m2").specs);
+    check("without fp64");
+    QVERIFY(!window.table()->horizontalScrollBar()->isVisible());
+    // The command line's picture of a step is 1024 wide too.
+    const QString out = dir_.filePath("lesson-1024x768.png");
+    QProcess process;
+    process.start(QStringLiteral(FPX_EXPLORER_PATH),
+                  {"--no-settings", "--size", "1024x768", "--lesson", "what-is-a-float", "--step",
+                   "2", "--screenshot", out});
+    QVERIFY(process.waitForFinished(120'000));
+    QCOMPARE(process.exitCode(), 0);
+    const QImage image(out);
+    QCOMPARE(image.size(), (QSizeF(1024, 768) * qApp->devicePixelRatio()).toSize());
 }
 
 QTEST_MAIN(TestPresentation)

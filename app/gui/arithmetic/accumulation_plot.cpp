@@ -2,6 +2,7 @@
 #include "arithmetic/accumulation_plot.h"
 
 #include "arithmetic/number_text.h"
+#include "plot_palette.h"
 
 #include <qcustomplot.h>
 
@@ -13,28 +14,21 @@ namespace fpx::gui {
 
 namespace {
 
-// One colour per accumulator format, one line style per method: a curve reads as "FP16,
-// pairwise" at a glance, in colour and in black and white.
-QColor accumulatorColour(int i) {
-    static const QColor colours[] = {
-        QColor(0x3d, 0x7e, 0xe8), QColor(0xde, 0x4b, 0x42), QColor(0x2e, 0xa8, 0x5a),
-        QColor(0xd9, 0x9a, 0x00), QColor(0x8e, 0x5c, 0xd9), QColor(0x16, 0x9d, 0xb3),
-        QColor(0xe0, 0x6c, 0x9f), QColor(0x6b, 0x6b, 0x6b), QColor(0x9c, 0x6b, 0x30)};
-    return colours[i % 9];
-}
-
-Qt::PenStyle methodStyle(SumMethod method) {
+// One palette colour per accumulator format, one of the palette's dash rounds per method: a
+// curve reads as "FP16, pairwise" at a glance, in colour and in black and white. The palette's
+// index of (format f, method m) is f + 8 m, the colour of f in the dash of m.
+int methodRound(SumMethod method) {
     switch (method) {
     case SumMethod::Sequential:
-        return Qt::SolidLine;
+        return 0;
     case SumMethod::Pairwise:
-        return Qt::DashLine;
+        return 1;
     case SumMethod::Kahan:
-        return Qt::DotLine;
+        return 2;
     case SumMethod::Blocked:
-        return Qt::DashDotLine;
+        return 3;
     }
-    return Qt::SolidLine;
+    return 0;
 }
 
 } // namespace
@@ -50,22 +44,25 @@ void drawAccumulation(QCustomPlot& plot, const AccumulationLabResult& result) {
     auto* sumRect = new QCPAxisRect(&plot);
     auto* errorRect = new QCPAxisRect(&plot);
     auto* legend = new QCPLegend;
-    plot.plotLayout()->addElement(0, 0, titleSum);
-    plot.plotLayout()->addElement(0, 1, titleError);
-    plot.plotLayout()->addElement(1, 0, sumRect);
-    plot.plotLayout()->addElement(1, 1, errorRect);
-    // The legend at the top of its column, not spread over the plots' height.
-    auto* legendColumn = new QCPLayoutGrid;
-    plot.plotLayout()->addElement(1, 2, legendColumn);
-    legendColumn->addElement(0, 0, legend);
-    legendColumn->addElement(1, 0, new QCPLayoutElement(&plot));
-    legendColumn->setRowStretchFactor(0, 0.001);
-    plot.plotLayout()->setRowStretchFactor(0, 0.01);
-    plot.plotLayout()->setColumnStretchFactor(2, 0.01);
+    // The legend in rows above both plots, the width of the widget: beside them it took the
+    // width the plots need on a 1024-pixel screen, and it never covers data either way.
+    auto* panels = new QCPLayoutGrid;
+    plot.plotLayout()->addElement(0, 0, legend);
+    plot.plotLayout()->addElement(1, 0, panels);
+    plot.plotLayout()->setRowStretchFactor(0, 0.001);
+    panels->addElement(0, 0, titleSum);
+    panels->addElement(0, 1, titleError);
+    panels->addElement(1, 0, sumRect);
+    panels->addElement(1, 1, errorRect);
+    panels->setRowStretchFactor(0, 0.01);
     plot.legend = legend;
     legend->setLayer("legend");
     legend->setBorderPen(Qt::NoPen);
     legend->setFont(QFont("sans", 9));
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    plots::fitLegendToWidth(plot); // as many entries a row as fit, at every size and zoom
+    const plots::PlotTheme theme = plots::plotTheme(plot.palette());
+    const QColor reference = plots::meaningColour(plots::Meaning::Reference, theme);
 
     bool sumPositive = true;
     for (const AccumulationLabRun& run : result.runs)
@@ -126,20 +123,24 @@ void drawAccumulation(QCustomPlot& plot, const AccumulationLabResult& result) {
             ys << plotCoordinate(p.exactSum);
         }
         exact->setData(xs, ys, true);
-        exact->setPen(QPen(Qt::black, 1.5, Qt::DashLine));
+        exact->setPen(QPen(reference, 1.5, Qt::DashLine));
         exact->setName(exactCurves.size() == 1 ? QObject::tr("exact sum")
                                                : QObject::tr("exact sum (terms %1)").arg(element));
     }
     auto* stagnationKey = plot.addGraph(sumRect->axis(QCPAxis::atBottom), sumY);
     stagnationKey->setLineStyle(QCPGraph::lsNone);
     stagnationKey->setScatterStyle(
-        QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 2), Qt::NoBrush, 11));
+        QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(reference, 2), Qt::NoBrush, 11));
     stagnationKey->setName(QObject::tr("stagnation: a term left the sum unchanged"));
+    // Beyond eight formats the preferred style may be taken: the next free one is used.
+    std::vector<int> usedStyles;
     for (const AccumulationLabRun& run : result.runs) {
         if (run.unsupported || run.result.trace.empty())
             continue;
-        const QColor colour = accumulatorColour(colourOf[run.accumulator.id]);
-        QPen pen(colour, 2, methodStyle(run.method.method));
+        const int style = plots::distinctSeriesIndex(
+            colourOf[run.accumulator.id] % 8 + 8 * methodRound(run.method.method), usedStyles);
+        const QPen pen = plots::seriesPen(style, 2);
+        const QColor colour = pen.color();
         auto* sum = plot.addGraph(sumRect->axis(QCPAxis::atBottom), sumY);
         auto* error = plot.addGraph(errorRect->axis(QCPAxis::atBottom), errorY);
         QVector<double> xs, sums, errors;
@@ -196,6 +197,7 @@ void drawAccumulation(QCustomPlot& plot, const AccumulationLabResult& result) {
         else
             axis->scaleRange(1.08, range.center());
     }
+    plots::applyTheme(plot, theme);
     plot.replot();
 }
 

@@ -2,12 +2,12 @@
 #include "arithmetic/expression_model.h"
 
 #include "arithmetic/number_text.h"
+#include "presentation/zoom.h"
 
 #include "fpx/bit_layout.h"
 
 #include <QBrush>
 #include <QFont>
-#include <QFontDatabase>
 
 #include <iterator>
 
@@ -132,7 +132,7 @@ QVariant ExpressionModel::data(const QModelIndex& index, int role) const {
         return fullText(index.row(), column);
     case Qt::FontRole:
         if (column == Hex || column == Operands || column == Bits)
-            return QFontDatabase::systemFont(QFontDatabase::FixedFont);
+            return fixedPitchFont();
         if (column == RoundedOnce && x.differsFromRoundedOnce()) {
             QFont bold;
             bold.setBold(true);

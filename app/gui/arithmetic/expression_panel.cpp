@@ -4,13 +4,13 @@
 #include "arithmetic/expression_model.h"
 #include "arithmetic/number_text.h"
 #include "models/explorer_controller.h"
+#include "presentation/zoom.h"
 #include "widgets/code_cells_delegate.h"
 
 #include "fpx/decimal_text.h"
 
 #include <algorithm>
 
-#include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -89,7 +89,7 @@ ExpressionPanel::ExpressionPanel(ExplorerController* controller, QWidget* parent
     steps_->setObjectName("expressionSteps");
     steps_->setReadOnly(true);
     steps_->setLineWrapMode(QPlainTextEdit::NoWrap);
-    steps_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    steps_->setFont(fixedPitchFont());
     steps_->setToolTip(tr("The selected format's computation written out: every literal's "
                           "rounding, then every operation with its exact result and rounding."));
     splitter->addWidget(table_);

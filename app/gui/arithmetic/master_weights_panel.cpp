@@ -3,6 +3,7 @@
 
 #include "arithmetic/number_text.h"
 #include "models/explorer_controller.h"
+#include "plot_palette.h"
 
 #include "fpx/value_parser.h"
 
@@ -21,9 +22,6 @@
 namespace fpx::gui {
 
 namespace {
-
-const QColor kKept(0x2e, 0xa8, 0x5a);
-const QColor kLost(0xd0, 0x40, 0x2f);
 
 constexpr const char* kHeaders[] = {"Format",          "w stored", "Δ stored",
                                     "w + Δ (rounded)", "Outcome",  "Smallest Δ that moves w",
@@ -112,11 +110,7 @@ MasterWeightsPanel::MasterWeightsPanel(ExplorerController* controller, QWidget* 
                          "a bar above the line means the update is lost."));
     // The legend above the bars, where it covers none of them.
     plot_->legend->setVisible(true);
-    plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    plot_->legend->setBorderPen(Qt::NoPen);
-    plot_->plotLayout()->insertRow(0);
-    plot_->plotLayout()->addElement(0, 0, plot_->legend);
-    plot_->plotLayout()->setRowStretchFactor(0, 0.001);
+    plots::placeLegendAbove(*plot_);
     splitter->addWidget(table_);
     splitter->addWidget(plot_);
     splitter->setStretchFactor(0, 1);
@@ -170,6 +164,7 @@ void MasterWeightsPanel::recompute() {
 }
 
 void MasterWeightsPanel::fillTable() {
+    const plots::PlotTheme theme = plots::plotTheme(palette());
     table_->setRowCount(static_cast<int>(rows_.size()));
     QStringList lost;
     QStringList kept;
@@ -193,7 +188,8 @@ void MasterWeightsPanel::fillTable() {
         table_->setItem(r, Sum, valueCell(row.sum->value, row.sum->rounded.code));
         QTableWidgetItem* outcome =
             cell(row.changed ? tr("w changed") : tr("update lost: w unchanged"));
-        outcome->setForeground(row.changed ? kKept : kLost);
+        outcome->setForeground(
+            plots::meaningColour(row.changed ? plots::Meaning::Good : plots::Meaning::Bad, theme));
         QFont bold = outcome->font();
         bold.setBold(true);
         outcome->setFont(bold);
@@ -208,9 +204,11 @@ void MasterWeightsPanel::fillTable() {
     table_->horizontalHeader()->setStretchLastSection(true);
     QString text;
     if (!lost.isEmpty())
-        text += tr("<b style='color:#d0402f'>Update lost in %1.</b> ").arg(lost.join(", "));
+        text += tr("<b style='color:%1'>Update lost in %2.</b> ")
+                    .arg(plots::meaningColour(plots::Meaning::Bad, theme).name(), lost.join(", "));
     if (!kept.isEmpty())
-        text += tr("<b style='color:#2ea85a'>w changed in %1.</b> ").arg(kept.join(", "));
+        text += tr("<b style='color:%1'>w changed in %2.</b> ")
+                    .arg(plots::meaningColour(plots::Meaning::Good, theme).name(), kept.join(", "));
     text += tr("A weight kept in a format ignores every update smaller than the smallest Δ "
                "that moves it (half an ULP when rounding to nearest): training keeps an FP32 "
                "master copy of the weights and adds the updates there.");
@@ -243,8 +241,11 @@ void MasterWeightsPanel::fillPlot(const ExactValue& delta) {
         b->setName(name);
         b->setBaseValue(1e-300);
     };
-    bars(keptKeys, keptValues, kKept, tr("smallest Δ that moves w (w changed)"));
-    bars(lostKeys, lostValues, kLost, tr("smallest Δ that moves w (update lost)"));
+    const plots::PlotTheme theme = plots::plotTheme(plot_->palette());
+    bars(keptKeys, keptValues, plots::meaningColour(plots::Meaning::Good, theme),
+         tr("smallest Δ that moves w (w changed)"));
+    bars(lostKeys, lostValues, plots::meaningColour(plots::Meaning::Bad, theme),
+         tr("smallest Δ that moves w (update lost)"));
     auto textTicker = QSharedPointer<QCPAxisTickerText>::create();
     textTicker->addTicks(ticks, labels);
     plot_->xAxis->setTicker(textTicker);
@@ -266,14 +267,14 @@ void MasterWeightsPanel::fillPlot(const ExactValue& delta) {
     plot_->yAxis->setRange(low / 8, high * 8);
     if (d > 0 && std::isfinite(d)) {
         auto* line = new QCPItemStraightLine(plot_);
-        line->setPen(QPen(QColor(0x3d, 0x7e, 0xe8), 2, Qt::DashLine));
+        line->setPen(QPen(plots::seriesColour(0), 2, Qt::DashLine));
         line->point1->setCoords(0, d);
         line->point2->setCoords(1, d);
         auto* label = new QCPItemText(plot_);
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
         label->position->setCoords(0.4, d);
         label->setText(tr("your |Δ| = %1").arg(shortDecimal(delta.abs(), 6)));
-        label->setColor(QColor(0x3d, 0x7e, 0xe8));
+        label->setColor(plots::seriesColour(0));
     }
     if (keptKeys.isEmpty() && lostKeys.isEmpty()) {
         // No bar to draw: say why instead of showing an empty plot.
@@ -288,6 +289,7 @@ void MasterWeightsPanel::fillPlot(const ExactValue& delta) {
                                     : tr("No smallest Δ: %1.").arg(why));
         note->setFont(QFont(font().family(), font().pointSize() + 1));
     }
+    plots::applyTheme(*plot_, theme);
     plot_->replot();
 }
 

@@ -3,6 +3,7 @@
 
 #include "arithmetic/number_text.h"
 #include "models/explorer_controller.h"
+#include "plot_palette.h"
 
 #include "fpx/arithmetic.h"
 #include "fpx/value_parser.h"
@@ -23,8 +24,11 @@ namespace fpx::gui {
 
 namespace {
 
-const QColor kObserved(0x3d, 0x7e, 0xe8);
-const QColor kExpected(0xd9, 0x9a, 0x00);
+// Palette indices: the same series in the same colour in the text and the plots.
+constexpr int kStochastic = 0; // blue
+constexpr int kNearest = 1;    // vermillion
+constexpr int kObserved = 0;
+constexpr int kExpected = 3; // orange
 
 } // namespace
 
@@ -84,6 +88,8 @@ StochasticPanel::StochasticPanel(ExplorerController* controller, QWidget* parent
     histogram_->setMinimumHeight(200);
     histogram_->setToolTip(tr("How many draws went to each neighbour, beside the count the exact "
                               "probability predicts."));
+    plots::placeLegendAbove(*histogram_);
+    plots::applyTheme(*histogram_);
     row->addWidget(neighbours_);
     row->addWidget(histogram_, 1);
     layout->addLayout(row, 1);
@@ -121,6 +127,8 @@ StochasticPanel::StochasticPanel(ExplorerController* controller, QWidget* parent
     sumsPlot_->setToolTip(tr("The running sum after n terms: exact, rounded to nearest (it "
                              "stops growing) and rounded stochastically (it follows the exact "
                              "sum on average)."));
+    plots::placeLegendAbove(*sumsPlot_);
+    plots::applyTheme(*sumsPlot_);
     sumsLayout->addWidget(sumsColumn);
     sumsLayout->addWidget(sumsPlot_, 1);
     layout->addWidget(sumsBox, 1);
@@ -257,8 +265,8 @@ void StochasticPanel::showSums() {
                             QString::fromStdString(sums.nearest.resultFormat.id));
     html += QStringLiteral("<tr><td><b>exact</b></td><td>%1</td><td></td></tr>")
                 .arg(shortDecimal(sums.nearest.exactSum, 10).toHtmlEscaped());
-    html += line(tr("nearest"), sums.nearest, "#d0402f");
-    html += line(tr("stochastic"), sums.stochastic, "#3d7ee8");
+    html += line(tr("nearest"), sums.nearest, plots::seriesColour(kNearest).name());
+    html += line(tr("stochastic"), sums.stochastic, plots::seriesColour(kStochastic).name());
     html += QStringLiteral("</table>");
     if (sums.nearest.stagnationTerm)
         html += tr("<p>Rounding to nearest, the sum stopped growing at term %1: half its ULP "
@@ -279,15 +287,18 @@ void StochasticPanel::showSums() {
         graph->setPen(pen);
         graph->setName(name);
     };
-    curve(sums.nearest.trace, true, QPen(Qt::black, 1.5, Qt::DashLine), tr("exact"));
-    curve(sums.nearest.trace, false, QPen(QColor(0xd0, 0x40, 0x2f), 2), tr("round to nearest"));
-    curve(sums.stochastic.trace, false, QPen(QColor(0x3d, 0x7e, 0xe8), 2), tr("stochastic"));
+    const plots::PlotTheme theme = plots::plotTheme(sumsPlot_->palette());
+    curve(sums.nearest.trace, true,
+          QPen(plots::meaningColour(plots::Meaning::Reference, theme), 1.5, Qt::DashLine),
+          tr("exact"));
+    curve(sums.nearest.trace, false, plots::seriesPen(kNearest, 2), tr("round to nearest"));
+    curve(sums.stochastic.trace, false, plots::seriesPen(kStochastic, 2), tr("stochastic"));
     sumsPlot_->xAxis->setLabel(tr("terms added"));
     sumsPlot_->yAxis->setLabel(tr("running sum"));
     sumsPlot_->rescaleAxes();
     sumsPlot_->yAxis->scaleRange(1.1, sumsPlot_->yAxis->range().center());
     sumsPlot_->legend->setVisible(true);
-    sumsPlot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    plots::applyTheme(*sumsPlot_, theme);
     sumsPlot_->replot();
 }
 
@@ -333,11 +344,11 @@ void StochasticPanel::showSummary() {
     const double up = static_cast<double>(s.drawsUp);
     const double expectedUp = plotCoordinate(s.expectedUp);
     auto* group = new QCPBarsGroup(histogram_);
-    auto bars = [&](const QColor& colour, const QString& name, double downCount, double upCount) {
+    auto bars = [&](int series, const QString& name, double downCount, double upCount) {
         auto* b = new QCPBars(histogram_->xAxis, histogram_->yAxis);
         b->setData({1, 2}, {downCount, upCount}, true);
-        b->setBrush(colour);
-        b->setPen(QPen(colour.darker(130)));
+        b->setBrush(plots::seriesBrush(series));
+        b->setPen(QPen(plots::seriesColour(series).darker(130)));
         b->setWidth(0.35);
         b->setName(name);
         b->setBarsGroup(group);
@@ -352,7 +363,7 @@ void StochasticPanel::showSummary() {
     histogram_->yAxis->setRange(0, draws * 1.08);
     histogram_->yAxis->setLabel(tr("draws"));
     histogram_->legend->setVisible(true);
-    histogram_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    plots::applyTheme(*histogram_);
     histogram_->replot();
 }
 

@@ -2,6 +2,7 @@
 #include "benchmarks_chart.h"
 
 #include "bench_results_model.h"
+#include "plot_palette.h"
 
 #include <qcustomplot.h>
 
@@ -24,19 +25,6 @@
 namespace fpx::gui {
 
 namespace {
-
-QColor seriesColour(int i) {
-    // The palette of the explorer's other plots.
-    static const QColor colours[] = {
-        QColor(0x3d, 0x7e, 0xe8), QColor(0xde, 0x4b, 0x42), QColor(0x2e, 0xa8, 0x5a),
-        QColor(0xd9, 0x9a, 0x00), QColor(0x8e, 0x5c, 0xd9), QColor(0x16, 0x9d, 0xb3),
-        QColor(0xe0, 0x6c, 0x9f), QColor(0x9c, 0x6b, 0x30), QColor(0x5a, 0x8f, 0x29)};
-    return colours[i % 9];
-}
-
-const QColor kCopyColour(0x6b, 0x6b, 0x6b);
-const QColor kCeilingColour(0xd0, 0x40, 0x2f);
-const QColor kDatasheetColour(0xe0, 0x7b, 0x00);
 
 bool belongs(const bench::BenchResult& r, BenchmarksChart::Metric metric) {
     return metric == BenchmarksChart::Metric::Arithmetic
@@ -69,17 +57,23 @@ struct Series {
     }
 };
 
-// A series as bars with error bars; the saved run's (`light`) pale.
-void addSeries(QCustomPlot* plot, Series& s, const QString& name, const QColor& colour, bool light,
+// A series as bars with error bars in `brush` (the palette's solid or hatched fill); the saved
+// run's (`light`) pale.
+void addSeries(QCustomPlot* plot, Series& s, const QString& name, const QBrush& brush, bool light,
                double width) {
     if (s.keys.isEmpty())
         return;
+    const QColor colour = brush.color();
+    const plots::PlotTheme theme = plots::plotTheme(plot->palette());
     s.bars = new QCPBars(plot->yAxis, plot->xAxis);
     s.bars->setName(name);
     s.bars->setWidth(width);
-    QColor fill = colour;
-    if (light)
-        fill.setAlpha(70);
+    QBrush fill = brush;
+    if (light) {
+        QColor pale = colour;
+        pale.setAlpha(70);
+        fill.setColor(pale);
+    }
     s.bars->setBrush(fill);
     s.bars->setPen(QPen(colour.darker(light ? 110 : 130)));
     s.bars->setData(s.keys, s.values, true);
@@ -89,7 +83,8 @@ void addSeries(QCustomPlot* plot, Series& s, const QString& name, const QColor& 
     errors->setDataPlottable(s.bars);
     errors->setErrorType(QCPErrorBars::etValueError);
     errors->setData(s.minus, s.plus);
-    errors->setPen(QPen(light ? colour : QColor(0x20, 0x20, 0x20), 1));
+    errors->setPen(
+        QPen(light ? colour : plots::meaningColour(plots::Meaning::Reference, theme), 1));
     errors->setWhiskerWidth(6);
     errors->setSelectable(QCP::stNone);
 }
@@ -99,7 +94,9 @@ void addDatasheetLine(QCustomPlot* plot, const bench::DeviceInfo& device, double
     auto* line = new QCPItemStraightLine(plot);
     line->point1->setCoords(x, 0);
     line->point2->setCoords(x, 1);
-    line->setPen(QPen(kDatasheetColour, 1.5, Qt::DashLine));
+    const QColor colour =
+        plots::meaningColour(plots::Meaning::Caution, plots::plotTheme(plot->palette()));
+    line->setPen(QPen(colour, 1.5, Qt::DashLine));
     auto* label = new QCPItemText(plot);
     label->position->setTypeX(QCPItemPosition::ptPlotCoords);
     label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
@@ -107,7 +104,7 @@ void addDatasheetLine(QCustomPlot* plot, const bench::DeviceInfo& device, double
     label->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
     label->setRotation(-90);
     label->setPadding(QMargins(4, 2, 4, 2));
-    label->setColor(kDatasheetColour);
+    label->setColor(colour);
     label->setText(QObject::tr("%1 datasheet %2 GB/s")
                        .arg(QString::fromStdString(device.name))
                        .arg(QString::number(x, 'g', 4)));
@@ -147,6 +144,9 @@ BenchmarksChart::BenchmarksChart(BenchResultsModel* model, QWidget* parent)
         tr("Conversions are memory-bound: bytes read + written per second, against the copy "
            "bandwidth of the same size and threads. Arithmetic: operations per second against "
            "the datasheet's dense peak."));
+    // It may show its choice cut short rather than hold the window wider than a 1024-pixel
+    // screen beside the form (and the Lessons dock); the list shows it whole.
+    metricBox_->setMinimumWidth(metricBox_->fontMetrics().averageCharWidth() * 14);
     logBox_ = new QCheckBox(tr("log scale"), this);
     logBox_->setObjectName("chartLog");
     logBox_->setToolTip(tr("A logarithmic throughput axis: emulated paths a hundred times "
@@ -177,6 +177,7 @@ BenchmarksChart::BenchmarksChart(BenchResultsModel* model, QWidget* parent)
     plot_->axisRect()->insetLayout()->simplify();
     plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     plot_->legend->setWrap(5);
+    plots::fitLegendToWidth(*plot_);
     plot_->legend->setBorderPen(Qt::NoPen);
     plot_->legend->setMargins(QMargins(4, 2, 4, 2));
     plot_->yAxis->setRangeReversed(true); // the first result on top
@@ -316,33 +317,37 @@ void BenchmarksChart::drawBars(ChartData& data) {
     for (std::size_t i = 0; i < data.formatOrder.size(); ++i) {
         Series& s = data.byFormat[data.formatOrder[i]];
         addSeries(plot_, s, QString::fromStdString(data.formatOrder[i]),
-                  seriesColour(static_cast<int>(i)), false, width);
+                  plots::seriesBrush(static_cast<int>(i)), false, width);
         barCount_ += static_cast<int>(s.keys.size());
     }
-    addSeries(plot_, data.copies, tr("copy (memcpy)"), kCopyColour, false, width);
+    const plots::PlotTheme theme = plots::plotTheme(plot_->palette());
+    addSeries(plot_, data.copies, tr("copy (memcpy)"),
+              plots::meaningColour(plots::Meaning::Neutral, theme), false, width);
     barCount_ += static_cast<int>(data.copies.keys.size());
     if (comparing) {
         addSeries(plot_, data.saved,
                   tr("saved run: %1").arg(QFileInfo(model_->comparisonPath()).fileName()),
-                  QColor(0x55, 0x55, 0x55), true, width);
+                  plots::meaningColour(plots::Meaning::Neutral, theme), true, width);
         savedBarCount_ = static_cast<int>(data.saved.keys.size());
     }
 }
 
 // Each bar's ceiling: a red tick across its slot, over the bars.
 void BenchmarksChart::drawCeilings(const ChartData& data, bool arithmetic) {
+    const QColor ceiling =
+        plots::meaningColour(plots::Meaning::Bad, plots::plotTheme(plot_->palette()));
     for (const auto& [p, c] : data.ceilings) {
         auto* tick = new QCPItemLine(plot_);
         tick->start->setCoords(c, p - 0.46);
         tick->end->setCoords(c, p + 0.46);
-        tick->setPen(QPen(kCeilingColour, 2));
+        tick->setPen(QPen(ceiling, 2));
         tick->setSelectable(false);
         ++ceilingCount_;
     }
     if (ceilingCount_ > 0) {
         // A legend entry for the ticks (items have none).
         auto* legendOnly = plot_->addGraph(plot_->yAxis, plot_->xAxis);
-        legendOnly->setPen(QPen(kCeilingColour, 2));
+        legendOnly->setPen(QPen(ceiling, 2));
         legendOnly->setName(arithmetic ? tr("ceiling: datasheet dense peak")
                                        : tr("ceiling: copy bandwidth, same size and threads"));
     }
@@ -399,10 +404,12 @@ void BenchmarksChart::setAxes(const ChartData& data, bool arithmetic) {
         plot_->xAxis->setRange(0, data.high > 0 ? data.high * 1.08 : 1);
     }
     placeLegend(plot_->legend->itemCount() > 0);
+    plots::applyTheme(*plot_);
 
     // Rows tall enough for their labels; the scroll area scrolls beyond that.
     const int rowHeight = fontMetrics().height() + (model_->hasComparison() ? 14 : 8);
-    const int legendRows = (plot_->legend->itemCount() + 4) / 5;
+    plots::wrapLegendToWidth(*plot_);
+    const int legendRows = plot_->legend->rowCount();
     plot_->setMinimumHeight(std::max(200, std::max(n, 3) * rowHeight + 90 + legendRows * 22));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }

@@ -2,6 +2,7 @@
 #include "lessons/lesson_panel.h"
 
 #include "main_window.h"
+#include "presentation/table_fit.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -16,17 +17,25 @@
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace fpx::gui {
 namespace {
 
-// Read in a lecture hall: the panel's type is larger than the window's.
+// Read in a lecture hall: the lesson's text is larger than the window's type (the controls
+// keep the window's, so that the dock stays narrow beside the explorer at 1024 pixels).
 constexpr double kTypeScale = 1.25;
-// The prose's narrowest width, and the dock's width when it first opens.
-constexpr int kMinimumWidth = 220;
+// The prose's narrowest width, and the dock's width when it first opens where the window is
+// wide enough to leave the explorer kExplorerWidth beside it (FP64's bits, the exact value and
+// the error side by side); in a narrower window (1024 pixels) the dock opens narrower, down to
+// its narrowest, and its prose wraps.
+constexpr int kMinimumWidth = 160;
 constexpr int kOpeningWidth = 340;
+constexpr int kExplorerWidth = 840;
 
 QString stepMarkdown(const Lesson& lesson, std::size_t index) {
     const LessonStep& step = lesson.steps[index];
@@ -48,7 +57,6 @@ LessonPanel::LessonPanel(MainWindow& window)
     auto* body = new QWidget(this);
     QFont font = body->font();
     font.setPointSizeF(font.pointSizeF() * kTypeScale);
-    body->setFont(font);
 
     title_ = new QLabel(body);
     QFont titleFont = font;
@@ -58,10 +66,12 @@ LessonPanel::LessonPanel(MainWindow& window)
     title_->setWordWrap(true);
     summary_ = new QLabel(body);
     summary_->setWordWrap(true);
+    summary_->setFont(font);
     steps_ = new QComboBox(body);
     steps_->setToolTip(tr("Go to a step"));
     stepLabel_ = new QLabel(body);
     prose_ = new QTextBrowser(body);
+    prose_->setFont(font);
     prose_->setOpenExternalLinks(true);
     problemsLabel_ = new QLabel(body);
     problemsLabel_->setWordWrap(true);
@@ -80,7 +90,7 @@ LessonPanel::LessonPanel(MainWindow& window)
 
     // Narrow, so the explorer keeps its columns beside it: the controls stack in short rows.
     steps_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    steps_->setMinimumContentsLength(8);
+    steps_->setMinimumContentsLength(4);
     prose_->setMinimumWidth(kMinimumWidth);
     // A long path in a message must not widen the dock; it wraps where it can.
     problemsLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
@@ -190,7 +200,12 @@ void LessonPanel::setLesson(Lesson lesson) {
     }
     if (isHidden()) {
         show();
-        window_.resizeDocks({this}, {kOpeningWidth}, Qt::Horizontal);
+        const int width = std::max(minimumSizeHint().width(),
+                                   std::min(window_.width() - kExplorerWidth, kOpeningWidth));
+        window_.resizeDocks({this}, {width}, Qt::Horizontal);
+        // The explorer's columns were fitted to the width it had before the dock: once the
+        // dock has taken its width (the next turn of the event loop), fit them to what is left.
+        QTimer::singleShot(0, &window_, [window = &window_] { window->tableFitter()->fit(); });
     }
     showStep(0);
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "format_table_model.h"
 
+#include "presentation/zoom.h"
+
 #include "fpx/approximate_error.h"
 #include "fpx/bit_layout.h"
 #include "fpx/decimal_text.h"
@@ -8,7 +10,6 @@
 
 #include <QBrush>
 #include <QFont>
-#include <QFontDatabase>
 #include <QGuiApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -201,7 +202,7 @@ QVariant FormatTableModel::data(const QModelIndex& index, int role) const {
         return tr(columnTip(column));
     }
     if (role == Qt::FontRole && column != Name && column != Class && column != Flags) {
-        return QFontDatabase::systemFont(QFontDatabase::FixedFont);
+        return fixedPitchFont();
     }
     if (role == Qt::TextAlignmentRole) {
         if (column == Error || column == RelativeError || column == UlpError)

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "presentation/zoom.h"
 
+#include "plot_palette.h"
+
 #include <qcustomplot.h>
 
 #include <QApplication>
+#include <QFontDatabase>
 #include <QVariantList>
 #include <QWheelEvent>
 #include <QWidget>
@@ -80,6 +83,16 @@ void scaleLayoutElement(QCPLayoutElement* element, double factor) {
 }
 
 } // namespace
+
+QFont fixedPitchFont() {
+    // A default-constructed QFont has no property set; setting only the family (and the hint
+    // that picks a fixed-width one where the family is missing) leaves the size to resolve.
+    QFont font;
+    font.setFamilies(QFontDatabase::systemFont(QFontDatabase::FixedFont).families());
+    font.setStyleHint(QFont::TypeWriter);
+    font.setFixedPitch(true);
+    return font;
+}
 
 int nextZoomStep(int percent) {
     for (int step : kSteps)
@@ -194,6 +207,9 @@ void ZoomController::scalePlot(QCustomPlot* plot) const {
         QCPAbstractPlottable* plottable = plot->plottable(i);
         plottable->setPen(zoomedPen(plottable, "fpxZoomPen", plottable->pen(), f));
     }
+    // The legend's entries have their new size now: wrap them again to the plot's width.
+    if (plots::fitsLegendToWidth(*plot))
+        plots::wrapLegendToWidth(*plot);
 }
 
 bool ZoomController::eventFilter(QObject* watched, QEvent* event) {

@@ -55,6 +55,12 @@ class ZoomController : public QObject {
     int wheelDelta_ = 0;
 };
 
+// The system's fixed-width family and nothing else: no size of its own. Given to a widget
+// (setFont) or returned as a model's Qt::FontRole, its size resolves to the widget's or the
+// view's font, which the zoom sets, so fixed-width text follows the zoom like all other text.
+// (QFontDatabase::systemFont(FixedFont) carries a size of its own that no zoom reaches.)
+QFont fixedPitchFont();
+
 // The steps of the zoom ladder, for tests and the View menu.
 int nextZoomStep(int percent);
 int previousZoomStep(int percent);

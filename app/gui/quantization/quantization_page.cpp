@@ -290,7 +290,7 @@ void QuantizationPage::applyResult() {
         if (!result_.input) // nothing shown yet: the plot says it too, where the eye is
             drawMessage(*values_, tr("Values"),
                         QStringLiteral("⚠ ") + QString::fromStdString(result.error),
-                        QColor(0xd0, 0x40, 0x2f));
+                        plots::Meaning::Bad);
         emit finished();
         return;
     }
@@ -395,7 +395,7 @@ void QuantizationPage::drawValues() {
         if (grid.empty())
             gridLabel_ += tr(" — too fine to draw");
     }
-    drawValueHistogram(*values_, result_, grid, gridLabel_, quantizerColour(std::max(0, row)));
+    drawValueHistogram(*values_, result_, grid, gridLabel_, plots::seriesColour(std::max(0, row)));
     if (grid.empty() && !gridLabel_.isEmpty()) {
         // The legend only lists drawn plottables: say why there is no grid.
         auto* note = new QCPItemText(values_);

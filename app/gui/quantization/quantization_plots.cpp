@@ -3,6 +3,9 @@
 
 #include <qcustomplot.h>
 
+#include <QPainter>
+#include <QPixmap>
+
 #include <cmath>
 #include <limits>
 
@@ -32,6 +35,7 @@ QCPAxisRect* resetPlot(QCustomPlot& plot, const QString& title, int legendColumn
     legend->setFont(QFont("sans", 8));
     legend->setBorderPen(Qt::NoPen);
     legend->setMargins(QMargins(2, 0, 2, 0));
+    plots::fitLegendToWidth(plot); // rewraps `legendColumns` as the plot is resized or zoomed
     return rect;
 }
 
@@ -44,12 +48,14 @@ int legendColumns(const QCustomPlot& plot) {
 
 } // namespace
 
-QColor quantizerColour(int index) {
-    static const QColor colours[] = {
-        QColor(0x3d, 0x7e, 0xe8), QColor(0xde, 0x4b, 0x42), QColor(0x2e, 0xa8, 0x5a),
-        QColor(0xd9, 0x9a, 0x00), QColor(0x8e, 0x5c, 0xd9), QColor(0x16, 0x9d, 0xb3),
-        QColor(0xe0, 0x6c, 0x9f), QColor(0x6b, 0x6b, 0x6b), QColor(0x9c, 0x6b, 0x30)};
-    return colours[index % 9];
+QIcon seriesSwatch(int index) {
+    QPixmap swatch(24, 12);
+    swatch.fill(Qt::transparent);
+    QPainter painter(&swatch);
+    QPen pen = plots::seriesPen(index, 3);
+    painter.setPen(pen);
+    painter.drawLine(1, 6, 23, 6);
+    return QIcon(swatch);
 }
 
 void drawValueHistogram(QCustomPlot& plot, const QuantizationResult& result,
@@ -70,7 +76,9 @@ void drawValueHistogram(QCustomPlot& plot, const QuantizationResult& result,
     bars->setData(keys, counts, true);
     bars->setWidth(h.binCount() ? h.binLow(1) - h.binLow(0) : 1);
     bars->setPen(Qt::NoPen);
-    bars->setBrush(QColor(0x70, 0x80, 0x90, 160));
+    QColor fill = plots::meaningColour(plots::Meaning::Neutral, plots::plotTheme(plot.palette()));
+    fill.setAlpha(160);
+    bars->setBrush(fill);
     const std::size_t outside = h.below + h.above;
     bars->setName(
         outside == 0
@@ -96,6 +104,7 @@ void drawValueHistogram(QCustomPlot& plot, const QuantizationResult& result,
     y->setLabel(QObject::tr("count"));
     x->setRange(h.low, h.high);
     y->setRange(0, top);
+    plots::applyTheme(plot);
     plot.replot();
 }
 
@@ -124,7 +133,7 @@ void drawErrorHistograms(QCustomPlot& plot, const QuantizationResult& result) {
         high = std::max(high, std::exp2(h.high));
         graph->setData(keys, counts, true);
         graph->setLineStyle(QCPGraph::lsStepCenter);
-        graph->setPen(QPen(quantizerColour(int(f)), 2));
+        graph->setPen(plots::seriesPen(int(f), 2));
         QString name = QString::fromStdString(o.id);
         if (h.zeros)
             name += QObject::tr(" (%L1 exact)").arg(qulonglong(h.zeros));
@@ -135,6 +144,7 @@ void drawErrorHistograms(QCustomPlot& plot, const QuantizationResult& result) {
     if (low < high)
         x->setRange(low / 2, high * 2);
     y->setRange(0, top * 1.1);
+    plots::applyTheme(plot);
     plot.replot();
 }
 
@@ -165,7 +175,7 @@ void drawBlockSizeSweep(QCustomPlot& plot, const QuantizationResult& result) {
             high = std::max(high, curve.sqnrDb[i]);
         }
         graph->setData(keys, values, true);
-        graph->setPen(QPen(quantizerColour(colour), 2));
+        graph->setPen(plots::seriesPen(colour, 2));
         graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 6));
         graph->setName(QString::fromStdString(curve.format));
     }
@@ -178,11 +188,12 @@ void drawBlockSizeSweep(QCustomPlot& plot, const QuantizationResult& result) {
         y->setRange(low - 1 - 0.05 * (high - low), high + 1 + 0.05 * (high - low));
     if (result.sweep.empty())
         plot.legend->setVisible(false);
+    plots::applyTheme(plot);
     plot.replot();
 }
 
 void drawMessage(QCustomPlot& plot, const QString& title, const QString& message,
-                 const QColor& colour) {
+                 plots::Meaning meaning) {
     QCPAxisRect* rect = resetPlot(plot, title);
     plot.legend->setVisible(false);
     for (QCPAxis* axis : rect->axes()) { // no data: no axes to read
@@ -205,7 +216,9 @@ void drawMessage(QCustomPlot& plot, const QString& title, const QString& message
     }
     text->setText(lines.join('\n'));
     text->setFont(QFont("sans", 10));
-    text->setColor(colour);
+    const plots::PlotTheme theme = plots::plotTheme(plot.palette());
+    text->setColor(plots::meaningColour(meaning, theme));
+    plots::applyTheme(plot, theme);
     plot.replot();
 }
 

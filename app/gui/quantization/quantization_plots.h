@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "plot_palette.h"
 #include "quantization/quantization_model.h"
 
 #include <QColor>
+#include <QIcon>
 #include <QString>
 
 class QCustomPlot;
 
 namespace fpx::gui {
 
-// One colour per format, the same in every plot and in the table.
-QColor quantizerColour(int index);
+// Each format's series style is plots::seriesStyle(its row): the same in every plot and in
+// the table's swatches.
+// A table's swatch of series `index`: a short line in its colour and dash.
+QIcon seriesSwatch(int index);
 
 // The values' histogram; with `grid` the selected format's representable values (after the
 // scale of one block, named in `gridLabel`) as thin vertical lines over it.
@@ -27,6 +31,6 @@ void drawBlockSizeSweep(QCustomPlot& plot, const QuantizationResult& result);
 
 // A plot with only a message in it (no result yet, or nothing to draw).
 void drawMessage(QCustomPlot& plot, const QString& title, const QString& message,
-                 const QColor& colour = QColor(0x60, 0x60, 0x60));
+                 plots::Meaning meaning = plots::Meaning::Neutral);
 
 } // namespace fpx::gui

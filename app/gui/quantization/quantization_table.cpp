@@ -74,16 +74,15 @@ void fill(QTableWidget& table, const QuantizationResult& result) {
         const FormatOutcome& o = result.outcomes[std::size_t(r)];
         auto* name = cell(QString::fromStdString(o.id),
                           o.format ? QString::fromStdString(o.format->displayName) : QString());
-        QPixmap swatch(12, 12);
-        swatch.fill(quantizerColour(r));
-        name->setIcon(QIcon(swatch));
+        name->setIcon(seriesSwatch(r));
         table.setItem(r, Format, name);
         if (!o.quantized) {
             auto* message =
                 cell(QStringLiteral("⚠ ") +
                      QString::fromStdString(o.error.empty() ? std::string("not run (cancelled)")
                                                             : o.error));
-            message->setForeground(QColor(0xd0, 0x40, 0x2f));
+            message->setForeground(
+                plots::meaningColour(plots::Meaning::Bad, plots::plotTheme(table.palette())));
             table.setItem(r, Sqnr, message);
             table.setSpan(r, Sqnr, 1, ColumnCount - Sqnr);
             continue;

@@ -256,6 +256,7 @@ void RangeView::apply(RangeResult result) {
 }
 
 void RangeView::fillTable() {
+    const plots::PlotTheme theme = plots::plotTheme(table_->palette());
     table_->setRowCount(int(result_.fits.size()));
     for (int r = 0; r < int(result_.fits.size()); ++r) {
         const RangeFormatFit& f = result_.fits[std::size_t(r)];
@@ -264,7 +265,7 @@ void RangeView::fillTable() {
             item->setTextAlignment(column == Format ? Qt::AlignLeft | Qt::AlignVCenter
                                                     : Qt::AlignRight | Qt::AlignVCenter);
             if (colour.isValid())
-                item->setForeground(colour.darker(130));
+                item->setForeground(theme.dark ? colour : colour.darker(130));
             table_->setItem(r, column, item);
         };
         set(Format, QString::fromStdString(f.id));
@@ -283,7 +284,7 @@ void RangeView::fillTable() {
                      {Zero, RangeZone::Zero}};
         for (const auto& z : zones)
             set(z.column, percent(fit.fraction(z.zone)),
-                fit.count(z.zone) ? rangeZoneColour(z.zone) : QColor());
+                fit.count(z.zone) ? rangeZoneColour(z.zone, theme) : QColor());
         // A lowest k of INT64_MIN: nothing flushes at any scale below (RangeFit::bestScales).
         const auto bestText = [](const std::array<std::int64_t, 2>& k) {
             const QString highest = QStringLiteral("2^%1").arg(k[1]);

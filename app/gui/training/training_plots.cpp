@@ -34,6 +34,7 @@ std::vector<QCPAxisRect*> resetPlot(QCustomPlot& plot, const QString& title, int
     legend->setFont(QFont("sans", 8));
     legend->setBorderPen(Qt::NoPen);
     legend->setMargins(QMargins(2, 0, 2, 0));
+    plots::fitLegendToWidth(plot); // rewraps `legendColumns` as the plot is resized or zoomed
     plot.plotLayout()->setRowStretchFactor(0, 0.01);
     plot.plotLayout()->setRowStretchFactor(1, 0.01);
     plot.plotLayout()->setRowSpacing(2);
@@ -93,20 +94,20 @@ void fitLog2Axis(QCPAxis* y, double low, double high, const QString& label) {
 
 } // namespace
 
-QColor rangeZoneColour(RangeZone zone) {
+QColor rangeZoneColour(RangeZone zone, const plots::PlotTheme& theme) {
     switch (zone) {
     case RangeZone::Zero:
-        return QColor(0xb0, 0xb0, 0xb0);
+        return plots::meaningColour(plots::Meaning::Faint, theme);
     case RangeZone::Flushed:
-        return QColor(0x8a, 0x8a, 0x8a);
+        return theme.muted;
     case RangeZone::Subnormal:
-        return QColor(0xe8, 0xa3, 0x3d);
+        return plots::meaningColour(plots::Meaning::Caution, theme);
     case RangeZone::Normal:
-        return QColor(0x4c, 0xae, 0x6a);
+        return plots::meaningColour(plots::Meaning::Good, theme);
     case RangeZone::Overflow:
-        return QColor(0xd6, 0x45, 0x3d);
+        return plots::meaningColour(plots::Meaning::Bad, theme);
     }
-    return Qt::black;
+    return theme.foreground;
 }
 
 void drawRangePlot(QCustomPlot& plot, const RangeResult& result, std::int64_t shownExponent) {
@@ -114,6 +115,7 @@ void drawRangePlot(QCustomPlot& plot, const RangeResult& result, std::int64_t sh
         plot, QObject::tr("|values| × 2^%1 against each format's range").arg(shownExponent), 2, 5);
     QCPAxisRect* top = rects[0];
     QCPAxisRect* bands = rects[1];
+    const plots::PlotTheme theme = plots::plotTheme(plot.palette());
     const Histogram& h = result.magnitudes;
     const double k = double(shownExponent);
     // The axis stays put while the slider moves: wide enough for the values at every scale.
@@ -133,7 +135,9 @@ void drawRangePlot(QCustomPlot& plot, const RangeResult& result, std::int64_t sh
     bars->setData(keys, counts, true);
     bars->setWidth(h.binCount() ? h.binLow(1) - h.binLow(0) : 1);
     bars->setPen(Qt::NoPen);
-    bars->setBrush(QColor(0x3d, 0x7e, 0xe8, 190));
+    QColor fill = plots::seriesColour(0);
+    fill.setAlpha(190);
+    bars->setBrush(fill);
     QString name = QObject::tr("|x| × 2^%1").arg(shownExponent);
     if (h.zeros)
         name += QObject::tr(" (%L1 zeros not drawn)").arg(qulonglong(h.zeros));
@@ -185,7 +189,7 @@ void drawRangePlot(QCustomPlot& plot, const RangeResult& result, std::int64_t sh
             band->topLeft->setCoords(std::max(zone.from, low - 1), r - 0.38);
             band->bottomRight->setCoords(std::min(zone.to, high + 1), r + 0.38);
             band->setPen(Qt::NoPen);
-            band->setBrush(rangeZoneColour(zone.zone));
+            band->setBrush(rangeZoneColour(zone.zone, theme));
         }
         // The fractions where the eye is: on the band, at the left of the plot.
         if (f.fit && result.scaleExponent == shownExponent) {
@@ -209,11 +213,12 @@ void drawRangePlot(QCustomPlot& plot, const RangeResult& result, std::int64_t sh
     for (RangeZone zone :
          {RangeZone::Flushed, RangeZone::Subnormal, RangeZone::Normal, RangeZone::Overflow}) {
         auto* swatch = new QCPBars(bx, by);
-        swatch->setBrush(rangeZoneColour(zone));
+        swatch->setBrush(rangeZoneColour(zone, theme));
         swatch->setPen(Qt::NoPen);
         swatch->setName(
             QString::fromLatin1(rangeZoneId(zone).data(), qsizetype(rangeZoneId(zone).size())));
     }
+    plots::applyTheme(plot, theme);
     plot.replot();
 }
 
@@ -225,6 +230,7 @@ void drawLossScalePlot(QCustomPlot& plot, const LossScaleResult& result) {
     QCPAxisRect* top = rects[0];
     QCPAxisRect* bottom = rects[1];
     top->setRangeZoom(Qt::Horizontal);
+    const plots::PlotTheme theme = plots::plotTheme(plot.palette());
 
     // The gradients' amax (log2): spikes are what overflow.
     auto* amax = new QCPGraph(top->axis(QCPAxis::atBottom), top->axis(QCPAxis::atLeft));
@@ -252,7 +258,7 @@ void drawLossScalePlot(QCustomPlot& plot, const LossScaleResult& result) {
         haveFlushed = haveFlushed || s.flushedFraction.has_value();
     }
     amax->setData(steps, amaxes, true);
-    amax->setPen(QPen(QColor(0x60, 0x60, 0x60), 1));
+    amax->setPen(QPen(plots::meaningColour(plots::Meaning::Neutral, theme), 1));
     amax->setName(QObject::tr("gradient amax"));
     stepsAxis(top->axis(QCPAxis::atBottom), n, false);
     fitLog2Axis(top->axis(QCPAxis::atLeft), amaxLow, amaxHigh, QObject::tr("amax"));
@@ -267,9 +273,11 @@ void drawLossScalePlot(QCustomPlot& plot, const LossScaleResult& result) {
         right->setLabelFont(kLabelFont);
         auto* under = new QCPGraph(x, right);
         under->setData(steps, flushed, true);
-        QColor colour = quantizerColour(4);
+        QPen pen = plots::seriesPen(4, 1);
+        QColor colour = pen.color();
         colour.setAlpha(150);
-        under->setPen(QPen(colour, 1));
+        pen.setColor(colour);
+        under->setPen(pen);
         under->setName(QObject::tr("gradients flushed to 0 (%, right axis)"));
         double most = 0;
         for (double f : flushed)
@@ -281,20 +289,22 @@ void drawLossScalePlot(QCustomPlot& plot, const LossScaleResult& result) {
     auto* scale = new QCPGraph(x, y);
     scale->setData(steps, scales, true);
     scale->setLineStyle(QCPGraph::lsStepLeft);
-    scale->setPen(QPen(quantizerColour(0), 2));
+    scale->setPen(plots::seriesPen(0, 2));
     scale->setName(run.options.staticScale ? QObject::tr("static scale")
                                            : QObject::tr("loss scale"));
     auto* skipped = new QCPGraph(x, y);
     skipped->setData(skippedSteps, skippedScales, true);
     skipped->setLineStyle(QCPGraph::lsNone);
-    skipped->setScatterStyle(QCPScatterStyle(
-        QCPScatterStyle::ssCross, QPen(rangeZoneColour(RangeZone::Overflow), 2), Qt::NoBrush, 8));
+    skipped->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross,
+                                             QPen(rangeZoneColour(RangeZone::Overflow, theme), 2),
+                                             Qt::NoBrush, 8));
     skipped->setName(run.options.staticScale
                          ? QObject::tr("overflowed steps (%L1, update lost)")
                                .arg(qulonglong(skippedSteps.size()))
                          : QObject::tr("skipped steps (%L1)").arg(qulonglong(run.skipped.size())));
     stepsAxis(x, n, true);
     fitLog2Axis(y, scaleLow, scaleHigh, QObject::tr("scale"));
+    plots::applyTheme(plot, theme);
     plot.replot();
 }
 
@@ -303,6 +313,7 @@ void drawFp8Plot(QCustomPlot& plot, const Fp8Result& result) {
         resetPlot(plot, QObject::tr("FP8 scaling recipes side by side"), 4,
                   legendColumns(plot, "delayed:16:most_recent overflowed (solid)"));
     const std::size_t n = result.amax.size();
+    const plots::PlotTheme theme = plots::plotTheme(plot.palette());
     QVector<double> steps;
     for (std::size_t t = 0; t < n; ++t)
         steps << double(t);
@@ -323,7 +334,7 @@ void drawFp8Plot(QCustomPlot& plot, const Fp8Result& result) {
         }
         auto* own = new QCPGraph(ax, ay);
         own->setData(steps, values, true);
-        own->setPen(QPen(QColor(0x60, 0x60, 0x60), 3));
+        own->setPen(QPen(plots::meaningColour(plots::Meaning::Neutral, theme), 3));
         own->setName(QObject::tr("tensor amax"));
     }
     QCPAxis* sx = rects[1]->axis(QCPAxis::atBottom);
@@ -337,7 +348,10 @@ void drawFp8Plot(QCustomPlot& plot, const Fp8Result& result) {
     double sqnrLow = std::numeric_limits<double>::infinity(), sqnrHigh = -sqnrLow;
     for (std::size_t r = 0; r < result.runs.size(); ++r) {
         const Fp8ScalingRun& run = result.runs[r];
-        const QColor colour = quantizerColour(int(r) + 1);
+        // The fractions' panel tells overflowed from flushed by solid and dotted lines: the
+        // recipes differ by colour alone there, by the palette's style everywhere else.
+        const QPen recipePen = plots::seriesPen(int(r), 1.5);
+        const QColor colour = recipePen.color();
         const QString recipe = QString::fromStdString(run.recipe.text);
         QVector<double> used, scale, overflow, flushedValues, sqnr;
         for (const Fp8ScalingStep& s : run.steps) {
@@ -364,7 +378,7 @@ void drawFp8Plot(QCustomPlot& plot, const Fp8Result& result) {
                        const QString& name) {
             auto* graph = new QCPGraph(x, y);
             graph->setData(steps, values, true);
-            graph->setPen(QPen(colour, 1.5, style));
+            graph->setPen(style == Qt::SolidLine ? recipePen : QPen(colour, 1.5, style));
             graph->setName(name);
             if (name.isEmpty())
                 graph->removeFromLegend();
@@ -381,7 +395,7 @@ void drawFp8Plot(QCustomPlot& plot, const Fp8Result& result) {
          {std::pair{Qt::SolidLine, QObject::tr("overflowed (solid)")},
           std::pair{Qt::DotLine, QObject::tr("flushed to 0 (dotted)")}}) {
         auto* key = new QCPGraph(fx, fy);
-        key->setPen(QPen(Qt::black, 1.5, style));
+        key->setPen(QPen(plots::meaningColour(plots::Meaning::Reference, theme), 1.5, style));
         key->setName(name);
     }
     for (QCPAxis* x : {ax, sx, fx})
@@ -394,6 +408,7 @@ void drawFp8Plot(QCustomPlot& plot, const Fp8Result& result) {
     if (sqnrLow <= sqnrHigh)
         qy->setRange(sqnrLow - 1, sqnrHigh + 1);
     qy->setLabel(QObject::tr("SQNR (dB)"));
+    plots::applyTheme(plot, theme);
     plot.replot();
 }
 
@@ -405,6 +420,7 @@ void drawSgdPlot(QCustomPlot& plot, const SgdResult& result) {
     QCPAxis* y = rects[0]->axis(QCPAxis::atLeft);
     double low = std::numeric_limits<double>::infinity(), high = -low;
     double last = 1;
+    const plots::PlotTheme theme = plots::plotTheme(plot.palette());
     for (std::size_t r = 0; r < result.runs.size(); ++r) {
         const SgdRun& run = result.runs[r];
         QVector<double> steps, weights, exact;
@@ -421,12 +437,13 @@ void drawSgdPlot(QCustomPlot& plot, const SgdResult& result) {
         }
         auto* graph = new QCPGraph(x, y);
         graph->setData(steps, weights, true);
-        graph->setPen(QPen(quantizerColour(int(r)), 1.8));
+        graph->setPen(plots::seriesPen(int(r), 1.8));
         graph->setName(QString::fromStdString(result.labels[r]));
         if (r + 1 == result.runs.size()) { // over the formats' lines, which often hide it
             auto* reference = new QCPGraph(x, y);
             reference->setData(steps, exact, true);
-            reference->setPen(QPen(Qt::black, 1.5, Qt::DashLine));
+            reference->setPen(
+                QPen(plots::meaningColour(plots::Meaning::Reference, theme), 1.5, Qt::DashLine));
             reference->setName(QObject::tr("exact"));
         }
     }
@@ -437,6 +454,7 @@ void drawSgdPlot(QCustomPlot& plot, const SgdResult& result) {
         y->setRange(low - pad, high + pad);
     }
     y->setLabel(QObject::tr("weight"));
+    plots::applyTheme(plot, theme);
     plot.replot();
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "plot_palette.h"
 #include "training/training_runs.h"
 
 #include <QColor>
@@ -11,8 +12,9 @@ class QCustomPlot;
 
 namespace fpx::gui {
 
-// The colour of a range zone, the same in the bands, their legend and the table.
-QColor rangeZoneColour(RangeZone zone);
+// The colour of a range zone, the same in the bands, their legend and the table: the meaning
+// it has on every page (overflow is bad, normal is good), in the theme's shade.
+QColor rangeZoneColour(RangeZone zone, const plots::PlotTheme& theme);
 
 // The slider's reach: the loss scale runs over 2^−kScaleReach … 2^kScaleReach.
 inline constexpr int kScaleReach = 24;

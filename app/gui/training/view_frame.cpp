@@ -114,7 +114,7 @@ void ViewFrame::fail(const std::string& message, const QString& statusText, bool
     setStatus(statusText);
     if (!plotHasResult)
         drawMessage(*plot_, title, QStringLiteral("⚠ ") + QString::fromStdString(message),
-                    QColor(0xd0, 0x40, 0x2f));
+                    plots::Meaning::Bad);
     emit finished();
 }
 

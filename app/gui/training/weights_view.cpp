@@ -154,7 +154,7 @@ void WeightsView::apply(SgdResult result) {
             if (c == 1)
                 item->setToolTip(QString::fromStdString(toDecimal(run.finalWeight).text));
             if (c == 0)
-                item->setForeground(quantizerColour(r));
+                item->setIcon(seriesSwatch(r));
             table_->setItem(r, c, item);
         }
     }

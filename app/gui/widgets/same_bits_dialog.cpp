@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "same_bits_dialog.h"
 
+#include "presentation/zoom.h"
 #include "widgets/code_cells_delegate.h"
 
 #include "fpx/bit_layout.h"
@@ -11,7 +12,6 @@
 #include "fpx/same_bits.h"
 
 #include <QComboBox>
-#include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -111,7 +111,7 @@ void SameBitsDialog::refresh() {
     status_->setText(tr("%1 = %2").arg(QString::fromStdString(codeToHex(*parsed.code, bits)),
                                        QString::fromStdString(codeToBinary(*parsed.code, bits))));
     status_->setStyleSheet({});
-    const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    const QFont mono = fixedPitchFont();
     const std::vector<SameBitsRow> rows = readInEveryFormat(*parsed.code, bits, shown_);
     for (const SameBitsRow& r : rows)
         rowFormats_.push_back(r.spec);
