@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The value parser (decimals, hex floats, specials, powers, + − × ÷ and parentheses), then
 // what `fpx show VALUE` does with it: rounding into every built-in format and printing every
-// row, with errors, neighbours and decimal text. Also the parser alone, so that a value it
-// accepts is checked to round the same into a few formats whatever the CLI does around it.
+// row, with errors, neighbours and decimal text. Also the parser alone, then rounding into a few
+// formats, each code checked to fit its format's width.
 #include "commands.h"
 #include "fuzz_support.h"
 

@@ -15,6 +15,10 @@ ROOT=$PWD
 TARGETS=(value calc format_spec code convert_text convert_raw npy safetensors saved_run lesson)
 target=${1:-all}
 seconds=${2:-60}
+if ! [[ $seconds =~ ^[1-9][0-9]*$ ]]; then
+    echo "tools/fuzz.sh: SECONDS '$seconds' is not a whole number of seconds, 1 or more" >&2
+    exit 2
+fi
 BUILD_DIR=${FPX_FUZZ_BUILD_DIR:-build-fuzz}
 
 if [ "$target" != all ] && [[ ! " ${TARGETS[*]} " =~ " $target " ]]; then

@@ -66,11 +66,11 @@ QColor meaningColour(Meaning meaning, const PlotTheme& theme);
 void placeLegendAbove(QCustomPlot& plot);
 // For a legend in a row of its own, the plot's width: before every replot (a resize, a zoom,
 // new entries) its entries are wrapped into as many columns as fit the width. The legend then
-// asks for no width of its own, so a plot never holds its window wider than the screen (a row
-// of entries as wide as the plot once was would).
+// asks for no width of its own, so a plot never holds its window wider than the screen (one
+// row of all its entries could).
 void fitLegendToWidth(QCustomPlot& plot);
 bool fitsLegendToWidth(const QCustomPlot& plot);
-// The wrapping itself, now: for whatever changes the entries' fonts just before a replot (the
+// The wrapping itself, at once: for whatever changes the entries' fonts just before a replot (the
 // zoom), after fitLegendToWidth's own turn.
 void wrapLegendToWidth(QCustomPlot& plot);
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// .npy arrays with no elements (a zero in the shape), found by the npy fuzz target: the reader
-// passed the empty value vector's null data() to memcpy, undefined behaviour that
-// UndefinedBehaviorSanitizer stops on. They read as empty arrays of their shape.
+// .npy arrays with no elements (a zero in the shape), a case of the npy fuzz target: the
+// empty value vector's data() may be null, which memcpy must not be given (undefined
+// behaviour that UndefinedBehaviorSanitizer stops on). They read as empty arrays of their shape.
 #include "fpx/npy_reader.h"
 
 #include <QTest>

@@ -490,7 +490,7 @@ void TestPresentation::screenshotsShowEveryColumn() {
 }
 
 void TestPresentation::lessonDockKeeps1024x768() {
-    // The dock's minimum width pushed the window to 1074 pixels: the window keeps its size,
+    // The dock's minimum width must not push the window wider: the window keeps its size,
     // the prose wraps in a narrower dock and the explorer's columns reflow beside it. Every
     // column stays whole; the format, bits, value and error side by side, except where FP64's
     // 64 bit cells are shown: then, as at a large zoom, the table scrolls rather than cut.

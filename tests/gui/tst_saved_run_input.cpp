@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Saved benchmark runs with hostile numbers (seen while writing the saved_run fuzz target):
+// Saved benchmark runs with hostile numbers (cases of the saved_run fuzz target):
 // a count or index that no integer of its type holds is refused with a message naming the
 // field, instead of being converted (undefined behaviour); counts in range load as written.
 #include "bench/saved_run.h"

@@ -44,8 +44,8 @@ void drawAccumulation(QCustomPlot& plot, const AccumulationLabResult& result) {
     auto* sumRect = new QCPAxisRect(&plot);
     auto* errorRect = new QCPAxisRect(&plot);
     auto* legend = new QCPLegend;
-    // The legend in rows above both plots, the width of the widget: beside them it took the
-    // width the plots need on a 1024-pixel screen, and it never covers data either way.
+    // The legend in rows above both plots, the width of the widget: beside them it would take
+    // the width the plots need on a 1024-pixel screen, and it never covers data either way.
     auto* panels = new QCPLayoutGrid;
     plot.plotLayout()->addElement(0, 0, legend);
     plot.plotLayout()->addElement(1, 0, panels);
@@ -132,13 +132,24 @@ void drawAccumulation(QCustomPlot& plot, const AccumulationLabResult& result) {
     stagnationKey->setScatterStyle(
         QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(reference, 2), Qt::NoBrush, 11));
     stagnationKey->setName(QObject::tr("stagnation: a term left the sum unchanged"));
-    // Beyond eight formats the preferred style may be taken: the next free one is used.
+    // Beyond eight formats the preferred colour may be taken: the next free colour of the
+    // method's own dash is used, so that the dash always says the method; only a ninth
+    // accumulator of one method takes another dash.
     std::vector<int> usedStyles;
+    const auto styleFor = [&](int colour, int round) {
+        for (int k = 0; k < 8; ++k) {
+            const int style = (colour + k) % 8 + 8 * round;
+            if (std::find(usedStyles.begin(), usedStyles.end(), style) == usedStyles.end()) {
+                usedStyles.push_back(style);
+                return style;
+            }
+        }
+        return plots::distinctSeriesIndex(colour % 8 + 8 * round, usedStyles);
+    };
     for (const AccumulationLabRun& run : result.runs) {
         if (run.unsupported || run.result.trace.empty())
             continue;
-        const int style = plots::distinctSeriesIndex(
-            colourOf[run.accumulator.id] % 8 + 8 * methodRound(run.method.method), usedStyles);
+        const int style = styleFor(colourOf[run.accumulator.id], methodRound(run.method.method));
         const QPen pen = plots::seriesPen(style, 2);
         const QColor colour = pen.color();
         auto* sum = plot.addGraph(sumRect->axis(QCPAxis::atBottom), sumY);

@@ -56,7 +56,7 @@ std::optional<double> number(const QJsonObject& object, std::initializer_list<co
     return std::nullopt;
 }
 
-// A count or an index: a number the integer type holds (a fraction is cut off, as ever), or
+// A count or an index: a number the integer type holds (a fraction is cut off), or
 // `fallback` where the field is absent. A saved run is text anyone can edit, and converting a
 // double outside the integer's range (or NaN, or a negative count) is undefined behaviour, so
 // such a field is refused with `error` naming it.

@@ -207,7 +207,7 @@ void ZoomController::scalePlot(QCustomPlot* plot) const {
         QCPAbstractPlottable* plottable = plot->plottable(i);
         plottable->setPen(zoomedPen(plottable, "fpxZoomPen", plottable->pen(), f));
     }
-    // The legend's entries have their new size now: wrap them again to the plot's width.
+    // The legend's entries have their new size here: wrap them again to the plot's width.
     if (plots::fitsLegendToWidth(*plot))
         plots::wrapLegendToWidth(*plot);
 }

@@ -171,12 +171,20 @@ avx512Fp16EncodeBare(const std::uint32_t* in, std::uint16_t* out, std::size_t co
 
 #elif defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 
+// A compiler without the AVX512-FP16 intrinsics: hasAvx512Fp16() is false, so the dispatch never
+// comes here; if it ever did, stopping beats leaving the output unwritten (wrong bits, silently).
 namespace fpx::kernels {
 void avx512Fp16Encode(RoundingMode, const std::uint32_t*, std::uint16_t*, std::size_t,
-                      const std::uint32_t (&)[2], OutputStores) {}
+                      const std::uint32_t (&)[2], OutputStores) {
+    __builtin_trap();
+}
 void avx512Fp16Decode(const std::uint16_t*, std::uint32_t*, std::size_t, const std::uint32_t (&)[2],
-                      OutputStores) {}
-void avx512Fp16EncodeBare(const std::uint32_t*, std::uint16_t*, std::size_t) {}
+                      OutputStores) {
+    __builtin_trap();
+}
+void avx512Fp16EncodeBare(const std::uint32_t*, std::uint16_t*, std::size_t) {
+    __builtin_trap();
+}
 } // namespace fpx::kernels
 
 #endif

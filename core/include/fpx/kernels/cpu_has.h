@@ -17,7 +17,9 @@ namespace fpx::kernels {
 // F16C (vcvtps2ph, vcvtph2ps): CPUID.1:ECX bit 29. Its instructions use the YMM registers, so
 // the cpuid answer counts only where AVX is usable, which includes the operating system
 // saving the YMM state (what the builtin checks as well).
-inline bool cpuHasF16c() {
+// Internal linkage: the body differs between files that have the compiler's answer and files
+// that ask cpuid, so one shared inline definition would break the one-definition rule.
+static inline bool cpuHasF16c() {
 #if defined(FPX_CPU_SUPPORTS_F16C) && FPX_CPU_SUPPORTS_F16C
     return __builtin_cpu_supports("f16c");
 #else
@@ -29,7 +31,7 @@ inline bool cpuHasF16c() {
 
 // AVX512-FP16: CPUID.(EAX=7,ECX=0):EDX bit 23, usable only where AVX-512 is (ZMM state saved
 // by the operating system: the builtin's "avx512f" checks that).
-inline bool cpuHasAvx512Fp16() {
+static inline bool cpuHasAvx512Fp16() {
 #if defined(FPX_CPU_SUPPORTS_AVX512FP16) && FPX_CPU_SUPPORTS_AVX512FP16
     return __builtin_cpu_supports("avx512fp16");
 #else
