@@ -20,8 +20,8 @@ std::int64_t bitLength(const BigInt& x) {
 
 // Boost's gcd of two big integers is binary (one subtraction and shift per bit), so it costs
 // about bits² / 64 word operations whatever the operands: far too much for the 100000-bit
-// numerators that a 15-byte input such as 3^66500/7^40000 produces. Most gcds fpx needs have a side of 1
-// (every value of a binary format is dyadic) or one small side (a format's significand), and
+// numerators that a 15-byte input such as 3^66500/7^40000 produces. Most gcds fpx needs have a side
+// of 1 (every value of a binary format is dyadic) or one small side (a format's significand), and
 // for those one remainder leaves two small numbers.
 BigInt commonDivisor(const BigInt& a, const BigInt& b) {
     if (a == 1 || b == 1)

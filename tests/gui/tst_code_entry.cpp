@@ -55,7 +55,7 @@ class TestCodeEntry : public QObject {
         QTest::newRow("blank, 0x") << " 0x"
                                    << "column 4: expected a hex digit";
         QTest::newRow("a non-ASCII first byte") << "é0xg"
-                                    << "column 1: expected a hex digit";
+                                                << "column 1: expected a hex digit";
         QTest::newRow("9 bits") << "0x1ff"
                                 << "column 3: wider than 8 bits";
     }
