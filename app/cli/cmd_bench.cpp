@@ -329,8 +329,8 @@ bool printQuantization(const bench::QuantizationBenchReport& report, std::ostrea
     out << "\nQuantization on " << report.threads << " thread(s), " << report.elements
         << " FP32 values (normal), blocks of " << report.block
         << ", each timed alongside memcpy on as many threads:\n";
-    TextTable table(
-        {"format", "path", "verified", "G elements/s", "GB/s", "memcpy GB/s", "ratio", "goal"});
+    TextTable table({"format", "path", "verified", "G elements/s", "GB/s", "memcpy GB/s", "ratio",
+                     "goal", "passes", "bare loop"});
     bool failed = false;
     for (const bench::QuantizationBenchRow& r : report.rows) {
         failed = failed || !r.verified;
@@ -339,12 +339,17 @@ bool printQuantization(const bench::QuantizationBenchReport& report, std::ostrea
             {r.format, r.path, r.verified ? "yes" : "NO", number(r.elementsPerSecond / 1e9, "%.3g"),
              number(r.bytesPerSecond / 1e9, "%.3g"),
              number(r.referenceBytesPerSecond / 1e9, "%.3g"), number(r.ratio, "%.2f") + "x",
-             ">= " + number(r.goal, "%.2g") + "x" + (goalMet ? "" : " (not met)")});
+             ">= " + number(r.goal, "%.2g") + "x" + (goalMet ? "" : " (not met)"),
+             std::to_string(r.passes), r.bareRatio > 0 ? number(r.bareRatio, "%.2f") + "x" : "-"});
     }
     table.print(out, false);
     out << "\nGB/s counts the FP32 input read and the codes (1 byte each) and scale codes (4 bytes "
            "each) written; memcpy's, the input read and its copy written. ratio: the "
-           "quantizer's GB/s over memcpy's (medians).\n";
+           "quantizer's GB/s over memcpy's (medians). passes: the times the quantizer reads the "
+           "tensor (NVFP4 first finds its amax for the tensor scale). bare loop: the same reads "
+           "and a byte stored per element with nothing worked out, credited with the quantizer's "
+           "bytes: what a quantizer of that many passes would reach here if its arithmetic cost "
+           "nothing.\n";
     for (const bench::QuantizationBenchRow& r : report.rows)
         if (!r.verified)
             out << "  " << r.format << ": " << r.note << '\n';

@@ -43,7 +43,14 @@ void TestBenchQuantization::quantizationSection() {
                      line.contains("(baseline)"),
                  qPrintable(line));
         QVERIFY2(line.contains(">= 0.5x"), qPrintable(line));
+        // passes, then the bare loop's ratio: NVFP4 alone reads the tensor twice.
+        const QStringList cells = line.split(' ', Qt::SkipEmptyParts);
+        QVERIFY2(cells.size() >= 2, qPrintable(line));
+        QCOMPARE(cells[cells.size() - 2], QString(format == std::string("nvfp4") ? "2" : "1"));
+        QVERIFY2(cells.back().endsWith('x') && cells.back().chopped(1).toDouble() > 0,
+                 qPrintable(line));
     }
+    QVERIFY2(section.contains("bare loop: the same reads"), qPrintable(section));
     QVERIFY2(section.contains("memcpy's, the input read and its copy written"),
              qPrintable(section));
     QVERIFY2(section.contains("a .safetensors file of 262144 bytes"), qPrintable(section));

@@ -182,6 +182,7 @@ class TestTensorQuantizer : public QObject {
     void clipCounts();
     void nf4DoubleQuantization();
     void pathsAndFallbacks();
+    void passesAndBareTraffic();
     void progressAndCancel();
 };
 
@@ -635,6 +636,31 @@ void TestTensorQuantizer::pathsAndFallbacks() {
     const std::vector<float> none;
     QVERIFY(!quantizeTensor(blockFormat("mxfp4"), view(none, {0}), error));
     QVERIFY(!error.empty());
+}
+
+// The passes each quantizer makes over the tensor, and the bare loop fpx bench compares it with:
+// every element's top byte, whatever the passes, threads and a ragged last chunk.
+void TestTensorQuantizer::passesAndBareTraffic() {
+    const std::vector<float> values = draw("normal", 1.0, 200003, 5);
+    QCOMPARE(quantizerPasses(blockFormat("nvfp4"), view(values)), 2);
+    QCOMPARE(quantizerPasses(blockFormat("int4"), view(values)), 2); // one scale per tensor
+    QCOMPARE(quantizerPasses(blockFormat("int4", "128"), view(values)), 1);
+    for (const char* id : {"mxfp8_e4m3", "mxfp4", "nf4", "nf4_dq", "fp8_e4m3"})
+        QCOMPARE(quantizerPasses(blockFormat(id), view(values)), 1);
+    for (int passes : {1, 2})
+        for (int threads : {1, 2}) {
+            QuantizeRun run;
+            run.threads = threads;
+            std::vector<std::uint8_t> codes(3, 0xab); // resized, every byte written
+            bareQuantizerTraffic(view(values), passes, codes, run);
+            QCOMPARE(codes.size(), values.size());
+            for (std::size_t i = 0; i < values.size(); ++i)
+                if (codes[i] != std::bit_cast<std::uint32_t>(values[i]) >> 24)
+                    QFAIL(qPrintable(QString("element %1, %2 passes, %3 threads")
+                                         .arg(i)
+                                         .arg(passes)
+                                         .arg(threads)));
+        }
 }
 
 void TestTensorQuantizer::progressAndCancel() {

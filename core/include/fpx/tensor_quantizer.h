@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace fpx {
 
@@ -33,5 +34,17 @@ std::optional<QuantizedTensor> quantizeTensor(const BlockFormat& format, const T
 // time). false with `error` when quantizeTensor would give nullopt (`out` is then unspecified).
 bool quantizeTensorInto(const BlockFormat& format, const TensorView& input, QuantizedTensor& out,
                         std::string& error, const QuantizeRun& run = {});
+
+// How many times the fast path reads the tensor: 2 where a tensor-wide amax comes first
+// (NVFP4's tensor scale, integers with one scale for the whole tensor), else 1.
+int quantizerPasses(const BlockFormat& format, const TensorView& input);
+
+// A quantizer's traffic with nothing worked out, on its threads, chunks and instruction set:
+// passes − 1 reads of the tensor (its amax), then a read with one byte stored per element
+// into `codes` (sized here), in the order the quantizer's last pass takes. The most a
+// quantizer reading the tensor that many times can reach on this machine: fpx bench times it
+// beside each quantizer.
+void bareQuantizerTraffic(const TensorView& input, int passes, std::vector<std::uint8_t>& codes,
+                          const QuantizeRun& run = {});
 
 } // namespace fpx

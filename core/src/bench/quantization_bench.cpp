@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <thread>
 
 namespace fpx::bench {
@@ -180,6 +181,9 @@ runQuantizationBench(const QuantizationBenchRequest& request,
     std::vector<float> copy(n);
     QuantizeRun run;
     run.threads = report.threads;
+    // The bare loop of each pass count, timed once alongside its own memcpy.
+    std::map<int, StatisticsAlongside> bare;
+    std::vector<std::uint8_t> bareCodes;
 
     for (const std::string& id : ids) {
         if (cancel && cancel->load())
@@ -228,6 +232,21 @@ runQuantizationBench(const QuantizationBenchRequest& request,
             row.referenceBytesPerSecond = row.referenceBytes / row.referenceTime.median;
         if (row.referenceBytesPerSecond > 0)
             row.ratio = row.bytesPerSecond / row.referenceBytesPerSecond;
+        row.passes = quantizerPasses(*format, input);
+        if (!bare.contains(row.passes) && !(cancel && cancel->load())) {
+            step("timing the bare loop of " + std::to_string(row.passes) + " pass(es)");
+            bare.emplace(row.passes,
+                         measureAlongside(
+                             [&] { bareQuantizerTraffic(input, row.passes, bareCodes, run); },
+                             [&] { parallelCopy(copy.data(), values.data(), n, report.threads); },
+                             request.plan, cancel));
+        }
+        if (const auto b = bare.find(row.passes); b != bare.end()) {
+            row.bareTime = b->second.body;
+            if (row.bareTime.median > 0 && b->second.reference.median > 0)
+                row.bareRatio = (row.bytes / row.bareTime.median) /
+                                (row.referenceBytes / b->second.reference.median);
+        }
         report.rows.push_back(row);
         ++done;
     }

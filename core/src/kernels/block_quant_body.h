@@ -1229,9 +1229,14 @@ void integerWithScale(const BlockQuantParams& p, const std::uint32_t* in, std::s
         integerElementsByDivision(p, in, count, scale, codes, tally);
 }
 
+void topBytes(const std::uint32_t* in, std::size_t count, std::uint8_t* out) {
+    for (std::size_t i = 0; i < count; ++i)
+        out[i] = static_cast<std::uint8_t>(in[i] >> 24);
+}
+
 BlockQuantLoops makeBlockQuantLoops(const char* name) {
-    return BlockQuantLoops{name,         &maxMagnitude, &blockMaxima,   &mxBlocks,
-                           &nvfp4Blocks, &nf4Blocks,    &integerBlocks, &integerWithScale};
+    return BlockQuantLoops{name,       &maxMagnitude,  &blockMaxima,      &mxBlocks, &nvfp4Blocks,
+                           &nf4Blocks, &integerBlocks, &integerWithScale, &topBytes};
 }
 
 } // namespace

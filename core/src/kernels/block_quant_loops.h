@@ -93,6 +93,9 @@ struct BlockQuantLoops {
     // Integer elements with one scale for all of them (per-tensor layout): no scale codes.
     void (*integerWithScale)(const BlockQuantParams&, const std::uint32_t* in, std::size_t count,
                              float scale, std::uint8_t* codes, BlockTally& tally);
+    // The bare loop the quantizers are measured against: one byte stored per FP32 value read
+    // (its top byte), nothing worked out, the traffic of a quantizer's last pass alone.
+    void (*topBytes)(const std::uint32_t* in, std::size_t count, std::uint8_t* out);
 };
 
 const BlockQuantLoops& baselineBlockQuantLoops();

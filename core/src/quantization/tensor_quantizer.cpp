@@ -547,7 +547,7 @@ FastOutcome quantizeFast(const Plan& plan, const BlockQuantLoops& loops, const T
     const std::size_t blockSize = out.blockSize;
     const std::size_t blocks = (n + blockSize - 1) / blockSize;
     const bool oneScale = format.scheme == BlockScheme::IntAbsmax && blocks == 1;
-    const bool twoPasses = format.scheme == BlockScheme::Nvfp4 || oneScale;
+    const bool twoPasses = quantizerPasses(format, input) == 2;
     ChunkRunner runner(threadsFor(run), n, run.progress);
     if (twoPasses)
         runner.expectPasses(2);
@@ -699,6 +699,40 @@ bool quantizeTensorInto(const BlockFormat& format, const TensorView& input, Quan
         return false;
     out = std::move(*exact);
     return true;
+}
+
+int quantizerPasses(const BlockFormat& format, const TensorView& input) {
+    const std::size_t n = input.size();
+    const std::size_t blockSize =
+        std::min(n, std::max<std::size_t>(1, format.blocks.elementsPerBlock(n, input.rowLength())));
+    const bool oneScale = format.scheme == BlockScheme::IntAbsmax && blockSize == n;
+    return format.scheme == BlockScheme::Nvfp4 || oneScale ? 2 : 1;
+}
+
+void bareQuantizerTraffic(const TensorView& input, int passes, std::vector<std::uint8_t>& codes,
+                          const QuantizeRun& run) {
+    const std::size_t n = input.size();
+    const auto* in = reinterpret_cast<const std::uint32_t*>(input.floats.data());
+    const BlockQuantLoops& loops = fastestLoops();
+    sizeForWriting(codes, n);
+    ChunkRunner runner(threadsFor(run), n, {});
+    const std::size_t step = chunkElements(1);
+    const std::size_t chunks = (n + step - 1) / step;
+    std::vector<std::uint32_t> maxima(chunks, 0);
+    for (int pass = 1; pass < passes; ++pass)
+        runner.run(chunks, [&](std::size_t c, Tally&) {
+            const std::size_t first = c * step;
+            const std::size_t count = std::min(step, n - first);
+            maxima[c] = loops.maxMagnitude(in + first, count);
+            return count;
+        });
+    // The last pass last chunk first after a read, as quantizeFast's second pass.
+    runner.run(chunks, [&](std::size_t k, Tally&) {
+        const std::size_t first = (passes > 1 ? chunks - 1 - k : k) * step;
+        const std::size_t count = std::min(step, n - first);
+        loops.topBytes(in + first, count, codes.data() + first);
+        return count;
+    });
 }
 
 std::optional<QuantizedTensor> quantizeTensor(const BlockFormat& format, const TensorView& input,

@@ -36,6 +36,13 @@ struct QuantizationBenchRow {
     double referenceBytesPerSecond = 0;
     double ratio = 0; // bytesPerSecond / referenceBytesPerSecond
     double goal = 0;  // the ratio the issue asks for
+    // The bare loop of as many passes (bareQuantizerTraffic: the reads and the byte stores,
+    // nothing worked out), credited with the quantizer's bytes and timed alongside its own
+    // memcpy: what a quantizer reading the tensor `passes` times would reach here if its
+    // arithmetic cost nothing.
+    int passes = 1;
+    Statistics bareTime;
+    double bareRatio = 0;
 };
 
 // Loading and quantizing a .safetensors file against reading it: the file is written first
