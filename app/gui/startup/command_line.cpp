@@ -95,6 +95,11 @@ QString applyExplorerOptions(const QCommandLineParser& parser, const ExplorerCom
     }
     if (parser.isSet(options.value)) {
         controller->setInputText(parser.value(options.value));
+    }
+    // What the options set is shown, and a bad value's error known, before anything reads them
+    // (a lesson's next step, a screenshot, --select); a slow value is waited for.
+    controller->waitForIdle();
+    if (parser.isSet(options.value)) {
         // Interactively the value field shows the message; a screenshot would hide it.
         if (!controller->inputError().isEmpty() && parser.isSet(options.screenshot))
             return "--value: " + controller->inputError();
