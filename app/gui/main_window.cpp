@@ -43,6 +43,8 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace fpx::gui {
 
 namespace {
@@ -501,8 +503,12 @@ void MainWindow::showInputError(const QString& message, int position) {
 void MainWindow::showComputing(bool computing) {
     computingNotice_->stop();
     // Greyed and out of reach: a bit clicked in the previous value's rows would set a value
-    // the learner did not mean.
+    // the learner did not mean. The keyboard comes back to the table it left.
+    if (computing)
+        tableHadFocus_ = table_->hasFocus();
     table_->setEnabled(!computing);
+    if (!computing && std::exchange(tableHadFocus_, false))
+        table_->setFocus();
     detail_->setEnabled(!computing);
     computingLabel_->setVisible(computing);
     computingLabel_->setText(computing ? tr("Computing %1 … the rows below still show the "

@@ -112,6 +112,7 @@ class MainWindow : public QMainWindow {
     QLabel* timing_;
     QLabel* computingLabel_;
     QTimer* computingNotice_;
+    bool tableHadFocus_ = false; // when the rows were greyed
     QLabel* zoomLabel_;
     FocusFrameDelegate* textDelegate_;
     TableFitter* fitter_;

@@ -268,10 +268,16 @@ void TestExplorerResponsive::undoAndBackOverASlowValue() {
     QCOMPARE(window.valueEdit()->text(), QString("2"));
     QCOMPARE(history->undoStack()->index(), 4);
 
-    // A bit flipped in the slow value's rows, once they came, is named after that bit.
+    // A bit flipped in the slow value's rows, once they came, is named after that bit. The
+    // table, greyed meanwhile, has the keyboard again.
+    window.table()->setFocus();
+    QTRY_VERIFY(window.table()->hasFocus());
     history->undoAction()->trigger();
     QVERIFY(controller->computing());
+    QTRY_VERIFY_WITH_TIMEOUT(!window.table()->isEnabled() || !controller->computing(), 5000);
     controller->waitForIdle();
+    QVERIFY(window.table()->isEnabled());
+    QTRY_VERIFY(window.table()->hasFocus());
     window.model()->toggleBit(rowOf(window.model(), "fp16"), 0);
     QCOMPARE(history->undoAction()->text(), QString("&Undo flip bit 0 of fp16"));
 }
