@@ -40,9 +40,23 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace fpx::gui {
+
+namespace {
+
+// How long the rows may lag behind the input before the window says so.
+constexpr int kComputingNoticeDelayMs = 100;
+
+QString elidedInput(const QString& text) {
+    return text.size() <= 40 ? text : text.left(39) + QChar(0x2026);
+}
+
+} // namespace
 
 MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     : QMainWindow(parent), settings_(settings), controller_(new ExplorerController(this)) {
@@ -149,7 +163,16 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     setCentralWidget(pages_);
 
     timing_ = new QLabel(this);
+    computingLabel_ = new QLabel(this);
+    computingLabel_->setObjectName("computingLabel");
+    computingLabel_->setVisible(false);
+    statusBar()->addWidget(computingLabel_, 1);
     statusBar()->addPermanentWidget(timing_);
+    // Most changes are shown within the controller's short wait; a notice that flashed for
+    // those would only distract.
+    computingNotice_ = new QTimer(this);
+    computingNotice_->setSingleShot(true);
+    computingNotice_->setInterval(kComputingNoticeDelayMs);
     zoomLabel_ = new QLabel(this);
     zoomLabel_->setObjectName("zoomLabel");
     zoomLabel_->setToolTip(tr("Ctrl+= and Ctrl+- zoom, Ctrl+0 resets, Ctrl+wheel zooms too."));
@@ -189,6 +212,14 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
                 .arg(controller_->lastUpdateMicroseconds()));
     });
     connect(controller_, &ExplorerController::formatsChanged, this, &MainWindow::refreshLayout);
+    connect(controller_, &ExplorerController::computingChanged, this, [this](bool computing) {
+        if (computing)
+            computingNotice_->start();
+        else
+            showComputing(false);
+    });
+    connect(computingNotice_, &QTimer::timeout, this,
+            [this] { showComputing(controller_->computing()); });
     connect(controller_, &ExplorerController::optionsChanged, this, [this] {
         showRoundingMode(*roundCombo_, controller_->roundingMode());
         showOverflowPolicy(*overflowCombo_, controller_->overflowPolicy());
@@ -209,6 +240,8 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     overflowCombo_->setCurrentIndex(
         overflowCombo_->findData(static_cast<int>(restored.overflowPolicy)));
     controller_->setInputText(restored.value);
+    // Undo starts from this value, so it must be there first, even a slow one.
+    controller_->waitForIdle();
     valueEdit_->setText(restored.value);
     refreshLayout();
     selectRow(0);
@@ -465,6 +498,23 @@ void MainWindow::showInputError(const QString& message, int position) {
         message.isEmpty() ? QString() : QStringLiteral("QLineEdit { border: 2px solid #d0402f; }"));
     valueEdit_->setToolTip(message.isEmpty() ? valueEdit_->toolTip() : message);
     Q_UNUSED(position);
+}
+
+void MainWindow::showComputing(bool computing) {
+    computingNotice_->stop();
+    // Greyed and out of reach: a bit clicked in the previous value's rows would set a value
+    // the learner did not mean. The keyboard comes back to the table it left.
+    if (computing)
+        tableHadFocus_ = table_->hasFocus();
+    table_->setEnabled(!computing);
+    if (!computing && std::exchange(tableHadFocus_, false))
+        table_->setFocus();
+    detail_->setEnabled(!computing);
+    computingLabel_->setVisible(computing);
+    computingLabel_->setText(computing ? tr("Computing %1 … the rows below still show the "
+                                            "previous value.")
+                                             .arg(elidedInput(controller_->inputText()))
+                                       : QString());
 }
 
 void MainWindow::copyText(const QString& text) {

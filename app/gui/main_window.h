@@ -13,6 +13,7 @@ class QSettings;
 class QSplitter;
 class QTableView;
 class QTabWidget;
+class QTimer;
 
 namespace fpx::gui {
 
@@ -84,6 +85,8 @@ class MainWindow : public QMainWindow {
     void buildViewActions(QMenu* view);
     void placeOnScreen(const QByteArray& geometry);
     void showInputError(const QString& message, int position);
+    // Says, after a short delay, that the rows shown are still those of the previous value.
+    void showComputing(bool computing);
     void copyText(const QString& text);
     void openFormatManager();
     void openSameBits();
@@ -107,6 +110,9 @@ class MainWindow : public QMainWindow {
     TrainingPage* training_;
     QSplitter* splitter_;
     QLabel* timing_;
+    QLabel* computingLabel_;
+    QTimer* computingNotice_;
+    bool tableHadFocus_ = false; // when the rows were greyed
     QLabel* zoomLabel_;
     FocusFrameDelegate* textDelegate_;
     TableFitter* fitter_;

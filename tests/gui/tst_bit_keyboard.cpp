@@ -45,6 +45,7 @@ QString weight(const char* format, Code code, int bit) {
 void prepare(MainWindow& window, const char* formats, const QString& value) {
     window.controller()->setFormats(specs(formats));
     window.controller()->setInputText(value);
+    window.controller()->waitForIdle();
     window.history()->clear();
     window.resize(1024, 768);
     window.show();

@@ -38,6 +38,7 @@ void typeValue(MainWindow& window, const QString& text, bool enter = true) {
     edit->selectAll();
     QTest::keyClick(edit, Qt::Key_Backspace);
     QTest::keyClicks(edit, text);
+    window.controller()->waitForIdle(); // a slow machine may not make the controller's short wait
     if (enter)
         QTest::keyClick(edit, Qt::Key_Return);
 }
@@ -46,6 +47,7 @@ void typeValue(MainWindow& window, const QString& text, bool enter = true) {
 void prepare(MainWindow& window, const char* formats, const QString& value) {
     window.controller()->setFormats(specs(formats));
     window.controller()->setInputText(value);
+    window.controller()->waitForIdle();
     window.history()->clear();
     window.show();
     window.activateWindow();
@@ -99,6 +101,7 @@ void TestExplorerHistory::typingIsOneStepPerEdit() {
     typeValue(window, "2", false);
     QTest::keyClick(window.valueEdit(), Qt::Key_Backspace);
     QTest::keyClicks(window.valueEdit(), "1");
+    window.controller()->waitForIdle();
     QTest::keyClick(window.valueEdit(), Qt::Key_Return);
     QCOMPARE(stack->count(), 0);
 }
@@ -109,6 +112,7 @@ void TestExplorerHistory::typingPauseStartsANewStep() {
     typeValue(window, "3", false);
     QTest::qWait(ExplorerHistory::kTypingPauseMs + 300);
     QTest::keyClicks(window.valueEdit(), "2"); // "32", after a pause
+    window.controller()->waitForIdle();
     QCOMPARE(window.history()->undoStack()->count(), 2);
     window.history()->undoAction()->trigger();
     QCOMPARE(window.valueEdit()->text(), QString("3"));
@@ -126,6 +130,7 @@ void TestExplorerHistory::leavingTheFieldEndsTheEdit() {
     window.valueEdit()->setFocus();
     QTRY_VERIFY(window.valueEdit()->hasFocus());
     QTest::keyClicks(window.valueEdit(), "2");
+    window.controller()->waitForIdle();
     QCOMPARE(window.history()->undoStack()->count(), 2);
     QCOMPARE(window.history()->trailTexts(), QStringList({"1", "3", "32"}));
 }

@@ -121,6 +121,7 @@ void TestFormatsDialogs::sameBitsOpensAtTheSelectedRow() {
     MainWindow window;
     window.controller()->setFormats(specs("fp16,fp8_e4m3,e2m5b0,int8"));
     window.controller()->setInputText("0.3952");
+    window.controller()->waitForIdle();
     const int row = rowOf(window.model(), "fp8_e4m3");
     window.selectRow(row);
     const QString code = cell(window.model(), "fp8_e4m3", FormatTableModel::Hex);
@@ -411,6 +412,7 @@ void TestFormatsDialogs::nanPayloadKeptInEveryRow() {
     QCOMPARE(cell(model, "fp32", FormatTableModel::Hex), QString("0x7fc00123"));
     // A value typed (not a code) still gives the canonical NaN.
     window.controller()->setInputText("nan");
+    window.controller()->waitForIdle();
     QCOMPARE(cell(model, "fp64", FormatTableModel::Hex), QString("0x7ff8000000000000"));
     QCOMPARE(cell(model, "fp32", FormatTableModel::Hex), QString("0x7fc00000"));
 }
@@ -442,6 +444,7 @@ void TestFormatsDialogs::approximateErrorsAreMarked() {
     FormatTableModel* model = window.model();
     const QString approx = QStringLiteral("≈");
     window.controller()->setInputText("1e-30000"); // beyond 10^-20000: held as a stand-in
+    window.controller()->waitForIdle();
     for (auto c :
          {FormatTableModel::Error, FormatTableModel::RelativeError, FormatTableModel::UlpError}) {
         QVERIFY2(shown(model, "fp16", c).startsWith(approx), qPrintable(shown(model, "fp16", c)));
@@ -466,10 +469,12 @@ void TestFormatsDialogs::approximateErrorsAreMarked() {
 
     // An ordinary input: no mark anywhere.
     window.controller()->setInputText("0.3952");
+    window.controller()->waitForIdle();
     QVERIFY(!shown(model, "fp16", FormatTableModel::Error).startsWith(approx));
     QVERIFY(!window.detailPanel()->currentHtml().contains(approx)); // refreshed on input
     // Overflow to ∞ is not approximate: ∞ is ∞.
     window.controller()->setInputText("1e30000");
+    window.controller()->waitForIdle();
     QVERIFY(!shown(model, "fp16", FormatTableModel::Error).startsWith(approx));
 }
 

@@ -180,6 +180,7 @@ void TestLessons::freeExplorationThenNext() {
     QCOMPARE(panel->openFile(lessonPath("rounding-basics.md")), QString());
     // The user explores: another value, other formats, another page; the panel is closed.
     window.controller()->setInputText("5");
+    window.controller()->waitForIdle();
     window.controller()->setFormats({*findFormat("fp64").spec});
     window.showPage(MainWindow::Page::Arithmetic);
     panel->hide();

@@ -442,6 +442,7 @@ void TestPresentation::columnsStayWholeAt1024x768() {
         window.controller()->setFormats(findFormats(formats.toStdString()).specs);
     window.zoom()->setPercent(zoom);
     window.controller()->setInputText(value);
+    window.controller()->waitForIdle();
     window.resize(1024, 768);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -471,6 +472,7 @@ void TestPresentation::columnsFollowTheValues() {
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     for (const char* value : {"1", "0.3952", "1e-300", "65504.5", "-0", "1/3", "2^-149", "inf"}) {
         window.controller()->setInputText(QString::fromLatin1(value));
+        window.controller()->waitForIdle();
         QApplication::processEvents();
         checkColumnsWhole(window, value);
     }

@@ -117,7 +117,7 @@ ExplorerHistory::ExplorerHistory(ExplorerController* controller, QObject* parent
     connect(controller_, &ExplorerController::inputErrorChanged, this,
             [this](const QString& message) {
                 if (!message.isEmpty())
-                    keystrokePending_ = false;
+                    keystrokeGroup_.reset();
             });
     clear();
 }
@@ -127,7 +127,7 @@ ExplorerHistory::~ExplorerHistory() = default;
 void ExplorerHistory::watchTyping(QLineEdit* edit) {
     // Connected before the edit's connection to the controller, so the flag is up when the
     // controller reports the change.
-    connect(edit, &QLineEdit::textEdited, this, [this] { keystrokePending_ = true; });
+    connect(edit, &QLineEdit::textEdited, this, [this] { keystrokeGroup_ = typingGroup_; });
     connect(edit, &QLineEdit::editingFinished, this, &ExplorerHistory::commitTyping);
 }
 
@@ -158,7 +158,7 @@ void ExplorerHistory::endGroup() {
     if (!groupLabel_)
         return;
     const QString label = *std::exchange(groupLabel_, std::nullopt);
-    keystrokePending_ = false;
+    keystrokeGroup_.reset();
     stepLabel_.reset();
     ExplorerState now = controller_->state();
     if (now.sameAs(current_))
@@ -169,17 +169,19 @@ void ExplorerHistory::endGroup() {
     current_ = now;
     rememberShownRows();
     if (valueChanged)
-        recordValue(now.input, false);
+        recordValue(now.input, std::nullopt);
     stack_->push(new StateCommand(*this, std::move(before), std::move(now), label, std::nullopt));
 }
 
 void ExplorerHistory::onRowsChanged() {
     if (applying_ || groupLabel_)
         return;
-    const bool keystroke = std::exchange(keystrokePending_, false);
+    const std::optional<int> keystroke = std::exchange(keystrokeGroup_, std::nullopt);
     ExplorerState now = controller_->state();
     if (now.sameAs(current_)) {
         stepLabel_.reset(); // a step that changed nothing names nothing after it
+        // The rows of a state recorded before they were computed (a slow value) came now.
+        rememberShownRows();
         return;
     }
     Change change = describe(current_, now);
@@ -190,8 +192,9 @@ void ExplorerHistory::onRowsChanged() {
         change.text = *std::exchange(stepLabel_, std::nullopt);
     std::optional<int> group;
     if (change.typing) {
-        group = typingGroup_;
-        typingPause_->start();
+        group = keystroke;
+        if (*keystroke == typingGroup_) // else Enter ended that edit while it was computed
+            typingPause_->start();
     } else {
         commitTyping();
     }
@@ -200,7 +203,7 @@ void ExplorerHistory::onRowsChanged() {
     current_ = now;
     rememberShownRows();
     if (valueChanged && !navigationLabel_)
-        recordValue(now.input, change.typing);
+        recordValue(now.input, group);
     stack_->push(new StateCommand(*this, std::move(before), std::move(now), change.text, group));
 }
 
@@ -253,6 +256,7 @@ ExplorerHistory::Change ExplorerHistory::describe(const ExplorerState& before,
 
 void ExplorerHistory::apply(const ExplorerState& state) {
     commitTyping();
+    keystrokeGroup_.reset(); // a text still being parsed is superseded by this state
     applying_ = true;
     const bool valueChanged = !state.input.sameAs(current_.input);
     controller_->restore(state);
@@ -260,7 +264,7 @@ void ExplorerHistory::apply(const ExplorerState& state) {
     current_ = controller_->state();
     rememberShownRows();
     if (valueChanged)
-        recordValue(current_.input, false);
+        recordValue(current_.input, std::nullopt);
 }
 
 void ExplorerHistory::rememberShownRows() {
@@ -269,12 +273,12 @@ void ExplorerHistory::rememberShownRows() {
         shownCodes_.push_back(row.report.conversion.code);
 }
 
-void ExplorerHistory::recordValue(const ExplorerInput& input, bool typing) {
+void ExplorerHistory::recordValue(const ExplorerInput& input, std::optional<int> typingGroup) {
     TrailEntry entry{input, {}};
     if (input.pinnedCode)
         entry.pinnedFormat = current_.formats[static_cast<std::size_t>(input.pinnedCode->first)].id;
     const bool atEnd = trailIndex_ + 1 == static_cast<int>(trail_.size());
-    if (typing && atEnd && trailTypingGroup_ == typingGroup_) {
+    if (typingGroup && atEnd && trailTypingGroup_ == *typingGroup) {
         trail_.back() = std::move(entry); // the same typed value, one keystroke further
     } else {
         trail_.resize(static_cast<std::size_t>(trailIndex_) + 1); // forward entries go
@@ -283,7 +287,7 @@ void ExplorerHistory::recordValue(const ExplorerInput& input, bool typing) {
             trail_.erase(trail_.begin());
     }
     trailIndex_ = static_cast<int>(trail_.size()) - 1;
-    trailTypingGroup_ = typing ? typingGroup_ : -1;
+    trailTypingGroup_ = typingGroup.value_or(-1);
     updateTrailActions();
 }
 
@@ -322,6 +326,9 @@ void ExplorerHistory::moveInTrail(int delta) {
     navigationLabel_ =
         (delta < 0 ? tr("back to %1") : tr("forward to %1")).arg(shortText(entry.input.text));
     controller_->restoreInput(entry.input);
+    // Recorded now, under its label: the rows of a slow value come later, when the label is
+    // gone (a no-op when they came already).
+    onRowsChanged();
     navigationLabel_.reset();
     updateTrailActions();
 }

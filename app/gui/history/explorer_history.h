@@ -84,7 +84,8 @@ class ExplorerHistory : public QObject {
     Change describe(const ExplorerState& before, const ExplorerState& after) const;
     void apply(const ExplorerState& state); // undo and redo
     void rememberShownRows();
-    void recordValue(const ExplorerInput& input, bool typing);
+    // `typingGroup`: the typing step the value belongs to, if typed.
+    void recordValue(const ExplorerInput& input, std::optional<int> typingGroup);
     void moveInTrail(int delta);
     void updateTrailActions();
 
@@ -100,7 +101,9 @@ class ExplorerHistory : public QObject {
     std::vector<Code> shownCodes_;
     // Typing steps merge while they carry the same group; committing starts a new group.
     int typingGroup_ = 0;
-    bool keystrokePending_ = false;
+    // The typing group of a keystroke whose change has not come yet: the change of a slow
+    // value comes after Enter may have started a new group.
+    std::optional<int> keystrokeGroup_;
     bool applying_ = false;
     std::optional<QString> navigationLabel_; // set while Back/Forward changes the value
     std::optional<QString> stepLabel_;       // set while a row steps to a neighbour

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "explorer_controller.h"
 
+#include "explorer_job_queue.h"
+
 #include "fpx/decimal_text.h"
 #include "fpx/format_catalogue.h"
-#include "fpx/nan_payload.h"
-#include "fpx/value_parser.h"
 
-#include <QElapsedTimer>
+#include <utility>
 
 namespace fpx::gui {
 
@@ -18,40 +18,21 @@ std::vector<FormatSpec> defaultExplorerFormats() {
     return formats;
 }
 
-ExplorerController::ExplorerController(QObject* parent) : QObject(parent) {
-    rows_.reserve(16);
-    for (FormatSpec& spec : defaultExplorerFormats())
-        rows_.push_back({std::move(spec), {}, {}});
+ExplorerController::ExplorerController(QObject* parent)
+    : QObject(parent), formats_(defaultExplorerFormats()), queue_(new ExplorerJobQueue(this)) {
+    connect(queue_, &ExplorerJobQueue::resultReady, this, &ExplorerController::apply);
     setInputText(inputText_);
+    waitForIdle();
 }
+
+ExplorerController::~ExplorerController() = default;
 
 void ExplorerController::setInputText(const QString& text) {
     const bool textChanged = text != inputText_;
     inputText_ = text;
-    const std::string utf8 = text.toStdString();
-    const ParsedValue parsed = parseValue(utf8);
-    if (!parsed) {
-        // The message names the column in characters, not bytes.
-        const int column =
-            QString::fromUtf8(utf8.data(), static_cast<qsizetype>(parsed.error.position)).size();
-        inputError_ =
-            tr("Column %1: %2").arg(column + 1).arg(QString::fromStdString(parsed.error.message));
-        inputErrorPosition_ = column;
-        if (textChanged)
-            emit inputTextChanged(inputText_);
-        emit inputErrorChanged(inputError_, inputErrorPosition_);
-        return;
-    }
-    const bool hadError = !inputError_.isEmpty();
-    inputError_.clear();
-    inputErrorPosition_ = -1;
-    inputValue_ = *parsed.value;
-    inputExact_ = parsed.exact;
-    pinnedCode_.reset();
+    textToParse_ = true;
     if (textChanged)
         emit inputTextChanged(inputText_);
-    if (hadError)
-        emit inputErrorChanged(QString(), -1);
     recompute();
 }
 
@@ -76,9 +57,9 @@ QString ExplorerController::exactInputText(const ExactValue& value) {
 }
 
 void ExplorerController::setInputFromCode(int row, Code code) {
-    if (row < 0 || row >= static_cast<int>(rows_.size()))
+    if (row < 0 || row >= static_cast<int>(formats_.size()))
         return;
-    const FormatSpec& spec = rows_[static_cast<std::size_t>(row)].spec;
+    const FormatSpec& spec = formats_[static_cast<std::size_t>(row)];
     code &= spec.codeMask();
     const DecodedCode decoded = decodeCode(spec, code);
     inputValue_ = decoded.value;
@@ -87,6 +68,8 @@ void ExplorerController::setInputFromCode(int row, Code code) {
     inputErrorPosition_ = -1;
     inputText_ = exactInputText(decoded.value);
     pinnedCode_ = std::make_pair(row, code);
+    textToParse_ = false;
+    rowsStale_ = true;
     emit inputTextChanged(inputText_);
     emit inputErrorChanged(QString(), -1);
     recompute();
@@ -96,6 +79,11 @@ bool ExplorerController::stepRow(int row, int direction) {
     if (row < 0 || row >= static_cast<int>(rows_.size()))
         return false;
     const ExplorerRow& r = rows_[static_cast<std::size_t>(row)];
+    // Rows of a format list still being computed step nowhere: the code would be read in
+    // another format.
+    if (row >= static_cast<int>(formats_.size()) ||
+        !sameFormat(r.spec, formats_[static_cast<std::size_t>(row)]))
+        return false;
     const auto& neighbour = direction > 0 ? r.report.details.nextUp : r.report.details.nextDown;
     if (!neighbour)
         return false;
@@ -108,6 +96,7 @@ void ExplorerController::setRoundingMode(RoundingMode mode) {
     if (options_.mode == mode)
         return;
     options_.mode = mode;
+    rowsStale_ = true;
     emit optionsChanged();
     recompute();
 }
@@ -116,33 +105,26 @@ void ExplorerController::setOverflowPolicy(OverflowPolicy policy) {
     if (options_.overflow == policy)
         return;
     options_.overflow = policy;
+    rowsStale_ = true;
     emit optionsChanged();
     recompute();
 }
 
 void ExplorerController::setFormats(std::vector<FormatSpec> formats) {
-    rows_.clear();
-    for (FormatSpec& spec : formats)
-        rows_.push_back({std::move(spec), {}, {}});
+    formats_ = std::move(formats);
     pinnedCode_.reset();
-    // Reports first, so that views laid out on formatsChanged measure real contents.
-    recompute(false);
-    emit formatsChanged();
-    emit rowsChanged();
-}
-
-std::vector<FormatSpec> ExplorerController::formats() const {
-    std::vector<FormatSpec> specs;
-    for (const ExplorerRow& row : rows_)
-        specs.push_back(row.spec);
-    return specs;
+    rowsStale_ = true;
+    // formatsChanged comes with the rows, so that views laid out on it measure real contents.
+    formatsChangePending_ = true;
+    recompute();
 }
 
 void ExplorerController::setRowScale(int row, const ExactValue& scale) {
-    if (row < 0 || row >= static_cast<int>(rows_.size()) || !scale.isFinite() || scale.isZero() ||
-        scale.isNegative())
+    if (row < 0 || row >= static_cast<int>(formats_.size()) || !scale.isFinite() ||
+        scale.isZero() || scale.isNegative())
         return;
-    rows_[static_cast<std::size_t>(row)].spec.scale = scale;
+    formats_[static_cast<std::size_t>(row)].scale = scale;
+    rowsStale_ = true;
     recompute();
 }
 
@@ -180,25 +162,22 @@ ExplorerInput ExplorerController::input() const {
 }
 
 ExplorerState ExplorerController::state() const {
-    return {input(), options_, formats()};
+    return {input(), options_, formats_};
 }
 
 void ExplorerController::restore(const ExplorerState& state) {
     const bool formatsDiffer = [&] {
-        if (state.formats.size() != rows_.size())
+        if (state.formats.size() != formats_.size())
             return true;
-        for (std::size_t i = 0; i < rows_.size(); ++i)
-            if (!sameFormat(state.formats[i], rows_[i].spec))
+        for (std::size_t i = 0; i < formats_.size(); ++i)
+            if (!sameFormat(state.formats[i], formats_[i]))
                 return true;
         return false;
     }();
-    rows_.clear();
-    for (const FormatSpec& spec : state.formats)
-        rows_.push_back({spec, {}, {}});
+    formats_ = state.formats;
     const bool optionsDiffer =
         options_.mode != state.options.mode || options_.overflow != state.options.overflow;
     options_ = state.options;
-    // The input last, and without a recomputation of its own: one recompute below.
     const bool textChanged = inputText_ != state.input.text;
     const bool hadError = !inputError_.isEmpty();
     inputText_ = state.input.text;
@@ -207,55 +186,102 @@ void ExplorerController::restore(const ExplorerState& state) {
     pinnedCode_ = state.input.pinnedCode;
     inputError_.clear();
     inputErrorPosition_ = -1;
-    recompute(false);
-    if (formatsDiffer)
-        emit formatsChanged();
+    textToParse_ = false;
+    rowsStale_ = true;
+    formatsChangePending_ = formatsChangePending_ || formatsDiffer;
+    // The state's signals at once, the rows' (formatsChanged, rowsChanged) when they are there.
     if (optionsDiffer)
         emit optionsChanged();
     if (textChanged)
         emit inputTextChanged(inputText_);
     if (hadError)
         emit inputErrorChanged(QString(), -1);
-    emit rowsChanged();
+    recompute();
 }
 
 void ExplorerController::restoreInput(const ExplorerInput& input) {
     ExplorerState next = state();
     next.input = input;
     if (const auto& pin = input.pinnedCode;
-        pin && (pin->first < 0 || pin->first >= static_cast<int>(rows_.size()) ||
-                (pin->second & ~rows_[static_cast<std::size_t>(pin->first)].spec.codeMask()) != 0))
+        pin && (pin->first < 0 || pin->first >= static_cast<int>(formats_.size()) ||
+                (pin->second & ~formats_[static_cast<std::size_t>(pin->first)].codeMask()) != 0))
         next.input.pinnedCode.reset();
     restore(next);
 }
 
-void ExplorerController::recompute(bool notify) {
-    QElapsedTimer timer;
-    timer.start();
-    for (std::size_t i = 0; i < rows_.size(); ++i) {
-        ExplorerRow& row = rows_[i];
-        row.problem.clear();
-        if (!inputExact_ && !acceptsStandInInput(row.spec, inputValue_)) {
-            row.problem = tr("input too long or far out to round exactly into a scaled format");
-            row.report = convertAndDescribe(ExactValue::nan(), row.spec, options_);
-            continue;
-        }
-        row.report = convertAndDescribe(inputValue_, row.spec, options_);
-        // A pinned NaN code keeps its payload in every row that can hold it.
-        if (pinnedCode_ && pinnedCode_->first != static_cast<int>(i) && inputValue_.isNaN())
-            keepNaNPayload(row.report, rows_[static_cast<std::size_t>(pinnedCode_->first)].spec,
-                           pinnedCode_->second, row.spec, options_);
-        if (pinnedCode_ && pinnedCode_->first == static_cast<int>(i) &&
-            pinnedCode_->second != row.report.conversion.code) {
-            // The clicked code itself (a NaN payload, say), not the canonical result.
-            row.report.conversion.code = pinnedCode_->second;
-            row.report.conversion.flags = {};
-            row.report.details = describeCode(row.spec, pinnedCode_->second, options_);
+ExplorerJob ExplorerController::job() const {
+    ExplorerJob job;
+    job.text = inputText_;
+    job.parseText = textToParse_;
+    job.value = inputValue_;
+    job.exact = inputExact_;
+    job.pinnedCode = pinnedCode_;
+    job.options = options_;
+    job.formats = formats_;
+    job.rowsStale = rowsStale_;
+    return job;
+}
+
+void ExplorerController::recompute() {
+    // A small value costs less than handing it to a thread: computed here, deterministically,
+    // and whatever a worker is still computing is stale from now on.
+    if (!textToParse_ && isLightValue(inputValue_)) {
+        queue_->supersede();
+        apply(runExplorerJob(job()));
+        return;
+    }
+    queue_->submit(job());
+    // Most texts parse and round in far less than the wait: shown before this returns, like
+    // the small values above, with no flicker of a "computing" state.
+    if (std::optional<ExplorerJobResult> result = queue_->waitForNewest(synchronousWait_))
+        apply(*result);
+    else
+        setComputing(true);
+}
+
+void ExplorerController::waitForIdle() {
+    if (std::optional<ExplorerJobResult> result = queue_->waitForNewest(std::nullopt))
+        apply(*result);
+}
+
+void ExplorerController::apply(const ExplorerJobResult& result) {
+    if (result.parsed) {
+        textToParse_ = false;
+        if (!result.parseError.isEmpty()) {
+            inputError_ = result.parseError;
+            inputErrorPosition_ = result.parseErrorPosition;
+            emit inputErrorChanged(inputError_, inputErrorPosition_);
+        } else {
+            const bool hadError = !inputError_.isEmpty();
+            inputError_.clear();
+            inputErrorPosition_ = -1;
+            inputValue_ = result.value;
+            inputExact_ = result.exact;
+            pinnedCode_.reset();
+            if (hadError)
+                emit inputErrorChanged(QString(), -1);
         }
     }
-    lastUpdateMicroseconds_ = timer.nsecsElapsed() / 1000;
-    if (notify)
-        emit rowsChanged();
+    if (!result.rows) {
+        setComputing(false);
+        return;
+    }
+    rows_ = *result.rows;
+    shownValue_ = result.value;
+    shownExact_ = result.exact;
+    lastUpdateMicroseconds_ = result.microseconds;
+    rowsStale_ = false;
+    setComputing(false);
+    if (std::exchange(formatsChangePending_, false))
+        emit formatsChanged();
+    emit rowsChanged();
+}
+
+void ExplorerController::setComputing(bool computing) {
+    if (computing_ == computing)
+        return;
+    computing_ = computing;
+    emit computingChanged(computing_);
 }
 
 } // namespace fpx::gui

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "explorer_job.h"
+
 #include "fpx/code_details.h"
 #include "fpx/format_spec.h"
 #include "fpx/rounding.h"
@@ -8,17 +10,13 @@
 #include <QObject>
 #include <QString>
 
+#include <chrono>
 #include <optional>
 #include <vector>
 
 namespace fpx::gui {
 
-// One format shown by the explorer and what the current input became in it.
-struct ExplorerRow {
-    FormatSpec spec;
-    ConversionReport report;
-    QString problem; // why this row shows no result (a stand-in input into a scaled format)
-};
+class ExplorerJobQueue;
 
 // The explorer's input as a value: the text shown, the exact value it stands for and the row
 // whose code was set directly (a NaN payload, say), which a re-parse of the text would lose.
@@ -47,11 +45,20 @@ bool sameFormat(const FormatSpec& a, const FormatSpec& b);
 // The explorer's state without any widget: the input, the rounding options and the formats,
 // and for every format the report of rounding the input into it. Widgets and models only
 // talk to this object; it is the one GUI piece that calls the core.
+//
+// The state (input text, options, formats) changes at once; the rows follow. A typed text is
+// parsed, and the rows of a large value are computed, on a worker (ExplorerJobQueue), because a
+// short text such as 3^66500/7^40000 can take a second; every change supersedes the work of
+// the ones before it. Each change first waits briefly for its worker, so an ordinary input is
+// shown before the setter returns; a slow one arrives later with rowsChanged, computing() true
+// meanwhile. Callers that read rows() right after a change (the command line, screenshots,
+// tests) call waitForIdle() first.
 class ExplorerController : public QObject {
     Q_OBJECT
 
   public:
     explicit ExplorerController(QObject* parent = nullptr);
+    ~ExplorerController() override;
 
     // Parses `text`; on success every row is recomputed, on failure the rows keep the last
     // good value and inputErrorChanged reports what is wrong and where.
@@ -59,8 +66,21 @@ class ExplorerController : public QObject {
     QString inputText() const { return inputText_; }
     QString inputError() const { return inputError_; }
     int inputErrorPosition() const { return inputErrorPosition_; }
-    const ExactValue& inputValue() const { return inputValue_; }
-    bool inputIsExact() const { return inputExact_; }
+    // The input the rows show: while computing(), the previous one.
+    const ExactValue& inputValue() const { return shownValue_; }
+    bool inputIsExact() const { return shownExact_; }
+
+    // Whether the rows are still being computed for the newest change (they show an older
+    // state meanwhile).
+    bool computing() const { return computing_; }
+    // Blocks until the rows show the newest change (and a typed text's error, if any, is
+    // known). Bounded: each job is bounded by the core's work budget.
+    void waitForIdle();
+    // How long a change waits for its worker before returning with computing() true: long
+    // enough for ordinary inputs, short enough not to be felt between keystrokes. Zero makes
+    // every text and large value asynchronous (tests of the worker).
+    static constexpr std::chrono::milliseconds kSynchronousWait{50};
+    void setSynchronousWait(std::chrono::milliseconds wait) { synchronousWait_ = wait; }
 
     // Makes the value of `code` in row `row` the input; that row then shows `code` itself
     // (even a NaN payload or a non-canonical x87 code) and every other row re-rounds from it.
@@ -75,8 +95,9 @@ class ExplorerController : public QObject {
     const RoundingOptions& roundingOptions() const { return options_; }
 
     void setFormats(std::vector<FormatSpec> formats);
+    // The rows shown: while computing(), those of the previous state.
     const std::vector<ExplorerRow>& rows() const { return rows_; }
-    std::vector<FormatSpec> formats() const;
+    std::vector<FormatSpec> formats() const { return formats_; }
     // Sets the scale (integer formats) or absmax (NF4) of one row.
     void setRowScale(int row, const ExactValue& scale);
 
@@ -104,19 +125,38 @@ class ExplorerController : public QObject {
     void optionsChanged();
     // Row `row` is about to step to its next (+1) or previous (−1) value; the change follows.
     void stepping(int row, int direction);
+    void computingChanged(bool computing);
 
   private:
-    void recompute(bool notify = true);
+    // Computes the rows of the current state: here when the input is a small value, else on
+    // the worker, waiting synchronousWait_ for it.
+    void recompute();
+    ExplorerJob job() const;
+    void apply(const ExplorerJobResult& result);
+    void setComputing(bool computing);
 
     QString inputText_ = QStringLiteral("0.3952");
     QString inputError_;
     int inputErrorPosition_ = -1;
+    // The input: the value of the last text that parsed, or of a code set directly.
     ExactValue inputValue_;
     bool inputExact_ = true;
-    RoundingOptions options_;
-    std::vector<ExplorerRow> rows_;
     // The row whose code was set directly, shown as is.
     std::optional<std::pair<int, Code>> pinnedCode_;
+    bool textToParse_ = false; // inputText_ is not parsed yet
+    RoundingOptions options_;
+    std::vector<FormatSpec> formats_;
+    // What is shown: the rows and the input they are for.
+    std::vector<ExplorerRow> rows_;
+    ExactValue shownValue_;
+    bool shownExact_ = true;
+    // Something besides the text changed since the rows were computed.
+    bool rowsStale_ = true;
+    // The format list changed since the rows were computed: formatsChanged comes with them.
+    bool formatsChangePending_ = false;
+    bool computing_ = false;
+    std::chrono::milliseconds synchronousWait_ = kSynchronousWait;
+    ExplorerJobQueue* queue_;
     qint64 lastUpdateMicroseconds_ = 0;
 };
 

@@ -93,12 +93,15 @@ QString applyExplorerOptions(const QCommandLineParser& parser, const ExplorerCom
             return "--overflow: unknown policy '" + parser.value(options.overflow) + "'";
         controller->setOverflowPolicy(*policy);
     }
-    if (parser.isSet(options.value)) {
+    if (parser.isSet(options.value))
         controller->setInputText(parser.value(options.value));
-        // Interactively the value field shows the message; a screenshot would hide it.
-        if (!controller->inputError().isEmpty() && parser.isSet(options.screenshot))
-            return "--value: " + controller->inputError();
-    }
+    // What the options set is shown, and a bad value's error known, before anything reads them
+    // (a lesson's next step, a screenshot, --select); a slow value is waited for.
+    controller->waitForIdle();
+    // Interactively the value field shows the message; a screenshot would hide it.
+    if (parser.isSet(options.value) && !controller->inputError().isEmpty() &&
+        parser.isSet(options.screenshot))
+        return "--value: " + controller->inputError();
     if (parser.isSet(options.select) && !quantize)
         selectRow(window, parser.value(options.select));
     if (parser.isSet(options.plot)) {

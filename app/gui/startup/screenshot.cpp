@@ -90,6 +90,7 @@ QString renderScreenshot(MainWindow& window, const QString& size, bool waitForBe
     const int height = wh.value(1).toInt();
     if (wh.size() != 2 || width < 200 || height < 200)
         return "--size: expected WIDTHxHEIGHT, each at least 200, e.g. 1600x900";
+    window.controller()->waitForIdle(); // the rows of the value asked for, not of the last one
     window.resize(width, height);
     window.show();
     QApplication::processEvents();

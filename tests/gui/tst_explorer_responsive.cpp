@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The explorer computes slow inputs off the GUI thread, offscreen: the window keeps handling
+// events while they are computed, says so, and shows the newest input, never a superseded one.
+#include "../support/explorer_table.h"
+#include "history/explorer_history.h"
+#include "main_window.h"
+#include "models/explorer_job.h"
+#include "models/format_table_model.h"
+
+#include "fpx/value_parser.h"
+
+#include <QAction>
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+#include <QTimer>
+#include <QUndoStack>
+
+#include <algorithm>
+#include <functional>
+
+using namespace fpx;
+using namespace fpx::gui;
+using fpx::test::rowOf;
+
+namespace {
+
+// Accepted by the parser, but a fraction of two 100000-bit integers, about 0.2: inside every
+// format's range, so every row rounds it and measures its errors exactly.
+const QString kSlowText = QStringLiteral("3^66500/7^37545");
+// The job of the slow text must take far longer than the controller's short wait and the
+// window's delay before it says "computing", or these tests would pass without any worker.
+constexpr qint64 kSlowEnoughMs = 200;
+
+// The default formats `copies` times over: many rows make the slow text slow on a fast machine
+// too.
+std::vector<FormatSpec> slowFormats(int copies) {
+    std::vector<FormatSpec> formats;
+    for (int copy = 0; copy < copies; ++copy)
+        for (FormatSpec& spec : defaultExplorerFormats())
+            formats.push_back(std::move(spec));
+    return formats;
+}
+
+QString hexOf(const MainWindow& window, const QString& id) {
+    return window.model()->fullText(rowOf(window.model(), id), FormatTableModel::Hex);
+}
+
+void typeValue(MainWindow& window, const QString& text) {
+    QLineEdit* edit = window.valueEdit();
+    edit->selectAll();
+    QTest::keyClick(edit, Qt::Key_Backspace);
+    QTest::keyClicks(edit, text);
+}
+
+// The longest time between two ticks of a 10 ms timer that both came while `busy` held, until
+// it no longer holds. Showing the result, once it is there, is not counted: that is the GUI's
+// own work, done once per result, not per keystroke.
+qint64 longestTickGap(const std::function<bool()>& busy, int timeoutMs) {
+    QElapsedTimer clock;
+    clock.start();
+    qint64 last = 0;
+    qint64 longest = 0;
+    QTimer ticker;
+    ticker.setInterval(10);
+    QObject::connect(&ticker, &QTimer::timeout, [&] {
+        const qint64 now = clock.elapsed();
+        if (busy())
+            longest = std::max(longest, now - last);
+        last = now;
+    });
+    ticker.start();
+    while (busy() && clock.elapsed() < timeoutMs)
+        QTest::qWait(5);
+    return longest;
+}
+
+// A window with `formats` and `value`, shown, nothing to undo. Its controller does not wait
+// for its worker: every text and large value is computed asynchronously, however fast this
+// machine.
+void prepare(MainWindow& window, std::vector<FormatSpec> formats, const QString& value) {
+    window.controller()->setSynchronousWait(std::chrono::milliseconds(0));
+    window.controller()->setFormats(std::move(formats));
+    window.controller()->setInputText(value);
+    window.controller()->waitForIdle();
+    window.history()->clear();
+    window.show();
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    window.valueEdit()->setFocus();
+}
+
+} // namespace
+
+class TestExplorerResponsive : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void slowInputIsSlow();
+    void typingStaysResponsive();
+    void newestInputWins();
+    void slowErrorComesLater();
+    void undoAndBackOverASlowValue();
+
+  private:
+    // Long enough for every superseded job still running to finish.
+    int staleJobsDoneMs() const { return static_cast<int>(3 * slowJobMs_) + 1000; }
+
+    // How many copies of the default formats make the slow text slow enough here.
+    int copies_ = 32;
+    qint64 slowJobMs_ = 2000;
+};
+
+void TestExplorerResponsive::slowInputIsSlow() {
+    ExplorerJob job;
+    job.text = kSlowText;
+    job.parseText = true;
+    for (;;) {
+        job.formats = slowFormats(copies_);
+        QElapsedTimer clock;
+        clock.start();
+        const ExplorerJobResult result = runExplorerJob(job);
+        slowJobMs_ = clock.elapsed();
+        qInfo("%s: %lld ms for parsing and %zu rows", qPrintable(kSlowText), slowJobMs_,
+              job.formats.size());
+        QVERIFY(result.parseError.isEmpty());
+        QVERIFY(result.rows.has_value());
+        if (slowJobMs_ >= kSlowEnoughMs || copies_ >= 1024)
+            break;
+        copies_ *= 2; // a fast machine
+    }
+    QVERIFY2(slowJobMs_ >= kSlowEnoughMs, "the slow input is too fast to test the worker");
+}
+
+void TestExplorerResponsive::typingStaysResponsive() {
+    MainWindow window;
+    prepare(window, slowFormats(copies_), "0.3952");
+    ExplorerController* controller = window.controller();
+    auto* notice = window.findChild<QLabel*>("computingLabel");
+    QVERIFY(notice);
+    QStringList fp64Shown; // fp64's code every time the rows changed
+    connect(controller, &ExplorerController::rowsChanged, this,
+            [&] { fp64Shown << hexOf(window, "fp64"); });
+
+    typeValue(window, kSlowText);
+    QVERIFY(controller->computing());
+    QCOMPARE(controller->inputText(), kSlowText);
+    // Until it is done the rows are an older value's, and the window says so once it is clear
+    // that it takes a while.
+    const QString fp64Before = hexOf(window, "fp64");
+    QTRY_VERIFY_WITH_TIMEOUT(notice->isVisible() || !controller->computing(), 5000);
+    QVERIFY2(controller->computing(), "done before the notice: the slow input is too fast");
+    QVERIFY(notice->text().contains(kSlowText));
+    QVERIFY(!window.table()->isEnabled());
+    const qint64 gap = longestTickGap([&] { return controller->computing(); }, 60000);
+    qInfo("longest gap between 10 ms ticks while computing: %lld ms", gap);
+    QVERIFY(!controller->computing());
+    QVERIFY2(gap < 250, "the event loop stalled while the slow input was computed");
+    QVERIFY(!notice->isVisible());
+    QVERIFY(window.table()->isEnabled());
+    const QString fp64Slow = hexOf(window, "fp64");
+    QVERIFY(fp64Slow != fp64Before);
+    QCOMPARE(fp64Shown.last(), fp64Slow);
+
+    // The slow value again, then at once a fast one: the fast one is what stays.
+    typeValue(window, "1");
+    controller->waitForIdle();
+    typeValue(window, kSlowText);
+    QVERIFY(controller->computing());
+    typeValue(window, "1.5");
+    QTRY_VERIFY_WITH_TIMEOUT(!controller->computing(), 60000);
+    QCOMPARE(hexOf(window, "fp64"), QString("0x3ff8000000000000"));
+    // However long the slow jobs still run, their rows never come.
+    fp64Shown.clear();
+    QTest::qWait(staleJobsDoneMs());
+    QVERIFY(fp64Shown.isEmpty());
+    QCOMPARE(hexOf(window, "fp64"), QString("0x3ff8000000000000"));
+}
+
+void TestExplorerResponsive::newestInputWins() {
+    ExplorerController controller;
+    controller.setSynchronousWait(std::chrono::milliseconds(0));
+    controller.setFormats(slowFormats(copies_));
+    QSignalSpy rows(&controller, &ExplorerController::rowsChanged);
+    QSignalSpy computing(&controller, &ExplorerController::computingChanged);
+    controller.setInputText(kSlowText);
+    QVERIFY(controller.computing());
+    QCOMPARE(computing.count(), 1);
+    // The slow job runs; the next one starts beside it and finishes first.
+    controller.setInputText("0.3952");
+    controller.waitForIdle();
+    QVERIFY(!controller.computing());
+    QCOMPARE(rows.count(), 1);
+    QCOMPARE(QString::fromStdString(controller.rows()[4].spec.id), QString("fp16"));
+    QVERIFY(controller.rows()[4].report.conversion.code == Code(0x3653));
+    QVERIFY(controller.inputValue().isIdenticalTo(*parseValue("0.3952").value));
+    // The slow job's result, when it comes, is dropped.
+    QTest::qWait(staleJobsDoneMs());
+    QCOMPARE(rows.count(), 1);
+    QVERIFY(controller.rows()[4].report.conversion.code == Code(0x3653));
+
+    // A change that is not typing supersedes a text being parsed too.
+    controller.setInputText(kSlowText);
+    QVERIFY(controller.computing());
+    controller.setInputFromCode(4, 0x3c00); // fp16's 1: small, computed at once
+    QVERIFY(!controller.computing());
+    QCOMPARE(controller.inputText(), QString("1"));
+    QTest::qWait(staleJobsDoneMs());
+    QCOMPARE(controller.inputText(), QString("1"));
+    QVERIFY(controller.rows()[0].report.conversion.code == Code(0x3ff0000000000000));
+}
+
+void TestExplorerResponsive::slowErrorComesLater() {
+    ExplorerController controller;
+    QSignalSpy errors(&controller, &ExplorerController::inputErrorChanged);
+    controller.setInputText(kSlowText + "/0");
+    controller.waitForIdle();
+    QVERIFY(!controller.inputError().isEmpty());
+    QCOMPARE(errors.count(), 1);
+    // The rows keep the last good value.
+    QVERIFY(controller.rows()[4].report.conversion.code == Code(0x3653));
+}
+
+void TestExplorerResponsive::undoAndBackOverASlowValue() {
+    MainWindow window;
+    prepare(window, slowFormats(copies_), "1");
+    ExplorerController* controller = window.controller();
+    ExplorerHistory* history = window.history();
+    typeValue(window, kSlowText);
+    QTest::keyClick(window.valueEdit(), Qt::Key_Return); // before the value is there
+    controller->waitForIdle();
+    const QString fp64Slow = hexOf(window, "fp64");
+    typeValue(window, "2");
+    controller->waitForIdle();
+    // The slow value is its own step although it came after Enter ended its edit.
+    QCOMPARE(history->undoStack()->count(), 2);
+    QCOMPARE(history->trailTexts(), QStringList({"1", kSlowText, "2"}));
+
+    // Back to the slow value: one step named after the move, the trail unchanged.
+    history->backAction()->trigger();
+    QVERIFY(controller->computing());
+    QCOMPARE(history->undoAction()->text(), QString("&Undo back to %1").arg(kSlowText));
+    controller->waitForIdle();
+    QCOMPARE(hexOf(window, "fp64"), fp64Slow);
+    QCOMPARE(history->undoStack()->count(), 3);
+    QCOMPARE(history->trailTexts(), QStringList({"1", kSlowText, "2"}));
+    QCOMPARE(history->trailIndex(), 1);
+    history->forwardAction()->trigger();
+    controller->waitForIdle();
+    QCOMPARE(window.valueEdit()->text(), QString("2"));
+    QCOMPARE(history->trailIndex(), 2);
+    QCOMPARE(history->undoStack()->count(), 4);
+
+    // Undo to the slow value: computed on the worker, and no step of its own.
+    history->undoAction()->trigger();
+    QVERIFY(controller->computing());
+    controller->waitForIdle();
+    QCOMPARE(window.valueEdit()->text(), kSlowText);
+    QCOMPARE(hexOf(window, "fp64"), fp64Slow);
+    QCOMPARE(history->undoStack()->count(), 4);
+    QCOMPARE(history->undoStack()->index(), 3);
+    QCOMPARE(history->redoAction()->text(), QString("&Redo forward to 2"));
+    history->redoAction()->trigger();
+    controller->waitForIdle();
+    QCOMPARE(window.valueEdit()->text(), QString("2"));
+    QCOMPARE(history->undoStack()->index(), 4);
+
+    // A bit flipped in the slow value's rows, once they came, is named after that bit. The
+    // table, greyed meanwhile, has the keyboard again.
+    window.table()->setFocus();
+    QTRY_VERIFY(window.table()->hasFocus());
+    history->undoAction()->trigger();
+    QVERIFY(controller->computing());
+    QTRY_VERIFY_WITH_TIMEOUT(!window.table()->isEnabled() || !controller->computing(), 5000);
+    controller->waitForIdle();
+    QVERIFY(window.table()->isEnabled());
+    QTRY_VERIFY(window.table()->hasFocus());
+    window.model()->toggleBit(rowOf(window.model(), "fp16"), 0);
+    QCOMPARE(history->undoAction()->text(), QString("&Undo flip bit 0 of fp16"));
+}
+
+QTEST_MAIN(TestExplorerResponsive)
+#include "tst_explorer_responsive.moc"
