@@ -13,8 +13,13 @@ if(FPX_FUZZ)
       "with CXX=clang++, e.g. tools/fuzz.sh does that for you.")
   endif()
   # -fno-sanitize-recover: undefined behaviour stops the run like a crash (halt on error).
+  # fuzz/uninstrumented.txt: what is left unchecked and uncounted (Boost's big-integer loops),
+  # and why.
+  set(FPX_FUZZ_IGNORED ${PROJECT_SOURCE_DIR}/fuzz/uninstrumented.txt)
   add_compile_options("$<$<COMPILE_LANGUAGE:CXX>:-fsanitize=fuzzer-no-link,address,undefined>"
                       "$<$<COMPILE_LANGUAGE:CXX>:-fno-sanitize-recover=undefined>"
-                      "$<$<COMPILE_LANGUAGE:CXX>:-fno-omit-frame-pointer>")
+                      "$<$<COMPILE_LANGUAGE:CXX>:-fno-omit-frame-pointer>"
+                      "$<$<COMPILE_LANGUAGE:CXX>:-fsanitize-ignorelist=${FPX_FUZZ_IGNORED}>"
+                      "$<$<COMPILE_LANGUAGE:CXX>:-fsanitize-coverage-ignorelist=${FPX_FUZZ_IGNORED}>")
   add_link_options(-fsanitize=address,undefined)
 endif()
