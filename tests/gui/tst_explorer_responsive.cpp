@@ -104,6 +104,7 @@ class TestExplorerResponsive : public QObject {
     void newestInputWins();
     void slowErrorComesLater();
     void undoAndBackOverASlowValue();
+    void undoAndBackWhileComputing();
 
   private:
     // Long enough for every superseded job still running to finish.
@@ -280,6 +281,46 @@ void TestExplorerResponsive::undoAndBackOverASlowValue() {
     QTRY_VERIFY(window.table()->hasFocus());
     window.model()->toggleBit(rowOf(window.model(), "fp16"), 0);
     QCOMPARE(history->undoAction()->text(), QString("&Undo flip bit 0 of fp16"));
+}
+
+void TestExplorerResponsive::undoAndBackWhileComputing() {
+    MainWindow window;
+    prepare(window, slowFormats(copies_), "0.3952");
+    ExplorerController* controller = window.controller();
+    ExplorerHistory* history = window.history();
+    typeValue(window, "1");
+    QTest::keyClick(window.valueEdit(), Qt::Key_Return); // the next text is another edit
+    controller->waitForIdle();
+    QCOMPARE(history->trailTexts(), QStringList({"0.3952", "1"}));
+
+    // Back pressed before the new value's rows came: the value is recorded first, and Back
+    // goes to the value before it, not to the one before that. Set whole, not typed: a prefix
+    // typed before it (3^6) may arrive first and be recorded, hiding the lost value.
+    controller->setInputText(kSlowText);
+    QVERIFY(controller->computing());
+    history->backAction()->trigger();
+    controller->waitForIdle();
+    QCOMPARE(history->trailTexts(), QStringList({"0.3952", "1", kSlowText}));
+    QCOMPARE(window.valueEdit()->text(), QString("1"));
+    QCOMPARE(history->trailIndex(), 1);
+    history->forwardAction()->trigger();
+    controller->waitForIdle();
+    QCOMPARE(window.valueEdit()->text(), kSlowText);
+
+    // Undo pressed likewise undoes the typed value itself, and Redo brings it back.
+    typeValue(window, "1");
+    QTest::keyClick(window.valueEdit(), Qt::Key_Return);
+    controller->waitForIdle();
+    controller->setInputText(kSlowText);
+    QVERIFY(controller->computing());
+    const int steps = history->undoStack()->count();
+    history->undoAction()->trigger();
+    controller->waitForIdle();
+    QCOMPARE(history->undoStack()->count(), steps + 1);
+    QCOMPARE(window.valueEdit()->text(), QString("1"));
+    history->redoAction()->trigger();
+    controller->waitForIdle();
+    QCOMPARE(window.valueEdit()->text(), kSlowText);
 }
 
 QTEST_MAIN(TestExplorerResponsive)

@@ -75,19 +75,36 @@ QString idOf(const FormatSpec& spec) {
     return QString::fromStdString(spec.id);
 }
 
+// "&Undo" and "flip bit 3 of fp16" → "&Undo flip bit 3 of fp16", as QUndoStack's own actions.
+QString prefixed(const QString& action, const QString& step) {
+    return step.isEmpty() ? action : action + QLatin1Char(' ') + step;
+}
+
 } // namespace
 
 ExplorerHistory::ExplorerHistory(ExplorerController* controller, QObject* parent)
     : QObject(parent), controller_(controller), stack_(new QUndoStack(this)),
       typingPause_(new QTimer(this)) {
     stack_->setUndoLimit(kUndoLimit);
-    undo_ = stack_->createUndoAction(this, tr("&Undo"));
+    // Own actions rather than the stack's: a change still being computed is recorded before
+    // the step is undone or redone (settlePendingChange).
+    undo_ = new QAction(tr("&Undo"), this);
     undo_->setObjectName("undoAction");
+    undo_->setEnabled(false);
+    connect(undo_, &QAction::triggered, this, &ExplorerHistory::undo);
+    connect(stack_, &QUndoStack::canUndoChanged, undo_, &QAction::setEnabled);
+    connect(stack_, &QUndoStack::undoTextChanged, undo_,
+            [this](const QString& step) { undo_->setText(prefixed(tr("&Undo"), step)); });
     undo_->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Z)});
     undo_->setToolTip(tr("Put back the explorer as it was before the last change: value, bit "
                          "flip, step, rounding mode, overflow policy, formats or scale."));
-    redo_ = stack_->createRedoAction(this, tr("&Redo"));
+    redo_ = new QAction(tr("&Redo"), this);
     redo_->setObjectName("redoAction");
+    redo_->setEnabled(false);
+    connect(redo_, &QAction::triggered, this, &ExplorerHistory::redo);
+    connect(stack_, &QUndoStack::canRedoChanged, redo_, &QAction::setEnabled);
+    connect(stack_, &QUndoStack::redoTextChanged, redo_,
+            [this](const QString& step) { redo_->setText(prefixed(tr("&Redo"), step)); });
     redo_->setShortcuts(
         {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
     redo_->setToolTip(tr("Make the last undone change again."));
@@ -291,6 +308,24 @@ void ExplorerHistory::recordValue(const ExplorerInput& input, std::optional<int>
     updateTrailActions();
 }
 
+void ExplorerHistory::undo() {
+    settlePendingChange();
+    stack_->undo();
+}
+
+void ExplorerHistory::redo() {
+    settlePendingChange();
+    stack_->redo();
+}
+
+void ExplorerHistory::settlePendingChange() {
+    // A change still being computed is recorded only when its rows arrive (onRowsChanged);
+    // undone or left behind before then, it would be lost, and the step acted on would be the
+    // one before it. A text that turns out not to parse changes nothing and records nothing.
+    if (controller_->computing() && !controller_->state().sameAs(current_))
+        controller_->waitForIdle();
+}
+
 void ExplorerHistory::goBack() {
     moveInTrail(-1);
 }
@@ -300,6 +335,8 @@ void ExplorerHistory::goForward() {
 }
 
 void ExplorerHistory::moveInTrail(int delta) {
+    // A change still computing adds its entry first: the move starts from there.
+    settlePendingChange();
     const int target = trailIndex_ + delta;
     if (target < 0 || target >= static_cast<int>(trail_.size()))
         return;

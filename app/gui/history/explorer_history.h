@@ -80,6 +80,10 @@ class ExplorerHistory : public QObject {
         std::string pinnedFormat; // id of the pinned row's format, to find it again
     };
 
+    void undo();
+    void redo();
+    // Records the change still being computed, if any, waiting for it.
+    void settlePendingChange();
     void onRowsChanged();
     Change describe(const ExplorerState& before, const ExplorerState& after) const;
     void apply(const ExplorerState& state); // undo and redo
