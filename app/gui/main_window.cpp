@@ -503,11 +503,16 @@ void MainWindow::showInputError(const QString& message, int position) {
 void MainWindow::showComputing(bool computing) {
     computingNotice_->stop();
     // Greyed and out of reach: a bit clicked in the previous value's rows would set a value
-    // the learner did not mean. The keyboard comes back to the table it left.
+    // the learner did not mean. The keyboard comes back to the table it left, unless the
+    // learner put it elsewhere meanwhile (clicked into the value field, say).
     if (computing)
         tableHadFocus_ = table_->hasFocus();
     table_->setEnabled(!computing);
-    if (!computing && std::exchange(tableHadFocus_, false))
+    if (computing)
+        focusWhileGreyed_ = QApplication::focusWidget();
+    if (!computing && std::exchange(tableHadFocus_, false) &&
+        (QApplication::focusWidget() == focusWhileGreyed_.data() ||
+         QApplication::focusWidget() == nullptr))
         table_->setFocus();
     detail_->setEnabled(!computing);
     computingLabel_->setVisible(computing);

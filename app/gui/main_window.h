@@ -4,6 +4,7 @@
 #include "models/explorer_controller.h"
 
 #include <QMainWindow>
+#include <QPointer>
 
 class QComboBox;
 class QLabel;
@@ -113,6 +114,9 @@ class MainWindow : public QMainWindow {
     QLabel* computingLabel_;
     QTimer* computingNotice_;
     bool tableHadFocus_ = false; // when the rows were greyed
+    // Where the focus went when the table was greyed: the table takes it back only from there
+    // (or from nowhere).
+    QPointer<QWidget> focusWhileGreyed_;
     QLabel* zoomLabel_;
     FocusFrameDelegate* textDelegate_;
     TableFitter* fitter_;

@@ -105,6 +105,7 @@ class TestExplorerResponsive : public QObject {
     void slowErrorComesLater();
     void undoAndBackOverASlowValue();
     void undoAndBackWhileComputing();
+    void focusMovedWhileComputingStays();
 
   private:
     // Long enough for every superseded job still running to finish.
@@ -321,6 +322,27 @@ void TestExplorerResponsive::undoAndBackWhileComputing() {
     history->redoAction()->trigger();
     controller->waitForIdle();
     QCOMPARE(window.valueEdit()->text(), kSlowText);
+}
+
+void TestExplorerResponsive::focusMovedWhileComputingStays() {
+    MainWindow window;
+    prepare(window, slowFormats(copies_), "1");
+    ExplorerController* controller = window.controller();
+    window.table()->setFocus();
+    QTRY_VERIFY(window.table()->hasFocus());
+    controller->setInputText(kSlowText);
+    QVERIFY(controller->computing());
+    QTRY_VERIFY_WITH_TIMEOUT(!window.table()->isEnabled() || !controller->computing(), 5000);
+    QVERIFY2(controller->computing(), "done before the table was greyed: too fast to test");
+    // The learner clicks into the value field while the rows are computed: it keeps the
+    // keyboard when they come.
+    window.valueEdit()->setFocus();
+    QTRY_VERIFY(window.valueEdit()->hasFocus());
+    controller->waitForIdle();
+    QVERIFY(window.table()->isEnabled());
+    QTest::qWait(50); // a focus change would be posted
+    QVERIFY(window.valueEdit()->hasFocus());
+    QVERIFY(!window.table()->hasFocus());
 }
 
 QTEST_MAIN(TestExplorerResponsive)
