@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <new>
 
 using namespace fpx;
 using namespace fpx::gui;
@@ -106,6 +107,7 @@ class TestExplorerResponsive : public QObject {
     void undoAndBackOverASlowValue();
     void undoAndBackWhileComputing();
     void focusMovedWhileComputingStays();
+    void failedJobIsShown();
 
   private:
     // Long enough for every superseded job still running to finish.
@@ -343,6 +345,38 @@ void TestExplorerResponsive::focusMovedWhileComputingStays() {
     QTest::qWait(50); // a focus change would be posted
     QVERIFY(window.valueEdit()->hasFocus());
     QVERIFY(!window.table()->hasFocus());
+}
+
+void TestExplorerResponsive::failedJobIsShown() {
+    MainWindow window;
+    prepare(window, defaultExplorerFormats(), "1");
+    ExplorerController* controller = window.controller();
+    const QString fp64One = hexOf(window, "fp64");
+    controller->setJobFunction(
+        [](const ExplorerJob&) -> ExplorerJobResult { throw std::bad_alloc(); });
+    auto* error = window.findChild<QLabel*>("inputError");
+    QVERIFY(error);
+
+    // On the worker: the window is told, like a parse error, and waits no longer.
+    controller->setInputText("2");
+    QTRY_VERIFY2_WITH_TIMEOUT(!controller->computing(), "a failed job never finished", 10000);
+    QVERIFY2(controller->inputError().contains("bad_alloc"), qPrintable(controller->inputError()));
+    QVERIFY(error->isVisible());
+    QVERIFY(error->text().contains("bad_alloc"));
+    QCOMPARE(hexOf(window, "fp64"), fp64One); // the rows keep what they showed
+    // Computed here (a small value), the same.
+    controller->setInputFromCode(rowOf(window.model(), "fp16"), 0x4000);
+    QVERIFY(!controller->computing());
+    QVERIFY(controller->inputError().contains("bad_alloc"));
+    QCOMPARE(hexOf(window, "fp64"), fp64One);
+
+    // The next job that succeeds shows its rows and no error.
+    controller->setJobFunction(runExplorerJob);
+    controller->setRoundingMode(RoundingMode::TowardZero);
+    QTRY_VERIFY_WITH_TIMEOUT(!controller->computing(), 10000);
+    QVERIFY(controller->inputError().isEmpty());
+    QVERIFY(!error->isVisible());
+    QCOMPARE(hexOf(window, "fp64"), QString("0x4000000000000000"));
 }
 
 QTEST_MAIN(TestExplorerResponsive)

@@ -227,7 +227,7 @@ void ExplorerController::recompute() {
     // and whatever a worker is still computing is stale from now on.
     if (!textToParse_ && isLightValue(inputValue_)) {
         queue_->supersede();
-        apply(runExplorerJob(job()));
+        apply(runExplorerJobGuarded(queue_->jobFunction(), job()));
         return;
     }
     queue_->submit(job());
@@ -244,7 +244,27 @@ void ExplorerController::waitForIdle() {
         apply(*result);
 }
 
+void ExplorerController::setJobFunction(ExplorerJobFunction run) {
+    queue_->setJobFunction(std::move(run));
+}
+
 void ExplorerController::apply(const ExplorerJobResult& result) {
+    if (!result.failure.isEmpty()) {
+        // Shown like a parse error; the rows keep what they showed.
+        textToParse_ = false;
+        inputError_ = result.failure;
+        inputErrorPosition_ = -1;
+        emit inputErrorChanged(inputError_, inputErrorPosition_);
+        failureShown_ = true;
+        setComputing(false);
+        return;
+    }
+    // A failure is the job's, not the text's: the next job that does not parse says no more.
+    if (std::exchange(failureShown_, false) && !result.parsed) {
+        inputError_.clear();
+        inputErrorPosition_ = -1;
+        emit inputErrorChanged(QString(), -1);
+    }
     if (result.parsed) {
         textToParse_ = false;
         if (!result.parseError.isEmpty()) {

@@ -81,6 +81,9 @@ class ExplorerController : public QObject {
     // every text and large value asynchronous (tests of the worker).
     static constexpr std::chrono::milliseconds kSynchronousWait{50};
     void setSynchronousWait(std::chrono::milliseconds wait) { synchronousWait_ = wait; }
+    // What computes the rows from now on: runExplorerJob unless a test stands in for it (one
+    // that throws, say).
+    void setJobFunction(ExplorerJobFunction run);
 
     // Makes the value of `code` in row `row` the input; that row then shows `code` itself
     // (even a NaN payload or a non-canonical x87 code) and every other row re-rounds from it.
@@ -155,6 +158,7 @@ class ExplorerController : public QObject {
     // The format list changed since the rows were computed: formatsChanged comes with them.
     bool formatsChangePending_ = false;
     bool computing_ = false;
+    bool failureShown_ = false; // inputError_ says why the last job failed
     std::chrono::milliseconds synchronousWait_ = kSynchronousWait;
     ExplorerJobQueue* queue_;
     qint64 lastUpdateMicroseconds_ = 0;

@@ -9,6 +9,8 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 
+#include <exception>
+
 namespace fpx::gui {
 
 bool isLightValue(const ExactValue& value) {
@@ -88,6 +90,29 @@ ExplorerJobResult runExplorerJob(const ExplorerJob& job) {
             computeRows(result.value, result.exact, result.pinnedCode, job.options, job.formats);
         result.microseconds = timer.nsecsElapsed() / 1000;
     }
+    return result;
+}
+
+ExplorerJobResult runExplorerJobGuarded(const ExplorerJobFunction& run, const ExplorerJob& job) {
+    QString what;
+    try {
+        return run(job);
+    } catch (const std::exception& error) {
+        what = QString::fromLocal8Bit(error.what());
+    } catch (...) {
+        what = QCoreApplication::translate("fpx::gui::ExplorerController", "unknown error");
+    }
+    ExplorerJobResult result;
+    result.generation = job.generation;
+    result.value = job.value;
+    result.exact = job.exact;
+    result.pinnedCode = job.pinnedCode;
+    result.failure = job.parseText ? QCoreApplication::translate("fpx::gui::ExplorerController",
+                                                                 "Could not compute this input: %1")
+                                         .arg(what)
+                                   : QCoreApplication::translate("fpx::gui::ExplorerController",
+                                                                 "Could not compute the rows: %1")
+                                         .arg(what);
     return result;
 }
 

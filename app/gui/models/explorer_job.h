@@ -8,6 +8,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -51,10 +52,19 @@ struct ExplorerJobResult {
     std::optional<std::pair<int, Code>> pinnedCode;
     std::optional<std::vector<ExplorerRow>> rows; // none when the rows stay as they are
     std::int64_t microseconds = 0;                // how long computing the rows took
+    // Why the job failed (it ran out of memory, say): shown like a parse error, no rows.
+    QString failure;
 };
 
 // Parses (when asked) and rounds the input into every format. Touches nothing but `job`.
 ExplorerJobResult runExplorerJob(const ExplorerJob& job);
+
+// What computes a job: runExplorerJob, or a stand-in in tests.
+using ExplorerJobFunction = std::function<ExplorerJobResult(const ExplorerJob&)>;
+
+// Runs `run` on `job`; an exception it throws (std::bad_alloc, an arithmetic error) becomes a
+// result that says what failed and has no rows, so that whoever waits for it always gets one.
+ExplorerJobResult runExplorerJobGuarded(const ExplorerJobFunction& run, const ExplorerJob& job);
 
 // Whether a job on `value` without a text to parse is cheap enough to run where it is asked
 // for, without a worker: a value of up to about ten thousand bits (kFreeValueWork).

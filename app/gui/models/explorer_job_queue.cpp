@@ -37,8 +37,9 @@ void ExplorerJobQueue::start(ExplorerJob job) {
     auto* watcher = new QFutureWatcher<void>(this);
     connect(watcher, &QFutureWatcher<void>::finished, this, &ExplorerJobQueue::collect);
     const std::uint64_t generation = job.generation;
-    watcher->setFuture(QtConcurrent::run(&pool_, [job = std::move(job), handoff] {
-        ExplorerJobResult result = runExplorerJob(job);
+    // Guarded: a job that throws still leaves a result, or its waiters would wait for ever.
+    watcher->setFuture(QtConcurrent::run(&pool_, [job = std::move(job), handoff, run = run_] {
+        ExplorerJobResult result = runExplorerJobGuarded(run, job);
         const std::lock_guard lock(handoff->mutex);
         handoff->result = std::move(result);
         handoff->finished.notify_all();

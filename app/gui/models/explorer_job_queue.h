@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <utility>
 #include <vector>
 
 template <typename T> class QFutureWatcher;
@@ -40,6 +41,9 @@ class ExplorerJobQueue : public QObject {
     void submit(ExplorerJob job);
     // Makes every job submitted so far stale: the caller computed a newer state itself.
     void supersede();
+    // What computes the jobs submitted from now on (runExplorerJob unless a test says else).
+    void setJobFunction(ExplorerJobFunction run) { run_ = std::move(run); }
+    const ExplorerJobFunction& jobFunction() const { return run_; }
     // Whether the newest job's result is still to come.
     bool busy() const { return !newestDone_; }
 
@@ -77,6 +81,7 @@ class ExplorerJobQueue : public QObject {
 
     static constexpr int kMaxRunning = 2; // one superseded job and the newest
 
+    ExplorerJobFunction run_ = runExplorerJob;
     QThreadPool pool_;
     std::vector<Running> running_;
     std::optional<ExplorerJob> pending_;
