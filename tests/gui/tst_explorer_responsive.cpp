@@ -108,6 +108,7 @@ class TestExplorerResponsive : public QObject {
     void undoAndBackWhileComputing();
     void focusMovedWhileComputingStays();
     void failedJobIsShown();
+    void codeOfAnOldFormatListIsIgnored();
 
   private:
     // Long enough for every superseded job still running to finish.
@@ -377,6 +378,29 @@ void TestExplorerResponsive::failedJobIsShown() {
     QVERIFY(controller->inputError().isEmpty());
     QVERIFY(!error->isVisible());
     QCOMPARE(hexOf(window, "fp64"), QString("0x4000000000000000"));
+}
+
+void TestExplorerResponsive::codeOfAnOldFormatListIsIgnored() {
+    ExplorerController controller;
+    controller.setSynchronousWait(std::chrono::milliseconds(0));
+    controller.setFormats(slowFormats(copies_));
+    controller.setInputText(kSlowText);
+    controller.waitForIdle();
+    QCOMPARE(QString::fromStdString(controller.rows()[0].spec.id), QString("fp64"));
+    // fp16 first now; the rows still show fp64 there while the new list is computed.
+    std::vector<FormatSpec> formats = slowFormats(copies_);
+    std::swap(formats[0], formats[4]);
+    controller.setFormats(formats);
+    QVERIFY(controller.computing());
+    // A code read from the rows shown (fp64's 1) is not read as fp16's.
+    const QString before = controller.inputText();
+    controller.setInputFromCode(0, Code(0x3ff0000000000000));
+    QCOMPARE(controller.inputText(), before);
+    QVERIFY(!controller.input().pinnedCode);
+    controller.waitForIdle();
+    QCOMPARE(QString::fromStdString(controller.rows()[0].spec.id), QString("fp16"));
+    controller.setInputFromCode(0, Code(0x3c00)); // fp16's 1, the rows being fp16's now
+    QCOMPARE(controller.inputText(), QString("1"));
 }
 
 QTEST_MAIN(TestExplorerResponsive)

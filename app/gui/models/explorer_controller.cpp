@@ -59,6 +59,12 @@ QString ExplorerController::exactInputText(const ExactValue& value) {
 void ExplorerController::setInputFromCode(int row, Code code) {
     if (row < 0 || row >= static_cast<int>(formats_.size()))
         return;
+    // Callers read the code from rows(); while a new format list is computed those are the
+    // old list's rows, and the code would be read in another format.
+    if (row >= static_cast<int>(rows_.size()) ||
+        !sameFormat(rows_[static_cast<std::size_t>(row)].spec,
+                    formats_[static_cast<std::size_t>(row)]))
+        return;
     const FormatSpec& spec = formats_[static_cast<std::size_t>(row)];
     code &= spec.codeMask();
     const DecodedCode decoded = decodeCode(spec, code);

@@ -87,6 +87,8 @@ class ExplorerController : public QObject {
 
     // Makes the value of `code` in row `row` the input; that row then shows `code` itself
     // (even a NaN payload or a non-canonical x87 code) and every other row re-rounds from it.
+    // Ignored while row `row` of rows() shows another format than formats() (a new format
+    // list still being computed).
     void setInputFromCode(int row, Code code);
     // Steps row `row` to its next (+1) or previous (−1) representable value.
     bool stepRow(int row, int direction);
