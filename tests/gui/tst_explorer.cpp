@@ -54,6 +54,19 @@ void typeValue(MainWindow& window, const QString& text) {
     window.controller()->waitForIdle(); // a slow machine may not make the controller's short wait
 }
 
+// Types `text` one key at a time, each key's value computed before the next key: what the
+// rows keep then does not depend on how fast this machine parses.
+void typeKeysOneByOne(MainWindow& window, const QString& text) {
+    QLineEdit* edit = window.valueEdit();
+    edit->selectAll();
+    QTest::keyClick(edit, Qt::Key_Backspace);
+    window.controller()->waitForIdle();
+    for (const QChar key : text) {
+        QTest::keyClicks(edit, QString(key));
+        window.controller()->waitForIdle();
+    }
+}
+
 // The centre of the cell of stored bit `bit` (0 = least significant) in the Bits column.
 QPoint bitPosition(MainWindow& window, int row, int bit) {
     const FormatTableModel* model = window.model();
@@ -216,7 +229,7 @@ void TestExplorer::badInputKeepsTheText() {
     window.controller()->setFormats(specs("fp16"));
     window.show();
     typeValue(window, "0.5");
-    typeValue(window, "1.2.3");
+    typeKeysOneByOne(window, "1.2.3");
     auto* error = window.findChild<QLabel*>("inputError");
     QVERIFY(error && error->isVisible());
     QVERIFY2(error->text().contains("Column 4"), qPrintable(error->text()));
