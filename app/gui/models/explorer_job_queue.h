@@ -54,7 +54,8 @@ class ExplorerJobQueue : public QObject {
     waitForNewest(std::optional<std::chrono::milliseconds> timeout);
 
   signals:
-    // The newest job finished (queued from its thread); older jobs' results never come here.
+    // The newest job finished (emitted on the GUI thread, from collect()); older jobs' results
+    // never come here.
     void resultReady(const fpx::gui::ExplorerJobResult& result);
 
   private:
