@@ -33,8 +33,10 @@ namespace {
 // format's range, so every row rounds it and measures its errors exactly.
 const QString kSlowText = QStringLiteral("3^66500/7^37545");
 // The job of the slow text must take far longer than the controller's short wait and the
-// window's delay before it says "computing", or these tests would pass without any worker.
-constexpr qint64 kSlowEnoughMs = 200;
+// window's delay before it says "computing", or these tests would pass without any worker; and
+// longer than the gap between timer ticks typingStaysResponsive allows (250 ms, room for a
+// loaded machine's scheduling), so that an event loop blocked for the whole job fails it.
+constexpr qint64 kSlowEnoughMs = 400;
 
 // The default formats `copies` times over: many rows make the slow text slow on a fast machine
 // too.

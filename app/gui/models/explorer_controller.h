@@ -48,8 +48,8 @@ bool sameFormat(const FormatSpec& a, const FormatSpec& b);
 //
 // The state (input text, options, formats) changes at once; the rows follow. A typed text is
 // parsed, and the rows of a large value are computed, on a worker (ExplorerJobQueue), because a
-// short text such as 3^66500/7^40000 can take a second; every change supersedes the work of
-// the ones before it. Each change first waits briefly for its worker, so an ordinary input is
+// short text such as 3^66500/7^40000 is slow to work out exactly; every change supersedes the work
+// of the ones before it. Each change first waits briefly for its worker, so an ordinary input is
 // shown before the setter returns; a slow one arrives later with rowsChanged, computing() true
 // meanwhile. Callers that read rows() right after a change (the command line, screenshots,
 // tests) call waitForIdle() first.
