@@ -375,6 +375,13 @@ template <typename T> void sizeForWriting(std::vector<T>& v, std::size_t n) {
     v.resize(n);
 }
 
+// Elements per block of `format` on `input`: the layout's, at most the tensor, at least one.
+std::size_t blockSizeFor(const BlockFormat& format, const TensorView& input) {
+    const std::size_t n = input.size();
+    return std::min(n,
+                    std::max<std::size_t>(1, format.blocks.elementsPerBlock(n, input.rowLength())));
+}
+
 enum class FastOutcome { Done, NonFinite, Cancelled };
 
 // Largest |x| bits over the tensor, and each block's into `maxima` (NVFP4's first pass), in
@@ -670,8 +677,7 @@ bool quantizeTensorInto(const BlockFormat& format, const TensorView& input, Quan
         out.format = format;
         out.shape = input.shape;
         out.elementCount = n;
-        out.blockSize = std::min(
-            n, std::max<std::size_t>(1, format.blocks.elementsPerBlock(n, input.rowLength())));
+        out.blockSize = blockSizeFor(format, input);
         // One byte a code for every block quantizer (their elements have ≤ 8 bits).
         sizeForWriting(out.codes, n * (plan->cast ? std::size_t(plan->cast->bytesPerCode()) : 1));
         out.tensorScale.reset();
@@ -702,16 +708,14 @@ bool quantizeTensorInto(const BlockFormat& format, const TensorView& input, Quan
 }
 
 int quantizerPasses(const BlockFormat& format, const TensorView& input) {
-    const std::size_t n = input.size();
-    const std::size_t blockSize =
-        std::min(n, std::max<std::size_t>(1, format.blocks.elementsPerBlock(n, input.rowLength())));
-    const bool oneScale = format.scheme == BlockScheme::IntAbsmax && blockSize == n;
+    const bool oneScale =
+        format.scheme == BlockScheme::IntAbsmax && blockSizeFor(format, input) == input.size();
     return format.scheme == BlockScheme::Nvfp4 || oneScale ? 2 : 1;
 }
 
 void bareQuantizerTraffic(const TensorView& input, int passes, std::vector<std::uint8_t>& codes,
                           const QuantizeRun& run) {
-    const std::size_t n = input.size();
+    const std::size_t n = input.floats.size(); // FP32 tensors, as the fast paths take
     const auto* in = reinterpret_cast<const std::uint32_t*>(input.floats.data());
     const BlockQuantLoops& loops = fastestLoops();
     sizeForWriting(codes, n);
