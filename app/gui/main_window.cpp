@@ -213,6 +213,10 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     });
     connect(controller_, &ExplorerController::formatsChanged, this, &MainWindow::refreshLayout);
     connect(controller_, &ExplorerController::computingChanged, this, [this](bool computing) {
+        // At once, not after the notice's delay: a shortcut pressed meanwhile would copy or
+        // export the previous value's rows under the new value's name.
+        for (QAction* action : std::as_const(rowsActions_))
+            action->setEnabled(!computing);
         if (computing)
             computingNotice_->start();
         else
@@ -220,6 +224,9 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     });
     connect(computingNotice_, &QTimer::timeout, this,
             [this] { showComputing(controller_->computing()); });
+    // Typing on while a slow value is computed: the notice names the newest input.
+    connect(controller_, &ExplorerController::inputTextChanged, this,
+            &MainWindow::refreshComputingNotice);
     connect(controller_, &ExplorerController::optionsChanged, this, [this] {
         showRoundingMode(*roundCombo_, controller_->roundingMode());
         showOverflowPolicy(*overflowCombo_, controller_->overflowPolicy());
@@ -289,6 +296,7 @@ void MainWindow::buildActions() {
             QMessageBox::warning(this, tr("Export"), tr("Could not write %1.").arg(path));
     });
     exportSvg->setToolTip(tr("A scalable vector version of the bit diagram."));
+    rowsActions_ = {exportPng, exportSvg};
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -307,27 +315,31 @@ void MainWindow::buildActions() {
                                          [this, cell] { copyText(cell(FormatTableModel::Value)); });
     copyValue->setShortcut(QKeySequence::Copy);
     copyValue->setToolTip(tr("The exact stored value of the selected format, every digit."));
-    edit->addAction(tr("Copy &bits"), this,
-                    [this, cell] { copyText(cell(FormatTableModel::Bits)); })
-        ->setShortcut(QKeySequence(tr("Ctrl+Shift+B")));
-    edit->addAction(tr("Copy &hex"), this, [this, cell] { copyText(cell(FormatTableModel::Hex)); })
-        ->setShortcut(QKeySequence(tr("Ctrl+Shift+H")));
-    edit->addAction(tr("Copy &row"), this,
-                    [this] {
-                        const int row = selectedRow();
-                        if (row < 0)
-                            return;
-                        QStringList cells;
-                        for (int c = 0; c < FormatTableModel::ColumnCount; ++c)
-                            cells << model_->fullText(row,
-                                                      static_cast<FormatTableModel::Column>(c));
-                        copyText(cells.join('\t'));
-                    })
-        ->setShortcut(QKeySequence(tr("Ctrl+Shift+C")));
+    rowsActions_ << copyValue;
+    rowsActions_ << edit->addAction(tr("Copy &bits"), this,
+                                    [this, cell] { copyText(cell(FormatTableModel::Bits)); });
+    rowsActions_.back()->setShortcut(QKeySequence(tr("Ctrl+Shift+B")));
+    rowsActions_ << edit->addAction(tr("Copy &hex"), this,
+                                    [this, cell] { copyText(cell(FormatTableModel::Hex)); });
+    rowsActions_.back()->setShortcut(QKeySequence(tr("Ctrl+Shift+H")));
+    rowsActions_ << edit->addAction(tr("Copy &row"), this, [this] {
+        const int row = selectedRow();
+        if (row < 0)
+            return;
+        QStringList cells;
+        for (int c = 0; c < FormatTableModel::ColumnCount; ++c)
+            cells << model_->fullText(row, static_cast<FormatTableModel::Column>(c));
+        copyText(cells.join('\t'));
+    });
+    rowsActions_.back()->setShortcut(QKeySequence(tr("Ctrl+Shift+C")));
     edit->addSeparator();
-    edit->addAction(tr("Copy table as &text"), this, [this] { copyText(model_->tableAsText()); });
-    edit->addAction(tr("Copy table as &CSV"), this, [this] { copyText(model_->tableAsCsv()); });
-    edit->addAction(tr("Copy table as &JSON"), this, [this] { copyText(model_->tableAsJson()); });
+    rowsActions_ << edit->addAction(tr("Copy table as &text"), this,
+                                    [this] { copyText(model_->tableAsText()); });
+    rowsActions_ << edit->addAction(tr("Copy table as &CSV"), this,
+                                    [this] { copyText(model_->tableAsCsv()); });
+    rowsActions_ << edit->addAction(tr("Copy table as &JSON"), this,
+                                    [this] { copyText(model_->tableAsJson()); });
+    rowsActions_.back()->setObjectName("copyTableJson");
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* formats = view->addAction(tr("&Formats…"), this, &MainWindow::openFormatManager);
@@ -516,10 +528,15 @@ void MainWindow::showComputing(bool computing) {
         table_->setFocus();
     detail_->setEnabled(!computing);
     computingLabel_->setVisible(computing);
-    computingLabel_->setText(computing ? tr("Computing %1 … the rows below still show the "
-                                            "previous value.")
-                                             .arg(elidedInput(controller_->inputText()))
-                                       : QString());
+    refreshComputingNotice();
+}
+
+void MainWindow::refreshComputingNotice() {
+    computingLabel_->setText(computingLabel_->isVisibleTo(this)
+                                 ? tr("Computing %1 … the rows below still show the "
+                                      "previous value.")
+                                       .arg(elidedInput(controller_->inputText()))
+                                 : QString());
 }
 
 void MainWindow::copyText(const QString& text) {

@@ -88,6 +88,7 @@ class MainWindow : public QMainWindow {
     void showInputError(const QString& message, int position);
     // Says, after a short delay, that the rows shown are still those of the previous value.
     void showComputing(bool computing);
+    void refreshComputingNotice();
     void copyText(const QString& text);
     void openFormatManager();
     void openSameBits();
@@ -112,6 +113,8 @@ class MainWindow : public QMainWindow {
     QSplitter* splitter_;
     QLabel* timing_;
     QLabel* computingLabel_;
+    // What copies or exports the rows: off while they are those of a previous value.
+    QList<QAction*> rowsActions_;
     QTimer* computingNotice_;
     bool tableHadFocus_ = false; // when the rows were greyed
     // Where the focus went when the table was greyed: the table takes it back only from there

@@ -16,12 +16,16 @@
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
+#include <QThread>
 #include <QTimer>
 #include <QUndoStack>
 
 #include <algorithm>
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <new>
+#include <utility>
 
 using namespace fpx;
 using namespace fpx::gui;
@@ -102,8 +106,11 @@ class TestExplorerResponsive : public QObject {
     Q_OBJECT
 
   private slots:
-    void slowInputIsSlow();
+    void initTestCase();
     void typingStaysResponsive();
+    void noticeFollowsTheText();
+    void waitWithADeadline();
+    void staleRowsAreFreedOnTheWorker();
     void newestInputWins();
     void slowErrorComesLater();
     void undoAndBackOverASlowValue();
@@ -115,13 +122,20 @@ class TestExplorerResponsive : public QObject {
   private:
     // Long enough for every superseded job still running to finish.
     int staleJobsDoneMs() const { return static_cast<int>(3 * slowJobMs_) + 1000; }
+    // Long enough for the newest job and the two it may wait behind; a job lost on the way
+    // fails the test instead of hanging it.
+    bool idle(ExplorerController* controller) const {
+        return controller->waitForIdle(std::chrono::milliseconds(staleJobsDoneMs() + 10000));
+    }
 
     // How many copies of the default formats make the slow text slow enough here.
     int copies_ = 32;
     qint64 slowJobMs_ = 2000;
 };
 
-void TestExplorerResponsive::slowInputIsSlow() {
+// How slow the slow text is here, with more formats on a fast machine: every test below needs
+// it slower than the waits it tests.
+void TestExplorerResponsive::initTestCase() {
     ExplorerJob job;
     job.text = kSlowText;
     job.parseText = true;
@@ -134,7 +148,7 @@ void TestExplorerResponsive::slowInputIsSlow() {
         qInfo("%s: %lld ms for parsing and %zu rows", qPrintable(kSlowText), slowJobMs_,
               job.formats.size());
         QVERIFY(result.parseError.isEmpty());
-        QVERIFY(result.rows.has_value());
+        QVERIFY(result.rows != nullptr);
         if (slowJobMs_ >= kSlowEnoughMs || copies_ >= 1024)
             break;
         copies_ *= 2; // a fast machine
@@ -174,7 +188,7 @@ void TestExplorerResponsive::typingStaysResponsive() {
 
     // The slow value again, then at once a fast one: the fast one is what stays.
     typeValue(window, "1");
-    controller->waitForIdle();
+    QVERIFY(idle(controller));
     typeValue(window, kSlowText);
     QVERIFY(controller->computing());
     typeValue(window, "1.5");
@@ -198,7 +212,7 @@ void TestExplorerResponsive::newestInputWins() {
     QCOMPARE(computing.count(), 1);
     // The slow job runs; the next one starts beside it and finishes first.
     controller.setInputText("0.3952");
-    controller.waitForIdle();
+    QVERIFY(idle(&controller));
     QVERIFY(!controller.computing());
     QCOMPARE(rows.count(), 1);
     QCOMPARE(QString::fromStdString(controller.rows()[4].spec.id), QString("fp16"));
@@ -222,13 +236,124 @@ void TestExplorerResponsive::newestInputWins() {
 
 void TestExplorerResponsive::slowErrorComesLater() {
     ExplorerController controller;
+    controller.setSynchronousWait(std::chrono::milliseconds(0));
     QSignalSpy errors(&controller, &ExplorerController::inputErrorChanged);
+    QSignalSpy rows(&controller, &ExplorerController::rowsChanged);
+    // Refused only once the slow quotient is worked out: on the worker.
     controller.setInputText(kSlowText + "/0");
-    controller.waitForIdle();
-    QVERIFY(!controller.inputError().isEmpty());
+    QVERIFY(controller.computing());
+    QCOMPARE(errors.count(), 0);
+    QVERIFY(idle(&controller));
+    QVERIFY2(controller.inputError().contains("zero"), qPrintable(controller.inputError()));
     QCOMPARE(errors.count(), 1);
     // The rows keep the last good value.
+    QCOMPARE(rows.count(), 0);
     QVERIFY(controller.rows()[4].report.conversion.code == Code(0x3653));
+}
+
+void TestExplorerResponsive::noticeFollowsTheText() {
+    MainWindow window;
+    prepare(window, slowFormats(copies_), "1");
+    ExplorerController* controller = window.controller();
+    auto* notice = window.findChild<QLabel*>("computingLabel");
+    QVERIFY(notice);
+    controller->setInputText(kSlowText);
+    QTRY_VERIFY_WITH_TIMEOUT(notice->isVisible() || !controller->computing(), 5000);
+    QVERIFY2(controller->computing(), "done before the notice: the slow input is too fast");
+    QVERIFY(notice->text().contains(kSlowText));
+    // The table's copies would be the previous value's rows under the new value's name.
+    auto* copyJson = window.findChild<QAction*>("copyTableJson");
+    QVERIFY(copyJson);
+    QVERIFY(!copyJson->isEnabled());
+    // Another slow value while the first is computed: the notice names the newest at once.
+    const QString next = QStringLiteral("3^66499/7^37545");
+    controller->setInputText(next);
+    QVERIFY(controller->computing());
+    QVERIFY(notice->isVisible());
+    QVERIFY2(notice->text().contains(next), qPrintable(notice->text()));
+    QVERIFY(idle(controller));
+    QVERIFY(controller->inputError().isEmpty());
+    QVERIFY(!notice->isVisible());
+    QVERIFY(copyJson->isEnabled());
+    QCOMPARE(window.valueEdit()->text(), next);
+    QVERIFY(window.model()->tableAsJson().contains(next));
+}
+
+void TestExplorerResponsive::waitWithADeadline() {
+    ExplorerController controller;
+    controller.setSynchronousWait(std::chrono::milliseconds(0));
+    controller.setFormats(slowFormats(copies_));
+    // Three slow values at once: two run, the newest waits behind them.
+    controller.setInputText(kSlowText);
+    controller.setInputText(QStringLiteral("3^66499/7^37545"));
+    controller.setInputText(QStringLiteral("3^66498/7^37545"));
+    QVERIFY(controller.computing());
+    QElapsedTimer clock;
+    clock.start();
+    QVERIFY(!controller.waitForIdle(std::chrono::milliseconds(10)));
+    QVERIFY2(clock.elapsed() < slowJobMs_, "a short deadline was not kept");
+    QVERIFY(controller.computing());
+    // A deadline long enough sees it through, the wait behind the older job included.
+    QVERIFY(idle(&controller));
+    QVERIFY(!controller.computing());
+    QCOMPARE(controller.inputText(), QString("3^66498/7^37545"));
+    QVERIFY(controller.inputError().isEmpty());
+    QVERIFY(controller.inputValue().isIdenticalTo(*parseValue("3^66498/7^37545").value));
+    // Nothing to wait for: at once.
+    QVERIFY(controller.waitForIdle(std::chrono::milliseconds(0)));
+}
+
+void TestExplorerResponsive::staleRowsAreFreedOnTheWorker() {
+    // The real job, then its rows handed over in a vector that notes the thread it dies on.
+    QThread* const guiThread = QThread::currentThread();
+    std::mutex mutex;
+    std::vector<std::pair<QString, QThread*>> freed; // (input text, thread)
+    ExplorerController controller;
+    controller.setSynchronousWait(std::chrono::milliseconds(0));
+    controller.setJobFunction([&](const ExplorerJob& job) {
+        if (job.text == kSlowText)
+            QThread::msleep(300); // still running when superseded
+        ExplorerJobResult result = runExplorerJob(job);
+        if (result.rows) {
+            const QString text = job.text;
+            result.rows = std::shared_ptr<const std::vector<ExplorerRow>>(
+                new std::vector<ExplorerRow>(*result.rows),
+                [&mutex, &freed, text](const std::vector<ExplorerRow>* rows) {
+                    const std::lock_guard lock(mutex);
+                    freed.emplace_back(text, QThread::currentThread());
+                    delete rows;
+                });
+        }
+        return result;
+    });
+    controller.setInputText(kSlowText);
+    QVERIFY(controller.computing());
+    controller.setInputText("2");
+    QVERIFY(idle(&controller));
+    QCOMPARE(controller.inputText(), QString("2"));
+    const auto freedCount = [&] {
+        const std::lock_guard lock(mutex);
+        return freed.size();
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(freedCount(), std::size_t(1), staleJobsDoneMs());
+    {
+        const std::lock_guard lock(mutex);
+        QCOMPARE(freed[0].first, kSlowText);
+        QVERIFY2(freed[0].second != guiThread, "a superseded job's rows were freed on the GUI "
+                                               "thread");
+    }
+    // The rows shown are freed when the next ones replace them, on the GUI thread.
+    controller.setInputText("3");
+    QVERIFY(idle(&controller));
+    QCOMPARE(freedCount(), std::size_t(2));
+    {
+        const std::lock_guard lock(mutex);
+        QCOMPARE(freed[1].first, QString("2"));
+        QCOMPARE(freed[1].second, guiThread);
+    }
+    controller.setJobFunction(runExplorerJob); // the deleter's captures end with this test
+    controller.setInputText("4");
+    QVERIFY(idle(&controller));
 }
 
 void TestExplorerResponsive::undoAndBackOverASlowValue() {
@@ -238,10 +363,10 @@ void TestExplorerResponsive::undoAndBackOverASlowValue() {
     ExplorerHistory* history = window.history();
     typeValue(window, kSlowText);
     QTest::keyClick(window.valueEdit(), Qt::Key_Return); // before the value is there
-    controller->waitForIdle();
+    QVERIFY(idle(controller));
     const QString fp64Slow = hexOf(window, "fp64");
     typeValue(window, "2");
-    controller->waitForIdle();
+    QVERIFY(idle(controller));
     // The slow value is its own step although it came after Enter ended its edit.
     QCOMPARE(history->undoStack()->count(), 2);
     QCOMPARE(history->trailTexts(), QStringList({"1", kSlowText, "2"}));
@@ -250,13 +375,13 @@ void TestExplorerResponsive::undoAndBackOverASlowValue() {
     history->backAction()->trigger();
     QVERIFY(controller->computing());
     QCOMPARE(history->undoAction()->text(), QString("&Undo back to %1").arg(kSlowText));
-    controller->waitForIdle();
+    QVERIFY(idle(controller));
     QCOMPARE(hexOf(window, "fp64"), fp64Slow);
     QCOMPARE(history->undoStack()->count(), 3);
     QCOMPARE(history->trailTexts(), QStringList({"1", kSlowText, "2"}));
     QCOMPARE(history->trailIndex(), 1);
     history->forwardAction()->trigger();
-    controller->waitForIdle();
+    QVERIFY(idle(controller));
     QCOMPARE(window.valueEdit()->text(), QString("2"));
     QCOMPARE(history->trailIndex(), 2);
     QCOMPARE(history->undoStack()->count(), 4);
@@ -264,14 +389,14 @@ void TestExplorerResponsive::undoAndBackOverASlowValue() {
     // Undo to the slow value: computed on the worker, and no step of its own.
     history->undoAction()->trigger();
     QVERIFY(controller->computing());
-    controller->waitForIdle();
+    QVERIFY(idle(controller));
     QCOMPARE(window.valueEdit()->text(), kSlowText);
     QCOMPARE(hexOf(window, "fp64"), fp64Slow);
     QCOMPARE(history->undoStack()->count(), 4);
     QCOMPARE(history->undoStack()->index(), 3);
     QCOMPARE(history->redoAction()->text(), QString("&Redo forward to 2"));
     history->redoAction()->trigger();
-    controller->waitForIdle();
+    QVERIFY(idle(controller));
     QCOMPARE(window.valueEdit()->text(), QString("2"));
     QCOMPARE(history->undoStack()->index(), 4);
 
@@ -282,7 +407,7 @@ void TestExplorerResponsive::undoAndBackOverASlowValue() {
     history->undoAction()->trigger();
     QVERIFY(controller->computing());
     QTRY_VERIFY_WITH_TIMEOUT(!window.table()->isEnabled() || !controller->computing(), 5000);
-    controller->waitForIdle();
+    QVERIFY(idle(controller));
     QVERIFY(window.table()->isEnabled());
     QTRY_VERIFY(window.table()->hasFocus());
     window.model()->toggleBit(rowOf(window.model(), "fp16"), 0);
@@ -296,7 +421,7 @@ void TestExplorerResponsive::undoAndBackWhileComputing() {
     ExplorerHistory* history = window.history();
     typeValue(window, "1");
     QTest::keyClick(window.valueEdit(), Qt::Key_Return); // the next text is another edit
-    controller->waitForIdle();
+    QVERIFY(idle(controller));
     QCOMPARE(history->trailTexts(), QStringList({"0.3952", "1"}));
 
     // Back pressed before the new value's rows came: the value is recorded first, and Back
@@ -305,27 +430,27 @@ void TestExplorerResponsive::undoAndBackWhileComputing() {
     controller->setInputText(kSlowText);
     QVERIFY(controller->computing());
     history->backAction()->trigger();
-    controller->waitForIdle();
+    QVERIFY(idle(controller));
     QCOMPARE(history->trailTexts(), QStringList({"0.3952", "1", kSlowText}));
     QCOMPARE(window.valueEdit()->text(), QString("1"));
     QCOMPARE(history->trailIndex(), 1);
     history->forwardAction()->trigger();
-    controller->waitForIdle();
+    QVERIFY(idle(controller));
     QCOMPARE(window.valueEdit()->text(), kSlowText);
 
     // Undo pressed likewise undoes the typed value itself, and Redo brings it back.
     typeValue(window, "1");
     QTest::keyClick(window.valueEdit(), Qt::Key_Return);
-    controller->waitForIdle();
+    QVERIFY(idle(controller));
     controller->setInputText(kSlowText);
     QVERIFY(controller->computing());
     const int steps = history->undoStack()->count();
     history->undoAction()->trigger();
-    controller->waitForIdle();
+    QVERIFY(idle(controller));
     QCOMPARE(history->undoStack()->count(), steps + 1);
     QCOMPARE(window.valueEdit()->text(), QString("1"));
     history->redoAction()->trigger();
-    controller->waitForIdle();
+    QVERIFY(idle(controller));
     QCOMPARE(window.valueEdit()->text(), kSlowText);
 }
 
@@ -343,7 +468,7 @@ void TestExplorerResponsive::focusMovedWhileComputingStays() {
     // keyboard when they come.
     window.valueEdit()->setFocus();
     QTRY_VERIFY(window.valueEdit()->hasFocus());
-    controller->waitForIdle();
+    QVERIFY(idle(controller));
     QVERIFY(window.table()->isEnabled());
     QTest::qWait(50); // a focus change would be posted
     QVERIFY(window.valueEdit()->hasFocus());
@@ -387,7 +512,7 @@ void TestExplorerResponsive::codeOfAnOldFormatListIsIgnored() {
     controller.setSynchronousWait(std::chrono::milliseconds(0));
     controller.setFormats(slowFormats(copies_));
     controller.setInputText(kSlowText);
-    controller.waitForIdle();
+    QVERIFY(idle(&controller));
     QCOMPARE(QString::fromStdString(controller.rows()[0].spec.id), QString("fp64"));
     // fp16 first now; the rows still show fp64 there while the new list is computed.
     std::vector<FormatSpec> formats = slowFormats(copies_);
@@ -399,7 +524,7 @@ void TestExplorerResponsive::codeOfAnOldFormatListIsIgnored() {
     controller.setInputFromCode(0, Code(0x3ff0000000000000));
     QCOMPARE(controller.inputText(), before);
     QVERIFY(!controller.input().pinnedCode);
-    controller.waitForIdle();
+    QVERIFY(idle(&controller));
     QCOMPARE(QString::fromStdString(controller.rows()[0].spec.id), QString("fp16"));
     controller.setInputFromCode(0, Code(0x3c00)); // fp16's 1, the rows being fp16's now
     QCOMPARE(controller.inputText(), QString("1"));

@@ -61,8 +61,8 @@ void ExplorerController::setInputFromCode(int row, Code code) {
         return;
     // Callers read the code from rows(); while a new format list is computed those are the
     // old list's rows, and the code would be read in another format.
-    if (row >= static_cast<int>(rows_.size()) ||
-        !sameFormat(rows_[static_cast<std::size_t>(row)].spec,
+    if (row >= static_cast<int>(rows().size()) ||
+        !sameFormat(rows()[static_cast<std::size_t>(row)].spec,
                     formats_[static_cast<std::size_t>(row)]))
         return;
     const FormatSpec& spec = formats_[static_cast<std::size_t>(row)];
@@ -82,9 +82,9 @@ void ExplorerController::setInputFromCode(int row, Code code) {
 }
 
 bool ExplorerController::stepRow(int row, int direction) {
-    if (row < 0 || row >= static_cast<int>(rows_.size()))
+    if (row < 0 || row >= static_cast<int>(rows().size()))
         return false;
-    const ExplorerRow& r = rows_[static_cast<std::size_t>(row)];
+    const ExplorerRow& r = rows()[static_cast<std::size_t>(row)];
     // Rows of a format list still being computed step nowhere: the code would be read in
     // another format.
     if (row >= static_cast<int>(formats_.size()) ||
@@ -250,6 +250,12 @@ void ExplorerController::waitForIdle() {
         apply(*result);
 }
 
+bool ExplorerController::waitForIdle(std::chrono::milliseconds timeout) {
+    if (std::optional<ExplorerJobResult> result = queue_->waitForNewest(timeout))
+        apply(*result);
+    return !computing_ && !queue_->busy();
+}
+
 void ExplorerController::setJobFunction(ExplorerJobFunction run) {
     queue_->setJobFunction(std::move(run));
 }
@@ -292,7 +298,7 @@ void ExplorerController::apply(const ExplorerJobResult& result) {
         setComputing(false);
         return;
     }
-    rows_ = *result.rows;
+    rows_ = result.rows;
     shownValue_ = result.value;
     shownExact_ = result.exact;
     lastUpdateMicroseconds_ = result.microseconds;

@@ -11,6 +11,7 @@
 #include <QString>
 
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -76,6 +77,9 @@ class ExplorerController : public QObject {
     // Blocks until the rows show the newest change (and a typed text's error, if any, is
     // known). Bounded: each job is bounded by the core's work budget.
     void waitForIdle();
+    // The same for at most `timeout`; whether the rows show the newest change now (a test
+    // that would otherwise hang on a lost job fails instead).
+    bool waitForIdle(std::chrono::milliseconds timeout);
     // How long a change waits for its worker before returning with computing() true: long
     // enough for ordinary inputs, short enough not to be felt between keystrokes. Zero makes
     // every text and large value asynchronous (tests of the worker).
@@ -101,7 +105,7 @@ class ExplorerController : public QObject {
 
     void setFormats(std::vector<FormatSpec> formats);
     // The rows shown: while computing(), those of the previous state.
-    const std::vector<ExplorerRow>& rows() const { return rows_; }
+    const std::vector<ExplorerRow>& rows() const { return *rows_; }
     std::vector<FormatSpec> formats() const { return formats_; }
     // Sets the scale (integer formats) or absmax (NF4) of one row.
     void setRowScale(int row, const ExactValue& scale);
@@ -152,7 +156,8 @@ class ExplorerController : public QObject {
     RoundingOptions options_;
     std::vector<FormatSpec> formats_;
     // What is shown: the rows and the input they are for.
-    std::vector<ExplorerRow> rows_;
+    std::shared_ptr<const std::vector<ExplorerRow>> rows_ =
+        std::make_shared<const std::vector<ExplorerRow>>();
     ExactValue shownValue_;
     bool shownExact_ = true;
     // Something besides the text changed since the rows were computed.

@@ -86,8 +86,8 @@ ExplorerJobResult runExplorerJob(const ExplorerJob& job) {
     if (computeRowsNow) {
         QElapsedTimer timer;
         timer.start();
-        result.rows =
-            computeRows(result.value, result.exact, result.pinnedCode, job.options, job.formats);
+        result.rows = std::make_shared<const std::vector<ExplorerRow>>(
+            computeRows(result.value, result.exact, result.pinnedCode, job.options, job.formats));
         result.microseconds = timer.nsecsElapsed() / 1000;
     }
     return result;

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -50,8 +51,10 @@ struct ExplorerJobResult {
     ExactValue value; // the value the rows are for
     bool exact = true;
     std::optional<std::pair<int, Code>> pinnedCode;
-    std::optional<std::vector<ExplorerRow>> rows; // none when the rows stay as they are
-    std::int64_t microseconds = 0;                // how long computing the rows took
+    // None when the rows stay as they are. Shared, never copied: the controller keeps the very
+    // rows the worker made (thousands of exact values for a long format list).
+    std::shared_ptr<const std::vector<ExplorerRow>> rows;
+    std::int64_t microseconds = 0; // how long computing the rows took
     // Why the job failed (it ran out of memory, say): shown like a parse error, no rows.
     QString failure;
 };

@@ -19,6 +19,7 @@ ExplorerJobQueue::~ExplorerJobQueue() {
 
 void ExplorerJobQueue::submit(ExplorerJob job) {
     job.generation = ++generation_;
+    newestGeneration_->store(generation_);
     newestDone_ = false;
     if (static_cast<int>(running_.size()) < kMaxRunning)
         start(std::move(job));
@@ -28,6 +29,7 @@ void ExplorerJobQueue::submit(ExplorerJob job) {
 
 void ExplorerJobQueue::supersede() {
     ++generation_;
+    newestGeneration_->store(generation_);
     pending_.reset();
     newestDone_ = true;
 }
@@ -38,12 +40,17 @@ void ExplorerJobQueue::start(ExplorerJob job) {
     connect(watcher, &QFutureWatcher<void>::finished, this, &ExplorerJobQueue::collect);
     const std::uint64_t generation = job.generation;
     // Guarded: a job that throws still leaves a result, or its waiters would wait for ever.
-    watcher->setFuture(QtConcurrent::run(&pool_, [job = std::move(job), handoff, run = run_] {
-        ExplorerJobResult result = runExplorerJobGuarded(run, job);
-        const std::lock_guard lock(handoff->mutex);
-        handoff->result = std::move(result);
-        handoff->finished.notify_all();
-    }));
+    watcher->setFuture(QtConcurrent::run(
+        &pool_, [job = std::move(job), handoff, run = run_, newest = newestGeneration_] {
+            ExplorerJobResult result = runExplorerJobGuarded(run, job);
+            if (result.generation != newest->load()) {
+                result = ExplorerJobResult{}; // dropped anyway: freed on this thread
+                result.generation = job.generation;
+            }
+            const std::lock_guard lock(handoff->mutex);
+            handoff->result = std::move(result);
+            handoff->finished.notify_all();
+        }));
     running_.push_back({generation, std::move(handoff), watcher});
 }
 
@@ -98,22 +105,31 @@ void ExplorerJobQueue::collect() {
 
 std::optional<ExplorerJobResult>
 ExplorerJobQueue::waitForNewest(std::optional<std::chrono::milliseconds> timeout) {
+    using Clock = std::chrono::steady_clock;
+    const std::optional<Clock::time_point> deadline =
+        timeout ? std::optional(Clock::now() + *timeout) : std::nullopt;
+    const auto timeLeft = [&]() -> std::optional<std::chrono::milliseconds> {
+        if (!deadline)
+            return std::nullopt;
+        return std::max(std::chrono::milliseconds(0),
+                        std::chrono::ceil<std::chrono::milliseconds>(*deadline - Clock::now()));
+    };
     while (!newestDone_) {
         const auto newest = std::find_if(running_.begin(), running_.end(), [&](const Running& r) {
             return r.generation == generation_;
         });
         if (newest != running_.end()) {
             std::optional<ExplorerJobResult> result =
-                take(static_cast<std::size_t>(newest - running_.begin()), timeout);
+                take(static_cast<std::size_t>(newest - running_.begin()), timeLeft());
             if (result)
                 newestDone_ = true;
             return result;
         }
-        // The newest is pending behind two running jobs: it can only start once one of them
-        // is done, which a caller with a deadline does not wait for.
-        if (timeout || running_.empty())
+        if (running_.empty())
             return std::nullopt;
-        take(0, std::nullopt); // a superseded job's result, dropped
+        // The newest is pending behind two running jobs: it starts once the older is done.
+        if (!take(0, timeLeft())) // a superseded job's result, dropped
+            return std::nullopt;
         startPending();
     }
     return std::nullopt;

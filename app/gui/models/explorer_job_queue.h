@@ -6,6 +6,7 @@
 #include <QObject>
 #include <QThreadPool>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -47,9 +48,9 @@ class ExplorerJobQueue : public QObject {
     // Whether the newest job's result is still to come.
     bool busy() const { return !newestDone_; }
 
-    // Waits up to `timeout` (without one: as long as it takes) for the newest job and hands its
-    // result over here instead of through resultReady; nothing when it did not finish in time
-    // or there is no job to wait for.
+    // Waits up to `timeout` (without one: as long as it takes) for the newest job, and for a
+    // superseded one it waits behind, and hands its result over here instead of through
+    // resultReady; nothing when it did not finish in time or there is no job to wait for.
     std::optional<ExplorerJobResult>
     waitForNewest(std::optional<std::chrono::milliseconds> timeout);
 
@@ -87,6 +88,12 @@ class ExplorerJobQueue : public QObject {
     std::vector<Running> running_;
     std::optional<ExplorerJob> pending_;
     std::uint64_t generation_ = 0;
+    // generation_, for the workers: a job that finds itself superseded when it is done frees
+    // its rows there, not on the GUI thread, where freeing thousands of exact values of a long
+    // format list would be a stall of its own. (A job superseded after that check is freed
+    // here; that is the rare case.)
+    std::shared_ptr<std::atomic<std::uint64_t>> newestGeneration_ =
+        std::make_shared<std::atomic<std::uint64_t>>(0);
     bool newestDone_ = true;
 };
 
