@@ -214,7 +214,7 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     connect(controller_, &ExplorerController::formatsChanged, this, &MainWindow::refreshLayout);
     connect(controller_, &ExplorerController::computingChanged, this, [this](bool computing) {
         // At once, not after the notice's delay: a shortcut pressed meanwhile would copy or
-        // export the previous value's rows under the new value's name.
+        // export the previous value's rows under the new value's name, or step from them.
         for (QAction* action : std::as_const(rowsActions_))
             action->setEnabled(!computing);
         if (computing)
@@ -359,6 +359,7 @@ void MainWindow::buildActions() {
                                         [this] { controller_->stepRow(selectedRow(), -1); });
     previous->setShortcut(QKeySequence(tr("Ctrl+Down")));
     previous->setToolTip(tr("Step the selected format to its next smaller representable value."));
+    rowsActions_ << sameBits << next << previous;
     view->addActions({history_->backAction(), history_->forwardAction()});
     QAction* focusValue = view->addAction(tr("Edit &value"), this, [this] {
         showPage(Page::Explorer);
@@ -531,8 +532,10 @@ void MainWindow::showComputing(bool computing) {
     refreshComputingNotice();
 }
 
+// Not isVisible(): presentation mode hides the status bar, and the notice must still be right
+// when it comes back.
 void MainWindow::refreshComputingNotice() {
-    computingLabel_->setText(computingLabel_->isVisibleTo(this)
+    computingLabel_->setText(!computingLabel_->isHidden()
                                  ? tr("Computing %1 … the rows below still show the "
                                       "previous value.")
                                        .arg(elidedInput(controller_->inputText()))

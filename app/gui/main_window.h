@@ -88,6 +88,7 @@ class MainWindow : public QMainWindow {
     void showInputError(const QString& message, int position);
     // Says, after a short delay, that the rows shown are still those of the previous value.
     void showComputing(bool computing);
+    // The notice's text for the newest input, while it is shown.
     void refreshComputingNotice();
     void copyText(const QString& text);
     void openFormatManager();
@@ -113,7 +114,7 @@ class MainWindow : public QMainWindow {
     QSplitter* splitter_;
     QLabel* timing_;
     QLabel* computingLabel_;
-    // What copies or exports the rows: off while they are those of a previous value.
+    // What copies, exports or steps from the rows: off while they are a previous value's.
     QList<QAction*> rowsActions_;
     QTimer* computingNotice_;
     bool tableHadFocus_ = false; // when the rows were greyed

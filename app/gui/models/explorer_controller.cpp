@@ -93,8 +93,9 @@ bool ExplorerController::stepRow(int row, int direction) {
     const auto& neighbour = direction > 0 ? r.report.details.nextUp : r.report.details.nextDown;
     if (!neighbour)
         return false;
+    const Code code = neighbour->code; // `r` may be gone once a receiver of stepping() is done
     emit stepping(row, direction);
-    setInputFromCode(row, neighbour->code);
+    setInputFromCode(row, code);
     return true;
 }
 

@@ -77,8 +77,9 @@ class ExplorerController : public QObject {
     // Blocks until the rows show the newest change (and a typed text's error, if any, is
     // known). Bounded: each job is bounded by the core's work budget.
     void waitForIdle();
-    // The same for at most `timeout`; whether the rows show the newest change now (a test
-    // that would otherwise hang on a lost job fails instead).
+    // The same for at most `timeout` (less than a day); whether the newest change is settled
+    // now, its rows shown or its failure said (a test that would otherwise hang on a lost job
+    // fails instead).
     bool waitForIdle(std::chrono::milliseconds timeout);
     // How long a change waits for its worker before returning with computing() true: long
     // enough for ordinary inputs, short enough not to be felt between keystrokes. Zero makes
@@ -104,7 +105,9 @@ class ExplorerController : public QObject {
     const RoundingOptions& roundingOptions() const { return options_; }
 
     void setFormats(std::vector<FormatSpec> formats);
-    // The rows shown: while computing(), those of the previous state.
+    // The rows shown: while computing(), those of the previous state. The reference lasts
+    // until the next change, waitForIdle() or turn of the event loop: new rows replace the
+    // vector, they are not copied into it.
     const std::vector<ExplorerRow>& rows() const { return *rows_; }
     std::vector<FormatSpec> formats() const { return formats_; }
     // Sets the scale (integer formats) or absmax (NF4) of one row.

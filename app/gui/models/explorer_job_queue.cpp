@@ -43,7 +43,7 @@ void ExplorerJobQueue::start(ExplorerJob job) {
     watcher->setFuture(QtConcurrent::run(
         &pool_, [job = std::move(job), handoff, run = run_, newest = newestGeneration_] {
             ExplorerJobResult result = runExplorerJobGuarded(run, job);
-            if (result.generation != newest->load()) {
+            if (job.generation != newest->load()) {
                 result = ExplorerJobResult{}; // dropped anyway: freed on this thread
                 result.generation = job.generation;
             }

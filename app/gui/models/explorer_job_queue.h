@@ -48,9 +48,10 @@ class ExplorerJobQueue : public QObject {
     // Whether the newest job's result is still to come.
     bool busy() const { return !newestDone_; }
 
-    // Waits up to `timeout` (without one: as long as it takes) for the newest job, and for a
-    // superseded one it waits behind, and hands its result over here instead of through
-    // resultReady; nothing when it did not finish in time or there is no job to wait for.
+    // Waits up to `timeout` (less than a day; without one: as long as it takes) for the
+    // newest job, and for a superseded one it waits behind, and hands its result over here
+    // instead of through resultReady; nothing when it did not finish in time or there is no
+    // job to wait for.
     std::optional<ExplorerJobResult>
     waitForNewest(std::optional<std::chrono::milliseconds> timeout);
 
