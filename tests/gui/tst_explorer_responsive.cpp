@@ -6,7 +6,10 @@
 #include "main_window.h"
 #include "models/explorer_job.h"
 #include "models/format_table_model.h"
+#include "widgets/detail_panel.h"
 
+#include "fpx/conversion.h"
+#include "fpx/format_catalogue.h"
 #include "fpx/value_parser.h"
 
 #include <QAction>
@@ -120,6 +123,8 @@ class TestExplorerResponsive : public QObject {
   private slots:
     void initTestCase();
     void typingStaysResponsive();
+    void olderErrorGoesWhileComputing();
+    void greyedBitCellsArePale();
     void noticeFollowsTheText();
     void waitWithADeadline();
     void staleRowsAreFreedOnTheWorker();
@@ -261,6 +266,58 @@ void TestExplorerResponsive::slowErrorComesLater() {
     // The rows keep the last good value.
     QCOMPARE(rows.count(), 0);
     QVERIFY(controller.rows()[4].report.conversion.code == Code(0x3653));
+}
+
+void TestExplorerResponsive::olderErrorGoesWhileComputing() {
+    MainWindow window;
+    prepare(window, slowFormats(copies_), "1");
+    ExplorerController* controller = window.controller();
+    auto* error = window.findChild<QLabel*>("inputError");
+    QVERIFY(error);
+    // The prefix typed on the way to the slow value does not parse.
+    controller->setInputText("3^66500/7^");
+    QVERIFY(waitUntilIdle(controller));
+    QVERIFY(!controller->inputError().isEmpty());
+    QVERIFY(error->isVisible());
+    // Its message is not the slow value's: gone while that is computed.
+    controller->setInputText(kSlowText);
+    QVERIFY(controller->computing());
+    QVERIFY(controller->inputError().isEmpty());
+    QVERIFY(!error->isVisible());
+    QVERIFY(waitUntilIdle(controller));
+    QVERIFY(controller->inputError().isEmpty());
+    // A slow text with an error of its own says so when it is known.
+    controller->setInputText(kSlowText + "/0");
+    QVERIFY(controller->computing());
+    QVERIFY(!error->isVisible());
+    QVERIFY(waitUntilIdle(controller));
+    QVERIFY(controller->inputError().contains("zero"));
+    QVERIFY(error->isVisible());
+}
+
+// The field colours are the loudest thing on the screen: greyed, they must pale with the text.
+void TestExplorerResponsive::greyedBitCellsArePale() {
+    BitStrip strip;
+    const FormatSpec fp16 = *findFormat("fp16").spec;
+    strip.setRow(fp16, decodeCode(fp16, 0xbc01)); // every field has set bits
+    strip.resize(strip.sizeHint());
+    const auto mostColourful = [&] {
+        const QImage image = strip.grab().toImage();
+        int most = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x) {
+                const QColor c = image.pixelColor(x, y); // chroma: how far from a grey
+                most = std::max(most, std::max({c.red(), c.green(), c.blue()}) -
+                                          std::min({c.red(), c.green(), c.blue()}));
+            }
+        return most;
+    };
+    const int enabled = mostColourful();
+    strip.setEnabled(false);
+    const int disabled = mostColourful();
+    QVERIFY2(enabled > 100, qPrintable(QString::number(enabled)));
+    QVERIFY2(disabled < enabled * 6 / 10,
+             qPrintable(QString("%1 greyed, %2 not").arg(disabled).arg(enabled)));
 }
 
 void TestExplorerResponsive::noticeFollowsTheText() {

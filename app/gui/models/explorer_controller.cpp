@@ -240,10 +240,19 @@ void ExplorerController::recompute() {
     queue_->submit(job());
     // Most texts parse and round in far less than the wait: shown before this returns, like
     // the small values above, with no flicker of a "computing" state.
-    if (std::optional<ExplorerJobResult> result = queue_->waitForNewest(synchronousWait_))
+    if (std::optional<ExplorerJobResult> result = queue_->waitForNewest(synchronousWait_)) {
         apply(*result);
-    else
-        setComputing(true);
+        return;
+    }
+    // An error shown is an older text's ("3^66500/7^": expected an exponent); the one of the
+    // text being parsed is not known yet.
+    if (textToParse_ && !inputError_.isEmpty()) {
+        inputError_.clear();
+        inputErrorPosition_ = -1;
+        failureShown_ = false;
+        emit inputErrorChanged(QString(), -1);
+    }
+    setComputing(true);
 }
 
 void ExplorerController::waitForIdle() {

@@ -54,6 +54,11 @@ std::vector<BitCell> bitCells(const FormatSpec& spec, const DecodedCode& decoded
 QColor fieldColour(BitFieldKind kind);
 QColor implicitBitColour();
 
+// How opaque the cells are painted where their widget is disabled: the explorer greys rows
+// that show a previous value while a new one is computed, and the field colours, the loudest
+// thing on the screen, must grey with the text.
+constexpr double kDisabledBitCellsOpacity = 0.35;
+
 // Paints the cells of one code into `rect` (vertically centred).
 void paintBitCells(QPainter& painter, const QRect& rect, const BitCellLayout& layout,
                    const FormatSpec& spec, const DecodedCode& decoded, const QPalette& palette);

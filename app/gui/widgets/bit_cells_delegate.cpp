@@ -73,13 +73,15 @@ void BitCellsDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opti
 
     const int strip = labelStripHeight(option.font);
     painter->save();
+    if (!(option.state & QStyle::State_Enabled))
+        painter->setOpacity(kDisabledBitCellsOpacity);
     painter->setFont(option.font);
     paintFieldLabels(
         *painter, QRect(option.rect.left(), option.rect.top() + 1, option.rect.width(), strip - 1),
         layout(), row.spec, option.palette, (option.state & QStyle::State_Selected) != 0);
-    painter->restore();
     const QRect cells = option.rect.adjusted(0, strip, 0, 0);
     paintBitCells(*painter, cells, layout(), row.spec, row.report.details.decoded, option.palette);
+    painter->restore();
     if (!(option.state & QStyle::State_HasFocus))
         return;
     paintFocusFrame(*painter, option);

@@ -77,6 +77,8 @@ void BitStrip::paintEvent(QPaintEvent*) {
     if (!spec_)
         return;
     QPainter painter(this);
+    if (!isEnabled())
+        painter.setOpacity(kDisabledBitCellsOpacity);
     BitCellLayout layout = BitCellLayout::forFormats({*spec_}, naturalCellWidth());
     const int cells = layout.leftCells + layout.rightCells;
     if (layout.totalWidth() > width() && cells > 0)
