@@ -93,8 +93,10 @@ ExplorerHistory::ExplorerHistory(ExplorerController* controller, QObject* parent
     undo_->setEnabled(false);
     connect(undo_, &QAction::triggered, this, &ExplorerHistory::undo);
     connect(stack_, &QUndoStack::canUndoChanged, undo_, &QAction::setEnabled);
+    // The action, not `this`: the stack says its text changed once more while this object's
+    // children are destroyed, when this object is no longer an ExplorerHistory to ask.
     connect(stack_, &QUndoStack::undoTextChanged, undo_,
-            [this](const QString& step) { undo_->setText(prefixed(tr("&Undo"), step)); });
+            [undo = undo_](const QString& step) { undo->setText(prefixed(tr("&Undo"), step)); });
     undo_->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Z)});
     undo_->setToolTip(tr("Put back the explorer as it was before the last change: value, bit "
                          "flip, step, rounding mode, overflow policy, formats or scale."));
@@ -104,7 +106,7 @@ ExplorerHistory::ExplorerHistory(ExplorerController* controller, QObject* parent
     connect(redo_, &QAction::triggered, this, &ExplorerHistory::redo);
     connect(stack_, &QUndoStack::canRedoChanged, redo_, &QAction::setEnabled);
     connect(stack_, &QUndoStack::redoTextChanged, redo_,
-            [this](const QString& step) { redo_->setText(prefixed(tr("&Redo"), step)); });
+            [redo = redo_](const QString& step) { redo->setText(prefixed(tr("&Redo"), step)); });
     redo_->setShortcuts(
         {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
     redo_->setToolTip(tr("Make the last undone change again."));

@@ -26,12 +26,13 @@ constexpr std::array<int, 5> kOptionalColumns{FormatTableModel::RelativeError,
 } // namespace
 
 TableFitter::TableFitter(QTableView* table, BitCellsDelegate* bits, Formats formats)
-    : QObject(table), table_(table), bits_(bits), formats_(std::move(formats)) {
-    table_->viewport()->installEventFilter(this);
+    : QObject(table), table_(table), viewport_(table->viewport()), bits_(bits),
+      formats_(std::move(formats)) {
+    viewport_->installEventFilter(this);
 }
 
 bool TableFitter::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == table_->viewport() && event->type() == QEvent::Resize)
+    if (watched == viewport_ && event->type() == QEvent::Resize)
         fit();
     return false;
 }

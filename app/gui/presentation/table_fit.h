@@ -37,6 +37,9 @@ class TableFitter : public QObject {
 
   private:
     QTableView* table_;
+    // Kept, not asked of the table: the viewport still sends events while the table is being
+    // destroyed, when the table is no longer a scroll area to ask.
+    QObject* viewport_;
     BitCellsDelegate* bits_;
     Formats formats_;
     std::vector<int> hidden_;

@@ -24,6 +24,7 @@
 #include <functional>
 #include <memory>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #if defined(__linux__)
@@ -284,8 +285,10 @@ struct Tally {
 // progress callback cancels. The callback runs on the calling thread only.
 class ChunkRunner {
   public:
-    ChunkRunner(int threads, std::size_t total, const QuantizeProgress& progress)
-        : threads_(threads), total_(total), progress_(progress) {}
+    // `progress` is kept as a copy: a runner made with a temporary ({}, no progress) must not
+    // hold a reference to it.
+    ChunkRunner(int threads, std::size_t total, QuantizeProgress progress)
+        : threads_(threads), total_(total), progress_(std::move(progress)) {}
 
     // work(chunk, tally) → elements done. Returns the summed tally.
     Tally run(std::size_t chunks, const std::function<std::size_t(std::size_t, Tally&)>& work) {
@@ -335,7 +338,7 @@ class ChunkRunner {
     int threads_;
     std::size_t total_;
     std::size_t passes_ = 1;
-    const QuantizeProgress& progress_;
+    const QuantizeProgress progress_;
     std::atomic<std::size_t> next_{0};
     std::atomic<std::size_t> done_{0};
     std::atomic<bool> stop_{false};
