@@ -20,6 +20,7 @@
 
 #include <QElapsedTimer>
 #include <QFile>
+#include <QHeaderView>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -98,6 +99,7 @@ class TestTrainingPage : public QObject {
   private slots:
     void init();
     void pageAndShortcut();
+    void rangeTableFitsANarrowWindow();
     void zonesMatchFp16Boundaries();
     void craftedValuesAtTheEdges();
     void sliderShiftsTheHistogramAndRefits();
@@ -131,6 +133,35 @@ void TestTrainingPage::pageAndShortcut() {
     QVERIFY(waitFor(range));
     QVERIFY2(range->errorText().isEmpty(), qPrintable(range->errorText()));
     QCOMPARE(range->table()->rowCount(), 3); // fp16, bf16, fp8_e5m2 by default
+}
+
+// On a narrow window (830 px, the form beside it) the range table shows every header whole,
+// with no sideways scrolling.
+void TestTrainingPage::rangeTableFitsANarrowWindow() {
+    MainWindow window;
+    RangeView* range = window.trainingPage()->rangeView();
+    QVERIFY(range->setDistribution("normal:0:1", 4096).isEmpty());
+    window.showPage(MainWindow::Page::Training);
+    window.resize(830, 720);
+    window.show();
+    QVERIFY(waitFor(range));
+    QTest::qWait(50); // the layout after the rows
+    QTableWidget* table = range->table();
+    QHeaderView* header = table->horizontalHeader();
+    int total = 0;
+    for (int c = 0; c < table->columnCount(); ++c) {
+        const QString name = table->horizontalHeaderItem(c)->text();
+        const int needed = header->sectionSizeHint(c);
+        QVERIFY2(header->sectionSize(c) >= needed,
+                 qPrintable(QString("header %1 is cut: %2 px for %3 px")
+                                .arg(name)
+                                .arg(header->sectionSize(c))
+                                .arg(needed)));
+        total += header->sectionSize(c);
+    }
+    QVERIFY2(total <= table->viewport()->width(),
+             qPrintable(
+                 QString("%1 px of columns in %2 px").arg(total).arg(table->viewport()->width())));
 }
 
 void TestTrainingPage::zonesMatchFp16Boundaries() {

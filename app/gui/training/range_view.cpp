@@ -117,15 +117,20 @@ RangeView::RangeView(QWidget* parent)
 
     table_ = new QTableWidget(0, Columns, this);
     table_->setObjectName("rangeTable");
-    table_->setHorizontalHeaderLabels({tr("Format"), tr("Flushed"), tr("Subnormal"), tr("Normal"),
-                                       tr("Overflow"), tr("Zero"), tr("Best 2^k"),
-                                       tr("Max rel. error")});
+    // Two-line headers where a word is wider than the numbers below it: the table fits beside
+    // the form in a narrow window instead of scrolling.
+    table_->setHorizontalHeaderLabels({tr("Format"), tr("Flushed"), tr("Sub-\nnormal"),
+                                       tr("Normal"), tr("Over-\nflow"), tr("Zero"), tr("Best 2^k"),
+                                       tr("Max rel.\nerror")});
     table_->horizontalHeaderItem(BestScales)
         ->setToolTip(tr("The power-of-two scales that overflow nothing and flush the fewest "
                         "values."));
     table_->verticalHeader()->setVisible(false);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    // Each column as wide as its header and values: equal widths cut the longer headers on a
+    // narrow window, and a cut header names nothing; a wide window leaves room on the right
+    // rather than set the numbers far apart.
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->setMaximumHeight(150);
     results()->addWidget(table_);
     drawMessage(*plot(), tr("Range"), tr("Run to see the values against each format's range."));
