@@ -514,8 +514,12 @@ DecodedCode decodeCode(const FormatSpec& spec, Code code) {
         d.code = code;
         const int bits = spec.integerBits;
         std::int64_t level = static_cast<std::int64_t>(code);
+        // Two's complement of `bits` bits: code − 2^bits, worked out in unsigned arithmetic,
+        // which wraps; as a signed subtraction int63's negative codes would overflow
+        // (2^63 − 1 − (−2^63)).
         if (spec.isSigned && bits < 64 && (code >> (bits - 1)) & 1)
-            level -= std::int64_t{1} << bits;
+            level = static_cast<std::int64_t>(static_cast<std::uint64_t>(code) -
+                                              (std::uint64_t{1} << bits));
         else if (spec.isSigned && bits == 64)
             level = static_cast<std::int64_t>(static_cast<std::uint64_t>(code));
         d.level = level;

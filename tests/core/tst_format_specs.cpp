@@ -5,6 +5,7 @@
 // alias table, the parser and the README alike. Also the rows of "same bits in every format"
 // and the ≈ rule for errors against a stand-in input.
 #include "fpx/approximate_error.h"
+#include "fpx/conversion.h"
 #include "fpx/format_catalogue.h"
 #include "fpx/format_identity.h"
 #include "fpx/format_limits.h"
@@ -33,6 +34,7 @@ class TestFormatSpecs : public QObject {
     void readmeSaysTheSame();
     void sameBitsRows();
     void approximateErrors();
+    void widestSignedIntegersDecode();
 };
 
 void TestFormatSpecs::specStringReadsBack() {
@@ -199,6 +201,32 @@ void TestFormatSpecs::approximateErrors() {
     QVERIFY(!errorIsApproximate(far.exact, ExactValue::nan()));
     QCOMPARE(QString::fromStdString(markApproximate("+1e-5", true)), QString("≈+1e-5"));
     QCOMPARE(QString::fromStdString(markApproximate("+1e-5", false)), QString("+1e-5"));
+}
+
+// A fuzzing finding (fuzz/corpus/format_spec/int63_overflow): int63's negative codes were
+// worked out as a signed subtraction that overflows. Checked against the definition: the code's
+// value minus 2^bits, in exact arithmetic, for the widest signed integers.
+void TestFormatSpecs::widestSignedIntegersDecode() {
+    for (int bits : {8, 62, 63, 64}) {
+        const FormatSpec spec = lookUp(QString("int%1").arg(bits));
+        const ExactValue two = ExactValue::integer(BigInt(2));
+        ExactValue power = ExactValue::integer(BigInt(1));
+        for (int i = 0; i < bits; ++i)
+            power = power * two;
+        const Code top = Code(1) << (bits - 1);
+        const Code all = (Code(1) << bits) - 1;
+        for (Code code : {Code(0), Code(1), top - 1, top, top + 1, all - 1, all}) {
+            const ExactValue unsignedValue =
+                ExactValue::integer(BigInt(static_cast<std::uint64_t>(code)));
+            const ExactValue expected =
+                (code >= top ? unsignedValue - power : unsignedValue) * spec.scale;
+            const DecodedCode decoded = decodeCode(spec, code);
+            QVERIFY2(
+                decoded.value.isIdenticalTo(expected),
+                qPrintable(QString("int%1 code %2").arg(bits).arg(static_cast<qulonglong>(code))));
+            QCOMPARE(decoded.sign, code >= top);
+        }
+    }
 }
 
 QTEST_APPLESS_MAIN(TestFormatSpecs)
