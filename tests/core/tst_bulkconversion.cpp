@@ -334,11 +334,12 @@ void TestBulkConversion::decodeMatchesCore() {
         const auto check = [&](const QString& path, const std::uint32_t* decoded) {
             for (std::size_t i = 0; i < count; ++i)
                 if (decoded[i] != expected[i])
-                    QFAIL(qPrintable(QString("%1 %2: code 0x%3 gave 0x%4, exact core 0x%5")
-                                         .arg(describe(qPrintable(id), mode, policy), path)
-                                         .arg(packedAt(codes, i, width), 0, 16)
-                                         .arg(decoded[i], 8, 16, QChar('0'))
-                                         .arg(expected[i], 8, 16, QChar('0'))));
+                    QFAIL(qPrintable(
+                        QString("%1 %2: code 0x%3 gave 0x%4, exact core 0x%5")
+                            .arg(describe(qPrintable(id), options.mode, options.overflow), path)
+                            .arg(packedAt(codes, i, width), 0, 16)
+                            .arg(decoded[i], 8, 16, QChar('0'))
+                            .arg(expected[i], 8, 16, QChar('0'))));
         };
         for (const BulkDecoder& path : paths) {
             std::fill(got.begin(), got.end(), 0xdeadbeef);

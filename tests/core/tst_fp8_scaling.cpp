@@ -28,7 +28,6 @@ using namespace fpx::test;
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 Fp8Recipe recipe(const char* text, int margin = 0) {
     std::string error;

@@ -55,8 +55,8 @@ constexpr const char* kTips[] = {
     "Index (from 0) of the first non-zero term that left the accumulator unchanged: from there "
     "on, terms that small are lost. None for pairwise summation, which has no single "
     "accumulator.",
-    "How the sum was computed: a wider hardware type where that is provably the same as the "
-    "exact core (round to nearest), the exact core otherwise."};
+    ("How the sum was computed: a wider hardware type where that is provably the same as the "
+     "exact core (round to nearest), the exact core otherwise.")};
 static_assert(std::size(kHeaders) == AccumulationPanel::ColumnCount);
 static_assert(std::size(kTips) == AccumulationPanel::ColumnCount);
 

@@ -116,7 +116,7 @@ void BenchResultsModel::setComparison(const SavedRun* run) {
         emit dataChanged(index(0, VsSaved), index(rowCount() - 1, VsSaved));
 }
 
-int BenchResultsModel::match(const bench::BenchResult& r, bool* loose) const {
+int BenchResultsModel::savedIndexOf(const bench::BenchResult& r, bool* loose) const {
     if (loose)
         *loose = false;
     if (!comparing_)
@@ -135,7 +135,7 @@ int BenchResultsModel::match(const bench::BenchResult& r, bool* loose) const {
 }
 
 const bench::BenchResult* BenchResultsModel::savedFor(int row) const {
-    const int i = match(result(row));
+    const int i = savedIndexOf(result(row));
     return i < 0 ? nullptr : &saved_[std::size_t(i)];
 }
 
@@ -156,7 +156,7 @@ int BenchResultsModel::matchedCount() const {
 bool BenchResultsModel::comparisonIgnoresDevice() const {
     for (const bench::BenchResult& r : results_) {
         bool loose = false;
-        if (match(r, &loose) >= 0 && loose)
+        if (savedIndexOf(r, &loose) >= 0 && loose)
             return true;
     }
     return false;

@@ -90,7 +90,7 @@ class BenchResultsModel : public QAbstractTableModel {
     QVariant sortValue(int row, int column) const;
     QString toolTip(int row, int column) const;
     // Index into saved_ of the result matching `r`, or -1; `loose`: matched without device.
-    int match(const bench::BenchResult& r, bool* loose = nullptr) const;
+    int savedIndexOf(const bench::BenchResult& r, bool* loose = nullptr) const;
 
     std::vector<bench::BenchResult> results_;
     std::vector<bench::BenchResult> saved_;

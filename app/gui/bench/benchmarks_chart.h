@@ -37,7 +37,6 @@ class BenchmarksChart : public QWidget {
     ~BenchmarksChart() override;
 
     void setMetric(Metric metric);
-    Metric metric() const { return metric_; }
     void setLogarithmic(bool on);
     // Devices whose datasheet bandwidth is drawn (those of the results).
     void setDevices(std::vector<bench::DeviceInfo> devices);

@@ -27,8 +27,8 @@ constexpr const char* kTips[] = {
     "Non-zero finite inputs that became zero.",
     "Storage bits per element, the scales included.",
     "Storage bytes of the whole tensor, codes and scales.",
-    "How it was computed: a fast kernel proved bit-exact against the exact core, or the exact "
-    "core itself."};
+    ("How it was computed: a fast kernel proved bit-exact against the exact core, or the exact "
+     "core itself.")};
 static_assert(std::size(kHeaders) == ColumnCount);
 static_assert(std::size(kTips) == ColumnCount);
 
