@@ -427,6 +427,13 @@ void TestTensorFiles::lyingHeaders_data() {
     add("bad JSON", safetensors("{\"a\":{\"dtype\":\"F32\",", data), "t.safetensors",
         "the JSON header is malformed near file offset");
     add("not an object", safetensors("[1,2]", data), "t.safetensors", "is not an object");
+    // Well-formed JSON whose number no double holds: refused with its place, not thrown past
+    // the reader (a fuzzing finding).
+    add("number beyond doubles",
+        safetensors("{" + tensor("a", "F32", "[4]", "[0,16]") + ",\"b\":1e999}", data),
+        "t.safetensors",
+        "the JSON header cannot be read near file offset 67: [json.exception.out_of_range.406] "
+        "number overflow parsing '1e999'");
     add("tensor not object", safetensors("{\"a\":5}", data), "t.safetensors",
         "tensor 'a': expected an object");
     add("missing shape", safetensors("{\"a\":{\"dtype\":\"F32\",\"data_offsets\":[0,16]}}", data),

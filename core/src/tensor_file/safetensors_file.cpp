@@ -45,6 +45,18 @@ struct Extent {
     std::string name;
 };
 
+// " near file offset N" for the text quoted ('...') in a parser's message, found in the header
+// (which starts at file offset 8); empty when the message quotes nothing found there.
+std::string offsetOfQuoted(std::string_view message, std::string_view header) {
+    const std::size_t open = message.find('\'');
+    const std::size_t close = message.rfind('\'');
+    if (open == std::string_view::npos || close <= open + 1)
+        return {};
+    const std::size_t at = header.find(message.substr(open + 1, close - open - 1));
+    return at == std::string_view::npos ? std::string{}
+                                        : " near file offset " + std::to_string(8 + at);
+}
+
 } // namespace
 
 const SafetensorsDtype* findSafetensorsDtype(std::string_view name) {
@@ -78,6 +90,11 @@ TensorFileOpen openSafetensors(const std::string& path, std::shared_ptr<const Ma
     } catch (const Json::parse_error& e) {
         return fail("the JSON header is malformed near file offset " +
                     std::to_string(8 + (e.byte > 0 ? e.byte - 1 : 0)) + ": " + e.what());
+    } catch (const Json::exception& e) {
+        // Well-formed JSON the parser still refuses: a number beyond the doubles ("1e999",
+        // out_of_range.406). The message quotes the number, which locates it in the header.
+        return fail("the JSON header cannot be read" + offsetOfQuoted(e.what(), headerText) + ": " +
+                    e.what());
     }
     if (!header.is_object())
         return fail("the JSON header (file offset 8) is not an object");
