@@ -12,8 +12,10 @@
 #include "arithmetic/expression_panel.h"
 #include "arithmetic/master_weights_panel.h"
 #include "arithmetic/stochastic_panel.h"
+#include "bench/bench_controller.h"
 #include "bench/bench_results_model.h"
 #include "bench/benchmarks_chart.h"
+#include "bench/benchmarks_panel.h"
 #include "main_window.h"
 #include "models/explorer_controller.h"
 #include "plot_palette.h"
@@ -24,6 +26,7 @@
 #include "training/range_view.h"
 #include "training/training_page.h"
 #include "training/weights_view.h"
+#include "widgets/plots_panel.h"
 
 #include <qcustomplot.h>
 
@@ -264,7 +267,37 @@ std::vector<std::pair<QString, double>> textSizes(QWidget* page) {
 
 // The text sizes once the page has settled: a page still filling its tables (a slow machine,
 // the sanitizers) shows more of them at each read until it is done.
-std::vector<std::pair<QString, double>> settledTextSizes(QWidget* page) {
+// Whether the page has work in flight whose result would add or remove texts: a page still
+// loading its drivers or filling its tables must not be measured.
+bool pageIsBusy(const MainWindow& window, MainWindow::Page page) {
+    switch (page) {
+    case MainWindow::Page::Explorer:
+        return window.controller()->computing() || window.plotsPanel()->isComputing();
+    case MainWindow::Page::Benchmarks: {
+        const BenchController* bench = window.benchmarksPanel()->controller();
+        return !bench->backendsLoaded() || bench->isRunning();
+    }
+    case MainWindow::Page::Arithmetic:
+        return window.arithmeticPage()->isComputing();
+    case MainWindow::Page::Quantization:
+        return window.quantizationPage()->isRunning();
+    case MainWindow::Page::Training:
+        return window.trainingPage()->isBusy();
+    }
+    return false;
+}
+
+QString describe(const std::vector<std::pair<QString, double>>& sizes) {
+    QStringList texts;
+    for (const auto& [what, points] : sizes)
+        texts << QString("%1 (%2 pt)").arg(what).arg(points);
+    return texts.join(", ");
+}
+
+// The sizes once the page is idle and two looks 100 ms apart agree.
+std::vector<std::pair<QString, double>> settledTextSizes(QWidget* page,
+                                                         const std::function<bool()>& busy) {
+    waitUntilIdle(busy);
     std::vector<std::pair<QString, double>> sizes = textSizes(page);
     for (int waited = 0; waited < 10000; waited += 100) {
         QTest::qWait(100);
@@ -444,11 +477,14 @@ class TestPageStyles : public QObject {
             window.showPage(page);
             QWidget* shown = window.findChild<QTabWidget*>("pages")->currentWidget();
             QVERIFY(shown);
-            const auto before = settledTextSizes(shown);
+            const auto busy = [&window, page = page] { return pageIsBusy(window, page); };
+            const auto before = settledTextSizes(shown, busy);
             QVERIFY2(!before.empty(), name);
             window.zoom()->setPercent(150);
-            const auto after = settledTextSizes(shown);
-            QCOMPARE(after.size(), before.size());
+            const auto after = settledTextSizes(shown, busy);
+            QVERIFY2(after.size() == before.size(),
+                     qPrintable(QString("%1: at 100 %: %2; at 150 %: %3")
+                                    .arg(name, describe(before), describe(after))));
             for (std::size_t i = 0; i < before.size(); ++i) {
                 QCOMPARE(after[i].first, before[i].first);
                 const double ratio = after[i].second / before[i].second;
