@@ -31,7 +31,8 @@ constexpr const char* kUsage =
     "  accumulator's own), in every accumulator format (default fp16,bf16,fp32) and by\n"
     "  every method, and compares each sum with the exact one.\n"
     "  DIST: ones, const:V, uniform:A:B, normal:MU:SIGMA, file:PATH (one value per line,\n"
-    "        or a .npy float32/float64 array; --terms then defaults to all of it)\n"
+    "        a .npy array, or a .safetensors file's first tensor; file:PATH:TENSOR picks\n"
+    "        one by name; --terms then defaults to all of it)\n"
     "  M: sequential (default), pairwise, kahan, blocked:K (K terms in the accumulator,\n"
     "     each block's sum promoted into an FP32 total); repeat --method or give a list.\n"
     "  --trace K: the running sum after every K terms.\n";

@@ -45,6 +45,14 @@ QByteArray npyFloat64(const std::vector<double>& values) {
     return bytes;
 }
 
+// A .safetensors file: the header's length (8 bytes, little-endian), the JSON header, the data.
+QByteArray safetensors(const QByteArray& header, const QByteArray& data) {
+    QByteArray bytes;
+    for (int shift = 0; shift < 64; shift += 8)
+        bytes += char((quint64(header.size()) >> shift) & 0xff);
+    return bytes + header + data;
+}
+
 void writeFile(const QString& path, const QByteArray& bytes) {
     QFile file(path);
     QVERIFY(file.open(QIODevice::WriteOnly));
@@ -201,6 +209,31 @@ void TestAccumulate::filesOfTerms() {
     run = runFpx({"accumulate", "--values", "file:" + npy, "--accumulator", "fp16", "--json"});
     QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
     QCOMPARE(resultFor(json(run), "fp16", "sequential")["sum"].toString(), QString("0.875"));
+
+    // Two tensors: "a" (F32 1, 2^-24) is the first, "b" (F64 1e10, 1, -1e10) is named.
+    const float a[] = {1.0f, 0x1p-24f};
+    const double b[] = {1e10, 1, -1e10};
+    const QByteArray data = QByteArray(reinterpret_cast<const char*>(a), sizeof a) +
+                            QByteArray(reinterpret_cast<const char*>(b), sizeof b);
+    const QString tensors = dir.filePath("terms.safetensors");
+    writeFile(tensors, safetensors(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
+                                   R"("b":{"dtype":"F64","shape":[3],"data_offsets":[8,32]}})",
+                                   data));
+    run = runFpx({"accumulate", "--values", "file:" + tensors, "--accumulator", "fp32", "--json"});
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    QCOMPARE(json(run)["terms"].toInt(), 2);
+    // 1 + 2^-24 is a tie between 1 and 1 + 2^-23 in FP32: it rounds to the even 1.
+    QCOMPARE(resultFor(json(run), "fp32", "sequential")["sum"].toString(), QString("1"));
+    QCOMPARE(resultFor(json(run), "fp32", "sequential")["exact_sum"].toString(),
+             QString("1.000000059604644775390625"));
+    run = runFpx(
+        {"accumulate", "--values", "file:" + tensors + ":b", "--accumulator", "fp32", "--json"});
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    QCOMPARE(json(run)["terms"].toInt(), 3);
+    QCOMPARE(resultFor(json(run), "fp32", "sequential")["exact_sum"].toString(), QString("1"));
+    run = runFpx({"accumulate", "--values", "file:" + tensors + ":c", "--accumulator", "fp32"});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains("no tensor named 'c'"), qPrintable(describe(run)));
 
     const QString bad = dir.filePath("bad.txt");
     writeFile(bad, "1\n2\n 3..5\n");

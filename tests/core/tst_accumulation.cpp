@@ -250,6 +250,7 @@ class TestAccumulation : public QObject {
     void distributions();
     void textFiles();
     void npyGoodFiles();
+    void tensorFilesOfTerms();
     void npyBrokenFiles_data();
     void npyBrokenFiles();
 };
@@ -1049,6 +1050,80 @@ void TestAccumulation::npyGoodFiles() {
     const auto terms = makeTerms(*d, 0, lookUp("fp32"), 0, error);
     QVERIFY2(terms, error.c_str());
     QCOMPARE(terms->floats, floats);
+}
+
+// A .safetensors file written here byte by byte: the header's length (8 bytes, little-endian),
+// the JSON header, then the tensors' data.
+std::string safetensorsBytes(const std::string& header, const std::string& data) {
+    std::string bytes;
+    for (int k = 0; k < 8; ++k)
+        bytes += static_cast<char>((header.size() >> (8 * k)) & 0xff);
+    return bytes + header + data;
+}
+
+// file:PATH takes .npy and .safetensors files through the tensor file reader: the first tensor
+// of a dtype it reads, or the one PATH:TENSOR names, in C order, every value exact.
+void TestAccumulation::tensorFilesOfTerms() {
+    QTemporaryDir dir;
+    auto write = [&](const char* name, const std::string& bytes) {
+        const std::string path = dir.filePath(name).toStdString();
+        std::ofstream(path, std::ios::binary) << bytes;
+        return path;
+    };
+    auto terms = [](const std::string& argument, std::size_t count, const char* format,
+                    std::string& error) -> std::optional<TermSequence> {
+        const auto d = parseTermDistribution("file:" + argument, error);
+        if (!d)
+            return std::nullopt;
+        return makeTerms(*d, count, lookUp(format), 0, error);
+    };
+    // An I32 tensor (not read), then F16 codes 0x3800 = 0.5, 0x7bff = 65504, 0x0001 = 2^-24,
+    // then F64 values.
+    const std::string f16("\x00\x38\xff\x7b\x01\x00", 6);
+    const std::string f64 = rawBytes(std::vector<double>{1e10, 1, -1e10, 0x1p-1074});
+    const std::string header = R"({"ids":{"dtype":"I32","shape":[2],"data_offsets":[0,8]},)"
+                               R"("w":{"dtype":"F16","shape":[3],"data_offsets":[8,14]},)"
+                               R"("b":{"dtype":"F64","shape":[2,2],"data_offsets":[14,46]}})";
+    const std::string model =
+        write("model.safetensors", safetensorsBytes(header, std::string(8, '\x07') + f16 + f64));
+    std::string error;
+    auto first = terms(model, 0, "fp32", error);
+    QVERIFY2(first, error.c_str());
+    QCOMPARE(first->floats, (std::vector<float>{0.5f, 65504.0f, 0x1p-24f}));
+    first = terms(model, 2, "fp32", error);
+    QVERIFY2(first && first->size() == 2, error.c_str());
+    QVERIFY(!terms(model, 4, "fp32", error));
+    QVERIFY2(error.find("holds 3 values") != std::string::npos, error.c_str());
+    const auto named = terms(model + ":b", 0, "fp64", error);
+    QVERIFY2(named, error.c_str());
+    QCOMPARE(named->doubles, (std::vector<double>{1e10, 1, -1e10, 0x1p-1074}));
+    QVERIFY(!terms(model + ":nothing", 0, "fp32", error));
+    QVERIFY2(error.find("no tensor named 'nothing'") != std::string::npos, error.c_str());
+    // Without the extension, the header says what the file is.
+    const std::string bare =
+        write("weights", safetensorsBytes(header, std::string(8, '\0') + f16 + f64));
+    QVERIFY2(terms(bare, 0, "fp32", error), error.c_str());
+
+    // A Fortran-order 2×3 array holds its columns one after another; the terms go in C order.
+    const std::vector<float> columns = {1, 4, 2, 5, 3, 6};
+    const std::string fortran =
+        write("fortran.npy", npyBytes("<f4", "(2, 3)", rawBytes(columns), 1, true));
+    const auto rows = terms(fortran, 0, "fp32", error);
+    QVERIFY2(rows, error.c_str());
+    QCOMPARE(rows->floats, (std::vector<float>{1, 2, 3, 4, 5, 6}));
+
+    // Neither text nor a tensor file, a directory, a safetensors file cut short: refused by name.
+    std::string noise;
+    for (int i = 0; i < 256; ++i)
+        noise += static_cast<char>(i);
+    const std::string binary = write("noise.bin", noise);
+    QVERIFY(!terms(binary, 0, "fp32", error));
+    QCOMPARE(error, binary + ": not a .npy, .safetensors or text file");
+    QVERIFY(!terms(dir.path().toStdString(), 0, "fp32", error));
+    QVERIFY2(error.find("a directory") != std::string::npos, error.c_str());
+    const std::string cut = write("cut.safetensors", safetensorsBytes(header, f16));
+    QVERIFY(!terms(cut, 0, "fp32", error));
+    QVERIFY2(error.rfind(cut + ":", 0) == 0, error.c_str());
 }
 
 void TestAccumulation::npyBrokenFiles_data() {

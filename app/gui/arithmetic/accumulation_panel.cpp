@@ -94,8 +94,9 @@ AccumulationPanel::AccumulationPanel(ExplorerController* controller, QWidget* pa
     distribution_->setEditable(true);
     distribution_->addItems({"ones", "const:0.1", "uniform:0:1", "normal:0:1"});
     distribution_->setToolTip(tr("The terms: ones, const:V, uniform:A:B, normal:MU:SIGMA, or "
-                                 "file:PATH (one value per line, or a .npy float32/float64 "
-                                 "array). Random terms are drawn from the seed."));
+                                 "file:PATH (one value per line, a .npy array or a .safetensors "
+                                 "file; file:PATH:TENSOR picks a tensor by name). Random terms "
+                                 "are drawn from the seed."));
     form->addRow(tr("&Values"), distribution_);
     element_ = new QComboBox(controls);
     element_->setObjectName("accElement");

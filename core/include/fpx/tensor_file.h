@@ -75,6 +75,11 @@ struct TensorFile::Loaded {
     std::shared_ptr<const void> keepAlive;
 };
 
+// The kind TensorFile::open takes a file for, from the same evidence (the .npy magic, a
+// plausible safetensors header, text-like first bytes, the extension), without parsing it.
+// Never Raw: nullopt with `error` for a file that cannot be opened or has none of these kinds.
+std::optional<TensorFileKind> tensorFileKind(const std::string& path, std::string& error);
+
 // "PATH" or "PATH:TENSOR" as --input takes it: the file, and the tensor (the only or the first
 // loadable one when no name is given). nullopt with `error` naming what is wrong.
 std::optional<TensorFile::Loaded> loadTensorArgument(const std::string& argument,

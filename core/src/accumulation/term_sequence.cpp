@@ -5,7 +5,7 @@
 #include "fpx/conversion.h"
 #include "fpx/format_catalogue.h"
 #include "fpx/format_limits.h"
-#include "fpx/npy_reader.h"
+#include "fpx/tensor_file.h"
 #include "fpx/text_util.h"
 #include "fpx/value_distribution.h"
 #include "fpx/value_parser.h"
@@ -13,6 +13,7 @@
 #include "fpx/work_budget.h"
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 
 namespace fpx {
@@ -313,31 +314,42 @@ std::optional<TermSequence> makeTerms(const TermDistribution& distribution, std:
         break;
     }
     case TermDistribution::Kind::File: {
-        std::ifstream in(distribution.path, std::ios::binary);
-        if (!in) {
-            error = distribution.path + ": cannot open the file";
+        // Text is read here, line by line and exactly (each value rounded once, into the
+        // element format); a .npy or .safetensors file, or PATH:TENSOR, through the one tensor
+        // file reader, whose values are exact FP32 or FP64 numbers. A pipe or device streams
+        // as text.
+        const std::string& path = distribution.path;
+        std::error_code failure;
+        const std::filesystem::file_status status = std::filesystem::status(path, failure);
+        if (std::filesystem::is_directory(status)) {
+            error = path + ": a directory, not a file of values";
             return std::nullopt;
         }
-        char magic[6] = {};
-        in.read(magic, sizeof magic);
-        const std::string_view start(magic, static_cast<std::size_t>(in.gcount()));
-        std::size_t written = 0;
-        if (hasNpyMagic(start)) {
-            in.close();
-            const NpyReadResult npy = readNpyFile(distribution.path);
-            if (!npy.array) {
-                error = npy.error;
+        bool tensorFile = !std::filesystem::exists(status); // PATH:TENSOR, or a missing file
+        if (std::filesystem::is_regular_file(status)) {
+            const std::optional<TensorFileKind> kind = tensorFileKind(path, error);
+            if (!kind)
                 return std::nullopt;
-            }
-            const std::vector<double>& values = npy.array->values;
-            written = count == 0 ? values.size() : std::min(count, values.size());
+            tensorFile = kind != TensorFileKind::Text;
+        }
+        std::size_t written = 0;
+        if (tensorFile) {
+            const std::optional<TensorFile::Loaded> loaded =
+                loadTensorArgument(path, std::nullopt, error);
+            if (!loaded)
+                return std::nullopt;
+            const TensorView& view = loaded->view;
+            written = count == 0 ? view.size() : std::min(count, view.size());
             writer.reserve(written);
             for (std::size_t i = 0; i < written; ++i)
-                writer.addDouble(values[i]);
+                writer.addDouble(view.at(i));
         } else {
-            in.clear();
-            in.seekg(0);
-            if (!readTextTerms(distribution.path, in, count, writer, written, error))
+            std::ifstream in(path, std::ios::binary);
+            if (!in) {
+                error = path + ": cannot open the file";
+                return std::nullopt;
+            }
+            if (!readTextTerms(path, in, count, writer, written, error))
                 return std::nullopt;
         }
         if (count != 0 && written < count) {

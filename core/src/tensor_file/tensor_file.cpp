@@ -45,7 +45,31 @@ bool looksLikeText(const MappedFile& file) {
     return true;
 }
 
+// The kind of a file with a header or of text, from its contents first, then its extension.
+std::optional<TensorFileKind> kindOf(const std::string& path, const MappedFile& file) {
+    const std::string extension = lowerExtension(path);
+    if (hasNpyMagic(file.bytes()) || extension == ".npy")
+        return TensorFileKind::Npy;
+    if (extension == ".safetensors" || looksLikeSafetensors(file))
+        return TensorFileKind::Safetensors;
+    if (extension == ".txt" || extension == ".csv" || extension == ".tsv" || looksLikeText(file))
+        return TensorFileKind::Text;
+    return std::nullopt;
+}
+
+constexpr const char* kUnknownKind = ": not a .npy, .safetensors or text file";
+
 } // namespace
+
+std::optional<TensorFileKind> tensorFileKind(const std::string& path, std::string& error) {
+    const std::shared_ptr<const MappedFile> mapping = MappedFile::open(path, error);
+    if (!mapping)
+        return std::nullopt;
+    const std::optional<TensorFileKind> kind = kindOf(path, *mapping);
+    if (!kind)
+        error = path + kUnknownKind;
+    return kind;
+}
 
 const std::vector<std::pair<std::string, std::string>>& TensorFile::metadata() const {
     static const std::vector<std::pair<std::string, std::string>> none;
@@ -59,17 +83,19 @@ TensorFileOpen TensorFile::open(const std::string& path, const std::optional<Raw
         return {nullptr, error};
     if (raw)
         return openRaw(path, std::move(mapping), *raw);
-    const std::string extension = lowerExtension(path);
-    if (hasNpyMagic(mapping->bytes()) || extension == ".npy")
+    switch (kindOf(path, *mapping).value_or(TensorFileKind::Raw)) {
+    case TensorFileKind::Npy:
         return openNpy(path, std::move(mapping));
-    if (extension == ".safetensors" || looksLikeSafetensors(*mapping))
+    case TensorFileKind::Safetensors:
         return openSafetensors(path, std::move(mapping));
-    if (extension == ".txt" || extension == ".csv" || extension == ".tsv" ||
-        looksLikeText(*mapping))
+    case TensorFileKind::Text:
         return openText(path, *mapping);
-    return {nullptr, path +
-                         ": not a .npy, .safetensors or text file; for headerless "
-                         "little-endian data give its dtype (--dtype f32|f64|f16|bf16|e4m3|e5m2)"};
+    case TensorFileKind::Raw:
+        break;
+    }
+    return {nullptr, path + kUnknownKind +
+                         "; for headerless little-endian data give its dtype "
+                         "(--dtype f32|f64|f16|bf16|e4m3|e5m2)"};
 }
 
 std::optional<TensorFile::Loaded> loadTensorArgument(const std::string& argument,
