@@ -6,7 +6,7 @@
 #include "commands.h"
 #include "fuzz_support.h"
 
-#include "fpx/code.h"
+#include "fpx/exact/code.h"
 
 #include <array>
 #include <cstdlib>

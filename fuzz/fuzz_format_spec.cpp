@@ -5,11 +5,11 @@
 // and the codes next to them.
 #include "fuzz_support.h"
 
-#include "fpx/code_details.h"
-#include "fpx/decimal_text.h"
-#include "fpx/decode_explanation.h"
-#include "fpx/format_catalogue.h"
-#include "fpx/format_limits.h"
+#include "fpx/exact/code_details.h"
+#include "fpx/exact/decimal_text.h"
+#include "fpx/exact/decode_explanation.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/format_limits.h"
 
 #include <cstdlib>
 #include <string>

@@ -4,7 +4,7 @@
 // error's "SOURCE:LINE:COLUMN: message" text, whose position must lie in the input.
 #include "fuzz_support.h"
 
-#include "fpx/lesson.h"
+#include "fpx/lesson/lesson.h"
 
 #include <algorithm>
 #include <cstdlib>

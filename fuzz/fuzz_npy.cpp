@@ -4,8 +4,8 @@
 // loaded, its statistics computed), which maps the file and checks every offset.
 #include "fuzz_support.h"
 
-#include "fpx/npy_reader.h"
-#include "fpx/tensor_file.h"
+#include "fpx/data/npy_reader.h"
+#include "fpx/data/tensor_file.h"
 
 #include <string>
 

@@ -4,7 +4,7 @@
 // every tensor loaded, its statistics computed), which maps the file and checks every offset.
 #include "fuzz_support.h"
 
-#include "fpx/tensor_file.h"
+#include "fpx/data/tensor_file.h"
 
 #include <string>
 

@@ -6,9 +6,9 @@
 #include "commands.h"
 #include "fuzz_support.h"
 
-#include "fpx/conversion.h"
-#include "fpx/format_catalogue.h"
-#include "fpx/value_parser.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/value_parser.h"
 
 #include <cstdlib>
 #include <sstream>

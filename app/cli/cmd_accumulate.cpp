@@ -8,11 +8,11 @@
 #include "term_options.h"
 #include "text_table.h"
 
-#include "fpx/accumulation.h"
-#include "fpx/arithmetic.h"
-#include "fpx/decimal_text.h"
-#include "fpx/format_catalogue.h"
-#include "fpx/text_util.h"
+#include "fpx/accumulation/accumulation.h"
+#include "fpx/exact/arithmetic.h"
+#include "fpx/exact/decimal_text.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/text_util.h"
 
 #include <unistd.h>
 

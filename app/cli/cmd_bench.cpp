@@ -10,7 +10,7 @@
 #include "fpx/bench/quantization_bench.h"
 #include "fpx/bench/result_io.h"
 #include "fpx/bench/sizes.h"
-#include "fpx/format_catalogue.h"
+#include "fpx/exact/format_catalogue.h"
 
 #include <unistd.h>
 

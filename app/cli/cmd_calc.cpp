@@ -6,11 +6,11 @@
 #include "conversion_setup.h"
 #include "presentation.h"
 
-#include "fpx/arithmetic.h"
-#include "fpx/decimal_text.h"
-#include "fpx/expression.h"
-#include "fpx/format_catalogue.h"
-#include "fpx/operation_steps.h"
+#include "fpx/exact/arithmetic.h"
+#include "fpx/exact/decimal_text.h"
+#include "fpx/exact/expression.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/operation_steps.h"
 
 #include <ostream>
 

@@ -5,14 +5,14 @@
 #include "commands.h"
 #include "conversion_setup.h"
 
-#include "fpx/bulk_conversion.h"
-#include "fpx/code_parser.h"
-#include "fpx/conversion.h"
-#include "fpx/format_catalogue.h"
-#include "fpx/packed_codes.h"
-#include "fpx/text_util.h"
-#include "fpx/value_parser.h"
-#include "fpx/work_budget.h"
+#include "fpx/exact/code_parser.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/packed_codes.h"
+#include "fpx/exact/text_util.h"
+#include "fpx/exact/value_parser.h"
+#include "fpx/exact/work_budget.h"
+#include "fpx/kernels/bulk_conversion.h"
 
 #include <array>
 #include <bit>

@@ -6,12 +6,12 @@
 #include "presentation.h"
 #include "term_options.h"
 
-#include "fpx/accumulation.h"
-#include "fpx/arithmetic.h"
-#include "fpx/decimal_text.h"
-#include "fpx/format_catalogue.h"
-#include "fpx/value_parser.h"
-#include "fpx/work_budget.h"
+#include "fpx/accumulation/accumulation.h"
+#include "fpx/exact/arithmetic.h"
+#include "fpx/exact/decimal_text.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/value_parser.h"
+#include "fpx/exact/work_budget.h"
 
 #include <ostream>
 

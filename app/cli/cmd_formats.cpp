@@ -4,9 +4,9 @@
 #include "commands.h"
 #include "presentation.h"
 
-#include "fpx/decimal_text.h"
-#include "fpx/format_catalogue.h"
-#include "fpx/format_limits.h"
+#include "fpx/exact/decimal_text.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/format_limits.h"
 
 #include <charconv>
 #include <cstdio>

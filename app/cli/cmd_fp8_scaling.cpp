@@ -7,10 +7,10 @@
 #include "tensor_source.h"
 #include "training_options.h"
 
-#include "fpx/format_catalogue.h"
-#include "fpx/fp8_scaling.h"
-#include "fpx/step_series.h"
-#include "fpx/text_util.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/text_util.h"
+#include "fpx/training/fp8_scaling.h"
+#include "fpx/training/step_series.h"
 
 #include <charconv>
 #include <cmath>

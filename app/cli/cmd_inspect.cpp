@@ -4,7 +4,7 @@
 #include "commands.h"
 #include "presentation.h"
 
-#include "fpx/tensor_file.h"
+#include "fpx/data/tensor_file.h"
 
 #include <cmath>
 #include <cstdio>

@@ -6,7 +6,7 @@
 #include "presentation.h"
 #include "text_table.h"
 
-#include "fpx/lesson.h"
+#include "fpx/lesson/lesson.h"
 
 #include <filesystem>
 #include <fstream>

@@ -6,9 +6,9 @@
 #include "commands.h"
 #include "training_options.h"
 
-#include "fpx/format_catalogue.h"
-#include "fpx/loss_scaling.h"
-#include "fpx/step_series.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/training/loss_scaling.h"
+#include "fpx/training/step_series.h"
 
 #include <cmath>
 #include <ostream>

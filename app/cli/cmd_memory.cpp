@@ -6,8 +6,8 @@
 #include "presentation.h"
 #include "text_table.h"
 
-#include "fpx/memory_footprint.h"
-#include "fpx/text_util.h"
+#include "fpx/exact/text_util.h"
+#include "fpx/quantization/memory_footprint.h"
 
 #include <ostream>
 #include <sstream>

@@ -7,11 +7,11 @@
 #include "plot_builder.h"
 #include "plot_request.h"
 
-#include "fpx/conversion.h"
-#include "fpx/format_catalogue.h"
-#include "fpx/memory_footprint.h"
-#include "fpx/text_util.h"
-#include "fpx/value_parser.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/text_util.h"
+#include "fpx/exact/value_parser.h"
+#include "fpx/quantization/memory_footprint.h"
 
 #include <qcustomplot.h>
 

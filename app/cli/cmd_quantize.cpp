@@ -8,8 +8,8 @@
 #include "tensor_source.h"
 #include "term_options.h"
 
-#include "fpx/block_format.h"
-#include "fpx/text_util.h"
+#include "fpx/exact/text_util.h"
+#include "fpx/quantization/block_format.h"
 
 #include <unistd.h>
 

@@ -7,10 +7,10 @@
 #include "presentation.h"
 #include "tensor_source.h"
 
-#include "fpx/decimal_text.h"
-#include "fpx/format_catalogue.h"
-#include "fpx/range_fit.h"
-#include "fpx/value_parser.h"
+#include "fpx/exact/decimal_text.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/value_parser.h"
+#include "fpx/training/range_fit.h"
 
 #include <cstdio>
 #include <limits>

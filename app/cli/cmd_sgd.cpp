@@ -8,14 +8,14 @@
 #include "term_options.h"
 #include "text_table.h"
 
-#include "fpx/arithmetic.h"
-#include "fpx/conversion.h"
-#include "fpx/decimal_text.h"
-#include "fpx/format_catalogue.h"
-#include "fpx/sgd_simulation.h"
-#include "fpx/text_util.h"
-#include "fpx/value_distribution.h"
-#include "fpx/value_parser.h"
+#include "fpx/data/value_distribution.h"
+#include "fpx/exact/arithmetic.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/decimal_text.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/text_util.h"
+#include "fpx/exact/value_parser.h"
+#include "fpx/training/sgd_simulation.h"
 
 #include <ostream>
 

@@ -5,17 +5,17 @@
 #include "conversion_setup.h"
 #include "presentation.h"
 
-#include "fpx/approximate_error.h"
-#include "fpx/code_details.h"
-#include "fpx/code_parser.h"
-#include "fpx/decimal_text.h"
-#include "fpx/decode_explanation.h"
-#include "fpx/format_catalogue.h"
-#include "fpx/format_identity.h"
-#include "fpx/nan_payload.h"
-#include "fpx/same_bits.h"
-#include "fpx/stochastic_rounding.h"
-#include "fpx/value_parser.h"
+#include "fpx/exact/approximate_error.h"
+#include "fpx/exact/code_details.h"
+#include "fpx/exact/code_parser.h"
+#include "fpx/exact/decimal_text.h"
+#include "fpx/exact/decode_explanation.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/format_identity.h"
+#include "fpx/exact/nan_payload.h"
+#include "fpx/exact/same_bits.h"
+#include "fpx/exact/stochastic_rounding.h"
+#include "fpx/exact/value_parser.h"
 
 #include <algorithm>
 #include <charconv>

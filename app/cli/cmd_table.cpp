@@ -7,9 +7,9 @@
 #include "table_output.h"
 #include "text_table.h"
 
-#include "fpx/conversion.h"
-#include "fpx/decimal_text.h"
-#include "fpx/format_catalogue.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/decimal_text.h"
+#include "fpx/exact/format_catalogue.h"
 
 #include <algorithm>
 #include <charconv>

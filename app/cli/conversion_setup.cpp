@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "conversion_setup.h"
 
-#include "fpx/value_parser.h"
+#include "fpx/exact/value_parser.h"
 
 #include <charconv>
 

@@ -3,9 +3,9 @@
 
 #include "arguments.h"
 
-#include "fpx/exact_value.h"
-#include "fpx/format_spec.h"
-#include "fpx/rounding.h"
+#include "fpx/exact/exact_value.h"
+#include "fpx/exact/format_spec.h"
+#include "fpx/exact/rounding.h"
 
 #include <cstdint>
 #include <optional>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "presentation.h"
 
-#include "fpx/decimal_text.h"
+#include "fpx/exact/decimal_text.h"
 
 #include <cstdint>
 #include <limits>

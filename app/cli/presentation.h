@@ -3,9 +3,9 @@
 
 #include "text_table.h"
 
-#include "fpx/bit_layout.h"
-#include "fpx/exact_value.h"
-#include "fpx/format_spec.h"
+#include "fpx/exact/bit_layout.h"
+#include "fpx/exact/exact_value.h"
+#include "fpx/exact/format_spec.h"
 
 #include <nlohmann/json.hpp>
 

@@ -6,8 +6,8 @@
 
 #include "text_table.h"
 
-#include "fpx/decimal_text.h"
-#include "fpx/wide_rounding.h"
+#include "fpx/exact/decimal_text.h"
+#include "fpx/exact/wide_rounding.h"
 
 #include <cmath>
 #include <cstdio>

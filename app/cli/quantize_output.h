@@ -3,11 +3,11 @@
 
 #include "presentation.h"
 
-#include "fpx/block_quantization.h"
-#include "fpx/block_size_sweep.h"
-#include "fpx/histogram.h"
-#include "fpx/tensor_file.h"
-#include "fpx/tensor_quantizer.h"
+#include "fpx/data/histogram.h"
+#include "fpx/data/tensor_file.h"
+#include "fpx/quantization/block_quantization.h"
+#include "fpx/quantization/block_size_sweep.h"
+#include "fpx/quantization/tensor_quantizer.h"
 
 #include <iosfwd>
 #include <optional>

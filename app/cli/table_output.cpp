@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "table_output.h"
 
-#include "fpx/bit_layout.h"
-#include "fpx/conversion.h"
-#include "fpx/decimal_text.h"
+#include "fpx/exact/bit_layout.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/decimal_text.h"
 
 #include <algorithm>
 #include <cmath>

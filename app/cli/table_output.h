@@ -3,9 +3,9 @@
 // What a listing of codes will cost before it is written, and writing it safely: an output
 // file that is complete or absent, and Ctrl+C that stops between rows.
 
-#include "fpx/atomic_file.h"
-#include "fpx/code.h"
-#include "fpx/format_spec.h"
+#include "fpx/data/atomic_file.h"
+#include "fpx/exact/code.h"
+#include "fpx/exact/format_spec.h"
 
 #include <atomic>
 #include <cstdint>

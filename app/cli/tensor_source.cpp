@@ -6,11 +6,11 @@
 #include "commands.h"
 #include "term_options.h"
 
-#include "fpx/conversion.h"
-#include "fpx/format_catalogue.h"
-#include "fpx/text_util.h"
-#include "fpx/value_parser.h"
-#include "fpx/work_budget.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/text_util.h"
+#include "fpx/exact/value_parser.h"
+#include "fpx/exact/work_budget.h"
 
 #include <charconv>
 #include <cstring>

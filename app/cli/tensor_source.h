@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "fpx/tensor_file.h"
-#include "fpx/tensor_view.h"
-#include "fpx/value_distribution.h"
+#include "fpx/data/tensor_file.h"
+#include "fpx/data/tensor_view.h"
+#include "fpx/data/value_distribution.h"
 
 #include <cstddef>
 #include <cstdint>

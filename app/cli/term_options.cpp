@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "term_options.h"
 
-#include "fpx/value_parser.h"
+#include "fpx/exact/value_parser.h"
 
 namespace fpx::cli {
 

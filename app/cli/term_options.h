@@ -3,7 +3,7 @@
 // What `fpx accumulate` and `fpx dot` share: term counts and the bounds that keep their work
 // finite and said.
 
-#include "fpx/accumulation.h"
+#include "fpx/accumulation/accumulation.h"
 
 #include <cstddef>
 #include <optional>

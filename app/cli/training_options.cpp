@@ -2,10 +2,10 @@
 // Options and number forms shared by the training commands.
 #include "training_options.h"
 
-#include "fpx/conversion.h"
-#include "fpx/decimal_text.h"
-#include "fpx/format_catalogue.h"
-#include "fpx/value_parser.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/decimal_text.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/value_parser.h"
 
 #include <bit>
 #include <charconv>

@@ -3,7 +3,7 @@
 
 #include "presentation.h"
 
-#include "fpx/exact_value.h"
+#include "fpx/exact/exact_value.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "explorer_settings.h"
 
-#include "fpx/decimal_text.h"
-#include "fpx/format_catalogue.h"
-#include "fpx/value_parser.h"
+#include "fpx/exact/decimal_text.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/value_parser.h"
 #include "presentation/zoom.h"
 
 #include <QSettings>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "fpx/format_spec.h"
-#include "fpx/memory_footprint.h"
-#include "fpx/plot_data.h"
-#include "fpx/rounding.h"
+#include "fpx/exact/format_spec.h"
+#include "fpx/exact/plot_data.h"
+#include "fpx/exact/rounding.h"
+#include "fpx/quantization/memory_footprint.h"
 
 #include <QString>
 #include <QStringList>

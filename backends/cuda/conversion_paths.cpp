@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "conversion_paths.h"
 
-#include "fpx/bulk_conversion.h"
-#include "fpx/format_encoding.h"
+#include "fpx/exact/format_encoding.h"
+#include "fpx/kernels/bulk_conversion.h"
 
 #include <algorithm>
 #include <cmath>

@@ -9,8 +9,8 @@
 #include "device_kernels.h"
 
 #include "fpx/bench/backend.h"
-#include "fpx/format_spec.h"
-#include "fpx/rounding.h"
+#include "fpx/exact/format_spec.h"
+#include "fpx/exact/rounding.h"
 
 #include <cstddef>
 #include <cstdint>

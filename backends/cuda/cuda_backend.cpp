@@ -19,7 +19,7 @@
 #include "fpx/bench/backend.h"
 #include "fpx/bench/sizes.h"
 #include "fpx/bench/verification.h"
-#include "fpx/bulk_conversion.h"
+#include "fpx/kernels/bulk_conversion.h"
 
 #include <cublasLt.h>
 #include <cuda_runtime_api.h>

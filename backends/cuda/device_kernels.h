@@ -14,9 +14,9 @@
 // warp instruction loading or storing one contiguous run (device_kernels.cu draws it), so that
 // their throughput differs only by the conversion itself.
 
+#include "fpx/exact/rounding.h"
 #include "fpx/kernels/bucketed_breakpoints.h"
 #include "fpx/kernels/element_conversion.h"
-#include "fpx/rounding.h"
 
 #include <cuda_runtime_api.h>
 

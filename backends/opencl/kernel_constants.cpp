@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "kernel_constants.h"
 
+#include "fpx/exact/rounding.h"
 #include "fpx/kernels/element_conversion.h"
-#include "fpx/rounding.h"
 
 #include <utility>
 

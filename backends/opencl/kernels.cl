@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // OpenCL C 1.2 kernels of the OpenCL benchmark backend, embedded in the plugin at build time.
 //
-// The encode, lookup and widen functions are core/include/fpx/kernels/element_conversion.h
+// The encode, lookup and widen functions are core/kernels/include/fpx/kernels/element_conversion.h
 // translated line by line: the same branch-free integer arithmetic on the same parameters
 // (derived from a FormatSpec by fpx::encodeParams / lookupParams / widenParams), so that a
 // result that differs from the exact core is a bug here, not a second algorithm. The

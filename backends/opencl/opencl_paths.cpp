@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "opencl_paths.h"
 
-#include "fpx/bulk_conversion.h"
-#include "fpx/format_encoding.h"
+#include "fpx/exact/format_encoding.h"
+#include "fpx/exact/rounding.h"
+#include "fpx/kernels/bulk_conversion.h"
 #include "fpx/kernels/element_conversion.h"
-#include "fpx/rounding.h"
 
 #include <bit>
 #include <exception>

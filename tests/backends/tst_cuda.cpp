@@ -12,9 +12,9 @@
 
 #include "fpx/bench/backend.h"
 #include "fpx/bench/verification.h"
-#include "fpx/bulk_conversion.h"
-#include "fpx/format_catalogue.h"
-#include "fpx/packed_codes.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/packed_codes.h"
+#include "fpx/kernels/bulk_conversion.h"
 
 #include <QTest>
 

@@ -8,7 +8,7 @@
 //
 // Skips when no OpenCL platform is installed, unless pocl's ICD is: then OpenCL must work.
 #include "fpx/bench/backend.h"
-#include "fpx/format_catalogue.h"
+#include "fpx/exact/format_catalogue.h"
 
 #include "test_support.h"
 

@@ -2,7 +2,7 @@
 // fpx accumulate and fpx dot through the real binary: the known results (worked by
 // hand), the JSON, CSV and text forms, files of terms, and every kind of bad input with its
 // exit status and message.
-#include "../support/cli_runner.h"
+#include "cli_runner.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -3,10 +3,10 @@
 // text of one format, formats without arithmetic, bad expressions (column, message, exit
 // status), and stochastic rounding's neighbours, exact probability and observed fraction.
 #include "cli_runner.h"
-#include "fpx/arithmetic.h"
-#include "fpx/conversion.h"
-#include "fpx/decimal_text.h"
-#include "fpx/format_catalogue.h"
+#include "fpx/exact/arithmetic.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/decimal_text.h"
+#include "fpx/exact/format_catalogue.h"
 #include "test_support.h"
 
 #include <QJsonArray>

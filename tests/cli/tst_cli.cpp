@@ -2,8 +2,8 @@
 // The real fpx binary, run through QProcess: text and JSON output, raw streams, and bad
 // input of every kind (messages, exit statuses, no crash).
 #include "cli_runner.h"
-#include "fpx/conversion.h"
-#include "fpx/format_catalogue.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/format_catalogue.h"
 #include "test_support.h"
 
 #include <QJsonArray>

@@ -6,7 +6,7 @@
 // Expected codes are worked by hand from the formats' layouts: FP16 1.0 is 0x3c00, FP16 -2.0 is
 // 0xc000, FP32 1.0 is 0x3f800000, FP32 -2.0 is 0xc0000000, FP64 1.0 is 0x3ff0000000000000,
 // BF16 keeps FP32's top half.
-#include "../support/cli_runner.h"
+#include "cli_runner.h"
 
 #include <QByteArray>
 #include <QFile>

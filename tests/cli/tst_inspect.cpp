@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // fpx inspect through the real binary: files written byte by byte here, their statistics worked
 // by hand, the text and JSON forms, and bad files with their exit status and message.
-#include "../support/cli_runner.h"
+#include "cli_runner.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -2,9 +2,9 @@
 // fpx lesson through the real binary: the list of built-in lessons, a lesson file's steps with
 // the fpx-explorer command line of each step's merged state, --step, --json, and bad files,
 // names and steps with their exit status and FILE:LINE:COLUMN message.
-#include "../support/cli_runner.h"
+#include "cli_runner.h"
 
-#include "fpx/lesson.h"
+#include "fpx/lesson/lesson.h"
 
 #include <QDir>
 #include <QJsonArray>

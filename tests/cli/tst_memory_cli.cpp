@@ -3,7 +3,7 @@
 // MXFP4 parameters: 35e9 bytes of 4-bit elements and 70e9 / 32 one-byte E8M0 scales; BF16
 // training: 2 + 2 + 4 + 4 + 4 bytes per parameter), JSON and text agreeing, the CSV of the
 // plot, and bad input with its exit status and message.
-#include "../support/cli_runner.h"
+#include "cli_runner.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -3,9 +3,9 @@
 // forms, --codes, the output files read back (the .safetensors layout decoded here by hand,
 // the .npy through TensorFile), SQNR recomputed from the dequantized file, and bad input with
 // its exit status, message and no file left behind.
-#include "fpx/tensor_file.h"
+#include "fpx/data/tensor_file.h"
 
-#include "../support/cli_runner.h"
+#include "cli_runner.h"
 
 #include <QDir>
 #include <QFile>

@@ -2,9 +2,9 @@
 // fpx range-fit through the real binary: FP16's boundaries in the JSON counts, the keys and
 // fractions, --scale forms, saturate, a file input, BF16 against FP16 on lognormal gradients,
 // and bad input with its exit status and message.
-#include "fpx/tensor_file.h"
+#include "fpx/data/tensor_file.h"
 
-#include "../support/cli_runner.h"
+#include "cli_runner.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

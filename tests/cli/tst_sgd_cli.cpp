@@ -3,11 +3,11 @@
 // update of half its gap below 1, FP32 and FP16 keep it, the FP32 master recovers it), the lr
 // taken as a Python float, lists and distributions of gradients, the trajectory, the text
 // table, and every kind of bad input with its exit status and message.
-#include "../support/cli_runner.h"
+#include "cli_runner.h"
 
-#include "fpx/decimal_text.h"
-#include "fpx/exact_value.h"
-#include "fpx/value_distribution.h"
+#include "fpx/data/value_distribution.h"
+#include "fpx/exact/decimal_text.h"
+#include "fpx/exact/exact_value.h"
 
 #include <QJsonArray>
 #include <QTest>

@@ -5,7 +5,7 @@
 // fractions; FP8 recipes from files and from a distribution, checked against scales worked
 // here by hand ((448 / amax) / 2^margin) and a delayed history replayed here; bad input with
 // its exit status and message.
-#include "../support/cli_runner.h"
+#include "cli_runner.h"
 
 #include <QFile>
 #include <QJsonArray>

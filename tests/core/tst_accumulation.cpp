@@ -5,16 +5,16 @@
 // hand, applyOperation (the exact core's one definition of an operation) for every fast-path
 // addition, ExactValue arithmetic for the superaccumulator, and .npy files written byte by byte
 // here.
-#include "fpx/accumulation.h"
-#include "fpx/accumulation_arithmetic.h"
-#include "fpx/arithmetic.h"
-#include "fpx/conversion.h"
-#include "fpx/format_limits.h"
-#include "fpx/npy_reader.h"
-#include "fpx/superaccumulator.h"
-#include "fpx/wide_rounding.h"
+#include "fpx/accumulation/accumulation.h"
+#include "fpx/accumulation/accumulation_arithmetic.h"
+#include "fpx/data/npy_reader.h"
+#include "fpx/exact/arithmetic.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/format_limits.h"
+#include "fpx/exact/superaccumulator.h"
+#include "fpx/exact/wide_rounding.h"
 
-#include "../support/test_support.h"
+#include "test_support.h"
 
 #include <QTemporaryDir>
 #include <QTest>

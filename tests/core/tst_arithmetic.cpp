@@ -17,18 +17,18 @@
 //     found by comparison, with IEEE's rules for specials, signed zeros and flags written out
 //     from docs/design.md, "Conversion rules".
 //   - Known results of expressions (0.1 + 0.2, fma, sqrt(2), 1/0, ∞ − ∞, NF4) and the parser.
-#include "fpx/arithmetic.h"
-#include "fpx/code.h"
-#include "fpx/conversion.h"
-#include "fpx/decimal_text.h"
-#include "fpx/exact_value.h"
-#include "fpx/expression.h"
-#include "fpx/format_catalogue.h"
+#include "fpx/exact/arithmetic.h"
+#include "fpx/exact/code.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/decimal_text.h"
+#include "fpx/exact/exact_value.h"
+#include "fpx/exact/expression.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/operation_steps.h"
+#include "fpx/exact/rounding.h"
 #include "fpx/kernels/cpu_has.h"
-#include "fpx/operation_steps.h"
-#include "fpx/rounding.h"
 
-#include "../support/test_support.h"
+#include "test_support.h"
 
 #include <QTest>
 #include <QThread>

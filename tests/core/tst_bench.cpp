@@ -9,9 +9,9 @@
 #include "fpx/bench/result_io.h"
 #include "fpx/bench/sizes.h"
 #include "fpx/bench/verification.h"
-#include "fpx/bulk_conversion.h"
+#include "fpx/kernels/bulk_conversion.h"
 
-#include "../../core/src/kernels/x86_hardware.h"
+#include "fpx/kernels/x86_hardware.h"
 
 #include "test_support.h"
 

@@ -9,13 +9,13 @@
 //     "Format facts".
 // Random blocks and crafted ones (all-zero, one huge element, NaN/Inf, amax a power of two,
 // ties, subnormal and clamped E8M0 scales), bits per element and the worked check of the issue.
-#include "fpx/block_format.h"
-#include "fpx/block_quantization.h"
-#include "fpx/block_size_sweep.h"
-#include "fpx/conversion.h"
-#include "fpx/format_catalogue.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/quantization/block_format.h"
+#include "fpx/quantization/block_quantization.h"
+#include "fpx/quantization/block_size_sweep.h"
 
-#include "../support/test_support.h"
+#include "test_support.h"
 
 #include <QTest>
 

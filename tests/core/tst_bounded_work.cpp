@@ -3,11 +3,11 @@
 // (checked against Boost's cpp_rational, which reduces every result by a plain gcd), errors of
 // a short input with enormous numerator and denominator computed promptly and exactly, and
 // the work that parsing reports to a stream's budget.
-#include "fpx/code_details.h"
-#include "fpx/expression.h"
-#include "fpx/format_catalogue.h"
-#include "fpx/value_parser.h"
-#include "fpx/work_budget.h"
+#include "fpx/exact/code_details.h"
+#include "fpx/exact/expression.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/value_parser.h"
+#include "fpx/exact/work_budget.h"
 
 #include <boost/multiprecision/cpp_int.hpp>
 

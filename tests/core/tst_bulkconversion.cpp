@@ -5,15 +5,15 @@
 // the bit patterns just below, at and above each possible rounding position, ties with odd and
 // even kept parts, specials) plus random patterns. Decoding is checked on every code of every
 // format of at most 16 bits. The all-2^32 version is tst_bulk_exhaustive (label exhaustive).
-#include "fpx/bulk_conversion.h"
-#include "fpx/conversion.h"
-#include "fpx/format_catalogue.h"
-#include "fpx/packed_codes.h"
-#include "fpx/value_parser.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/packed_codes.h"
+#include "fpx/exact/value_parser.h"
+#include "fpx/kernels/bulk_conversion.h"
 
-#include "../../core/src/kernels/interleaved_blocks.h"
-#include "../../core/src/kernels/loop_set.h"
-#include "../../core/src/kernels/x86_hardware.h"
+#include "fpx/kernels/x86_hardware.h"
+#include "interleaved_blocks.h"
+#include "loop_set.h"
 #include "test_support.h"
 
 #include <QTest>

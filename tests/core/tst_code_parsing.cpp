@@ -3,7 +3,7 @@
 // --from, the explorer's code column and its same-bits dialog): what it reads, with each code
 // worked out by hand from its digits, and what it refuses, with where and why. Codes made only
 // of digit separators ("_", "0x___", "0b_") are refused, not read as 0.
-#include "fpx/code_parser.h"
+#include "fpx/exact/code_parser.h"
 
 #include <QTest>
 

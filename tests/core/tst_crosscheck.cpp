@@ -10,17 +10,17 @@
 // per thread; every use restores round-to-nearest at once so a failure cannot leak a
 // directed mode into later checks or into Qt.
 
-#include "fpx/code.h"
-#include "fpx/conversion.h"
-#include "fpx/decimal_text.h"
-#include "fpx/exact_value.h"
-#include "fpx/format_catalogue.h"
-#include "fpx/format_spec.h"
+#include "fpx/exact/code.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/decimal_text.h"
+#include "fpx/exact/exact_value.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/format_spec.h"
+#include "fpx/exact/rounding.h"
+#include "fpx/exact/value_parser.h"
 #include "fpx/kernels/cpu_has.h"
-#include "fpx/rounding.h"
-#include "fpx/value_parser.h"
 
-#include "../support/test_support.h"
+#include "test_support.h"
 
 #include <QtTest>
 

@@ -13,16 +13,16 @@
 //   - rounding m ± ε exactly picks the neighbour on ε's side — the right code.
 // Every code is compared as a bit pattern (hex string), never as a value.
 
-#include "fpx/code.h"
-#include "fpx/conversion.h"
-#include "fpx/decimal_text.h"
-#include "fpx/exact_value.h"
-#include "fpx/format_catalogue.h"
-#include "fpx/format_spec.h"
-#include "fpx/rounding.h"
-#include "fpx/value_parser.h"
+#include "fpx/exact/code.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/decimal_text.h"
+#include "fpx/exact/exact_value.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/format_spec.h"
+#include "fpx/exact/rounding.h"
+#include "fpx/exact/value_parser.h"
 
-#include "../support/test_support.h"
+#include "test_support.h"
 
 #include <QtTest>
 

@@ -2,7 +2,7 @@
 // .npy arrays with no elements (a zero in the shape), a case of the npy fuzz target: the
 // empty value vector's data() may be null, which memcpy must not be given (undefined
 // behaviour that UndefinedBehaviorSanitizer stops on). They read as empty arrays of their shape.
-#include "fpx/npy_reader.h"
+#include "fpx/data/npy_reader.h"
 
 #include <QTest>
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Exact arithmetic, decimal text (exact, rounded, shortest round trip) and the pieces of a
 // conversion report: neighbours, ULP, rounding intervals, errors.
-#include "fpx/code_details.h"
-#include "fpx/decimal_text.h"
-#include "fpx/decode_explanation.h"
-#include "fpx/format_catalogue.h"
-#include "fpx/value_parser.h"
+#include "fpx/exact/code_details.h"
+#include "fpx/exact/decimal_text.h"
+#include "fpx/exact/decode_explanation.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/value_parser.h"
 
 #include <QTest>
 

@@ -16,15 +16,15 @@
 //                              spread the work over several machines or runs
 //   FPX_EXHAUSTIVE_THREADS=t   worker threads (default: all cores)
 
-#include "fpx/code.h"
-#include "fpx/conversion.h"
-#include "fpx/exact_value.h"
-#include "fpx/format_catalogue.h"
-#include "fpx/format_spec.h"
+#include "fpx/exact/code.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/exact_value.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/format_spec.h"
+#include "fpx/exact/rounding.h"
 #include "fpx/kernels/cpu_has.h"
-#include "fpx/rounding.h"
 
-#include "../support/test_support.h"
+#include "test_support.h"
 
 #include <QtTest>
 

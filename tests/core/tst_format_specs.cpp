@@ -4,15 +4,15 @@
 // about short specs (`e3m2` is OCP FP6 E3M2, the IEEE-style one is `e3m2b3`) holds in the
 // alias table, the parser and the README alike. Also the rows of "same bits in every format"
 // and the ≈ rule for errors against a stand-in input.
-#include "fpx/approximate_error.h"
-#include "fpx/conversion.h"
-#include "fpx/format_catalogue.h"
-#include "fpx/format_identity.h"
-#include "fpx/format_limits.h"
-#include "fpx/same_bits.h"
-#include "fpx/value_parser.h"
+#include "fpx/exact/approximate_error.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/format_identity.h"
+#include "fpx/exact/format_limits.h"
+#include "fpx/exact/same_bits.h"
+#include "fpx/exact/value_parser.h"
 
-#include "../support/test_support.h"
+#include "test_support.h"
 
 #include <QFile>
 #include <QTest>

@@ -2,13 +2,13 @@
 // The catalogue against the table of docs/design.md, "Format facts": limits derived from each
 // FormatSpec must equal the published facts, typed here independently as powers of two and
 // decimals.
-#include "fpx/conversion.h"
-#include "fpx/decimal_text.h"
-#include "fpx/format_catalogue.h"
-#include "fpx/format_limits.h"
-#include "fpx/value_parser.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/decimal_text.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/format_limits.h"
+#include "fpx/exact/value_parser.h"
 
-#include "../support/test_support.h"
+#include "test_support.h"
 
 #include <QTest>
 

@@ -2,8 +2,8 @@
 // The FP32 fast path against the exact core, bit for bit: random FP32 patterns, values spread
 // over each target's range, and the FP32 neighbours of every target midpoint, in every mode
 // the kernel takes and both overflow policies.
-#include "fpx/conversion.h"
-#include "fpx/fp32_kernel.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/kernels/fp32_kernel.h"
 
 #include "test_support.h"
 

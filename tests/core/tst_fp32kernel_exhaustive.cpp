@@ -2,8 +2,8 @@
 // Every one of the 2^32 FP32 bit patterns through the FP32 kernel and the exact core, for the
 // formats the kernel serves most (label `exhaustive`: ./build.sh exhaustive). About an hour
 // per format on two cores; FPX_EXHAUSTIVE_THREADS overrides the thread count.
-#include "fpx/conversion.h"
-#include "fpx/fp32_kernel.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/kernels/fp32_kernel.h"
 
 #include "test_support.h"
 

@@ -6,13 +6,13 @@
 // E4M3's edges typed here (overflow past 464, flush at or below 2^−10), SQNR summed here in
 // long double from the exact core's rounding of each element, and the cast table checked
 // against the exact core on every cut point, its neighbours and random products.
-#include "fpx/conversion.h"
-#include "fpx/format_catalogue.h"
-#include "fpx/fp8_scaling.h"
-#include "fpx/value_distribution.h"
+#include "fpx/data/value_distribution.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/training/fp8_scaling.h"
 
-#include "../../core/src/training/scaled_cast.h"
-#include "../support/test_support.h"
+#include "scaled_cast.h"
+#include "test_support.h"
 
 #include <QElapsedTimer>
 #include <QTest>

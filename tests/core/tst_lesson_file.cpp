@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The lesson file format (docs/lessons.md): front matter, steps, action blocks, the merged
 // state of a step, and every refused file with the line and column of its problem.
-#include "fpx/lesson.h"
+#include "fpx/lesson/lesson.h"
 
 #include <QElapsedTimer>
 #include <QTest>

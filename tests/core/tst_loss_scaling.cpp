@@ -5,11 +5,11 @@
 // 2000-step growth interval), from a GradScaler written out plainly in this file (float
 // arithmetic, overflow as |amax·S| ≥ 65520 with power-of-two scales, where the double
 // product is exact), and from FP16's zone edges typed here (2^−25, 2^−14 − 2^−25).
-#include "fpx/format_catalogue.h"
-#include "fpx/loss_scaling.h"
-#include "fpx/step_series.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/training/loss_scaling.h"
+#include "fpx/training/step_series.h"
 
-#include "../support/test_support.h"
+#include "test_support.h"
 
 #include <QTemporaryDir>
 #include <QTest>

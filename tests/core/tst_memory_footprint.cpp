@@ -3,7 +3,7 @@
 // 4-bit elements and one 8-bit E8M0 scale per 32; NVFP4: one E4M3 per 16 and one FP32 per
 // tensor; NF4: one FP32 absmax per 64; mixed-precision training with Adam: weights, gradients,
 // FP32 master weights and two FP32 moments), and the parameter-count parser.
-#include "fpx/memory_footprint.h"
+#include "fpx/quantization/memory_footprint.h"
 
 #include <QTest>
 

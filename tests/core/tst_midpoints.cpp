@@ -18,14 +18,14 @@
 // (format values, midpoints, v ± δ, differences of neighbours) has at most 19 significant bits
 // and a binary exponent within [−200, 200], so each is a double, and each sum or difference
 // the reference forms is one as well (checked where it matters).
-#include "fpx/code.h"
-#include "fpx/conversion.h"
-#include "fpx/exact_value.h"
-#include "fpx/format_catalogue.h"
-#include "fpx/format_spec.h"
-#include "fpx/rounding.h"
+#include "fpx/exact/code.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/exact_value.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/format_spec.h"
+#include "fpx/exact/rounding.h"
 
-#include "../support/test_support.h"
+#include "test_support.h"
 #include <QElapsedTimer>
 
 #include <QTest>

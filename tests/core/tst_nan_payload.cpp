@@ -3,13 +3,13 @@
 // CPU's own conversions: F16C's _mm_cvtps_ph / _mm_cvtph_ps, SSE's float <-> double casts and
 // x87's double <-> long double, on every FP16 NaN and on many FP32 and FP64 payloads. The
 // hardware is the reference; the core's rule never sees it.
-#include "fpx/code_details.h"
-#include "fpx/conversion.h"
-#include "fpx/format_catalogue.h"
+#include "fpx/exact/code_details.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/nan_payload.h"
 #include "fpx/kernels/cpu_has.h"
-#include "fpx/nan_payload.h"
 
-#include "../support/test_support.h"
+#include "test_support.h"
 
 #include <QTest>
 

@@ -2,11 +2,11 @@
 // The data behind the plots, checked against the core and the formats' limits: sawtooth
 // peaks are half an ULP, envelopes equal the error bounds found by brute force over every
 // value, range bars end at the limits, number lines hold exactly the finite values.
-#include "fpx/code.h"
-#include "fpx/conversion.h"
-#include "fpx/decimal_text.h"
-#include "fpx/format_limits.h"
-#include "fpx/plot_data.h"
+#include "fpx/exact/code.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/decimal_text.h"
+#include "fpx/exact/format_limits.h"
+#include "fpx/exact/plot_data.h"
 
 #include "test_support.h"
 

@@ -6,14 +6,14 @@
 // fpx's rounding: every value, every tie and the neighbourhoods of both, in every mode and both
 // overflow policies, plus hand-worked examples, specials and the NF4 table of docs/design.md,
 // "Format facts".
-#include "fpx/code.h"
-#include "fpx/conversion.h"
-#include "fpx/exact_value.h"
-#include "fpx/format_catalogue.h"
-#include "fpx/format_spec.h"
-#include "fpx/rounding.h"
+#include "fpx/exact/code.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/exact_value.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/format_spec.h"
+#include "fpx/exact/rounding.h"
 
-#include "../support/test_support.h"
+#include "test_support.h"
 
 #include <QTest>
 

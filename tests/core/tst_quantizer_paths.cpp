@@ -5,10 +5,10 @@
 // format itself (the overflow tie max + ulp/2 and its FP32 neighbours, half the smallest
 // subnormal, FP32 subnormals, ±0, NaN of both signs, ±∞); every scaled quantizer on tensors
 // with NaN and ±∞ in some blocks (the first, the ragged last, several in a row, all of them).
-#include "fpx/block_quantization.h"
-#include "fpx/conversion.h"
-#include "fpx/format_limits.h"
-#include "fpx/tensor_quantizer.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/format_limits.h"
+#include "fpx/quantization/block_quantization.h"
+#include "fpx/quantization/tensor_quantizer.h"
 #include "tensor_fixture.h"
 
 #include "test_support.h"

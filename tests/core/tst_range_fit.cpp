@@ -2,9 +2,9 @@
 // Range fit: zones at FP16's exact boundaries (written out from IEEE 754 binary16, not taken
 // from the core), the double path against the exact rounding over every FP8 and FP16 code and
 // its neighbours, best scales against a search over k, and the lognormal distribution.
-#include "fpx/conversion.h"
-#include "fpx/range_fit.h"
-#include "fpx/value_distribution.h"
+#include "fpx/data/value_distribution.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/training/range_fit.h"
 
 #include "test_support.h"
 

@@ -6,12 +6,12 @@
 // at every step (the code under test keeps W − lr·Σg instead), the lost updates counted by
 // comparing values. Crafted cases are worked by hand from the formats' ULPs: 1 in BF16 has
 // 2^-8 between it and the value below, 2^-7 to the value above.
-#include "fpx/conversion.h"
-#include "fpx/decimal_text.h"
-#include "fpx/sgd_simulation.h"
-#include "fpx/value_distribution.h"
+#include "fpx/data/value_distribution.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/decimal_text.h"
+#include "fpx/training/sgd_simulation.h"
 
-#include "../support/test_support.h"
+#include "test_support.h"
 
 #include <QTest>
 

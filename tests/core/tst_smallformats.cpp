@@ -7,16 +7,16 @@
 //
 // The model never calls fpx to decide what a code means: it reads the fields itself. It does
 // use ExactValue (tested on its own in tst_exactvalue) to hold and order the exact values.
-#include "fpx/code.h"
-#include "fpx/code_details.h"
-#include "fpx/conversion.h"
-#include "fpx/exact_value.h"
-#include "fpx/format_catalogue.h"
-#include "fpx/format_limits.h"
-#include "fpx/format_spec.h"
-#include "fpx/rounding.h"
+#include "fpx/exact/code.h"
+#include "fpx/exact/code_details.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/exact_value.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/format_limits.h"
+#include "fpx/exact/format_spec.h"
+#include "fpx/exact/rounding.h"
 
-#include "../support/test_support.h"
+#include "test_support.h"
 #include <QElapsedTimer>
 
 #include <QTest>

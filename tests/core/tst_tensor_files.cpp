@@ -3,9 +3,9 @@
 // and order, every way a header can lie), the writers' round trips and failures, the
 // statistics of `fpx inspect`, the value distributions and the histograms. Expected values are
 // written out by hand or computed here from the fields of a code, never by the code under test.
-#include "fpx/histogram.h"
-#include "fpx/tensor_file.h"
-#include "fpx/value_distribution.h"
+#include "fpx/data/histogram.h"
+#include "fpx/data/tensor_file.h"
+#include "fpx/data/value_distribution.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -6,9 +6,9 @@
 // of two, ties, FP32 subnormals, scales at E8M0's limits, NVFP4 with a tiny amax, subnormal
 // scales that clip). ctest runs it once per instruction set (FPX_MAX_ISA), so each loop set
 // is checked.
-#include "fpx/block_quantization.h"
-#include "fpx/conversion.h"
-#include "fpx/tensor_quantizer.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/quantization/block_quantization.h"
+#include "fpx/quantization/tensor_quantizer.h"
 #include "tensor_fixture.h"
 
 #include "test_support.h"

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Parsing of every accepted value form, exactly, and clear errors (with positions) for
 // everything else — fast, whatever the input.
-#include "fpx/decimal_text.h"
-#include "fpx/value_parser.h"
+#include "fpx/exact/decimal_text.h"
+#include "fpx/exact/value_parser.h"
 
 #include <QElapsedTimer>
 #include <QTest>

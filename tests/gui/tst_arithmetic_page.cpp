@@ -12,8 +12,8 @@
 
 #include <qcustomplot.h>
 
-#include "fpx/format_catalogue.h"
-#include "fpx/value_parser.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/value_parser.h"
 
 #include <QComboBox>
 #include <QElapsedTimer>

@@ -6,8 +6,8 @@
 #include "models/format_table_model.h"
 #include "widgets/bit_cells_delegate.h"
 
-#include "fpx/bit_layout.h"
-#include "fpx/format_catalogue.h"
+#include "fpx/exact/bit_layout.h"
+#include "fpx/exact/format_catalogue.h"
 
 #include <QAction>
 #include <QFontMetrics>

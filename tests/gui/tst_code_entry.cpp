@@ -3,7 +3,7 @@
 // read them with the one code parser (readCode). Codes made only of digit separators ("_",
 // "0x___", "0b_") are refused by both entries, and the dialog says at which column a digit
 // was expected.
-#include "../support/explorer_table.h"
+#include "explorer_table.h"
 #include "main_window.h"
 #include "models/explorer_controller.h"
 #include "models/format_table_model.h"

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The explorer window with real widgets, offscreen: typing, clicking bits, stepping, bad
 // input, custom formats, settings, copying and exporting.
-#include "../support/explorer_table.h"
 #include "explorer_settings.h"
+#include "explorer_table.h"
 #include "main_window.h"
 #include "models/format_table_model.h"
 #include "widgets/bit_cells_delegate.h"
@@ -13,7 +13,7 @@
 
 #include <qcustomplot.h>
 
-#include "fpx/format_catalogue.h"
+#include "fpx/exact/format_catalogue.h"
 
 #include <QComboBox>
 #include <QElapsedTimer>

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Undo/redo and Back/Forward in the explorer window, offscreen: every kind of change is one
 // named step that puts back exactly what was shown; typing is one step per edit.
-#include "../support/explorer_table.h"
+#include "explorer_table.h"
 #include "history/explorer_history.h"
 #include "main_window.h"
 #include "models/format_table_model.h"
 
-#include "fpx/format_catalogue.h"
+#include "fpx/exact/format_catalogue.h"
 
 #include <QAction>
 #include <QComboBox>

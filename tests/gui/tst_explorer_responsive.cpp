@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The explorer computes slow inputs off the GUI thread, offscreen: the window keeps handling
 // events while they are computed, says so, and shows the newest input, never a superseded one.
-#include "../support/explorer_table.h"
+#include "explorer_table.h"
 #include "history/explorer_history.h"
 #include "main_window.h"
 #include "models/explorer_job.h"
 #include "models/format_table_model.h"
 #include "widgets/detail_panel.h"
 
-#include "fpx/conversion.h"
-#include "fpx/format_catalogue.h"
-#include "fpx/value_parser.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/value_parser.h"
 
 #include <QAction>
 #include <QElapsedTimer>

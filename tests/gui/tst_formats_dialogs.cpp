@@ -5,7 +5,7 @@
 // once, names show bias and specials, the e3m2 rule is stated), NaN payloads of a typed code
 // (checked against this CPU's own float → double cast) and ≈ on errors against a stand-in
 // input — the same as `fpx show` prints (the real binary is run for that).
-#include "../support/explorer_table.h"
+#include "explorer_table.h"
 #include "main_window.h"
 #include "models/format_table_model.h"
 #include "widgets/bit_cells.h"
@@ -14,7 +14,7 @@
 #include "widgets/format_manager_dialog.h"
 #include "widgets/same_bits_dialog.h"
 
-#include "fpx/format_catalogue.h"
+#include "fpx/exact/format_catalogue.h"
 
 #include <QAction>
 #include <QApplication>

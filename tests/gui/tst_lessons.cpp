@@ -16,9 +16,9 @@
 #include "startup/screenshot.h"
 #include "widgets/plots_panel.h"
 
-#include "fpx/accumulation.h"
-#include "fpx/exact_value.h"
-#include "fpx/format_catalogue.h"
+#include "fpx/accumulation/accumulation.h"
+#include "fpx/exact/exact_value.h"
+#include "fpx/exact/format_catalogue.h"
 
 #include <QCheckBox>
 #include <QDir>

@@ -30,7 +30,7 @@
 
 #include <qcustomplot.h>
 
-#include "fpx/format_catalogue.h"
+#include "fpx/exact/format_catalogue.h"
 
 #include <QAbstractItemView>
 #include <QApplication>

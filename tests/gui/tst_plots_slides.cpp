@@ -11,7 +11,7 @@
 
 #include <qcustomplot.h>
 
-#include "fpx/format_catalogue.h"
+#include "fpx/exact/format_catalogue.h"
 
 #include <QApplication>
 #include <QCheckBox>

@@ -22,7 +22,7 @@
 
 #include <qcustomplot.h>
 
-#include "fpx/format_catalogue.h"
+#include "fpx/exact/format_catalogue.h"
 
 #include <QHeaderView>
 #include <QImage>

@@ -9,8 +9,8 @@
 
 #include <qcustomplot.h>
 
-#include "fpx/block_quantization.h"
-#include "fpx/code.h"
+#include "fpx/exact/code.h"
+#include "fpx/quantization/block_quantization.h"
 
 #include <QApplication>
 #include <QComboBox>

@@ -16,7 +16,7 @@
 
 #include "cli_runner.h"
 
-#include "fpx/decimal_text.h"
+#include "fpx/exact/decimal_text.h"
 
 #include <QElapsedTimer>
 #include <QFile>

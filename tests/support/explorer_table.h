@@ -5,7 +5,7 @@
 
 #include "models/format_table_model.h"
 
-#include "fpx/format_catalogue.h"
+#include "fpx/exact/format_catalogue.h"
 
 #include <QString>
 

@@ -2,7 +2,7 @@
 // A TensorView over a test's FP32 values, for the quantizer tests.
 #pragma once
 
-#include "fpx/tensor_view.h"
+#include "fpx/data/tensor_view.h"
 
 #include <cstddef>
 #include <utility>

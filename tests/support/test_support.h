@@ -4,10 +4,10 @@
 // independent of the core).
 #pragma once
 
-#include "fpx/code.h"
-#include "fpx/format_catalogue.h"
-#include "fpx/rounding.h"
-#include "fpx/value_parser.h"
+#include "fpx/exact/code.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/rounding.h"
+#include "fpx/exact/value_parser.h"
 
 #include <QString>
 #include <QtGlobal>

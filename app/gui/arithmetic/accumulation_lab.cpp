@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "arithmetic/accumulation_lab.h"
 
-#include "fpx/arithmetic.h"
-#include "fpx/decimal_text.h"
+#include "fpx/exact/arithmetic.h"
+#include "fpx/exact/decimal_text.h"
 
 #include <algorithm>
 #include <map>

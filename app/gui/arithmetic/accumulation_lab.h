@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "fpx/accumulation.h"
-#include "fpx/format_spec.h"
-#include "fpx/rounding.h"
+#include "fpx/accumulation/accumulation.h"
+#include "fpx/exact/format_spec.h"
+#include "fpx/exact/rounding.h"
 
 #include <cstddef>
 #include <cstdint>

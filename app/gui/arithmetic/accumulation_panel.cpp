@@ -6,8 +6,8 @@
 #include "models/explorer_controller.h"
 #include "plot_builder.h"
 
-#include "fpx/arithmetic.h"
-#include "fpx/format_catalogue.h"
+#include "fpx/exact/arithmetic.h"
+#include "fpx/exact/format_catalogue.h"
 
 #include <qcustomplot.h>
 

@@ -4,7 +4,7 @@
 #include "arithmetic/number_text.h"
 #include "presentation/zoom.h"
 
-#include "fpx/bit_layout.h"
+#include "fpx/exact/bit_layout.h"
 
 #include <QBrush>
 #include <QFont>

@@ -7,7 +7,7 @@
 #include "presentation/zoom.h"
 #include "widgets/code_cells_delegate.h"
 
-#include "fpx/decimal_text.h"
+#include "fpx/exact/decimal_text.h"
 
 #include <algorithm>
 

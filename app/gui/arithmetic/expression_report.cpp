@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "arithmetic/expression_report.h"
 
-#include "fpx/arithmetic.h"
-#include "fpx/bit_layout.h"
-#include "fpx/decimal_text.h"
-#include "fpx/operation_steps.h"
+#include "fpx/exact/arithmetic.h"
+#include "fpx/exact/bit_layout.h"
+#include "fpx/exact/decimal_text.h"
+#include "fpx/exact/operation_steps.h"
 
 namespace fpx::gui {
 

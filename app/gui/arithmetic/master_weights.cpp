@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "arithmetic/master_weights.h"
 
-#include "fpx/code_details.h"
+#include "fpx/exact/code_details.h"
 
 #include <array>
 

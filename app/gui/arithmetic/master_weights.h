@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "fpx/arithmetic.h"
-#include "fpx/conversion.h"
-#include "fpx/exact_value.h"
-#include "fpx/format_spec.h"
-#include "fpx/rounding.h"
+#include "fpx/exact/arithmetic.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/exact_value.h"
+#include "fpx/exact/format_spec.h"
+#include "fpx/exact/rounding.h"
 
 #include <cstdint>
 #include <optional>

@@ -5,7 +5,7 @@
 #include "models/explorer_controller.h"
 #include "plot_palette.h"
 
-#include "fpx/value_parser.h"
+#include "fpx/exact/value_parser.h"
 
 #include <qcustomplot.h>
 

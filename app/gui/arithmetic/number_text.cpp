@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "arithmetic/number_text.h"
 
-#include "fpx/decimal_text.h"
-#include "fpx/value_parser.h"
+#include "fpx/exact/decimal_text.h"
+#include "fpx/exact/value_parser.h"
 
 #include <QObject>
 

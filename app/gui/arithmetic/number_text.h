@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "fpx/code.h"
-#include "fpx/exact_value.h"
-#include "fpx/format_spec.h"
+#include "fpx/exact/code.h"
+#include "fpx/exact/exact_value.h"
+#include "fpx/exact/format_spec.h"
 
 #include <QString>
 

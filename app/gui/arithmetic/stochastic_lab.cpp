@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "arithmetic/stochastic_lab.h"
 
-#include "fpx/arithmetic.h"
+#include "fpx/exact/arithmetic.h"
 
 #include <algorithm>
 

@@ -5,8 +5,8 @@
 #include "models/explorer_controller.h"
 #include "plot_palette.h"
 
-#include "fpx/arithmetic.h"
-#include "fpx/value_parser.h"
+#include "fpx/exact/arithmetic.h"
+#include "fpx/exact/value_parser.h"
 
 #include <qcustomplot.h>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "bench_controller.h"
 
-#include "fpx/format_catalogue.h"
+#include "fpx/exact/format_catalogue.h"
 
 #include <QMetaObject>
 

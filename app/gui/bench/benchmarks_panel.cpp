@@ -6,8 +6,8 @@
 #include "saved_run.h"
 
 #include "fpx/bench/sizes.h"
-#include "fpx/format_catalogue.h"
-#include "fpx/rounding.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/rounding.h"
 
 #include <QCheckBox>
 #include <QComboBox>

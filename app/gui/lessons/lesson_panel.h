@@ -3,7 +3,7 @@
 
 #include "lessons/lesson_runner.h"
 
-#include "fpx/lesson.h"
+#include "fpx/lesson/lesson.h"
 
 #include <QDockWidget>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "fpx/lesson.h"
+#include "fpx/lesson/lesson.h"
 
 #include <QString>
 #include <QStringList>

@@ -3,8 +3,8 @@
 
 #include "explorer_job_queue.h"
 
-#include "fpx/decimal_text.h"
-#include "fpx/format_catalogue.h"
+#include "fpx/exact/decimal_text.h"
+#include "fpx/exact/format_catalogue.h"
 
 #include <utility>
 

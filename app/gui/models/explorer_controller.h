@@ -3,9 +3,9 @@
 
 #include "explorer_job.h"
 
-#include "fpx/code_details.h"
-#include "fpx/format_spec.h"
-#include "fpx/rounding.h"
+#include "fpx/exact/code_details.h"
+#include "fpx/exact/format_spec.h"
+#include "fpx/exact/rounding.h"
 
 #include <QObject>
 #include <QString>

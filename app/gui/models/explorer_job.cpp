@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "explorer_job.h"
 
-#include "fpx/conversion.h"
-#include "fpx/nan_payload.h"
-#include "fpx/value_parser.h"
-#include "fpx/work_budget.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/nan_payload.h"
+#include "fpx/exact/value_parser.h"
+#include "fpx/exact/work_budget.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

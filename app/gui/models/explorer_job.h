@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "fpx/code_details.h"
-#include "fpx/format_spec.h"
-#include "fpx/rounding.h"
+#include "fpx/exact/code_details.h"
+#include "fpx/exact/format_spec.h"
+#include "fpx/exact/rounding.h"
 
 #include <QString>
 

@@ -3,10 +3,10 @@
 
 #include "presentation/zoom.h"
 
-#include "fpx/approximate_error.h"
-#include "fpx/bit_layout.h"
-#include "fpx/decimal_text.h"
-#include "fpx/nan_payload.h"
+#include "fpx/exact/approximate_error.h"
+#include "fpx/exact/bit_layout.h"
+#include "fpx/exact/decimal_text.h"
+#include "fpx/exact/nan_payload.h"
 
 #include <QBrush>
 #include <QFont>

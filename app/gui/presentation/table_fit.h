@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "fpx/format_spec.h"
+#include "fpx/exact/format_spec.h"
 
 #include <QObject>
 

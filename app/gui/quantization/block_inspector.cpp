@@ -4,8 +4,8 @@
 #include "arithmetic/number_text.h"
 #include "widgets/code_cells_delegate.h"
 
-#include "fpx/conversion.h"
-#include "fpx/wide_rounding.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/wide_rounding.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "quantization/quantization_model.h"
 
-#include "fpx/block_size_sweep.h"
-#include "fpx/conversion.h"
-#include "fpx/tensor_quantizer.h"
-#include "fpx/value_distribution.h"
-#include "fpx/wide_rounding.h"
+#include "fpx/data/value_distribution.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/wide_rounding.h"
+#include "fpx/quantization/block_size_sweep.h"
+#include "fpx/quantization/tensor_quantizer.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "fpx/block_format.h"
-#include "fpx/block_quantization.h"
-#include "fpx/histogram.h"
-#include "fpx/tensor_file.h"
-#include "fpx/tensor_view.h"
+#include "fpx/data/histogram.h"
+#include "fpx/data/tensor_file.h"
+#include "fpx/data/tensor_view.h"
+#include "fpx/quantization/block_format.h"
+#include "fpx/quantization/block_quantization.h"
 
 #include <cstddef>
 #include <cstdint>

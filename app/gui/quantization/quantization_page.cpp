@@ -5,7 +5,7 @@
 #include "quantization/quantization_plots.h"
 #include "quantization/quantization_source_form.h"
 
-#include "fpx/block_format.h"
+#include "fpx/quantization/block_format.h"
 
 #include <qcustomplot.h>
 

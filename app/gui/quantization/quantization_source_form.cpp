@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "quantization/quantization_source_form.h"
 
-#include "fpx/block_format.h"
-#include "fpx/value_distribution.h"
+#include "fpx/data/value_distribution.h"
+#include "fpx/quantization/block_format.h"
 
 #include <QComboBox>
 #include <QFileDialog>

@@ -18,10 +18,10 @@
 #include "training/training_plots.h"
 #include "widgets/plots_panel.h"
 
-#include "fpx/accumulation.h"
-#include "fpx/format_catalogue.h"
-#include "fpx/rounding.h"
-#include "fpx/value_parser.h"
+#include "fpx/accumulation/accumulation.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/rounding.h"
+#include "fpx/exact/value_parser.h"
 
 #include <QDir>
 #include <QFile>

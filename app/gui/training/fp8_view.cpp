@@ -4,7 +4,7 @@
 #include "quantization/quantization_plots.h"
 #include "training/training_plots.h"
 
-#include "fpx/format_catalogue.h"
+#include "fpx/exact/format_catalogue.h"
 
 #include <QComboBox>
 #include <QFormLayout>

@@ -4,9 +4,9 @@
 #include "quantization/quantization_plots.h"
 #include "training/training_plots.h"
 
-#include "fpx/decimal_text.h"
-#include "fpx/step_series.h"
-#include "fpx/value_parser.h"
+#include "fpx/exact/decimal_text.h"
+#include "fpx/exact/value_parser.h"
+#include "fpx/training/step_series.h"
 
 #include <QCheckBox>
 #include <QComboBox>

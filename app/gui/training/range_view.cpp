@@ -5,8 +5,8 @@
 #include "training/training_plots.h"
 #include "widgets/rounding_choices.h"
 
-#include "fpx/format_catalogue.h"
-#include "fpx/value_distribution.h"
+#include "fpx/data/value_distribution.h"
+#include "fpx/exact/format_catalogue.h"
 
 #include <qcustomplot.h>
 

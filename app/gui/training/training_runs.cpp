@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "training/training_runs.h"
 
-#include "fpx/decimal_text.h"
-#include "fpx/format_catalogue.h"
-#include "fpx/rounding.h"
-#include "fpx/step_series.h"
-#include "fpx/text_util.h"
-#include "fpx/value_distribution.h"
-#include "fpx/value_parser.h"
+#include "fpx/data/value_distribution.h"
+#include "fpx/exact/decimal_text.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/rounding.h"
+#include "fpx/exact/text_util.h"
+#include "fpx/exact/value_parser.h"
+#include "fpx/training/step_series.h"
 
 #include <algorithm>
 #include <cmath>

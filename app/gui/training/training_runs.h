@@ -3,11 +3,11 @@
 
 #include "quantization/quantization_model.h"
 
-#include "fpx/fp8_scaling.h"
-#include "fpx/histogram.h"
-#include "fpx/loss_scaling.h"
-#include "fpx/range_fit.h"
-#include "fpx/sgd_simulation.h"
+#include "fpx/data/histogram.h"
+#include "fpx/training/fp8_scaling.h"
+#include "fpx/training/loss_scaling.h"
+#include "fpx/training/range_fit.h"
+#include "fpx/training/sgd_simulation.h"
 
 #include <atomic>
 #include <cstddef>

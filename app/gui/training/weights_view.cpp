@@ -4,8 +4,8 @@
 #include "quantization/quantization_plots.h"
 #include "training/training_plots.h"
 
-#include "fpx/decimal_text.h"
-#include "fpx/format_catalogue.h"
+#include "fpx/exact/decimal_text.h"
+#include "fpx/exact/format_catalogue.h"
 
 #include <QFormLayout>
 #include <QHeaderView>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "fpx/bit_layout.h"
-#include "fpx/conversion.h"
-#include "fpx/format_spec.h"
+#include "fpx/exact/bit_layout.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/format_spec.h"
 
 #include <QColor>
 #include <QPalette>

@@ -3,7 +3,7 @@
 
 #include "bit_cells.h"
 
-#include "fpx/decimal_text.h"
+#include "fpx/exact/decimal_text.h"
 
 #include <QFontDatabase>
 #include <QImage>

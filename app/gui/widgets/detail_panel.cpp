@@ -3,11 +3,11 @@
 
 #include "bit_cells.h"
 
-#include "fpx/approximate_error.h"
-#include "fpx/decimal_text.h"
-#include "fpx/decode_explanation.h"
-#include "fpx/format_limits.h"
-#include "fpx/nan_payload.h"
+#include "fpx/exact/approximate_error.h"
+#include "fpx/exact/decimal_text.h"
+#include "fpx/exact/decode_explanation.h"
+#include "fpx/exact/format_limits.h"
+#include "fpx/exact/nan_payload.h"
 
 #include <QEvent>
 #include <QHBoxLayout>

@@ -3,11 +3,11 @@
 
 #include "explorer_settings.h"
 
-#include "fpx/decimal_text.h"
-#include "fpx/format_catalogue.h"
-#include "fpx/format_identity.h"
-#include "fpx/format_limits.h"
-#include "fpx/value_parser.h"
+#include "fpx/exact/decimal_text.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/format_identity.h"
+#include "fpx/exact/format_limits.h"
+#include "fpx/exact/value_parser.h"
 
 #include <QCheckBox>
 #include <QComboBox>

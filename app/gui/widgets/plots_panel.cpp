@@ -5,10 +5,10 @@
 #include "plot_builder.h"
 #include "plot_palette.h"
 
-#include "fpx/conversion.h"
-#include "fpx/decimal_text.h"
-#include "fpx/memory_footprint.h"
-#include "fpx/value_parser.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/decimal_text.h"
+#include "fpx/exact/value_parser.h"
+#include "fpx/quantization/memory_footprint.h"
 
 #include <qcustomplot.h>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "fpx/rounding.h"
+#include "fpx/exact/rounding.h"
 
 class QComboBox;
 

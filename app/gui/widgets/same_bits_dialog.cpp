@@ -4,12 +4,12 @@
 #include "presentation/zoom.h"
 #include "widgets/code_cells_delegate.h"
 
-#include "fpx/bit_layout.h"
-#include "fpx/code_parser.h"
-#include "fpx/decimal_text.h"
-#include "fpx/format_catalogue.h"
-#include "fpx/format_identity.h"
-#include "fpx/same_bits.h"
+#include "fpx/exact/bit_layout.h"
+#include "fpx/exact/code_parser.h"
+#include "fpx/exact/decimal_text.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/format_identity.h"
+#include "fpx/exact/same_bits.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "fpx/code.h"
-#include "fpx/format_spec.h"
+#include "fpx/exact/code.h"
+#include "fpx/exact/format_spec.h"
 
 #include <QDialog>
 

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "fpx/exact/code.h"
+#include "fpx/exact/exact_value.h"
+
+#include <string>
+#include <vector>
+
+namespace fpx {
+
+enum class FormatKind {
+    BinaryFloat, // sign / exponent / mantissa fields
+    Integer,     // two's complement or unsigned integer times a scale (quantization)
+    Lookup,      // a table of values indexed by the code (NF4), times an absmax
+};
+
+// What the codes at the edges of the exponent range mean. Rounding mode and overflow
+// policy are *not* part of this: they are parameters of each conversion.
+enum class SpecialEncoding {
+    Ieee,              // all-ones exponent: zero mantissa is ±∞, anything else NaN
+    NanAtAllOnes,      // "fn": no ∞; only the all-ones code (of each sign) is NaN (OCP E4M3)
+    NanAtNegativeZero, // "fnuz": no ∞ and no −0; the code 100…0 is the only NaN
+    None,              // every code is a finite number (OCP FP6, FP4)
+};
+
+// One number format, described as data. Limits are derived from it (format_limits.h),
+// never typed in.
+struct FormatSpec {
+    std::string id;          // canonical id used by the CLI, the GUI and JSON
+    std::string displayName; // e.g. "FP16 (IEEE binary16)"
+    std::string description; // one sentence: where the format is used
+    std::vector<std::string> aliases;
+    FormatKind kind = FormatKind::BinaryFloat;
+    bool isSigned = true;
+
+    // BinaryFloat
+    int exponentBits = 0;
+    int fractionBits = 0;            // stored bits after the binary point
+    bool explicitIntegerBit = false; // x87 fp80 stores the leading significand bit
+    int bias = 0;
+    SpecialEncoding specials = SpecialEncoding::Ieee;
+    // False for E8M0: exponent field 0 is 2^−bias, a normal power of two, and there is no zero.
+    bool exponentZeroIsSubnormal = true;
+
+    // Integer
+    int integerBits = 0;
+
+    // Lookup: value of each code before scaling (index = code), e.g. NF4's 16 levels.
+    std::vector<ExactValue> table;
+
+    // Integer and Lookup: a code's value is its level times `scale` (for NF4 the block absmax).
+    ExactValue scale = ExactValue::integer(1);
+
+    bool isCustom = false;
+
+    int totalBits() const;
+    // Bits of the stored significand field (fraction plus the explicit integer bit, if any).
+    int storedSignificandBits() const { return fractionBits + (explicitIntegerBit ? 1 : 0); }
+    // Significand precision p, counting the leading (hidden or explicit) bit.
+    int precision() const { return fractionBits + 1; }
+    // Exponent of the smallest normal binade: 2^minExponent is the smallest normal value.
+    int minExponent() const { return (exponentZeroIsSubnormal ? 1 : 0) - bias; }
+    bool hasInfinity() const {
+        return kind == FormatKind::BinaryFloat && specials == SpecialEncoding::Ieee;
+    }
+    bool hasNaN() const {
+        return kind == FormatKind::BinaryFloat && specials != SpecialEncoding::None;
+    }
+    bool hasNegativeZero() const;
+    bool hasZero() const { return kind != FormatKind::BinaryFloat || exponentZeroIsSubnormal; }
+    Code codeMask() const { return lowBitsMask(totalBits()); }
+    bool isScaled() const { return kind != FormatKind::BinaryFloat; }
+
+    // Field layout (BinaryFloat): [sign][exponent][integer bit][fraction], most significant first.
+    Code signBit() const { return isSigned ? Code(1) << (totalBits() - 1) : Code(0); }
+    Code fractionMask() const { return lowBitsMask(fractionBits); }
+    Code exponentFieldMax() const { return lowBitsMask(exponentBits); }
+};
+
+} // namespace fpx

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "fpx/exact/bit_layout.h"
+
+namespace fpx {
+
+std::vector<BitField> bitLayout(const FormatSpec& spec) {
+    std::vector<BitField> fields;
+    if (spec.kind != FormatKind::BinaryFloat) {
+        fields.push_back({BitFieldKind::Level, spec.totalBits()});
+        return fields;
+    }
+    if (spec.isSigned)
+        fields.push_back({BitFieldKind::Sign, 1});
+    fields.push_back({BitFieldKind::Exponent, spec.exponentBits});
+    if (spec.explicitIntegerBit)
+        fields.push_back({BitFieldKind::IntegerBit, 1});
+    if (spec.fractionBits > 0)
+        fields.push_back({BitFieldKind::Fraction, spec.fractionBits});
+    return fields;
+}
+
+std::string binaryByField(const FormatSpec& spec, Code code) {
+    const std::string bits = codeToBinary(code, spec.totalBits());
+    std::string out;
+    std::size_t pos = 0;
+    for (const BitField& field : bitLayout(spec)) {
+        if (!out.empty())
+            out += ' ';
+        out += bits.substr(pos, static_cast<std::size_t>(field.width));
+        pos += static_cast<std::size_t>(field.width);
+    }
+    return out;
+}
+
+} // namespace fpx

@@ -1,0 +1,559 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "fpx/exact/expression.h"
+
+#include "fpx/exact/code_details.h"
+#include "fpx/exact/work_budget.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <iterator>
+
+namespace fpx {
+
+namespace {
+
+// Significant bits of the exact reference's square roots: far more than the widest format's
+// precision (113 bits), so an error against the approximate root is right to many digits.
+constexpr int kExactRootBits = 320;
+
+// One expression's big-integer work, as value_parser.cpp budgets its arithmetic.
+constexpr double kWorkBudget = kValueWork;
+
+struct Failure {
+    ParseError error;
+};
+
+// A parsed node and the span it occupies as written, parentheses included: the node's own span
+// leaves them out ("(0.1+0.2)" is the node "0.1+0.2"), its parent's span takes them in.
+struct Parsed {
+    Expression node;
+    std::size_t outerBegin = 0;
+    std::size_t outerEnd = 0;
+};
+
+struct Function {
+    std::string_view name;
+    Operation op;
+    const char* arguments; // how the usage reads, for errors
+};
+
+constexpr std::array kFunctions = {
+    Function{"fma", Operation::Fma, "fma(a, b, c)"}, Function{"sqrt", Operation::Sqrt, "sqrt(x)"},
+    Function{"abs", Operation::Abs, "abs(x)"},       Function{"min", Operation::Min, "min(a, b)"},
+    Function{"max", Operation::Max, "max(a, b)"},
+};
+
+bool isLetter(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+bool isDigit(char c) {
+    return c >= '0' && c <= '9';
+}
+char lower(char c) {
+    return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+std::string column(std::size_t position) {
+    return std::to_string(position + 1);
+}
+
+class ExpressionParser {
+  public:
+    explicit ExpressionParser(std::string_view text) : text_(text) {}
+
+    Expression parseAll() {
+        if (text_.size() > kMaxExpressionLength)
+            throw failAt(kMaxExpressionLength, "expression longer than " +
+                                                   std::to_string(kMaxExpressionLength) + " bytes");
+        skipBlanks();
+        if (atEnd())
+            throw fail("empty expression: expected one such as 0.1+0.2, fma(2,3,-6) or "
+                       "sqrt(2)");
+        Parsed parsed = parseSum();
+        skipBlanks();
+        if (!atEnd()) {
+            if (peek() == ')')
+                throw fail("unmatched ')'");
+            if (peek() == '^' || (peek() == '*' && peek(1) == '*'))
+                throw fail("'^' raises only a number to a power (2^-24, 10^-3): write a "
+                           "product of a sub-expression out");
+            throw fail(describeUnexpected() + ", expected an operator (+ - * /) or the end");
+        }
+        return std::move(parsed.node);
+    }
+
+  private:
+    Failure fail(std::string message) const { return failAt(pos_, std::move(message)); }
+    static Failure failAt(std::size_t position, std::string message) {
+        return Failure{ParseError{position, std::move(message)}};
+    }
+
+    bool atEnd() const { return pos_ >= text_.size(); }
+    char peek(std::size_t ahead = 0) const {
+        return pos_ + ahead < text_.size() ? text_[pos_ + ahead] : '\0';
+    }
+    bool startsWith(std::string_view prefix) const {
+        return text_.substr(pos_).starts_with(prefix);
+    }
+    void skipBlanks() {
+        while (!atEnd() && (peek() == ' ' || peek() == '\t' || peek() == '\r' || peek() == '\n'))
+            ++pos_;
+    }
+
+    std::string describeUnexpected() const {
+        if (atEnd())
+            return "unexpected end";
+        const unsigned char c = static_cast<unsigned char>(peek());
+        if (c >= 0x20 && c < 0x7f)
+            return std::string("unexpected character '") + static_cast<char>(c) + "'";
+        char buffer[8];
+        std::snprintf(buffer, sizeof buffer, "0x%02x", c);
+        return std::string("unexpected byte ") + buffer;
+    }
+
+    void enter() {
+        if (++depth_ > kMaxExpressionDepth)
+            throw fail("nested too deeply (at most " + std::to_string(kMaxExpressionDepth) +
+                       " levels of parentheses, functions and signs)");
+    }
+    void leave() { --depth_; }
+
+    Expression operation(Operation op, std::vector<Expression> operands, std::size_t begin,
+                         std::size_t end) const {
+        Expression node;
+        node.kind = Expression::Kind::Operation;
+        node.op = op;
+        node.operands = std::move(operands);
+        node.begin = begin;
+        node.end = end;
+        node.text = std::string(text_.substr(begin, end - begin));
+        return node;
+    }
+
+    Parsed binary(Operation op, Parsed left, Parsed right) const {
+        const std::size_t begin = left.outerBegin;
+        const std::size_t end = right.outerEnd;
+        std::vector<Expression> operands;
+        operands.push_back(std::move(left.node));
+        operands.push_back(std::move(right.node));
+        return Parsed{operation(op, std::move(operands), begin, end), begin, end};
+    }
+
+    // "+", "-" or U+2212 MINUS SIGN.
+    std::optional<bool> readSign() {
+        if (peek() == '+' || peek() == '-') {
+            ++pos_;
+            return text_[pos_ - 1] == '-';
+        }
+        if (startsWith("\xE2\x88\x92")) {
+            pos_ += 3;
+            return true;
+        }
+        return std::nullopt;
+    }
+
+    // sum := product (('+' | '-') product)*
+    Parsed parseSum() {
+        Parsed result = parseProduct();
+        for (;;) {
+            skipBlanks();
+            const std::optional<bool> minus = readSign();
+            if (!minus)
+                return result;
+            skipBlanks();
+            Parsed right = parseProduct();
+            result = binary(*minus ? Operation::Subtract : Operation::Add, std::move(result),
+                            std::move(right));
+        }
+    }
+
+    // product := unary (('*' | '/' | '×') unary)*
+    Parsed parseProduct() {
+        Parsed result = parseUnary();
+        for (;;) {
+            skipBlanks();
+            Operation op;
+            if (peek() == '*' && peek(1) != '*') {
+                op = Operation::Multiply;
+                ++pos_;
+            } else if (peek() == '/') {
+                op = Operation::Divide;
+                ++pos_;
+            } else if (startsWith("\xC3\x97")) { // ×
+                op = Operation::Multiply;
+                pos_ += 2;
+            } else if (startsWith("\xC3\xB7")) { // ÷
+                op = Operation::Divide;
+                pos_ += 2;
+            } else {
+                return result;
+            }
+            skipBlanks();
+            Parsed right = parseUnary();
+            result = binary(op, std::move(result), std::move(right));
+        }
+    }
+
+    // unary := sign unary | primary. A sign written directly before a literal is part of it.
+    Parsed parseUnary() {
+        const std::size_t signPos = pos_;
+        const std::optional<bool> minus = readSign();
+        if (!minus)
+            return parsePrimary();
+        enter();
+        skipBlanks();
+        Parsed operand = parseUnary();
+        leave();
+        const std::size_t end = operand.outerEnd;
+        const bool bareLiteral =
+            operand.node.isLiteral() && operand.outerBegin == operand.node.begin;
+        if (bareLiteral) {
+            Expression& literal = operand.node;
+            if (*minus)
+                literal.value = literal.value.negated();
+            literal.begin = signPos;
+            literal.text = std::string(text_.substr(signPos, literal.end - signPos));
+            return Parsed{std::move(literal), signPos, end};
+        }
+        if (!*minus) {
+            operand.outerBegin = signPos;
+            return operand;
+        }
+        std::vector<Expression> operands;
+        operands.push_back(std::move(operand.node));
+        return Parsed{operation(Operation::Negate, std::move(operands), signPos, end), signPos,
+                      end};
+    }
+
+    // primary := literal | '(' sum ')' | name '(' arguments ')'
+    Parsed parsePrimary() {
+        if (peek() == '(') {
+            const std::size_t open = pos_;
+            enter();
+            ++pos_;
+            skipBlanks();
+            Parsed inner = parseSum();
+            skipBlanks();
+            expectClosing(open);
+            leave();
+            inner.outerBegin = open;
+            inner.outerEnd = pos_;
+            return inner;
+        }
+        if (isLetter(peek()))
+            return parseName();
+        if (isDigit(peek()) || peek() == '.')
+            return parseLiteral(false);
+        if (atEnd())
+            throw fail("expected a number, '(' or a function after the end of the text");
+        if (peek() == ')')
+            throw fail("expected a number, '(' or a function before ')'");
+        throw fail("expected a number, '(' or a function, found " +
+                   describeUnexpected().substr(11));
+    }
+
+    void expectClosing(std::size_t open) {
+        if (peek() == ')') {
+            ++pos_;
+            return;
+        }
+        const std::string what = atEnd() ? "the end" : describeUnexpected().substr(11);
+        throw fail("expected ')' to close the '(' at column " + column(open) + ", found " + what);
+    }
+
+    Parsed parseLiteral(bool specials) {
+        const std::size_t begin = pos_;
+        const NumberLiteral literal = readNumberLiteral(text_, pos_, specials);
+        if (!literal)
+            throw Failure{literal.error};
+        pos_ = literal.end;
+        Expression node;
+        node.kind = Expression::Kind::Literal;
+        node.value = *literal.value;
+        node.exact = literal.exact;
+        node.begin = begin;
+        node.end = pos_;
+        node.text = std::string(text_.substr(begin, pos_ - begin));
+        return Parsed{std::move(node), begin, pos_};
+    }
+
+    Parsed parseName() {
+        const std::size_t begin = pos_;
+        std::size_t end = pos_;
+        while (end < text_.size() && (isLetter(text_[end]) || isDigit(text_[end])))
+            ++end;
+        std::string name(text_.substr(begin, end - begin));
+        std::transform(name.begin(), name.end(), name.begin(), lower);
+        for (const char* special : {"inf", "infinity", "nan", "qnan", "snan"})
+            if (name == special)
+                return parseLiteral(true);
+        const auto function = std::find_if(kFunctions.begin(), kFunctions.end(),
+                                           [&](const Function& f) { return f.name == name; });
+        if (function == kFunctions.end())
+            throw fail("unknown name '" + std::string(text_.substr(begin, end - begin)) +
+                       "': use numbers, + - * /, parentheses, fma, sqrt, min, max or abs");
+        pos_ = end;
+        skipBlanks();
+        if (peek() != '(')
+            throw fail("expected '(' after '" + name + "': write " + function->arguments);
+        const std::size_t open = pos_;
+        enter();
+        ++pos_;
+        const auto wanted = static_cast<std::size_t>(operandCount(function->op));
+        std::vector<Expression> operands;
+        for (;;) {
+            skipBlanks();
+            if (operands.size() == wanted)
+                throw fail(name + " takes " + std::to_string(wanted) + " argument" +
+                           (wanted == 1 ? "" : "s") + ": write " + function->arguments);
+            operands.push_back(parseSum().node);
+            skipBlanks();
+            if (peek() != ',')
+                break;
+            ++pos_;
+        }
+        if (operands.size() != wanted && peek() == ')')
+            throw fail(name + " takes " + std::to_string(wanted) + " argument" +
+                       (wanted == 1 ? "" : "s") + ", found " + std::to_string(operands.size()) +
+                       ": write " + function->arguments);
+        expectClosing(open);
+        leave();
+        return Parsed{operation(function->op, std::move(operands), begin, pos_), begin, pos_};
+    }
+
+    std::string_view text_;
+    std::size_t pos_ = 0;
+    int depth_ = 0;
+};
+
+// Calls visit(node) for every node, operands before their operation, left to right, without
+// recursion: a left-leaning chain such as 1+1+…+1 is as deep as it is long, deeper than a small
+// thread stack would allow.
+template <typename Visit> void postOrder(const Expression& root, Visit&& visit) {
+    struct Frame {
+        const Expression* node;
+        std::size_t next; // the next operand to descend into
+    };
+    std::vector<Frame> stack{{&root, 0}};
+    while (!stack.empty()) {
+        Frame& top = stack.back();
+        if (top.next < top.node->operands.size()) {
+            const Expression* operand = &top.node->operands[top.next++];
+            stack.push_back({operand, 0}); // `top` is not used past this point
+            continue;
+        }
+        visit(*top.node);
+        stack.pop_back();
+    }
+}
+
+// The last `count` entries of a stack of operand values, taken off it.
+template <typename T> std::vector<T> popOperands(std::vector<T>& values, std::size_t count) {
+    std::vector<T> operands(std::make_move_iterator(values.end() - static_cast<long>(count)),
+                            std::make_move_iterator(values.end()));
+    values.resize(values.size() - count);
+    return operands;
+}
+
+// Exact arithmetic costs about bits(a)·bits(b) for a product, the span of both for an aligned
+// sum, and the square of the sum of the sizes for the gcd that keeps a fraction reduced. Where
+// `work` is given, it is charged before each operation and the budget enforced.
+void chargeWork(const Expression& node, const std::vector<ExactValue>& operands, double* work) {
+    if (work == nullptr)
+        return;
+    double total = 0;
+    double product = 1;
+    bool dyadic = true;
+    std::int64_t lowest = 0;
+    std::int64_t highest = 0;
+    bool first = true;
+    for (const ExactValue& x : operands) {
+        if (!x.isFinite() || x.isZero())
+            continue;
+        const double bits = static_cast<double>(x.storageBits()) + 64.0;
+        total += bits;
+        product *= bits;
+        dyadic = dyadic && x.isDyadic();
+        lowest = first ? x.exponent2() : std::min(lowest, x.exponent2());
+        highest = first ? x.exponent2() : std::max(highest, x.exponent2());
+        first = false;
+    }
+    const double span = static_cast<double>(highest - lowest);
+    double cost = product + (total + span) * 64.0;
+    if (!dyadic)
+        cost += (total + span) * (total + span);
+    if (node.op == Operation::Sqrt)
+        cost += 4.0 * (total + kExactRootBits) * (total + kExactRootBits);
+    *work += cost;
+    if (*work > kWorkBudget)
+        throw Failure{ParseError{node.begin, "expression too costly to compute exactly "
+                                             "(simplify it)"}};
+}
+
+ExactEvaluation evaluateOperation(const Expression& node, std::vector<ExactEvaluation> in,
+                                  double* work) {
+    std::vector<ExactValue> operands;
+    bool approximate = false;
+    for (ExactEvaluation& e : in) {
+        approximate = approximate || e.approximate;
+        operands.push_back(std::move(e.value));
+    }
+    chargeWork(node, operands, work);
+    const ExactValue& x = operands[0];
+    if (node.op == Operation::Sqrt && x.isFinite() && !x.isZero() && !x.isNegative()) {
+        bool exact = true;
+        ExactValue root = squareRootApproximation(x, kExactRootBits, exact);
+        return ExactEvaluation{std::move(root), approximate || !exact};
+    }
+    // Every other operation (and sqrt of 0, ∞, NaN or a negative) is exact; the format only
+    // matters to the root's stand-in, so any format will do.
+    const ExactResult r = exactOperation(node.op, operands, FormatSpec{});
+    return ExactEvaluation{r.value, approximate};
+}
+
+ExactEvaluation evaluate(const Expression& expression, double* work) {
+    std::vector<ExactEvaluation> values;
+    postOrder(expression, [&](const Expression& node) {
+        if (node.isLiteral()) {
+            values.push_back(ExactEvaluation{node.value, !node.exact});
+            return;
+        }
+        std::vector<ExactEvaluation> operands = popOperands(values, node.operands.size());
+        values.push_back(evaluateOperation(node, std::move(operands), work));
+    });
+    return std::move(values.back());
+}
+
+} // namespace
+
+ExpressionParse parseExpression(std::string_view text) {
+    double work = 0;
+    try {
+        ExpressionParser parser(text);
+        Expression expression = parser.parseAll();
+        // Evaluate once under the work budget, so that evaluateExactly (which has none) is
+        // known to finish promptly.
+        evaluate(expression, &work);
+        return ExpressionParse{std::move(expression), {}, work};
+    } catch (const Failure& failure) {
+        return ExpressionParse{std::nullopt, failure.error, work};
+    }
+}
+
+ExactEvaluation evaluateExactly(const Expression& expression) {
+    return evaluate(expression, nullptr);
+}
+
+namespace {
+
+struct Evaluator {
+    const FormatSpec& spec;
+    RoundingOptions options;
+    std::uint64_t seed;
+    FormatEvaluation& out;
+    std::uint64_t rounding = 0; // index of the next rounding, for stochastic rounding
+
+    RoundingOptions nextOptions() {
+        RoundingOptions o = options;
+        o.randomBits = stochasticBits(seed, rounding++);
+        return o;
+    }
+
+    struct InFormat {
+        ExactValue value;
+        Code code = 0;
+    };
+
+    InFormat roundLiteral(const Expression& node) {
+        LiteralRounding literal;
+        literal.text = node.text;
+        literal.exact = node.value;
+        literal.rounded = roundToFormat(node.value, spec, nextOptions());
+        literal.value = decodeCode(spec, literal.rounded.code).value;
+        out.flags |= fromConversionFlags(literal.rounded.flags);
+        InFormat result{literal.value, literal.rounded.code};
+        out.literals.push_back(std::move(literal));
+        return result;
+    }
+
+    InFormat perform(const Expression& node, std::vector<InFormat> operands) {
+        ExpressionStep step;
+        step.op = node.op;
+        step.text = node.text;
+        for (InFormat& o : operands) {
+            step.operands.push_back(std::move(o.value));
+            step.operandCodes.push_back(o.code);
+        }
+        step.result = applyOperation(node.op, step.operands, spec, nextOptions());
+        const ExactValue& exact = step.result.exact.value;
+        const auto ulp = unitInLastPlace(spec, step.result.rounded.code);
+        if (ulp && exact.isFinite() && step.result.value.isFinite())
+            step.ulpError = (step.result.value - exact) / *ulp;
+        out.flags |= step.result.flags;
+        InFormat result{step.result.value, step.result.rounded.code};
+        out.steps.push_back(std::move(step));
+        return result;
+    }
+
+    // Literals and operations in evaluation order: operands first, left to right.
+    InFormat run(const Expression& root) {
+        std::vector<InFormat> values;
+        postOrder(root, [&](const Expression& node) {
+            if (node.isLiteral()) {
+                values.push_back(roundLiteral(node));
+                return;
+            }
+            std::vector<InFormat> operands = popOperands(values, node.operands.size());
+            values.push_back(perform(node, std::move(operands)));
+        });
+        return std::move(values.back());
+    }
+};
+
+bool hasStandIn(const Expression& expression, const FormatSpec& spec) {
+    bool found = false;
+    postOrder(expression, [&](const Expression& node) {
+        found =
+            found || (node.isLiteral() && !node.exact && !acceptsStandInInput(spec, node.value));
+    });
+    return found;
+}
+
+ExactValue errorAgainst(const ExactValue& value, const ExactValue& exact) {
+    if (value.isNaN() || exact.isNaN())
+        return ExactValue::nan();
+    if (value.isInfinity() && exact.isInfinity())
+        return value.isNegative() == exact.isNegative() ? ExactValue::zero() : value;
+    return value - exact;
+}
+
+} // namespace
+
+FormatEvaluation evaluateInFormat(const Expression& expression, const FormatSpec& spec,
+                                  const RoundingOptions& options, std::uint64_t seed) {
+    return evaluateInFormat(expression, spec, options, seed, evaluateExactly(expression));
+}
+
+FormatEvaluation evaluateInFormat(const Expression& expression, const FormatSpec& spec,
+                                  const RoundingOptions& options, std::uint64_t seed,
+                                  const ExactEvaluation& exact) {
+    FormatEvaluation out;
+    out.spec = spec;
+    out.unsupported = arithmeticUnsupported(spec);
+    if (!out.unsupported && hasStandIn(expression, spec))
+        out.unsupported = spec.id + " cannot take a literal longer than 40000 digits or beyond "
+                                    "10^±20000 exactly (a scaled format)";
+    if (out.unsupported)
+        return out;
+    Evaluator evaluator{spec, options, seed, out};
+    const Evaluator::InFormat result = evaluator.run(expression);
+    out.code = result.code;
+    out.value = result.value;
+    out.error = errorAgainst(out.value, exact.value);
+    out.errorApproximate = exact.approximate;
+    return out;
+}
+
+} // namespace fpx

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "fpx/exact/rounding.h"
+
+#include "fpx/exact/text_util.h"
+
+#include <array>
+#include <utility>
+
+namespace fpx {
+
+namespace {
+
+struct ModeNames {
+    RoundingMode mode;
+    std::string_view id;
+    std::string_view name;
+    std::array<std::string_view, 3> aliases;
+};
+
+constexpr std::array<ModeNames, 7> kModes{{
+    {RoundingMode::NearestEven, "rne", "nearest, ties to even", {"nearest", "even", "rn"}},
+    {RoundingMode::NearestAway, "rna", "nearest, ties away from zero", {"away", "ties-away", ""}},
+    {RoundingMode::TowardZero, "rtz", "toward zero (truncate)", {"rz", "zero", "trunc"}},
+    {RoundingMode::TowardPositive, "rup", "toward +infinity (ceiling)", {"ru", "up", "ceil"}},
+    {RoundingMode::TowardNegative, "rdn", "toward -infinity (floor)", {"rd", "down", "floor"}},
+    {RoundingMode::Stochastic, "sr", "stochastic (seeded)", {"stochastic", "rs", ""}},
+    {RoundingMode::ToOdd, "rto", "to odd (sticky)", {"odd", "ro", ""}},
+}};
+
+} // namespace
+
+std::string_view roundingModeId(RoundingMode mode) {
+    for (const auto& m : kModes)
+        if (m.mode == mode)
+            return m.id;
+    return "?";
+}
+
+std::string_view roundingModeName(RoundingMode mode) {
+    for (const auto& m : kModes)
+        if (m.mode == mode)
+            return m.name;
+    return "?";
+}
+
+std::optional<RoundingMode> parseRoundingMode(std::string_view text) {
+    const std::string key = toLower(trim(text));
+    for (const auto& m : kModes) {
+        if (key == m.id)
+            return m.mode;
+        for (std::string_view alias : m.aliases)
+            if (!alias.empty() && key == alias)
+                return m.mode;
+    }
+    return std::nullopt;
+}
+
+std::string_view overflowPolicyId(OverflowPolicy policy) {
+    return policy == OverflowPolicy::Ieee ? "ieee" : "saturate";
+}
+
+std::optional<OverflowPolicy> parseOverflowPolicy(std::string_view text) {
+    const std::string key = toLower(trim(text));
+    if (key == "ieee" || key == "inf" || key == "nonsaturating")
+        return OverflowPolicy::Ieee;
+    if (key == "saturate" || key == "satfinite" || key == "sat")
+        return OverflowPolicy::Saturate;
+    return std::nullopt;
+}
+
+std::string flagsToString(const ConversionFlags& flags) {
+    std::string text;
+    auto add = [&](bool on, std::string_view name) {
+        if (!on)
+            return;
+        if (!text.empty())
+            text += ',';
+        text += name;
+    };
+    add(flags.inexact, "inexact");
+    add(flags.underflow, "underflow");
+    add(flags.overflow, "overflow");
+    add(flags.invalid, "invalid");
+    return text;
+}
+
+} // namespace fpx

@@ -1,0 +1,2 @@
+#include "fpx/bench/run.h"
+#include "pages/page.h"

@@ -1,0 +1,2 @@
+#include "fpx/exact/value.h"
+#include "fpx/bench/run.h"
