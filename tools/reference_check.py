@@ -3,7 +3,7 @@
 
 A from-scratch Python model (standard library only, exact rational arithmetic
 via fractions.Fraction) of rounding exact values into every fpx format, written
-from the format facts and conversion rules of docs/design.md ("Format facts",
+from the format facts and conversion rules of docs/behaviour.md ("Format facts",
 "Conversion rules"), not from fpx's code.  It generates tens of thousands of inputs (random decimals,
 exact values, exact midpoints and midpoints +/- a tiny epsilon, values around
 max and the overflow threshold, specials, p/q fractions), feeds them through one
@@ -161,7 +161,7 @@ def parse_input(s):
 
 
 # --------------------------------------------------------------------------
-# format models (from docs/design.md, "Format facts", not from fpx)
+# format models (from docs/behaviour.md, "Format facts", not from fpx)
 
 
 class FloatFmt:
@@ -387,7 +387,7 @@ def build_models():
 
 
 def self_test(m):
-    """Check the model against the facts of docs/design.md, "Format facts"."""
+    """Check the model against the facts of docs/behaviour.md, "Format facts"."""
     P = pow2
     table = {  # id: (max, min normal, min subnormal)
         "fp64": ((2 - P(-52)) * P(1023), P(-1022), P(-1074)),

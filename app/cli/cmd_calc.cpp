@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // fpx calc: an expression computed in each format, every literal rounded first and every
-// operation rounded once (docs/design.md, "Arithmetic"), beside its exact value.
+// operation rounded once (docs/behaviour.md, "Arithmetic"), beside its exact value.
 #include "arguments.h"
 #include "commands.h"
 #include "conversion_setup.h"

@@ -216,7 +216,7 @@ int convertText(Streams& io, const std::optional<FormatSpec>& from, const Format
         } else {
             const ParsedValue parsed = parseValue(trimmed);
             if (!budget.charge(parsed)) {
-                // Each line is bounded by itself; this bounds their sum (docs/design.md,
+                // Each line is bounded by itself; this bounds their sum (docs/behaviour.md,
                 // "Bounded work"). What was converted so far is written, the rest refused.
                 io.out << out;
                 io.out.flush();

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // fpx sgd: plain SGD on one weight held in each format, with and without a master copy,
-// against exact arithmetic (docs/design.md, "Master weights").
+// against exact arithmetic (docs/behaviour.md, "Master weights").
 #include "arguments.h"
 #include "commands.h"
 #include "conversion_setup.h"

@@ -440,8 +440,8 @@ int runShow(const std::vector<std::string>& rawArgs, Streams& io) {
         reports.push_back(convertAndDescribe(input.value, spec, options));
         if (!input.fromSpec || !input.value.isNaN())
             continue;
-        // A NaN code keeps its payload where a format can hold it (docs/design.md,
-        // "Conversion rules", "NaN payloads"); its own format shows the code as typed.
+        // A NaN code keeps its payload where a format can hold it (docs/behaviour.md,
+        // "NaN payloads"); its own format shows the code as typed.
         if (sameEncoding(spec, *input.fromSpec)) {
             reports.back().conversion = Conversion{input.code, {}};
             reports.back().details = describeCode(spec, input.code, options);

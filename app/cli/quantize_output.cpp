@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // What fpx quantize prints and writes: the results table (text, CSV, JSON), the listing of
-// blocks, histograms, and the tensors of the .safetensors output (docs/design.md, "Block
+// blocks, histograms, and the tensors of the .safetensors output (docs/behaviour.md, "Block
 // formats and quantization", documents their layout).
 #include "quantize_output.h"
 
@@ -32,7 +32,8 @@ Json numberOrText(double x) {
     return x;
 }
 
-// SQNR to 4 decimals: the sums behind it are good to far more (design.md).
+// SQNR to 4 decimals: the sums behind it are good to far more (docs/behaviour.md, "Block formats
+// and quantization").
 std::string sqnrText(double db) {
     if (std::isnan(db))
         return "-";

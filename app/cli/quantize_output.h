@@ -41,7 +41,7 @@ Json quantizeJson(const std::string& description, const TensorView& input,
                   const std::optional<Histogram>& values);
 
 // One format's tensors in the .safetensors output (codes, scales, tensor and group scales) and
-// its metadata entries, as docs/design.md, "Block formats and quantization", lays them out.
+// its metadata entries, as docs/behaviour.md, "Block formats and quantization", lays them out.
 void addQuantizedTensors(const QuantizedTensor& quantized, std::vector<OutputTensor>& tensors,
                          std::vector<std::pair<std::string, std::string>>& metadata);
 

@@ -177,7 +177,7 @@ std::vector<ConversionPath> encodePaths(const FormatSpec& format, const Rounding
         }
         // cvt.rna rounds a NaN's bits as a number's: NaNs whose payload lies in the low bits
         // come out as ±inf (±max with .satfinite), where cvt.rn and cvt.rz keep them NaN
-        // (docs/design.md, "Known hardware deviations").
+        // (docs/behaviour.md, "Known hardware deviations").
         const std::string rnaNaNs =
             "NaN inputs with a payload in the low bits may give ±inf or ±max: the instruction "
             "rounds a NaN's bits as a number's";

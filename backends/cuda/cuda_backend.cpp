@@ -7,7 +7,8 @@
 //     over the inputs every backend uses (bench/verification.h);
 //   - cuBLASLt matrix-multiply throughput per format beside the datasheet dense peak.
 // Without a driver or a device, unavailableReason() says why and nothing else runs. No CUDA
-// error leaves the plugin: each becomes a result note. docs/design.md, "Backends and plugins".
+// error leaves the plugin: each becomes a result note. docs/architecture.md, "Backends and
+// plugins".
 
 #include "conversion_paths.h"
 #include "conversion_runner.h"

@@ -6,7 +6,7 @@
 //
 // Every kernel is checked bit for bit against the exact core before it is timed, over the
 // inputs every backend uses (bench/verification.h). The portable path for AMD, Intel and Apple
-// GPUs; with pocl it runs on the CPU, in CI and in the tests. docs/design.md, "Backends and
+// GPUs; with pocl it runs on the CPU, in CI and in the tests. docs/architecture.md, "Backends and
 // plugins".
 //   opencl_paths    what runs for a format and direction, and the kernels' parameters
 //   opencl_runner   the devices and one run over them

@@ -486,7 +486,7 @@ void Runner::runConversion(DeviceRun& run, std::size_t planIndex, std::size_t n,
             result.note = path.note;
             bench::recordVerification(result, outcome, path.deviations);
             // OpenCL leaves the NaN that vstore_half / vload_half produce to the
-            // implementation (docs/design.md, "Known hardware deviations").
+            // implementation (docs/behaviour.md, "Known hardware deviations").
             if (!result.verified && !result.exactByDesign)
                 result.note = bench::joinNotes(result.note,
                                                "NaN payloads are implementation-defined in OpenCL");

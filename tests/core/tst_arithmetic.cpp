@@ -15,7 +15,7 @@
 //     the 4-bit formats, random ones of the others) against a brute-force model written here:
 //     exact rationals in 128-bit integers and the nearest of all the format's enumerated values
 //     found by comparison, with IEEE's rules for specials, signed zeros and flags written out
-//     from docs/design.md, "Conversion rules".
+//     from docs/behaviour.md, "Conversion rules".
 //   - Known results of expressions (0.1 + 0.2, fma, sqrt(2), 1/0, ∞ − ∞, NF4) and the parser.
 #include "fpx/exact/arithmetic.h"
 #include "fpx/exact/code.h"
@@ -625,7 +625,7 @@ bool tinyAfterRounding(const SmallFormat& f, const Real& x, RoundingMode mode) {
     return !directedUp(mode, negative);
 }
 
-// The overflow result of docs/design.md, "Conversion rules".
+// The overflow result of docs/behaviour.md, "Conversion rules".
 Code overflowCode(const SmallFormat& f, bool negative, RoundingMode mode, OverflowPolicy policy) {
     const Code max = negative ? f.lowestCode : f.maxCode;
     if (!f.isFloat)

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Block formats (MX, NVFP4, NF4, nf4_dq, absmax integers, direct casts) against a reference
-// written here from the rules of docs/design.md, "Block formats and quantization":
+// written here from the rules of docs/behaviour.md, "Block formats and quantization":
 //   - every element code chosen by brute force over the element format's codes (the nearest
 //     value by exact distance, ties to the even code, a virtual level one step past the
 //     largest value deciding saturation),
 //   - FP32 and E4M3 scales chosen the same way among neighbouring candidates,
-//   - MX exponents from frexp, the NF4 levels from the decimals of docs/design.md,
+//   - MX exponents from frexp, the NF4 levels from the decimals of docs/behaviour.md,
 //     "Format facts".
 // Random blocks and crafted ones (all-zero, one huge element, NaN/Inf, amax a power of two,
 // ties, subnormal and clamped E8M0 scales), bits per element and the worked check of the issue.

@@ -641,7 +641,7 @@ bool isSubnormalFp32(std::uint32_t bits) {
 
 // What VCVTNEPS2BF16 does, from the pseudocode of convert_fp32_to_bfloat16 in the Intel SDM
 // ("Intel 64 and IA-32 Architectures Software Developer's Manual"), with no regard to MXCSR
-// (docs/design.md, "Known hardware deviations"):
+// (docs/behaviour.md, "Known hardware deviations"):
 //   zero or subnormal input → zero of the same sign (fpx keeps gradual underflow instead)
 //   NaN                     → its top 16 bits with the quiet bit (bit 6) set
 //   anything else           → round to nearest even, like fpx
@@ -1118,7 +1118,7 @@ void TestCrossCheck::avx512bf16FromFloat() {
     QCOMPARE(mismatches.count(), std::size_t(0));
 }
 
-// docs/design.md, "Known hardware deviations": VCVTNEPS2BF16 treats subnormal inputs as zero,
+// docs/behaviour.md, "Known hardware deviations": VCVTNEPS2BF16 treats subnormal inputs as zero,
 // whatever MXCSR says, while fpx keeps gradual underflow. Both are required exactly here.
 void TestCrossCheck::avx512bf16FlushesSubnormals() {
     if (!haveAvx512Bf16())

@@ -2,7 +2,7 @@
 //
 // Double rounding: decimal inputs for which the tempting path "parse to double, then round
 // to the narrow format" gives the wrong code, and fpx's single exact rounding
-// (docs/design.md, "Conversion rules") gives the right one.
+// (docs/behaviour.md, "Conversion rules") gives the right one.
 //
 // Construction: take the exact midpoint m between two neighbouring codes c and c+1 of the
 // narrow format. m has at most p+1 significant bits, so it is a double. Move it by ε, far

@@ -4,7 +4,7 @@
 //   - to fp16 by fpx and by F16C (VCVTPS2PH) in all four IEEE rounding modes, and
 //   - to bf16 by fpx and by AVX512-BF16 (VCVTNEPS2BF16, round to nearest even) wherever the
 //     instruction is exact by its own definition: it flushes subnormal inputs to zero
-//     (docs/design.md, "Known hardware deviations"; tst_crosscheck documents it), so those
+//     (docs/behaviour.md, "Known hardware deviations"; tst_crosscheck documents it), so those
 //     inputs are left out.
 // Codes are compared bit for bit, NaNs by class only (fpx emits its canonical quiet NaN, the
 // hardware keeps the payload).

@@ -52,7 +52,7 @@ void TestFormatSpecs::specStringReadsBack() {
 }
 
 void TestFormatSpecs::specStringOfBuiltins_data() {
-    // The built-ins' fields as docs/design.md, "Format facts" lists them.
+    // The built-ins' fields as docs/behaviour.md, "Format facts" lists them.
     QTest::addColumn<QString>("id");
     QTest::addColumn<QString>("spec");
     QTest::newRow("fp16") << "fp16"

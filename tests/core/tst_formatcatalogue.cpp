@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The catalogue against the table of docs/design.md, "Format facts": limits derived from each
+// The catalogue against the table of docs/behaviour.md, "Format facts": limits derived from each
 // FormatSpec must equal the published facts, typed here independently as powers of two and
 // decimals.
 #include "fpx/exact/conversion.h"
@@ -57,7 +57,7 @@ void TestFormatCatalogue::limits_data() {
     QTest::addColumn<bool>("hasInf");
     QTest::addColumn<bool>("hasNaN");
     QTest::addColumn<bool>("negativeZero");
-    // docs/design.md, "Format facts", row by row.
+    // docs/behaviour.md, "Format facts", row by row.
     QTest::newRow("fp64") << "fp64" << 64 << 1023 << "(2-2^-52)*2^1023"
                           << "2^-1022"
                           << "2^-1074"
@@ -198,7 +198,7 @@ void TestFormatCatalogue::integerLimits() {
 }
 
 void TestFormatCatalogue::nf4Levels() {
-    // docs/design.md, "Format facts" lists the levels as decimals; each is the float32
+    // docs/behaviour.md, "Format facts" lists the levels as decimals; each is the float32
     // nearest to its text.
     const auto& levels = fpx::test::kNf4Decimals;
     const FormatSpec nf4 = *findFormat("nf4").spec;

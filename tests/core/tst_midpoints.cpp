@@ -9,9 +9,9 @@
 // v − δ and v + δ, δ = a 64th of v's own quantum in the wider format, far smaller than any gap.
 //
 // The expectation never comes from fpx's rounding: it is picked from a sorted list of the
-// format's finite magnitudes (built from the field rules of docs/design.md, "Format facts")
+// format's finite magnitudes (built from the field rules of docs/behaviour.md, "Format facts")
 // plus one virtual value a quantum beyond max, which lets overflow be decided after rounding
-// with an unbounded exponent. Then the overflow rules of docs/design.md, "Conversion rules"
+// with an unbounded exponent. Then the overflow rules of docs/behaviour.md, "Conversion rules"
 // are applied.
 //
 // The reference computes in double. That is exact here, not a shortcut: every value involved
@@ -204,7 +204,7 @@ class Reference {
         return false;
     }
 
-    // docs/design.md, "Conversion rules": the overflow policy, for a result beyond max.
+    // docs/behaviour.md, "Conversion rules": the overflow policy, for a result beyond max.
     Code overflowCode(bool negative, RoundingMode mode, OverflowPolicy policy) const {
         const Code signedMax = negative ? (spec_.signBit() | maxCode_) : maxCode_;
         if (policy == OverflowPolicy::Saturate || spec_.specials == SpecialEncoding::None)
@@ -357,7 +357,7 @@ void TestMidpoints::everyMidpoint() {
         const int exponent = v.exponent - 6;
         for (bool negative : {false, true}) {
             // Unsigned formats (E8M0, *fnu) hold no negative value: only −0 could round back
-            // to one. What other negative inputs give is a rule of its own (docs/design.md,
+            // to one. What other negative inputs give is a rule of its own (docs/behaviour.md,
             // "Conversion rules"), not a midpoint, so they are left out here.
             if (negative && !spec.isSigned)
                 continue;
@@ -385,7 +385,7 @@ void TestMidpoints::overflowThresholds_data() {
     QTest::addColumn<int>("policy");
     QTest::addColumn<QString>("expected");
     // The overflow flag: 1 set, 0 clear, −1 not checked (∞ into a format with NaN but no ∞:
-    // docs/design.md, "Conversion rules" gives the code, not the flag).
+    // docs/behaviour.md, "Conversion rules" gives the code, not the flag).
     QTest::addColumn<int>("overflow");
 
     const int rne = int(RoundingMode::NearestEven);
@@ -396,7 +396,7 @@ void TestMidpoints::overflowThresholds_data() {
     const int ieee = int(OverflowPolicy::Ieee);
     const int sat = int(OverflowPolicy::Saturate);
 
-    // docs/design.md, "Conversion rules": 464 is a tie between 448 and the unrepresentable 480
+    // docs/behaviour.md, "Conversion rules": 464 is a tie between 448 and the unrepresentable 480
     // and goes to 448 (even significand 1.110); 465 rounds to 480 > max: NaN, since E4M3 has
     // no ∞.
     QTest::newRow("e4m3 464") << "fp8_e4m3" << 1 << 464LL << 0 << "" << rne << ieee << "0x7e" << 0;
@@ -466,7 +466,7 @@ void TestMidpoints::overflowThresholds_data() {
     QTest::newRow("e8m0 1.5*2^127 sat")
         << "fp8_e8m0" << 1 << 3LL << 126 << "" << rne << sat << "0xfe" << 1;
     QTest::newRow("e8m0 1.5") << "fp8_e8m0" << 1 << 3LL << -1 << "" << rne << ieee << "0x80" << 0;
-    // Formats with neither ∞ nor NaN always saturate (docs/design.md, "Conversion rules").
+    // Formats with neither ∞ nor NaN always saturate (docs/behaviour.md, "Conversion rules").
     QTest::newRow("e3m2 30") << "fp6_e3m2" << 1 << 30LL << 0 << "" << rne << ieee << "0x1f" << 1;
     QTest::newRow("e3m2 -1000") << "fp6_e3m2" << -1 << 1000LL << 0 << "" << rne << ieee << "0x3f"
                                 << 1;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The NaN payload rule (docs/design.md, "Conversion rules", "NaN payloads") against this
+// The NaN payload rule (docs/behaviour.md, "NaN payloads") against this
 // CPU's own conversions: F16C's _mm_cvtps_ph / _mm_cvtph_ps, SSE's float <-> double casts and
 // x87's double <-> long double, on every FP16 NaN and on many FP32 and FP64 payloads. The
 // hardware is the reference; the core's rule never sees it.

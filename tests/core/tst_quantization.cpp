@@ -4,7 +4,7 @@
 //
 // Expectations come from a brute-force list of the format's values (level × scale), never from
 // fpx's rounding: every value, every tie and the neighbourhoods of both, in every mode and both
-// overflow policies, plus hand-worked examples, specials and the NF4 table of docs/design.md,
+// overflow policies, plus hand-worked examples, specials and the NF4 table of docs/behaviour.md,
 // "Format facts".
 #include "fpx/exact/code.h"
 #include "fpx/exact/conversion.h"
@@ -81,7 +81,7 @@ struct Expected {
     bool invalid = false;
 };
 
-// What docs/design.md, "Conversion rules" and rounding.h say the conversion of x gives.
+// What docs/behaviour.md, "Conversion rules" and rounding.h say the conversion of x gives.
 Expected reference(const std::vector<Level>& table, const ExactValue& x, const ModeCase& mode) {
     Expected out;
     // The real (non-virtual) ends.
@@ -97,7 +97,7 @@ Expected reference(const std::vector<Level>& table, const ExactValue& x, const M
         qFatal("no zero level");
         return Code(0);
     };
-    // docs/design.md, "Conversion rules": NaN quantizes to 0, flagged invalid.
+    // docs/behaviour.md, "Conversion rules": NaN quantizes to 0, flagged invalid.
     if (x.isNaN()) {
         out.code = zeroCode();
         out.invalid = true;

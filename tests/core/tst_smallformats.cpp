@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Every code of every format of at most 16 bits — built-in and custom — checked against a model
-// written from the field rules of docs/design.md, "Format facts": class and value of each
+// written from the field rules of docs/behaviour.md, "Format facts": class and value of each
 // code, the counts and limits derived from the spec, exact round trips in every mode and
 // policy, and nextUp / nextDown against a brute-force sorted list of all values. Custom spellings
 // of built-in formats (e5m10 = fp16, e4m3b7fn = fp8_e4m3) must behave exactly like them.
@@ -62,7 +62,7 @@ Code codeCount(const FormatSpec& spec) {
     return Code(1) << spec.totalBits();
 }
 
-// What a code means, read from its fields by the rules of docs/design.md, "Format facts".
+// What a code means, read from its fields by the rules of docs/behaviour.md, "Format facts".
 struct Model {
     ValueClass valueClass = ValueClass::Zero;
     ExactValue value;

@@ -252,7 +252,7 @@ void TestFormatsDialogs::fieldsFromSpec() {
         bool defaultBias;
         const char* specials;
     };
-    // Fields typed from the formats' definitions (docs/design.md, "Format facts").
+    // Fields typed from the formats' definitions (docs/behaviour.md, "Format facts").
     const Case cases[] = {
         {"e4m3b11fnuz", 4, 3, 11, false, "fnuz"},
         {"e3m2", 3, 2, 3, true, "f"},

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Small helpers shared by the Qt Test executables: format lookup, hex text, the rounding
-// cases every test sweeps, and the NF4 levels of docs/design.md, "Format facts" (typed once,
+// cases every test sweeps, and the NF4 levels of docs/behaviour.md, "Format facts" (typed once,
 // independent of the core).
 #pragma once
 
@@ -73,7 +73,7 @@ inline constexpr ModeCase kModes[] = {
 
 inline constexpr OverflowPolicy kPolicies[] = {OverflowPolicy::Ieee, OverflowPolicy::Saturate};
 
-// The NF4 levels exactly as docs/design.md, "Format facts" lists them (QLoRA / bitsandbytes),
+// The NF4 levels exactly as docs/behaviour.md, "Format facts" lists them (QLoRA / bitsandbytes),
 // codes 0–15.
 inline constexpr const char* kNf4Decimals[16] = {
     "-1.0",

@@ -47,8 +47,8 @@ std::string_view pathName(PathKind kind) {
 }
 
 // Whether a wide type of precision P rounds every sum a + t of an accumulator value a
-// (precision p) and a term t (precision q) as the exact core does (docs/design.md,
-// "Accumulation and dot products", proof 1). P ≥ 2·max(p, q) + 2 always. When q ≤ p, double
+// (precision p) and a term t (precision q) as the exact core does (docs/proofs.md,
+// "Sums in a hardware type", proof 1). P ≥ 2·max(p, q) + 2 always. When q ≤ p, double
 // rounding is innocuous. When q > p a term can be a midpoint of the accumulator (p + 1 bits),
 // and a tiny a rounded away in the wide sum would turn "just above the midpoint" into a tie.
 // So then every sum the accumulator can hold must be exact in the wide type. With E the

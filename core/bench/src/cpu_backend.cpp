@@ -228,7 +228,7 @@ void finishThroughput(BenchResult& r, double bytesPerElement) {
 }
 
 // The deviations a CPU path declares. The core's only path that is not bit-exact is
-// AVX512-BF16's vcvtneps2bf16, which flushes subnormal inputs (docs/design.md, "Known hardware
+// AVX512-BF16's vcvtneps2bf16, which flushes subnormal inputs (docs/behaviour.md, "Known hardware
 // deviations"); any other difference of such a path fails it.
 Deviations declaredDeviations(const KernelPath& path) {
     return path.bitExact ? Deviations{} : Deviations{Deviation::SubnormalInputFlushed};

@@ -19,7 +19,7 @@ std::string_view formatIdOf(ElementType type);
 std::optional<ElementType> parseRawDtype(std::string_view text);
 
 // Writes n elements of `type` (little-endian bytes at `src`, any alignment) as floats. Exact:
-// every F16, BF16 and FP8 value is an FP32 value (docs/design.md, "Tensor files"). Not for F64.
+// every F16, BF16 and FP8 value is an FP32 value (docs/behaviour.md, "Tensor files"). Not for F64.
 void widenToFloat(ElementType type, const std::uint8_t* src, std::size_t n, float* dst);
 
 } // namespace fpx::tensor_file

@@ -61,7 +61,7 @@ bool shouldIncrement(const Truncation& t, bool negative, const RoundingOptions& 
 // Binary floats
 // ---------------------------------------------------------------------------------------
 
-// Result of a finite value too large for the format, by mode and policy (docs/design.md,
+// Result of a finite value too large for the format, by mode and policy (docs/behaviour.md,
 // "Conversion rules"):
 //   saturate            → ±max
 //   ieee, nearest/sr    → ±∞ (NaN where there is no ∞; ±max where there is neither)

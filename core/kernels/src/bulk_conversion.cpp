@@ -414,7 +414,7 @@ std::vector<Impl> encodeCandidates(const FormatSpec& target, const RoundingOptio
     // With AVX-512 the segment is found by a bisection over registers or, where the
     // breakpoints fit 32 buckets, by one compare: faster than the bit tricks as GCC vectorises
     // them, level with the hand-written nearest-even byte encoders (fpx bench ranks them;
-    // docs/design.md, "Benchmarks"). So the breakpoints come first where those do not apply
+    // docs/behaviour.md, "Benchmarks"). So the breakpoints come first where those do not apply
     // (FP4, INT4 in the other rounding modes; NF4, which has no bit trick); otherwise they are a
     // further path (all paths).
     const bool registerBisection = &loops == kernels::avx512Loops();

@@ -46,7 +46,7 @@ using namespace fpx::kernels;
 // vcvtps2ph (two µops), then per 32 a vinserti64x4 and 6 word operations, and per 64 the limit
 // test and the pack (Doubled: a vmulps per 16; UnsignedZero: a vptestmb and a masked move per
 // 64): about 8 instead of the dword encoder's 13 and a half. The proof and its exhaustive test
-// are in docs/design.md, "Fast paths and how they are proved".
+// are in docs/proofs.md, "Fast paths and how they are proved".
 template <bool UnsignedZero, bool Doubled> class HalfTopByteEncoder {
   public:
     // The caller has checked the sign rule: symmetric specials, or with UnsignedZero the

@@ -5,7 +5,7 @@
 // and compiled with its flags: everything here has internal linkage, so the copies never mix.
 // The loops are written as plain element code over arrays for the compiler to vectorise (with
 // -O3, 16 lanes of AVX-512 or 8 of AVX2); the reasoning behind each step is in comments and in
-// docs/design.md, "Fast paths and how they are proved", "Block quantizers".
+// docs/proofs.md, "Block quantizers".
 
 #include "block_quant_loops.h"
 #include "scale_grid.h"
@@ -634,9 +634,10 @@ nvfp4ElementsOf(std::uint32_t signCode, const ScaledThresholds& t, const std::ui
 }
 
 // NVFP4: s_b = E4M3(amax_b / (6 · s_t)) from the correctly rounded double quotient (a double
-// rounding that cannot change the result: docs/design.md), elements E2M1(|x| / (s_b · s_t)) by
-// thresholds t_i · s_b · s_t (exact products of 3, 4 and 24 significant bits) compared in FP32.
-// ByGrid: p.scaleCodesOnGrid, a template parameter so that the common case carries no encoder.
+// rounding that cannot change the result: docs/proofs.md, "Block quantizers"), elements E2M1(|x| /
+// (s_b · s_t)) by thresholds t_i · s_b · s_t (exact products of 3, 4 and 24 significant bits)
+// compared in FP32. ByGrid: p.scaleCodesOnGrid, a template parameter so that the common case
+// carries no encoder.
 template <bool ClipAtOrAbove, bool ByGrid>
 void nvfp4BlocksOf(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count,
                    std::size_t blockSize, std::uint8_t* codes, std::uint32_t* scales,
@@ -670,7 +671,8 @@ void nvfp4BlocksOf(const BlockQuantParams& p, const std::uint32_t* in, std::size
                               std::uint8_t* c) {
         if (s.thresholds == nullptr) {
             // A block scale that rounds to 0: every element stores +0, and the non-zero
-            // inputs are flushed (the reference's rule, docs/design.md).
+            // inputs are flushed (the reference's rule, docs/behaviour.md, "Block formats and
+            // quantization").
             std::uint32_t flushed = 0;
             for (std::size_t i = 0; i < n; ++i) {
                 c[i] = 0;
@@ -900,7 +902,8 @@ void nvfp4EstimatedBlocks(const BlockQuantParams& p, const std::uint32_t* in, st
                 prefetchAhead(in + first, size);
                 if (block.thresholds == nullptr) {
                     // A block scale that rounds to 0: every element stores +0, and the
-                    // non-zero inputs are flushed (the reference's rule, docs/design.md).
+                    // non-zero inputs are flushed (the reference's rule, docs/behaviour.md, "Block
+                    // formats and quantization").
                     std::uint32_t flushed = 0;
                     for (std::size_t i = 0; i < size; ++i) {
                         codes[first + i] = 0;
@@ -1010,7 +1013,8 @@ void nf4Blocks(const BlockQuantParams& p, const std::uint32_t* in, std::size_t c
 
 // Integer elements with scale s: d = x / s as a correctly rounded double, then RNE to an
 // integer. The quotient's rounding cannot move it onto or across a midpoint k + 1/2
-// (docs/design.md): d rounds like x / s itself. The general path (INT8's 127 levels).
+// (docs/proofs.md, "Block quantizers"): d rounds like x / s itself. The general path (INT8's 127
+// levels).
 [[gnu::always_inline]] inline void
 integerElementsByDivision(const BlockQuantParams& p, const std::uint32_t* in, std::size_t count,
                           float scale, std::uint8_t* codes, BlockTally& tally) {

@@ -9,8 +9,8 @@
 // The block quantizers' loops for FP32 input (tensor_quantizer.h): the same C++ compiled once
 // per instruction set (block_quant_avx512.cpp, block_quant_avx2.cpp, block_quant_baseline.cpp,
 // each including block_quant_body.h), chosen at run time by what the CPU has. Every trick in
-// them, and why it gives the exact core's answer: docs/design.md, "Fast paths and how they are
-// proved", "Block quantizers".
+// them, and why it gives the exact core's answer: docs/proofs.md, "Block quantizers", "Block
+// quantizers".
 
 namespace fpx::kernels {
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // nf4_dq's 8-bit absmaxes: one value per 64 elements, so plain scalar code; what must be exact
-// is (docs/design.md, "Fast paths and how they are proved", "Block quantizers"):
+// is (docs/proofs.md, "Fast paths and how they are proved", "Block quantizers"):
 //   - the mean of the absmaxes: their exact sum (Superaccumulator) divided and rounded once by
 //     the exact core;
 //   - each group's spread max |a − offset|: reached at the group's largest or smallest absmax,
@@ -49,7 +49,7 @@ bool differenceFitsDouble(float a, float b) {
 }
 
 double roundToInteger(double x) {
-    return (x + 0x1.8p52) - 0x1.8p52; // |x| < 2^51: nearest-even (design.md)
+    return (x + 0x1.8p52) - 0x1.8p52; // |x| < 2^51: nearest-even (docs/proofs.md)
 }
 
 // RNE(d / g) for d exact, g > 0 an FP32 number, |d / g| within a few hundred.

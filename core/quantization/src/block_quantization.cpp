@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The reference quantizer: every scale and every element is one roundToFormat of an exact value
-// (docs/design.md, "Block formats and quantization", states the rules and why each dequantized
+// (docs/behaviour.md, "Block formats and quantization", states the rules and why each dequantized
 // value is exact in a double).
 #include "fpx/quantization/block_quantization.h"
 
@@ -535,7 +535,7 @@ void dequantizeInChunks(
                 scaleBlock = i / blockSize;
                 scale = quantized.blockScale(scaleBlock);
             }
-            // Exact (design.md): no rounding happens in this product.
+            // Exact (docs/behaviour.md): no rounding happens in this product.
             values[i - first] = v * scale;
         }
         sink(first, values);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Direct casts of FP32 tensors (docs/design.md, "Fast paths and how they are proved", "Block
+// Direct casts of FP32 tensors (docs/proofs.md, "Block quantizers", "Block
 // quantizers"). quantizeExactly casts a finite x by roundToFormat(x, nearest-even, saturating)
 // and NaN or ±∞ by roundToFormat with the default options; it counts x as clipped when that
 // rounding sets the overflow flag and as flushed when x ≠ 0 and its code's value is zero.

@@ -23,8 +23,8 @@ struct CastTally {
 // A direct cast of FP32 inputs into a binary float element format (BlockScheme::Direct), with
 // quantizeExactly's answers: BulkEncoder's codes (nearest-even, saturating, as the reference
 // rounds finite inputs), the reference's own codes for NaN and ±∞, and the counts by two
-// magnitude boundaries found with the exact core (docs/design.md, "Fast paths and how they are
-// proved", "Block quantizers").
+// magnitude boundaries found with the exact core (docs/proofs.md, "Block quantizers", "Block
+// quantizers").
 class DirectCast {
   public:
     // nullopt where BulkEncoder has no path for the format or a boundary cannot be stated as

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // How far a quantized tensor is from its input: SQNR, MSE, the largest error
-// (docs/design.md, "Block formats and quantization", bounds the error of the sums).
+// (docs/behaviour.md, "Block formats and quantization", bounds the error of the sums).
 #include "fpx/quantization/block_quantization.h"
 
 #include "fpx/data/signal_noise.h"

@@ -3,8 +3,8 @@
 // nf4_dq, integer absmax) and direct casts through BulkEncoder, on several threads; the blocks
 // that hold a NaN or ±∞ (and whole tensors under one integer scale), FP64 tensors and
 // everything else through the exact core (quantizeExactly),
-// whose answers the fast paths reproduce bit for bit (docs/design.md, "Fast paths and how they
-// are proved", "Block quantizers").
+// whose answers the fast paths reproduce bit for bit (docs/proofs.md, "Block quantizers", "Block
+// quantizers").
 #include "fpx/quantization/tensor_quantizer.h"
 
 #include "block_quant_loops.h"

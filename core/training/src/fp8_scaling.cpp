@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Per-tensor FP8 scaling recipes over a sequence of tensors: current scaling and delayed
-// scaling with an amax history, as Transformer Engine defines them (docs/design.md, "FP8
-// scaling recipes").
+// scaling with an amax history, as Transformer Engine defines them (docs/behaviour.md, "FP8 scaling
+// recipes").
 #include "fpx/training/fp8_scaling.h"
 
 #include "fpx/data/signal_noise.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Static and dynamic loss scaling over a run of steps, with PyTorch GradScaler's update rule
-// (docs/design.md, "Loss scaling").
+// (docs/behaviour.md, "Loss scaling").
 #include "fpx/training/loss_scaling.h"
 
 #include "scaled_cast.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Range fit: where each value of a tensor lands when it is scaled and rounded once into a
-// format, and which power-of-two scales would fit it (docs/design.md, "Range fit").
+// format, and which power-of-two scales would fit it (docs/behaviour.md, "Range fit").
 #include "fpx/training/range_fit.h"
 
 #include "fpx/exact/conversion.h"
@@ -328,7 +328,8 @@ struct RangeClassifier::State {
     RangeFitOptions options;
     std::array<SideEdges, 2> edges; // [0] positive values, [1] negative values
 
-    // The double path (docs/design.md, "Range fit"): S = 2^scaleLog2, thresholds per side.
+    // The double path (docs/proofs.md, "The range-fit double path"): S = 2^scaleLog2, thresholds
+    // per side.
     bool fast = false;
     double scaleUp = 1, scaleDown = 1; // S and 1/S, both normal doubles
     std::array<double, 2> flushAt{}, normalAt{}, overflowAt{};

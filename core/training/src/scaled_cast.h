@@ -20,8 +20,8 @@ struct ScaledOutcome {
 };
 
 // Casts x·S for many elements of one format and rounding, each answer the exact core's
-// (roundToFormat and rangeZoneOf on the exact product); docs/design.md, "Fast paths and how
-// they are proved", and "Mixed-precision training" give the proof of the table below.
+// (roundToFormat and rangeZoneOf on the exact product); docs/proofs.md, "The scaled-cast table",
+// gives the proof of the table below.
 //
 // The fast path, for signed binary floats of at most 16 bits with subnormals and a rounding
 // that is symmetric in the sign and deterministic (rne, rna, rtz, rto): the magnitude axis

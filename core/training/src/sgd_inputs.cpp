@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The inputs of an SGD run as people write them (docs/design.md, "Master weights"): one reading
+// The inputs of an SGD run as people write them (docs/behaviour.md, "Master weights"): one reading
 // for `fpx sgd` and the Training page, so that the same text gives the same run in both.
 #include "fpx/training/sgd_simulation.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SGD on one weight held in a format, with and without a master copy, against exact arithmetic
-// (docs/design.md, "Master weights").
+// (docs/behaviour.md, "Master weights").
 //
 // Why it stays cheap over many steps: the held weight is a value of its format (dyadic, a few
 // dozen bits), and lr·g is one exact product, so w − lr·g is a short number and its rounding

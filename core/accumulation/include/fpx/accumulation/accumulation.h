@@ -17,7 +17,7 @@
 namespace fpx {
 
 // Sums and dot products computed in a format, one rounded operation at a time, beside their
-// exact values (docs/design.md, "Accumulation and dot products").
+// exact values (docs/behaviour.md, "Accumulation and dot products").
 
 // How the terms are added.
 //   Sequential  s ← s + t_i, left to right, from s = +0.

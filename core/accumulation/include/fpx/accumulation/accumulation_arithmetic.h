@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The ways accumulate() carries out one rounded addition in an accumulator format: by the
-// exact core, or in a wider hardware type rounded back with WideRounder (docs/design.md,
-// "Accumulation and dot products"). Each is a small value type with the same members, so the
+// exact core, or in a wider hardware type rounded back with WideRounder (docs/proofs.md,
+// "Sums in a hardware type"). Each is a small value type with the same members, so the
 // summation methods are written once as templates over them; the tests hold every one to the
 // exact core.
 
@@ -127,7 +127,7 @@ struct NativeDoubleArithmetic {
 };
 
 // Every sum s + t of an accumulator and an element format of at most 8 bits each, looked up
-// (docs/design.md, "Accumulation and dot products"). A sequential sum then keeps the
+// (docs/proofs.md, "Sums in a hardware type"). A sequential sum then keeps the
 // accumulator's code in a general-purpose register, and one term is one load from the table
 // row of that term: the dependency chain of the sum is a load, whatever binade the sum is in,
 // where the biased sum has to leave its loop at every power of two the sum crosses.

@@ -12,7 +12,7 @@
 namespace fpx::bench {
 
 // The speed of sums in emulated formats, each as a ratio to a reference timed alongside it
-// (measureAlongside) in the same run, on one thread (docs/design.md, "Benchmarks"):
+// (measureAlongside) in the same run, on one thread (docs/behaviour.md, "Benchmarks"):
 //   - sequential accumulation in FP16, BF16 and FP8 E4M3 (accumulate(), its hardware path)
 //     against a plain `float` loop s += t[i] over the same terms, a true sequential
 //     dependency the compiler may not reorder (no -ffast-math, so no vectorised reduction),

@@ -105,7 +105,7 @@ using ProgressSink = std::function<void(double, const std::string&)>;
 
 // A place benchmarks run: the CPU, CUDA devices, OpenCL devices. Backends other than the CPU
 // are plugins loaded at run time, so fpx starts and works where they cannot load
-// (docs/design.md, "Backends and plugins").
+// (docs/architecture.md, "Backends and plugins").
 class Backend {
   public:
     virtual ~Backend() = default;
@@ -131,7 +131,7 @@ struct LoadedBackends {
 
 // The CPU backend and every backend plugin (libfpx_backend_<id>.so) found in $FPX_BACKEND_DIR,
 // or else relative to the executable: ../lib in the build tree, LIBDIR/fpx where installed
-// (docs/design.md, "Backends and plugins"). A plugin exports
+// (docs/architecture.md, "Backends and plugins"). A plugin exports
 //   extern "C" int fpx_backend_abi_version();
 //   extern "C" fpx::bench::Backend* fpx_create_backend();
 // Each plugin is first opened by fpx-backend-probe in a process of its own (see

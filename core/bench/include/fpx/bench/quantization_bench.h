@@ -14,7 +14,7 @@ namespace fpx::bench {
 
 // The speed of the block quantizers (tensor_quantizer.h) on FP32 tensors far beyond the
 // last-level cache, on every thread, each as a ratio to memcpy timed alongside it on as many
-// threads (measureAlongside; docs/design.md, "Benchmarks"). Bytes counted:
+// threads (measureAlongside; docs/behaviour.md, "Benchmarks"). Bytes counted:
 //   quantizer  the FP32 input read + the codes (one byte each, as QuantizedTensor holds them)
 //              and the scale codes (four bytes each) written
 //   memcpy     the FP32 input read + its copy written

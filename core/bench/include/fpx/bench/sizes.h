@@ -2,7 +2,7 @@
 #pragma once
 
 // The sizes a benchmark runs at, in elements per pass: one vocabulary for the CLI, the
-// explorer's Benchmarks page and every backend (docs/design.md, "Benchmarks").
+// explorer's Benchmarks page and every backend (docs/behaviour.md, "Benchmarks").
 //   "in cache"                    kInCacheElements, whatever the device
 //   "beyond the last-level cache" beyondCacheElements(), derived from the device's cache and
 //                                 memory

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// What "verified" means on every backend (docs/design.md, "Benchmarks"): before a conversion
+// What "verified" means on every backend (docs/behaviour.md, "Benchmarks"): before a conversion
 // path is timed, its outputs are compared bit for bit with the exact core's over the same two
 // sets of inputs —
 //   - the adversarial set: every FP32 exponent with the fractions on, just below and just
@@ -10,7 +10,7 @@
 //     (decode);
 //   - the first kRandomSampleElements of the timed random inputs;
 // and every difference is put in a class. A path declares up front the classes it may fall
-// into (docs/design.md, "Known hardware deviations"); a difference outside them is a failure.
+// into (docs/behaviour.md, "Known hardware deviations"); a difference outside them is a failure.
 
 #include "fpx/bench/backend.h"
 #include "fpx/exact/format_spec.h"

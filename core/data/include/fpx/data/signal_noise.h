@@ -10,7 +10,7 @@ namespace fpx {
 
 // Pairwise sums of non-negative terms, taken in pieces so that no tensor is held twice: the
 // relative error of the total is at most about log2(n) units in the last place of a double,
-// however many terms there are (docs/design.md, "Block formats and quantization").
+// however many terms there are (docs/behaviour.md, "Block formats and quantization").
 class PairwiseSum {
   public:
     void add(double term) {

@@ -13,7 +13,7 @@
 
 namespace fpx {
 
-// The kinds of tensor files fpx reads (docs/design.md, "Tensor files").
+// The kinds of tensor files fpx reads (docs/behaviour.md, "Tensor files").
 //   Npy          NumPy .npy: <f2, <f4, <f8, C or Fortran order
 //   Safetensors  F64, F32, F16, BF16, F8_E4M3, F8_E5M2 tensors (others listed, not loaded)
 //   Raw          headerless little-endian values of a dtype given by the user

@@ -14,7 +14,7 @@
 namespace fpx {
 
 // The operations a machine whose arithmetic type is a format performs. Each is computed
-// exactly on the operands' values and rounded once into the format (docs/design.md,
+// exactly on the operands' values and rounded once into the format (docs/behaviour.md,
 // "Arithmetic").
 enum class Operation {
     Add,

@@ -21,7 +21,7 @@ namespace fpx {
 // An arithmetic expression as typed, e.g. "fma(0.1, 10, -1)": a tree of literals and
 // operations. Computed two ways: exactly (evaluateExactly) and in a format, where every literal
 // is rounded into the format first and every operation rounds once (evaluateInFormat;
-// docs/design.md, "Arithmetic").
+// docs/behaviour.md, "Arithmetic").
 struct Expression {
     enum class Kind { Literal, Operation };
     Kind kind = Kind::Literal;

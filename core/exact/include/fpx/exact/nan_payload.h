@@ -28,7 +28,7 @@ std::string_view nanKindName(NaNKind kind);
 // format tells them apart.
 std::string codeClassName(const FormatSpec& spec, Code code);
 
-// The NaN payload rule (docs/design.md, "Conversion rules", "NaN payloads"): the NaN code
+// The NaN payload rule (docs/behaviour.md, "NaN payloads"): the NaN code
 // `code` of `from` converted into `to` as x86 (SSE, F16C, x87) and ARM hardware convert it,
 // when both formats are IEEE-style:
 //

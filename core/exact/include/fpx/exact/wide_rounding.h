@@ -19,7 +19,7 @@ namespace fpx {
 
 // Arithmetic in a narrow binary format carried out in a wider hardware type (float or double)
 // and rounded back with a bit trick. The proof that this equals the exact core's one rounding
-// is in docs/design.md, "Accumulation and dot products"; in short:
+// is in docs/proofs.md, "Sums in a hardware type"; in short:
 //
 //  1. a, b have at most p significant bits and the wide type has P ≥ 2p + 2 bits. Then the
 //     wide sum s = RN_P(a + b) rounded to nearest-even at p bits equals RN_p(a + b): double
@@ -105,7 +105,7 @@ template <class Wide> class WideRounder {
     }
 
     // Sums that stay inside one binade [2^e, 2^(e+1)) of the format, one wide addition a term
-    // (docs/design.md, "Accumulation and dot products"). Let q = 2^(e+1−p), the format's
+    // (docs/proofs.md, "Sums in a hardware type"). Let q = 2^(e+1−p), the format's
     // spacing there, P ≥ 2p + 2 the wide precision, and
     //
     //     C = 3 · 2^k,  k = e − p + P − 1:   C ∈ [2^(k+1), 2^(k+2)), where Wide's spacing is

@@ -9,7 +9,7 @@
 namespace fpx {
 
 // Exact arithmetic is charged in bit products: a product of an a-bit and a b-bit integer
-// costs about a·b, a gcd of n-bit integers about n² (docs/design.md, "Bounded work").
+// costs about a·b, a gcd of n-bit integers about n² (docs/behaviour.md, "Bounded work").
 
 // One value or expression: about half a second of big-integer work on a small machine.
 inline constexpr double kValueWork = 1.5e11;

@@ -6,8 +6,8 @@
 // bulk loops (compiled once per instruction set), the CUDA kernels and the tests include it.
 // The parameters are derived from a FormatSpec by the exact core (bulk_conversion.h), and the
 // rare results (NaN, ±∞, overflow, zero) are the exact core's own answers, looked up. Why
-// each trick gives the exact core's answer, and which tests check it: docs/design.md, "Fast
-// paths and how they are proved".
+// each trick gives the exact core's answer, and which tests check it: docs/proofs.md, "Fast paths
+// and how they are proved".
 //
 // The functions are `static`: every translation unit gets its own copy, so a copy compiled
 // for AVX-512 can never be picked by the linker for a caller built for plain x86-64.

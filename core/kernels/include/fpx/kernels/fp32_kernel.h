@@ -16,7 +16,7 @@ namespace fpx {
 // in-range values itself and hands every rare case (NaN, ±∞, ±0, overflow, underflow to
 // zero, negative into unsigned) to the exact core, so it agrees with roundToFormat bit for
 // bit by construction of those cases and by test (tst_fp32kernel) for the rest
-// (docs/design.md, "Fast paths and how they are proved").
+// (docs/proofs.md, "Fast paths and how they are proved").
 //
 // Available for binary float targets of at most 32 fraction bits in every mode but
 // stochastic rounding.

@@ -38,7 +38,7 @@ void f16cEncode(RoundingMode mode, const std::uint32_t* in, std::uint16_t* out, 
 void f16cDecode(const std::uint16_t* in, std::uint32_t* out, std::size_t count,
                 const std::uint32_t (&nanBits)[2], OutputStores stores = OutputStores::Cached);
 // vcvtneps2bf16: nearest-even; flushes FP32 subnormal inputs to ±0, so it is not bit-exact
-// (docs/design.md, "Known hardware deviations").
+// (docs/behaviour.md, "Known hardware deviations").
 void avx512Bf16Encode(const std::uint32_t* in, std::uint16_t* out, std::size_t count,
                       const std::uint32_t (&nanCode)[2],
                       OutputStores stores = OutputStores::Cached);

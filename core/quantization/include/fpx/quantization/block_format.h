@@ -11,7 +11,7 @@
 
 namespace fpx {
 
-// How a quantizer turns a tensor into element codes plus scales (docs/design.md, "Block formats
+// How a quantizer turns a tensor into element codes plus scales (docs/behaviour.md, "Block formats
 // and quantization", has the exact rules and how libraries differ).
 //   Direct     a plain cast into the element format (fp8_e4m3, bf16, …): no scale
 //   Mx         OCP MX v1.0: each block shares a power-of-two E8M0 scale chosen by a ScaleRule

@@ -16,7 +16,7 @@ namespace fpx {
 
 // A tensor quantized by one BlockFormat: what would be stored, and what happened on the way.
 // Every dequantized value (element value × block scale × tensor scale) is exact in a double
-// (docs/design.md, "Block formats and quantization", shows why for each scheme).
+// (docs/behaviour.md, "Block formats and quantization", shows why for each scheme).
 struct QuantizedTensor {
     BlockFormat format;
     std::vector<std::size_t> shape;
@@ -38,7 +38,7 @@ struct QuantizedTensor {
     std::size_t clipped = 0;   // finite inputs whose scaled value saturated at ±element max
     std::size_t flushed = 0;   // non-zero finite inputs that became zero
     std::size_t nanInputs = 0; // NaN inputs (the spec's rule for each scheme says what
-    std::size_t infInputs = 0; // their blocks become; see design.md)
+    std::size_t infInputs = 0; // their blocks become; see docs/behaviour.md)
 
     std::size_t blockCount() const { return scaleCodes.empty() ? 1 : scaleCodes.size(); }
     std::size_t blockOf(std::size_t element) const { return blockSize ? element / blockSize : 0; }
@@ -53,7 +53,7 @@ struct QuantizedTensor {
 using QuantizeProgress = std::function<bool(std::size_t done, std::size_t total)>;
 
 // The reference quantizer: every scale and element computed from exact values with
-// roundToFormat, one rounding each, as docs/design.md states the rules. Slow (one ExactValue
+// roundToFormat, one rounding each, as docs/behaviour.md states the rules. Slow (one ExactValue
 // per element); the fast kernels (tensor_quantizer.h) are proved against it. nullopt when
 // cancelled or when the input cannot be quantized (`error` says why: an empty tensor, a 'row'
 // layout on a 0-d tensor …).
@@ -78,7 +78,7 @@ void dequantizeInChunks(
 
 // How far the quantized tensor is from its input (NaN and ±∞ inputs left out of the sums and
 // counted apart). The sums of squares are taken in double over non-negative terms, pairwise,
-// so their relative error is far below what 4 decimals of sqnr_db can show (design.md gives
+// so their relative error is far below what 4 decimals of sqnr_db can show (docs/behaviour.md gives
 // the bound).
 struct QuantizationReport {
     std::string format;

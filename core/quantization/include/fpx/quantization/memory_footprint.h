@@ -12,7 +12,7 @@ namespace fpx {
 // How many bytes a model of N parameters takes, stored in one format, for inference (the
 // weights) or for mixed-precision training with Adam (weights, gradients, FP32 master weights,
 // Adam's two FP32 moments). Every count is an exact integer number of bytes; the assumptions
-// are in docs/design.md, "Memory footprint".
+// are in docs/behaviour.md, "Memory footprint".
 
 // The most parameters a footprint is computed for (10^15): far beyond any model, and small
 // enough that bits = parameters × 128 fits in 64 bits.

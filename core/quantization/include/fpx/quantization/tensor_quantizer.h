@@ -24,8 +24,8 @@ struct QuantizeRun {
 QuantizerPath quantizerPath(const BlockFormat& format, const TensorView& input);
 
 // Quantizes with the fastest path that gives quantizeExactly's answer bit for bit (the fast
-// kernels are proved in docs/design.md and tested against the exact core); the exact core
-// where no fast path applies. Same result and errors as quantizeExactly.
+// kernels are proved in docs/proofs.md, "Block quantizers" and tested against the exact core); the
+// exact core where no fast path applies. Same result and errors as quantizeExactly.
 std::optional<QuantizedTensor> quantizeTensor(const BlockFormat& format, const TensorView& input,
                                               std::string& error, const QuantizeRun& run = {});
 

@@ -99,7 +99,7 @@ RangeZoneEdges rangeZoneEdges(const FormatSpec& format, const RoundingOptions& r
 // deterministic, a binary float is classified by comparing |x·S| (an exact double, checked)
 // with the zone edges turned into double thresholds, and its rounding error is computed in
 // double where that is provably exact; every other value goes through rangeZoneOf's exact
-// rounding (docs/design.md, "Range fit").
+// rounding (docs/proofs.md, "The range-fit double path").
 class RangeClassifier {
   public:
     RangeClassifier(const FormatSpec& format, const RangeFitOptions& options);
