@@ -31,13 +31,6 @@ std::string_view kindName(TensorFileKind kind) {
     return "?";
 }
 
-std::string shapeText(const std::vector<std::size_t>& shape) {
-    std::string text = "[";
-    for (std::size_t i = 0; i < shape.size(); ++i)
-        text += (i ? ", " : "") + std::to_string(shape[i]);
-    return text + "]";
-}
-
 // Six significant digits for the table; the JSON carries the full doubles.
 std::string shortNumber(double v) {
     char text[32];

@@ -44,15 +44,6 @@ const char* defaultFormats(plots::PlotKind kind) {
     return "fp16";
 }
 
-// The double nearest to an exact value (±∞ beyond the range of double).
-double nearestDouble(const ExactValue& value) {
-    static const FormatSpec fp64 = *findFormat("fp64").spec;
-    const auto bits = static_cast<std::uint64_t>(roundToFormat(value, fp64).code);
-    double d = 0;
-    std::memcpy(&d, &bits, sizeof d);
-    return d;
-}
-
 // "A:B" in any notation the value parser reads (0.0625, 1/16, 2^-4, 0x1p-4), each end the
 // nearest double: the plots' axes are doubles.
 bool parseRange(const std::string& text, double& from, double& to) {

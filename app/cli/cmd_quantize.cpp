@@ -11,6 +11,8 @@
 #include "fpx/exact/text_util.h"
 #include "fpx/quantization/block_format.h"
 
+#include <nlohmann/json.hpp>
+
 #include <unistd.h>
 
 #include <charconv>
@@ -52,13 +54,6 @@ std::optional<std::size_t> parseCount(const std::string& text) {
     if (text.empty() || ec != std::errc() || end != text.data() + text.size())
         return std::nullopt;
     return value;
-}
-
-std::string shapeText(const std::vector<std::size_t>& shape) {
-    std::string text = "[";
-    for (std::size_t i = 0; i < shape.size(); ++i)
-        text += (i ? "," : "") + std::to_string(shape[i]);
-    return text + "]";
 }
 
 bool endsWith(const std::string& text, std::string_view suffix) {
@@ -200,7 +195,8 @@ int runQuantize(const std::vector<std::string>& rawArgs, Streams& io) {
         std::vector<OutputTensor> tensors;
         std::vector<std::pair<std::string, std::string>> metadata{
             {"format", *formatsText},
-            {"shape", shapeText(source.view.shape)},
+            // As the safetensors header writes shapes: a JSON array, "[4096,11008]".
+            {"shape", nlohmann::json(source.view.shape).dump()},
             {"source", source.description},
             {"block", options.blocks ? blockLayoutId(*options.blocks) : "default"},
             {"scale_rule", std::string(scaleRuleId(options.scaleRule.value_or(ScaleRule::Floor)))}};

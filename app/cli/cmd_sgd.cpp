@@ -48,10 +48,9 @@ constexpr const char* kUsage =
 constexpr std::size_t kMaxSteps = kMaxSgdSteps;
 constexpr std::size_t kMaxTrajectory = 100'000;
 
-// The double nearest to x (ties to even): PyTorch's lr, the relative error.
+// The double nearest to x (ties to even), exactly: PyTorch's lr, the relative error.
 ExactValue nearestDoubleValue(const ExactValue& x) {
-    static const FormatSpec fp64 = *findFormat("fp64").spec;
-    return decodeCode(fp64, roundToFormat(x, fp64).code).value;
+    return exactFromDouble(nearestDouble(x));
 }
 
 // A format option's spec, with --scale applied; an error when unknown or without arithmetic.

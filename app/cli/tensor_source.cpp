@@ -22,7 +22,7 @@ namespace {
 // --values: each parsed exactly, then rounded once to FP32 (nearest even); a finite value
 // beyond FP32's range is an error rather than a silent infinity.
 std::optional<std::vector<float>> parseValueList(const std::string& text, std::string& error) {
-    const FormatSpec fp32 = *findFormat("fp32").spec;
+    const FormatSpec& fp32 = fp32Spec();
     std::vector<float> values;
     StreamBudget budget;
     for (const std::string_view piece : splitAt(text, ',')) {

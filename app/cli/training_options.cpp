@@ -25,7 +25,7 @@ std::optional<float> parsePositiveFp32(const std::string& option, const std::str
         error = option + ": '" + text + "' must be a positive finite number";
         return std::nullopt;
     }
-    const FormatSpec fp32 = *findFormat("fp32").spec;
+    const FormatSpec& fp32 = fp32Spec();
     const Conversion c = roundToFormat(*parsed.value, fp32);
     const float value = std::bit_cast<float>(static_cast<std::uint32_t>(c.code));
     if (!std::isfinite(value) || value == 0) {

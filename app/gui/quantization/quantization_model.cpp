@@ -15,13 +15,6 @@ namespace fpx::gui {
 
 namespace {
 
-std::string shapeText(const std::vector<std::size_t>& shape) {
-    std::string text = "[";
-    for (std::size_t i = 0; i < shape.size(); ++i)
-        text += (i ? ", " : "") + std::to_string(shape[i]);
-    return text + "]";
-}
-
 // The page's block size and scale rule apply to every format they fit: a direct cast has no
 // blocks and only MX blocks have a scale rule, so those formats keep their own.
 std::optional<BlockFormat> resolveFormat(const std::string& id, const QuantizerOptions& wanted,

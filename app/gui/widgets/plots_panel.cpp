@@ -31,12 +31,6 @@ namespace fpx::gui {
 
 namespace {
 
-double nearestDouble(const ExactValue& v) {
-    if (!v.isFinite())
-        return std::nan("");
-    return std::strtod(toSignificantDigits(v, 17).c_str(), nullptr);
-}
-
 // 37187500000 → "37,187,500,000": exact bytes, grouped to be read aloud.
 QString groupedInteger(std::uint64_t n) {
     QString digits = QString::number(n);
@@ -350,7 +344,9 @@ void PlotsPanel::applyResult() {
 void PlotsPanel::updateMarker() {
     if (request_.kind != plots::PlotKind::Error && request_.kind != plots::PlotKind::Values)
         return;
-    double x = nearestDouble(controller_->inputValue());
+    // No marker for ±∞ or NaN.
+    const ExactValue& input = controller_->inputValue();
+    double x = input.isFinite() ? nearestDouble(input) : std::nan("");
     if (request_.kind == plots::PlotKind::Values && request_.symmetricLog && std::isfinite(x))
         x = std::copysign(std::log10(1 + std::abs(x) / 0.01), x);
     plots::setValueMarker(*plot_, x);

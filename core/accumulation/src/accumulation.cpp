@@ -22,11 +22,6 @@ namespace {
 constexpr std::size_t kProgressEveryFast = std::size_t(1) << 20;
 constexpr std::size_t kProgressEveryExact = std::size_t(1) << 10;
 
-const FormatSpec& fp32Spec() {
-    static const FormatSpec spec = *findFormat("fp32").spec;
-    return spec;
-}
-
 enum class PathKind { Float, Double, NativeDouble, Exact };
 
 // The float path's sequential sums of formats of at most 8 bits (AdditionTable).

@@ -35,7 +35,7 @@ DotResult dotProduct(const TermSequence& a, const TermSequence& b, const DotOpti
         if (spec)
             if (auto why = arithmeticUnsupported(*spec))
                 throw std::invalid_argument("dotProduct: " + *why);
-    static const FormatSpec fp32 = *findFormat("fp32").spec;
+    const FormatSpec& fp32 = fp32Spec();
     const bool isBlocked = options.blockSize > 0;
     const std::optional<FormatSpec> totalFormat = fp32;
 

@@ -23,7 +23,7 @@ namespace {
 // the same sign.
 template <std::size_t N> std::unique_ptr<std::array<float, N>> widenTable(std::string_view id) {
     const FormatSpec source = *findFormat(id).spec;
-    const FormatSpec fp32 = *findFormat("fp32").spec;
+    const FormatSpec& fp32 = fp32Spec();
     auto table = std::make_unique<std::array<float, N>>();
     for (std::size_t code = 0; code < N; ++code) {
         const ExactValue value = decodeCode(source, Code(code)).value;

@@ -16,13 +16,6 @@ using namespace tensor_file;
 
 namespace {
 
-std::string shapeText(const std::vector<std::size_t>& shape) {
-    std::string text = "[";
-    for (std::size_t i = 0; i < shape.size(); ++i)
-        text += (i ? ", " : "") + std::to_string(shape[i]);
-    return text + "]";
-}
-
 // The element count of a shape; false when it overflows.
 bool elementCount(const std::vector<std::size_t>& shape, std::uint64_t& count) {
     count = 1;

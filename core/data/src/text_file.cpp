@@ -51,7 +51,7 @@ class TextTensorFile : public TensorFile {
 } // namespace
 
 TensorFileOpen openText(const std::string& path, const MappedFile& mapping) {
-    const FormatSpec fp64 = *findFormat("fp64").spec;
+    const FormatSpec& fp64 = fp64Spec();
     auto values = std::make_shared<std::vector<double>>();
     const std::string_view text = mapping.bytes();
     // A UTF-8 byte order mark, as some editors write, is not part of the first value.

@@ -16,11 +16,6 @@ namespace fpx {
 
 namespace {
 
-const FormatSpec& fp64Spec() {
-    static const FormatSpec spec = *findFormat("fp64").spec;
-    return spec;
-}
-
 // A finite parameter as the double nearest to it (parsed exactly, rounded once).
 std::optional<double> parseParameter(std::string_view text, const std::string& what,
                                      std::string& error) {

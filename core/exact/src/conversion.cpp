@@ -2,8 +2,11 @@
 #include "fpx/exact/conversion.h"
 
 #include "fpx/exact/float_geometry.h"
+#include "fpx/exact/format_catalogue.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <numeric>
 #include <stdexcept>
 
@@ -412,6 +415,11 @@ Conversion roundToFormat(const ExactValue& input, const FormatSpec& spec,
         return roundLookup(input, spec, options);
     }
     return {};
+}
+
+double nearestDouble(const ExactValue& input, const RoundingOptions& options) {
+    return std::bit_cast<double>(
+        static_cast<std::uint64_t>(roundToFormat(input, fp64Spec(), options).code));
 }
 
 std::string_view valueClassName(ValueClass c) {

@@ -336,6 +336,16 @@ FormatLookup findFormat(std::string_view name) {
     return fail("unknown format '" + std::string(trim(name)) + "': " + kSpecHelp);
 }
 
+const FormatSpec& fp32Spec() {
+    static const FormatSpec spec = *findFormat("fp32").spec; // immutable after first use
+    return spec;
+}
+
+const FormatSpec& fp64Spec() {
+    static const FormatSpec spec = *findFormat("fp64").spec;
+    return spec;
+}
+
 std::vector<std::pair<std::string, std::string>> shortSpecsTakenByBuiltins() {
     std::vector<std::pair<std::string, std::string>> taken;
     for (const FormatSpec& spec : builtinFormats()) {

@@ -16,16 +16,11 @@ namespace fpx {
 
 namespace {
 
-const FormatSpec& fp64() {
-    static const FormatSpec spec = *findFormat("fp64").spec;
-    return spec;
-}
-
 // Nearest double (±inf beyond its range, ±0 below it).
 double toDouble(const ExactValue& v) {
     if (v.isNaN())
         return std::nan("");
-    const Code code = roundToFormat(v, fp64()).code;
+    const Code code = roundToFormat(v, fp64Spec()).code;
     const auto bits = static_cast<std::uint64_t>(code);
     double d = 0;
     std::memcpy(&d, &bits, sizeof d);
@@ -38,7 +33,7 @@ double toDoubleToward(const ExactValue& v, bool up) {
         return std::nan("");
     RoundingOptions directed;
     directed.mode = up ? RoundingMode::TowardPositive : RoundingMode::TowardNegative;
-    const auto bits = static_cast<std::uint64_t>(roundToFormat(v, fp64(), directed).code);
+    const auto bits = static_cast<std::uint64_t>(roundToFormat(v, fp64Spec(), directed).code);
     double d = 0;
     std::memcpy(&d, &bits, sizeof d);
     return d;
@@ -47,7 +42,7 @@ double toDoubleToward(const ExactValue& v, bool up) {
 ExactValue fromDouble(double d) {
     std::uint64_t bits = 0;
     std::memcpy(&bits, &d, sizeof d);
-    return decodeCode(fp64(), bits).value;
+    return decodeCode(fp64Spec(), bits).value;
 }
 
 // log2 |v| as a double, for values far beyond the range of double.

@@ -18,11 +18,6 @@ namespace fpx {
 
 namespace {
 
-const FormatSpec& fp32Spec() {
-    static const FormatSpec spec = *findFormat("fp32").spec; // immutable after first use
-    return spec;
-}
-
 ExactValue fp32Value(std::uint32_t bits) {
     return decodeCode(fp32Spec(), bits).value;
 }

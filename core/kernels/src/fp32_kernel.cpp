@@ -33,7 +33,7 @@ Fp32Kernel::Fp32Kernel(const FormatSpec& target, const RoundingOptions& options)
 }
 
 Code Fp32Kernel::exact(std::uint32_t fp32Bits) const {
-    static const FormatSpec fp32 = *findFormat("fp32").spec;
+    const FormatSpec& fp32 = fp32Spec();
     return roundToFormat(decodeCode(fp32, fp32Bits).value, *target_, options_).code;
 }
 

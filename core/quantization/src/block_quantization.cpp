@@ -21,11 +21,6 @@ namespace {
 constexpr std::size_t kNf4DoubleQuantGroup = 256; // absmax codes sharing one FP32 scale
 constexpr std::size_t kProgressStride = 1 << 12;  // elements between progress calls
 
-const FormatSpec& fp32Spec() {
-    static const FormatSpec spec = *findFormat("fp32").spec;
-    return spec;
-}
-
 constexpr RoundingOptions kNearestSaturating{RoundingMode::NearestEven, OverflowPolicy::Saturate};
 
 // The largest level of an integer element (symmetric: −qmax…qmax for signed formats).

@@ -49,11 +49,6 @@ const BlockQuantLoops& fastestLoops() {
     return kernels::baselineBlockQuantLoops();
 }
 
-const FormatSpec& fp64Spec() {
-    static const FormatSpec spec = *findFormat("fp64").spec;
-    return spec;
-}
-
 // A value known to be a double (element and scale format values), through the exact core.
 std::optional<double> exactDouble(const ExactValue& value) {
     const Conversion c = roundToFormat(value, fp64Spec());

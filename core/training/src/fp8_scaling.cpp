@@ -68,7 +68,7 @@ std::optional<float> scaleFrom(double amax, float formatMax, int margin) {
 }
 
 float formatMaxAsFloat(const FormatSpec& format) {
-    const FormatSpec fp32 = *findFormat("fp32").spec;
+    const FormatSpec& fp32 = fp32Spec();
     const Conversion c = roundToFormat(deriveLimits(format).max, fp32);
     return std::bit_cast<float>(static_cast<std::uint32_t>(c.code));
 }

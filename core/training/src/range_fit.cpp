@@ -21,17 +21,11 @@ namespace {
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 constexpr std::int64_t kMinusInfinity = std::numeric_limits<std::int64_t>::min();
 
-const FormatSpec& fp64Spec() {
-    static const FormatSpec spec = *findFormat("fp64").spec;
-    return spec;
-}
-
 // The exact value rounded once to double (fp64's code is the double's bit pattern).
 double roundToDouble(const ExactValue& value, RoundingMode mode) {
     RoundingOptions options;
     options.mode = mode;
-    const Conversion c = roundToFormat(value, fp64Spec(), options);
-    return std::bit_cast<double>(static_cast<std::uint64_t>(c.code));
+    return nearestDouble(value, options);
 }
 
 std::size_t zoneIndex(RangeZone zone) {

@@ -14,17 +14,6 @@ namespace fpx::training {
 
 namespace {
 
-const FormatSpec& fp64Spec() {
-    static const FormatSpec spec = *findFormat("fp64").spec;
-    return spec;
-}
-
-// The double nearest to an exact value (fp64's code is the double's bits).
-double nearestDouble(const ExactValue& value) {
-    const Conversion c = roundToFormat(value, fp64Spec());
-    return std::bit_cast<double>(static_cast<std::uint64_t>(c.code));
-}
-
 bool symmetricDeterministic(RoundingMode mode) {
     return mode == RoundingMode::NearestEven || mode == RoundingMode::NearestAway ||
            mode == RoundingMode::TowardZero || mode == RoundingMode::ToOdd;

@@ -31,12 +31,6 @@ ExactValue roundedValue(const ExactValue& x, const FormatSpec& spec, RoundingOpt
     return decodeCode(spec, roundToFormat(x, spec, options).code).value;
 }
 
-// The double nearest to x (ties to even), for the plotted trajectory.
-double nearestDouble(const ExactValue& x) {
-    static const FormatSpec fp64 = *findFormat("fp64").spec;
-    return doubleFromExact(decodeCode(fp64, roundToFormat(x, fp64).code).value);
-}
-
 // An update is lost when it leaves the value where it was: equal values (−0 and +0 alike), or
 // NaN staying NaN.
 bool sameValue(const ExactValue& a, const ExactValue& b) {

@@ -24,17 +24,6 @@ namespace {
 // value distribution seeded alike draws its values from.
 constexpr std::uint64_t kSpikeStream = 0x7370696b65732121ULL; // "spikes!!"
 
-const FormatSpec& fp64Spec() {
-    static const FormatSpec spec = *findFormat("fp64").spec;
-    return spec;
-}
-
-// The double nearest to an exact value (one rounding; fp64's code is the double's bits).
-double nearestDouble(const ExactValue& value) {
-    const Conversion c = roundToFormat(value, fp64Spec());
-    return std::bit_cast<double>(static_cast<std::uint64_t>(c.code));
-}
-
 // A number of a spec: parsed exactly, rounded once to a double. `allowInfinity` for a spike
 // factor (a step that overflows at any scale); otherwise it must be finite.
 std::optional<double> parseNumber(std::string_view part, std::string_view text, const char* name,

@@ -27,4 +27,7 @@ struct TensorView {
     }
 };
 
+// A shape as people read it: "[4096, 11008]"; "[]" for a 0-d tensor.
+std::string shapeText(const std::vector<std::size_t>& shape);
+
 } // namespace fpx

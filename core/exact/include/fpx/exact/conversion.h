@@ -20,6 +20,11 @@ struct Conversion {
 Conversion roundToFormat(const ExactValue& input, const FormatSpec& spec,
                          const RoundingOptions& options = {});
 
+// The double nearest to `input` (by `options.mode`, ties to even by default): one rounding into
+// FP64, whose code is the double's bits; ±∞ beyond its range, NaN for NaN. The one way from an
+// exact value to a double that is not known to be one (doubleFromExact takes those).
+double nearestDouble(const ExactValue& input, const RoundingOptions& options = {});
+
 // A stand-in for a very long or far-out input (ParsedValue::exact == false) rounds exactly
 // like the text it stands for into binary floats, whose rounding boundaries are short dyadic
 // numbers. Scaled formats (integers, NF4) have boundaries such as (k + ½) / 127 that no

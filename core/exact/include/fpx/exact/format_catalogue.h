@@ -32,6 +32,11 @@ struct FormatLookup {
 //   int<N>, uint<N>                    integer quantization, N ≤ 64 (uint ≤ 63), scale 1/qmax
 FormatLookup findFormat(std::string_view name);
 
+// The two built-ins the core carries values in: FP32 (tensors, kernels, scales) and FP64
+// (doubles: plots, parameters, statistics).
+const FormatSpec& fp32Spec();
+const FormatSpec& fp64Spec();
+
 // Parses a comma-separated list of names; on error names the entry that failed.
 struct FormatListLookup {
     std::vector<FormatSpec> specs;
