@@ -5,7 +5,7 @@
 // CSV export is not read back), so JSON is all there is to fuzz. Qt Core only.
 #include "fuzz_support.h"
 
-#include "saved_run.h"
+#include "pages/benchmarks/saved_run.h"
 
 #include <QString>
 

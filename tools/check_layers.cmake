@@ -10,7 +10,9 @@
 #     fpx_core_library(<lib> …) in core/<lib>/CMakeLists.txt, and headers beside the including
 #     file; never Qt, never an application header;
 #   - app/plots includes the core and itself; app/cli and app/gui include the core, app/plots and
-#     themselves, never each other; backends/<name> include the core and their own folder.
+#     themselves, never each other; backends/<name> include the core and their own folder;
+#   - in app/gui, shell/ includes anything of the GUI, pages/<page>/ only common/ and itself,
+#     common/ only itself; nothing else lives in app/gui.
 # The dependencies are read from the build files, so the check and the link graph say one thing.
 cmake_minimum_required(VERSION 3.22)
 if(NOT DEFINED ROOT)
@@ -81,16 +83,25 @@ function(check_file file layer allowed_fpx allowed_roots)
     if(EXISTS "${here}/${header}")
       continue()
     endif()
+    # A root is a folder headers are found under ("app/plots"), or "BASE|FOLDER": found under
+    # BASE ("app/gui", as "pages/x/y.h"), and allowed only inside FOLDER.
     set(resolved FALSE)
     foreach(root IN LISTS allowed_roots)
-      if(EXISTS "${ROOT}/${root}/${header}")
-        set(resolved TRUE)
-        break()
+      string(REPLACE "|" ";" root_parts "${root}")
+      list(GET root_parts 0 base)
+      list(GET root_parts -1 inside)
+      if(EXISTS "${ROOT}/${base}/${header}")
+        file(RELATIVE_PATH from_inside "${ROOT}/${inside}" "${ROOT}/${base}/${header}")
+        if(NOT from_inside MATCHES "^\\.\\./")
+          set(resolved TRUE)
+          break()
+        endif()
       endif()
     endforeach()
     # Generated or build-tree headers (moc output, embedded sources) are found nowhere here.
     if(NOT resolved AND NOT header MATCHES "^(moc_|ui_)|\\.inc$|kernel_source\\.h$")
-      list(JOIN allowed_roots ", " roots_text)
+      list(TRANSFORM allowed_roots REPLACE ".*\\|" "" OUTPUT_VARIABLE roots_text)
+      list(JOIN roots_text ", " roots_text)
       string(APPEND found "${number}: \"${header}\" is not in ${layer}'s own folders "
                           "(beside it, ${roots_text})\n")
     endif()
@@ -116,7 +127,25 @@ foreach(lib IN LISTS core_libraries)
 endforeach()
 check_tree(app/plots app/plots "${core_libraries}" "app/plots")
 check_tree(app/cli app/cli "${core_libraries}" "app/cli;app/plots")
-check_tree(app/gui app/gui "${core_libraries}" "app/gui;app/plots")
+# The explorer: the shell knows every page; a page knows common/ and itself; common/ knows
+# only itself.
+check_tree(app/gui/shell app/gui/shell "${core_libraries}" "app/gui;app/plots")
+check_tree(app/gui/common app/gui/common "${core_libraries}" "app/gui|app/gui/common;app/plots")
+file(GLOB page_dirs LIST_DIRECTORIES true "${ROOT}/app/gui/pages/*")
+foreach(dir IN LISTS page_dirs)
+  if(IS_DIRECTORY "${dir}")
+    get_filename_component(page "${dir}" NAME)
+    check_tree(app/gui/pages/${page} app/gui/pages/${page} "${core_libraries}"
+               "app/gui|app/gui/common;app/gui|app/gui/pages/${page};app/plots")
+  endif()
+endforeach()
+file(GLOB gui_entries LIST_DIRECTORIES true "${ROOT}/app/gui/*")
+foreach(entry IN LISTS gui_entries)
+  get_filename_component(name "${entry}" NAME)
+  if(NOT name MATCHES "^(shell|common|pages|CMakeLists\\.txt)$")
+    string(APPEND violations "app/gui/${name}: outside shell/, common/ and pages/<page>/\n")
+  endif()
+endforeach()
 check_tree(app/backend_probe app/backend_probe "${core_libraries}" "")
 file(GLOB backend_dirs LIST_DIRECTORIES true "${ROOT}/backends/*")
 foreach(dir IN LISTS backend_dirs)

@@ -4,10 +4,10 @@
 // front of the ocl-icd loader with OCL_ICD_VENDORS; then the real fpx binary and the
 // explorer's Benchmarks page must keep working: a CPU run never touches the driver, and a
 // listing shows OpenCL unavailable with why. Without the probe, both end with SIGABRT.
-#include "bench/bench_controller.h"
-#include "bench/bench_results_model.h"
-#include "bench/benchmarks_panel.h"
-#include "main_window.h"
+#include "pages/benchmarks/bench_controller.h"
+#include "pages/benchmarks/bench_results_model.h"
+#include "pages/benchmarks/benchmarks_panel.h"
+#include "shell/main_window.h"
 
 #include "fpx/bench/backend.h"
 

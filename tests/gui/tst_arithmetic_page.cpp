@@ -2,13 +2,13 @@
 // The explorer's Arithmetic page with real widgets, offscreen: an expression typed into the
 // field, the accumulation lab run and cancelled, the stochastic-rounding lab and the master
 // weights, checked against hardware arithmetic and hand-derived values.
-#include "arithmetic/accumulation_panel.h"
-#include "arithmetic/arithmetic_page.h"
-#include "arithmetic/expression_model.h"
-#include "arithmetic/expression_panel.h"
-#include "arithmetic/master_weights_panel.h"
-#include "arithmetic/stochastic_panel.h"
-#include "main_window.h"
+#include "pages/arithmetic/accumulation_panel.h"
+#include "pages/arithmetic/arithmetic_page.h"
+#include "pages/arithmetic/expression_model.h"
+#include "pages/arithmetic/expression_panel.h"
+#include "pages/arithmetic/master_weights_panel.h"
+#include "pages/arithmetic/stochastic_panel.h"
+#include "shell/main_window.h"
 
 #include <qcustomplot.h>
 

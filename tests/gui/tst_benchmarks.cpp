@@ -2,12 +2,12 @@
 // The Benchmarks view with real widgets, offscreen, on the CPU backend with a tiny budget:
 // running with the window responsive, cancelling, exporting JSON and CSV, comparing with a
 // saved run, bad saved runs, closing the window mid-run.
-#include "bench/bench_controller.h"
-#include "bench/bench_results_model.h"
-#include "bench/benchmarks_chart.h"
-#include "bench/benchmarks_panel.h"
-#include "bench/saved_run.h"
-#include "main_window.h"
+#include "pages/benchmarks/bench_controller.h"
+#include "pages/benchmarks/bench_results_model.h"
+#include "pages/benchmarks/benchmarks_chart.h"
+#include "pages/benchmarks/benchmarks_panel.h"
+#include "pages/benchmarks/saved_run.h"
+#include "shell/main_window.h"
 
 #include <qcustomplot.h>
 

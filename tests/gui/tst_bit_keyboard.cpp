@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The explorer's bit cells, offscreen: field names above the bits for every format, each
 // bit's weight on hover, a visible keyboard focus, arrows between bits and Space to flip one.
-#include "history/explorer_history.h"
-#include "main_window.h"
-#include "models/format_table_model.h"
-#include "widgets/bit_cells_delegate.h"
+#include "pages/explorer/bit_cells_delegate.h"
+#include "pages/explorer/explorer_history.h"
+#include "pages/explorer/format_table_model.h"
+#include "shell/main_window.h"
 
 #include "fpx/exact/bit_layout.h"
 #include "fpx/exact/format_catalogue.h"

@@ -4,10 +4,10 @@
 // "0x___", "0b_") are refused by both entries, and the dialog says at which column a digit
 // was expected.
 #include "explorer_table.h"
-#include "main_window.h"
-#include "models/explorer_controller.h"
-#include "models/format_table_model.h"
-#include "widgets/same_bits_dialog.h"
+#include "pages/explorer/explorer_controller.h"
+#include "pages/explorer/format_table_model.h"
+#include "pages/explorer/same_bits_dialog.h"
+#include "shell/main_window.h"
 
 #include <QComboBox>
 #include <QLabel>

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The explorer window with real widgets, offscreen: typing, clicking bits, stepping, bad
 // input, custom formats, settings, copying and exporting.
-#include "explorer_settings.h"
 #include "explorer_table.h"
-#include "main_window.h"
-#include "models/format_table_model.h"
-#include "widgets/bit_cells_delegate.h"
-#include "widgets/detail_panel.h"
-#include "widgets/format_manager_dialog.h"
-#include "widgets/plots_panel.h"
-#include "widgets/same_bits_dialog.h"
+#include "pages/explorer/bit_cells_delegate.h"
+#include "pages/explorer/detail_panel.h"
+#include "pages/explorer/format_manager_dialog.h"
+#include "pages/explorer/format_table_model.h"
+#include "pages/explorer/plots_panel.h"
+#include "pages/explorer/same_bits_dialog.h"
+#include "shell/explorer_settings.h"
+#include "shell/main_window.h"
 
 #include <qcustomplot.h>
 

@@ -2,9 +2,9 @@
 // Undo/redo and Back/Forward in the explorer window, offscreen: every kind of change is one
 // named step that puts back exactly what was shown; typing is one step per edit.
 #include "explorer_table.h"
-#include "history/explorer_history.h"
-#include "main_window.h"
-#include "models/format_table_model.h"
+#include "pages/explorer/explorer_history.h"
+#include "pages/explorer/format_table_model.h"
+#include "shell/main_window.h"
 
 #include "fpx/exact/format_catalogue.h"
 

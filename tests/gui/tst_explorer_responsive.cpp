@@ -2,11 +2,11 @@
 // The explorer computes slow inputs off the GUI thread, offscreen: the window keeps handling
 // events while they are computed, says so, and shows the newest input, never a superseded one.
 #include "explorer_table.h"
-#include "history/explorer_history.h"
-#include "main_window.h"
-#include "models/explorer_job.h"
-#include "models/format_table_model.h"
-#include "widgets/detail_panel.h"
+#include "pages/explorer/detail_panel.h"
+#include "pages/explorer/explorer_history.h"
+#include "pages/explorer/explorer_job.h"
+#include "pages/explorer/format_table_model.h"
+#include "shell/main_window.h"
 
 #include "fpx/exact/conversion.h"
 #include "fpx/exact/format_catalogue.h"

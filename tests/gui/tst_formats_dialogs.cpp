@@ -5,14 +5,14 @@
 // once, names show bias and specials, the e3m2 rule is stated), NaN payloads of a typed code
 // (checked against this CPU's own float → double cast) and ≈ on errors against a stand-in
 // input — the same as `fpx show` prints (the real binary is run for that).
+#include "common/bit_cells.h"
+#include "common/code_cells_delegate.h"
 #include "explorer_table.h"
-#include "main_window.h"
-#include "models/format_table_model.h"
-#include "widgets/bit_cells.h"
-#include "widgets/code_cells_delegate.h"
-#include "widgets/detail_panel.h"
-#include "widgets/format_manager_dialog.h"
-#include "widgets/same_bits_dialog.h"
+#include "pages/explorer/detail_panel.h"
+#include "pages/explorer/format_manager_dialog.h"
+#include "pages/explorer/format_table_model.h"
+#include "pages/explorer/same_bits_dialog.h"
+#include "shell/main_window.h"
 
 #include "fpx/exact/format_catalogue.h"
 

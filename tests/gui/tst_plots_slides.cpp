@@ -4,10 +4,10 @@
 // other (by their laid-out rectangles), the x range and log switches of every kind, the ULP
 // plot's first view, the values plot at the window's default split, and the memory plot's
 // parameter counts, training parts, GiB and exact-byte read-out.
-#include "main_window.h"
-#include "models/explorer_controller.h"
+#include "pages/explorer/explorer_controller.h"
+#include "pages/explorer/plots_panel.h"
 #include "plot_palette.h"
-#include "widgets/plots_panel.h"
+#include "shell/main_window.h"
 
 #include <qcustomplot.h>
 

@@ -3,22 +3,22 @@
 // cells and every page's plots; presentation mode; the first window size; and a table whose
 // shown columns stay whole and inside the view at 1024 × 768, zoomed or not. Run a second time
 // under QT_SCALE_FACTOR=1.5 (tests/CMakeLists.txt).
-#include "arithmetic/arithmetic_page.h"
-#include "bench/benchmarks_panel.h"
-#include "explorer_settings.h"
-#include "lessons/lesson_panel.h"
-#include "main_window.h"
-#include "models/explorer_controller.h"
-#include "models/format_table_model.h"
-#include "presentation/presentation_mode.h"
-#include "presentation/table_fit.h"
-#include "presentation/window_size.h"
-#include "presentation/zoom.h"
-#include "quantization/quantization_page.h"
-#include "training/training_page.h"
-#include "widgets/bit_cells_delegate.h"
-#include "widgets/detail_panel.h"
-#include "widgets/plots_panel.h"
+#include "common/zoom.h"
+#include "pages/arithmetic/arithmetic_page.h"
+#include "pages/benchmarks/benchmarks_panel.h"
+#include "pages/explorer/bit_cells_delegate.h"
+#include "pages/explorer/detail_panel.h"
+#include "pages/explorer/explorer_controller.h"
+#include "pages/explorer/format_table_model.h"
+#include "pages/explorer/plots_panel.h"
+#include "pages/explorer/table_fit.h"
+#include "pages/quantization/quantization_page.h"
+#include "pages/training/training_page.h"
+#include "shell/explorer_settings.h"
+#include "shell/lesson_panel.h"
+#include "shell/main_window.h"
+#include "shell/presentation_mode.h"
+#include "shell/window_size.h"
 
 #include <qcustomplot.h>
 

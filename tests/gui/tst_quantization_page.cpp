@@ -3,9 +3,9 @@
 // hand (.npy bytes, text) quantized through the page's worker, the table checked against the
 // exact core's quantizeExactly and measureQuantization, the block inspector against the issue's
 // worked MXFP8 E5M2 block, bad files, cancel, and the headless screenshot.
-#include "main_window.h"
-#include "quantization/block_inspector.h"
-#include "quantization/quantization_page.h"
+#include "pages/quantization/block_inspector.h"
+#include "pages/quantization/quantization_page.h"
+#include "shell/main_window.h"
 
 #include <qcustomplot.h>
 

@@ -2,7 +2,7 @@
 // Saved benchmark runs with hostile numbers (cases of the saved_run fuzz target):
 // a count or index that no integer of its type holds is refused with a message naming the
 // field, instead of being converted (undefined behaviour); counts in range load as written.
-#include "bench/saved_run.h"
+#include "pages/benchmarks/saved_run.h"
 
 #include <QFile>
 #include <QTemporaryDir>

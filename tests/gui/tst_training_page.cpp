@@ -5,12 +5,12 @@
 // run of 10^6 values that leaves the GUI thread free and drops stale results, the loss scaler
 // against GradScaler's rules by hand, SGD against exact arithmetic by hand, every view's
 // export and the headless screenshot.
-#include "main_window.h"
-#include "training/fp8_view.h"
-#include "training/loss_scale_view.h"
-#include "training/range_view.h"
-#include "training/training_page.h"
-#include "training/weights_view.h"
+#include "pages/training/fp8_view.h"
+#include "pages/training/loss_scale_view.h"
+#include "pages/training/range_view.h"
+#include "pages/training/training_page.h"
+#include "pages/training/weights_view.h"
+#include "shell/main_window.h"
 
 #include <qcustomplot.h>
 

@@ -3,7 +3,7 @@
 // shows a format.
 #pragma once
 
-#include "models/format_table_model.h"
+#include "pages/explorer/format_table_model.h"
 
 #include "fpx/exact/format_catalogue.h"
 

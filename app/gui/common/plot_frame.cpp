@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "common/plot_frame.h"
+
+#include <qcustomplot.h>
+
+#include <QPainter>
+#include <QPixmap>
+
+#include <algorithm>
+
+namespace fpx::gui {
+
+namespace {
+
+// Clears the plot and lays out its title (row 0) and legend (row 1); the axis rects go below.
+void startPlot(QCustomPlot& plot, const QString& title, int legendColumns) {
+    plot.clearPlottables();
+    plot.clearItems();
+    plot.plotLayout()->clear();
+    plot.plotLayout()->addElement(0, 0,
+                                  new QCPTextElement(&plot, title, QFont("sans", 10, QFont::Bold)));
+    auto* legend = new QCPLegend;
+    plot.plotLayout()->addElement(1, 0, legend);
+    plot.plotLayout()->setRowStretchFactor(0, 0.01);
+    plot.plotLayout()->setRowStretchFactor(1, 0.01);
+    plot.plotLayout()->setRowSpacing(2);
+    plot.legend = legend;
+    legend->setLayer("legend");
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setWrap(legendColumns);
+    legend->setFont(QFont("sans", 8));
+    legend->setBorderPen(Qt::NoPen);
+    legend->setMargins(QMargins(2, 0, 2, 0));
+    plots::fitLegendToWidth(plot); // rewraps `legendColumns` as the plot is resized or zoomed
+}
+
+} // namespace
+
+QCPAxisRect* resetPlot(QCustomPlot& plot, const QString& title, int legendColumns) {
+    startPlot(plot, title, legendColumns);
+    auto* rect = new QCPAxisRect(&plot);
+    plot.plotLayout()->addElement(2, 0, rect);
+    return rect;
+}
+
+std::vector<QCPAxisRect*> resetStackedPlot(QCustomPlot& plot, const QString& title, int rects,
+                                           int legendColumns) {
+    startPlot(plot, title, legendColumns);
+    const QFont tickFont("sans", 8);
+    const QFont labelFont("sans", 9);
+    auto* margins = new QCPMarginGroup(&plot);
+    std::vector<QCPAxisRect*> made;
+    for (int r = 0; r < rects; ++r) {
+        auto* rect = new QCPAxisRect(&plot);
+        rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+        for (QCPAxis* axis : rect->axes()) {
+            axis->setTickLabelFont(tickFont);
+            axis->setLabelFont(labelFont);
+        }
+        plot.plotLayout()->addElement(2 + r, 0, rect);
+        made.push_back(rect);
+    }
+    return made;
+}
+
+int legendColumns(const QCustomPlot& plot, const QString& longestEntry) {
+    const int entry = QFontMetrics(QFont("sans", 8)).horizontalAdvance(longestEntry);
+    return std::max(1, plot.width() / (entry + 40));
+}
+
+QIcon seriesSwatch(int index) {
+    QPixmap swatch(24, 12);
+    swatch.fill(Qt::transparent);
+    QPainter painter(&swatch);
+    QPen pen = plots::seriesPen(index, 3);
+    painter.setPen(pen);
+    painter.drawLine(1, 6, 23, 6);
+    return QIcon(swatch);
+}
+
+void drawMessage(QCustomPlot& plot, const QString& title, const QString& message,
+                 plots::Meaning meaning) {
+    QCPAxisRect* rect = resetPlot(plot, title);
+    plot.legend->setVisible(false);
+    for (QCPAxis* axis : rect->axes()) { // no data: no axes to read
+        axis->setVisible(false);
+        axis->grid()->setVisible(false);
+    }
+    auto* text = new QCPItemText(&plot);
+    text->setClipToAxisRect(false);
+    text->position->setType(QCPItemPosition::ptViewportRatio);
+    text->position->setCoords(0.5, 0.5);
+    // Item text does not wrap: break the message into lines that fit the plot.
+    const QFontMetrics metrics(QFont("sans", 10));
+    const int width = std::max(200, plot.width() - 40);
+    QStringList lines;
+    for (const QString& word : message.split(' ', Qt::SkipEmptyParts)) {
+        if (!lines.isEmpty() && metrics.horizontalAdvance(lines.back() + ' ' + word) <= width)
+            lines.back() += ' ' + word;
+        else
+            lines << word;
+    }
+    text->setText(lines.join('\n'));
+    text->setFont(QFont("sans", 10));
+    const plots::PlotTheme theme = plots::plotTheme(plot.palette());
+    text->setColor(plots::meaningColour(meaning, theme));
+    plots::applyTheme(plot, theme);
+    plot.replot();
+}
+
+} // namespace fpx::gui

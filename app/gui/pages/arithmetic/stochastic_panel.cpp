@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "pages/arithmetic/stochastic_panel.h"
+
+#include "common/format_selection.h"
+#include "common/number_text.h"
+#include "plot_palette.h"
+
+#include "fpx/exact/arithmetic.h"
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/value_parser.h"
+
+#include <qcustomplot.h>
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace fpx::gui {
+
+namespace {
+
+// Palette indices: the same series in the same colour in the text and the plots.
+constexpr int kStochastic = 0; // blue
+constexpr int kNearest = 1;    // vermillion
+constexpr int kObserved = 0;
+constexpr int kExpected = 3; // orange
+
+} // namespace
+
+StochasticPanel::StochasticPanel(FormatSelection* selection, QWidget* parent)
+    : QWidget(parent), selection_(selection) {
+    auto* layout = new QVBoxLayout(this);
+    auto* bar = new QHBoxLayout;
+    valueEdit_ = new QLineEdit(QStringLiteral("0.1"), this);
+    valueEdit_->setObjectName("srValueEdit");
+    valueEdit_->setToolTip(tr("The exact value to round stochastically (0.1, 1/3, 2^-24 …)."));
+    formatBox_ = new QComboBox(this);
+    formatBox_->setObjectName("srFormat");
+    formatBox_->setToolTip(
+        tr("The format to round into (the shown formats that have arithmetic)."));
+    drawsBox_ = new QSpinBox(this);
+    drawsBox_->setObjectName("srDraws");
+    drawsBox_->setRange(1, static_cast<int>(kMaxStochasticDraws));
+    drawsBox_->setValue(100000);
+    drawsBox_->setGroupSeparatorShown(true);
+    drawsBox_->setToolTip(tr("How many seeded stochastic roundings of the value to draw."));
+    seedBox_ = new QSpinBox(this);
+    seedBox_->setObjectName("srSeed");
+    seedBox_->setRange(0, 1'000'000'000);
+    seedBox_->setValue(1);
+    seedBox_->setToolTip(tr("Seed of the random bits: the same seed draws the same roundings, "
+                            "as `fpx show --round sr --seed` does."));
+    auto* valueLabel = new QLabel(tr("&Value"), this);
+    valueLabel->setBuddy(valueEdit_);
+    bar->addWidget(valueLabel);
+    bar->addWidget(valueEdit_, 1);
+    bar->addWidget(new QLabel(tr("in"), this));
+    bar->addWidget(formatBox_);
+    bar->addSpacing(12);
+    bar->addWidget(new QLabel(tr("Draws"), this));
+    bar->addWidget(drawsBox_);
+    bar->addWidget(new QLabel(tr("Seed"), this));
+    bar->addWidget(seedBox_);
+    layout->addLayout(bar);
+    error_ = new QLabel(this);
+    error_->setObjectName("srError");
+    error_->setStyleSheet("color: #d0402f;");
+    error_->setVisible(false);
+    layout->addWidget(error_);
+
+    auto* row = new QHBoxLayout;
+    neighbours_ = new QLabel(this);
+    neighbours_->setObjectName("srNeighbours");
+    neighbours_->setTextFormat(Qt::RichText);
+    neighbours_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    neighbours_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    neighbours_->setMinimumWidth(380);
+    QFont larger = neighbours_->font();
+    larger.setPointSizeF(larger.pointSizeF() * 1.15);
+    neighbours_->setFont(larger);
+    histogram_ = new QCustomPlot(this);
+    histogram_->setObjectName("srHistogram");
+    histogram_->setMinimumHeight(200);
+    histogram_->setToolTip(tr("How many draws went to each neighbour, beside the count the exact "
+                              "probability predicts."));
+    plots::placeLegendAbove(*histogram_);
+    plots::applyTheme(*histogram_);
+    row->addWidget(neighbours_);
+    row->addWidget(histogram_, 1);
+    layout->addLayout(row, 1);
+
+    // Many small terms: the same sum to nearest and stochastically.
+    auto* sumsBox =
+        new QGroupBox(tr("Many small terms: round to nearest vs stochastic rounding"), this);
+    auto* sumsLayout = new QHBoxLayout(sumsBox);
+    auto* sumsForm = new QFormLayout;
+    termEdit_ = new QLineEdit(QStringLiteral("0.001"), sumsBox);
+    termEdit_->setObjectName("srTermEdit");
+    termEdit_->setToolTip(tr("The small term added again and again (rounded into the format "
+                             "first)."));
+    countBox_ = new QSpinBox(sumsBox);
+    countBox_->setObjectName("srTermCount");
+    countBox_->setRange(1, static_cast<int>(kMaxSmallTerms));
+    countBox_->setValue(10000);
+    countBox_->setGroupSeparatorShown(true);
+    countBox_->setToolTip(tr("How many times the term is added, in the format chosen above."));
+    sumsForm->addRow(tr("&Term"), termEdit_);
+    sumsForm->addRow(tr("&Count"), countBox_);
+    sumsText_ = new QLabel(sumsBox);
+    sumsText_->setObjectName("srSums");
+    sumsText_->setTextFormat(Qt::RichText);
+    sumsText_->setWordWrap(true);
+    sumsText_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    sumsText_->setFont(larger);
+    sumsForm->addRow(sumsText_);
+    auto* sumsColumn = new QWidget(sumsBox);
+    sumsColumn->setLayout(sumsForm);
+    sumsColumn->setFixedWidth(420);
+    sumsPlot_ = new QCustomPlot(sumsBox);
+    sumsPlot_->setObjectName("srSumsPlot");
+    sumsPlot_->setMinimumHeight(220);
+    sumsPlot_->setToolTip(tr("The running sum after n terms: exact, rounded to nearest (it "
+                             "stops growing) and rounded stochastically (it follows the exact "
+                             "sum on average)."));
+    plots::placeLegendAbove(*sumsPlot_);
+    plots::applyTheme(*sumsPlot_);
+    sumsLayout->addWidget(sumsColumn);
+    sumsLayout->addWidget(sumsPlot_, 1);
+    layout->addWidget(sumsBox, 1);
+
+    connect(valueEdit_, &QLineEdit::textChanged, this, &StochasticPanel::recompute);
+    connect(formatBox_, &QComboBox::currentIndexChanged, this, &StochasticPanel::recompute);
+    connect(drawsBox_, &QSpinBox::valueChanged, this, &StochasticPanel::recompute);
+    connect(seedBox_, &QSpinBox::valueChanged, this, &StochasticPanel::recompute);
+    connect(selection_, &FormatSelection::formatsChanged, this, [this] {
+        refillFormats();
+        recompute();
+    });
+    connect(selection_, &FormatSelection::optionsChanged, this, &StochasticPanel::recompute);
+    connect(termEdit_, &QLineEdit::textChanged, this, &StochasticPanel::recomputeSums);
+    connect(countBox_, &QSpinBox::valueChanged, this, &StochasticPanel::recomputeSums);
+    refillFormats();
+    setFormat(QStringLiteral("fp16"));
+    recompute();
+}
+
+void StochasticPanel::refillFormats() {
+    const QString current = formatBox_->currentData().toString();
+    const QSignalBlocker blocker(formatBox_);
+    formatBox_->clear();
+    for (const FormatSpec& spec : selection_->formats())
+        if (!arithmeticUnsupported(spec))
+            formatBox_->addItem(QString::fromStdString(spec.id), QString::fromStdString(spec.id));
+    const int index = formatBox_->findData(current);
+    formatBox_->setCurrentIndex(index >= 0 ? index : 0);
+}
+
+void StochasticPanel::setValue(const QString& text) {
+    valueEdit_->setText(text);
+}
+
+void StochasticPanel::setFormat(const QString& id) {
+    const int index = formatBox_->findData(id);
+    if (index >= 0)
+        formatBox_->setCurrentIndex(index);
+}
+
+QString StochasticPanel::inputError() const {
+    return error_->isVisible() ? error_->text() : QString();
+}
+
+void StochasticPanel::recompute() {
+    const std::string text = valueEdit_->text().toStdString();
+    const ParsedValue value = parseValue(text);
+    error_->setVisible(!value);
+    valueEdit_->setStyleSheet(value ? QString() : "QLineEdit { border: 2px solid #d0402f; }");
+    if (!value) {
+        error_->setText(QStringLiteral("⚠ ") + parseErrorText(text, value.error));
+        return;
+    }
+    std::vector<FormatSpec> formats;
+    const FormatSpec* spec = currentFormat(formats);
+    if (!spec) {
+        summary_.reset();
+        showSummary();
+        recomputeSums();
+        return;
+    }
+    summary_ = summarizeStochasticDraws(*value.value, *spec, selection_->overflowPolicy(),
+                                        static_cast<std::uint64_t>(seedBox_->value()),
+                                        static_cast<std::uint64_t>(drawsBox_->value()));
+    showSummary();
+    recomputeSums();
+}
+
+const FormatSpec* StochasticPanel::currentFormat(std::vector<FormatSpec>& storage) const {
+    storage = selection_->formats();
+    const QString id = formatBox_->currentData().toString();
+    for (const FormatSpec& s : storage)
+        if (QString::fromStdString(s.id) == id)
+            return &s;
+    return nullptr;
+}
+
+void StochasticPanel::setSmallTerms(const QString& term, int count) {
+    termEdit_->setText(term);
+    countBox_->setValue(count);
+}
+
+QString StochasticPanel::smallTerm() const {
+    return termEdit_->text();
+}
+
+int StochasticPanel::smallTermCount() const {
+    return countBox_->value();
+}
+
+void StochasticPanel::recomputeSums() {
+    if (!termEdit_)
+        return; // still being built
+    const std::string text = termEdit_->text().toStdString();
+    const ParsedValue term = parseValue(text);
+    termEdit_->setStyleSheet(term ? QString() : "QLineEdit { border: 2px solid #d0402f; }");
+    std::vector<FormatSpec> formats;
+    const FormatSpec* spec = currentFormat(formats);
+    if (!term || !spec) {
+        sums_.reset();
+        sumsText_->setText(term ? QString()
+                                : QStringLiteral("⚠ ") + parseErrorText(text, term.error));
+        sumsPlot_->clearPlottables();
+        sumsPlot_->replot();
+        return;
+    }
+    sums_ =
+        sumSmallTerms(*term.value, static_cast<std::size_t>(countBox_->value()), *spec,
+                      selection_->overflowPolicy(), static_cast<std::uint64_t>(seedBox_->value()));
+    showSums();
+}
+
+void StochasticPanel::showSums() {
+    sumsPlot_->clearPlottables();
+    const SmallTermSums& sums = *sums_;
+    if (sums.problem) {
+        sumsText_->setText(QString::fromStdString(*sums.problem).toHtmlEscaped());
+        sumsPlot_->replot();
+        return;
+    }
+    auto line = [](const QString& name, const AccumulationResult& r, const QString& colour) {
+        QString text = QStringLiteral("<tr><td><b style='color:%1'>%2</b></td><td>%3</td>")
+                           .arg(colour, name, shortDecimal(r.sum, 10).toHtmlEscaped());
+        text += r.relativeError.isNaN()
+                    ? QStringLiteral("<td></td>")
+                    : QObject::tr("<td>rel. error %1</td>")
+                          .arg(shortDecimal(r.relativeError, 3).toHtmlEscaped());
+        return text + QStringLiteral("</tr>");
+    };
+    QString html = tr("<p>%1 × %2 (the term as stored in %3):</p><table cellspacing='4'>")
+                       .arg(QLocale().toString(static_cast<qulonglong>(sums.count)),
+                            shortDecimal(sums.term, 10).toHtmlEscaped(),
+                            QString::fromStdString(sums.nearest.resultFormat.id));
+    html += QStringLiteral("<tr><td><b>exact</b></td><td>%1</td><td></td></tr>")
+                .arg(shortDecimal(sums.nearest.exactSum, 10).toHtmlEscaped());
+    html += line(tr("nearest"), sums.nearest, plots::seriesColour(kNearest).name());
+    html += line(tr("stochastic"), sums.stochastic, plots::seriesColour(kStochastic).name());
+    html += QStringLiteral("</table>");
+    if (sums.nearest.stagnationTerm)
+        html += tr("<p>Rounding to nearest, the sum stopped growing at term %1: half its ULP "
+                   "exceeds the term. Stochastic rounding still moves it up with probability "
+                   "term / ULP.</p>")
+                    .arg(QLocale().toString(static_cast<qulonglong>(*sums.nearest.stagnationTerm)));
+    sumsText_->setText(html);
+
+    auto curve = [this](const std::vector<TracePoint>& trace, bool exact, const QPen& pen,
+                        const QString& name) {
+        QVector<double> xs, ys;
+        for (const TracePoint& p : trace) {
+            xs << static_cast<double>(p.terms);
+            ys << nearestDouble(exact ? p.exactSum : p.sum);
+        }
+        QCPGraph* graph = sumsPlot_->addGraph();
+        graph->setData(xs, ys, true);
+        graph->setPen(pen);
+        graph->setName(name);
+    };
+    const plots::PlotTheme theme = plots::plotTheme(sumsPlot_->palette());
+    curve(sums.nearest.trace, true,
+          QPen(plots::meaningColour(plots::Meaning::Reference, theme), 1.5, Qt::DashLine),
+          tr("exact"));
+    curve(sums.nearest.trace, false, plots::seriesPen(kNearest, 2), tr("round to nearest"));
+    curve(sums.stochastic.trace, false, plots::seriesPen(kStochastic, 2), tr("stochastic"));
+    sumsPlot_->xAxis->setLabel(tr("terms added"));
+    sumsPlot_->yAxis->setLabel(tr("running sum"));
+    sumsPlot_->rescaleAxes();
+    sumsPlot_->yAxis->scaleRange(1.1, sumsPlot_->yAxis->range().center());
+    sumsPlot_->legend->setVisible(true);
+    plots::applyTheme(*sumsPlot_, theme);
+    sumsPlot_->replot();
+}
+
+void StochasticPanel::showSummary() {
+    histogram_->clearPlottables();
+    histogram_->clearItems();
+    if (!summary_ || summary_->problem) {
+        neighbours_->setText(summary_ ? QString::fromStdString(*summary_->problem)
+                                      : tr("Show a format with arithmetic (View → Formats…)."));
+        histogram_->replot();
+        return;
+    }
+    const StochasticDrawSummary& s = *summary_;
+    const StochasticOutcomes& o = *s.outcomes;
+    const QString hexDown = codeHex(s.spec, o.down.code);
+    const QString hexUp = codeHex(s.spec, o.up.code);
+    const QString id = QString::fromStdString(s.spec.id);
+    QString html = tr("<p><b>%1</b> in <b>%2</b> lies between two neighbours:</p>")
+                       .arg(shortDecimal(s.value, 20).toHtmlEscaped(), id);
+    html += QStringLiteral("<table cellspacing='6'>");
+    auto line = [](const QString& name, const QString& value, const QString& hex,
+                   const QString& p) {
+        return QStringLiteral("<tr><td><b>%1</b></td><td>%2</td><td><tt>%3</tt></td>"
+                              "<td>p = <b>%4</b></td></tr>")
+            .arg(name, value.toHtmlEscaped(), hex, p.toHtmlEscaped());
+    };
+    html += line(tr("up"), shortDecimal(o.up.value, 20), hexUp, fullDecimal(o.probabilityUp));
+    html +=
+        line(tr("down"), shortDecimal(o.down.value, 20), hexDown, fullDecimal(s.probabilityDown));
+    html += QStringLiteral("</table>");
+    html += tr("<p>p<sub>up</sub> = (x − down) / (up − down), exactly: the expected value of "
+               "the rounding is x itself, so errors cancel on average.</p>");
+    html += tr("<p>%1 draws (seed %2): <b>%3</b> up (observed fraction %4), expected %5.</p>")
+                .arg(QLocale().toString(static_cast<qulonglong>(s.draws)))
+                .arg(seedBox_->value())
+                .arg(QLocale().toString(static_cast<qulonglong>(s.drawsUp)))
+                .arg(shortDecimal(s.observedFractionUp, 6))
+                .arg(shortDecimal(s.expectedUp, 8));
+    neighbours_->setText(html);
+
+    // Observed and expected counts of each neighbour, side by side.
+    const double draws = static_cast<double>(s.draws);
+    const double up = static_cast<double>(s.drawsUp);
+    const double expectedUp = nearestDouble(s.expectedUp);
+    auto* group = new QCPBarsGroup(histogram_);
+    auto bars = [&](int series, const QString& name, double downCount, double upCount) {
+        auto* b = new QCPBars(histogram_->xAxis, histogram_->yAxis);
+        b->setData({1, 2}, {downCount, upCount}, true);
+        b->setBrush(plots::seriesBrush(series));
+        b->setPen(QPen(plots::seriesColour(series).darker(130)));
+        b->setWidth(0.35);
+        b->setName(name);
+        b->setBarsGroup(group);
+    };
+    bars(kObserved, tr("observed"), draws - up, up);
+    bars(kExpected, tr("expected (draws × p)"), draws - expectedUp, expectedUp);
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    ticker->addTick(1, tr("down\n%1").arg(shortDecimal(o.down.value, 10)));
+    ticker->addTick(2, tr("up\n%1").arg(shortDecimal(o.up.value, 10)));
+    histogram_->xAxis->setTicker(ticker);
+    histogram_->xAxis->setRange(0.4, 2.6);
+    histogram_->yAxis->setRange(0, draws * 1.08);
+    histogram_->yAxis->setLabel(tr("draws"));
+    histogram_->legend->setVisible(true);
+    plots::applyTheme(*histogram_);
+    histogram_->replot();
+}
+
+} // namespace fpx::gui

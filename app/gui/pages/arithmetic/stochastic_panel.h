@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "pages/arithmetic/stochastic_lab.h"
+
+#include <QWidget>
+
+#include <optional>
+#include <vector>
+
+class QComboBox;
+class QCustomPlot;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+namespace fpx::gui {
+
+class FormatSelection;
+
+// The stochastic rounding lab: one value's two neighbours in a format with their exact
+// probabilities, a histogram of seeded draws beside the expected counts, and the sum of many
+// small terms with round-to-nearest and with stochastic rounding side by side.
+class StochasticPanel : public QWidget {
+    Q_OBJECT
+
+  public:
+    explicit StochasticPanel(FormatSelection* selection, QWidget* parent = nullptr);
+
+    void setValue(const QString& text);
+    void setFormat(const QString& id); // a shown format's id
+    const std::optional<StochasticDrawSummary>& summary() const { return summary_; }
+    QLabel* neighboursLabel() const { return neighbours_; }
+    QCustomPlot* histogram() const { return histogram_; }
+    void setSmallTerms(const QString& term, int count);
+    QString smallTerm() const;
+    int smallTermCount() const;
+    const std::optional<SmallTermSums>& smallTermSums() const { return sums_; }
+    QLabel* sumsLabel() const { return sumsText_; }
+    QString inputError() const;
+
+  public slots:
+    void recompute();
+
+  private:
+    void refillFormats();
+    void showSummary();
+    void recomputeSums();
+    void showSums();
+    const FormatSpec* currentFormat(std::vector<FormatSpec>& storage) const;
+
+    FormatSelection* selection_;
+    QLineEdit* valueEdit_;
+    QComboBox* formatBox_;
+    QSpinBox* drawsBox_;
+    QSpinBox* seedBox_;
+    QLabel* error_;
+    QLabel* neighbours_;
+    QCustomPlot* histogram_;
+    std::optional<StochasticDrawSummary> summary_;
+    QLineEdit* termEdit_ = nullptr;
+    QSpinBox* countBox_ = nullptr;
+    QLabel* sumsText_ = nullptr;
+    QCustomPlot* sumsPlot_ = nullptr;
+    std::optional<SmallTermSums> sums_;
+};
+
+} // namespace fpx::gui

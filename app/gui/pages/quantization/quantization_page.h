@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "pages/quantization/quantization_model.h"
+#include "pages/quantization/quantization_table.h"
+
+#include "common/page.h"
+#include <QFutureWatcher>
+#include <QTimer>
+
+#include <atomic>
+#include <memory>
+
+class QCustomPlot;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSplitter;
+class QTableWidget;
+
+namespace fpx::gui {
+
+class BlockInspector;
+class QuantizationSourceForm;
+
+// The Quantization page: a tensor (a file, opened or dropped, or values drawn from a
+// distribution) quantized in several block formats in a worker thread (progress, cancel); a
+// table of their errors, the values' histogram under the selected format's grid, the errors'
+// histograms, SQNR against block size, and a block inspector.
+class QuantizationPage : public Page {
+    Q_OBJECT
+
+  public:
+    // The table's columns, as QuantizationPage::Sqnr and so on.
+    using Column = quantization_table::Column;
+    using enum quantization_table::Column;
+
+    explicit QuantizationPage(QWidget* parent = nullptr);
+    ~QuantizationPage() override;
+
+    // The form, as a user sets it (QuantizationSourceForm says what each takes). Each returns
+    // an error message, or an empty string.
+    QString setInputFile(const QString& argument, const QString& dtype = {});
+    QString setDistribution(const QString& spec, qulonglong count, qulonglong seed = 1,
+                            const QString& outliers = {});
+    QString setFormats(const QStringList& ids);
+    QString setBlock(const QString& layout);
+    QString setScaleRule(const QString& rule);
+    // The request the form describes; nullopt with `error` when the form is not valid.
+    std::optional<QuantizationRequest> request(QString& error) const;
+
+    bool isRunning() const { return watcher_.isRunning(); }
+    bool busy() const override { return isRunning(); }
+    const QuantizationResult& result() const { return result_; }
+    void selectFormat(int row);
+    // When the next run ends: select the row of `format` (empty: keep) and inspect `block`
+    // (nullopt: the block with the largest scale).
+    void selectAfterRun(const QString& format, std::optional<std::size_t> block);
+    int selectedFormat() const;
+
+    QTableWidget* table() const { return table_; }
+    BlockInspector* inspector() const { return inspector_; }
+    QCustomPlot* valuesPlot() const { return values_; }
+    QCustomPlot* errorsPlot() const { return errors_; }
+    QCustomPlot* sweepPlot() const { return sweep_; }
+    QPushButton* runButton() const { return run_; }
+    QPushButton* cancelButton() const { return cancel_; }
+    QProgressBar* progressBar() const { return progress_; }
+    QString statusText() const;
+    QString errorText() const; // empty when the last run had no input problem
+    QString gridLabel() const { return gridLabel_; }
+
+  public slots:
+    void run();
+    void cancel();
+    void openFile(); // a file dialog
+
+  signals:
+    void finished(); // a run ended (completed, cancelled or refused)
+
+  protected:
+    void showEvent(QShowEvent* event) override; // the first showing runs the form
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+  private:
+    void applyResult();
+    void fillTable();
+    void showSelection();
+    void drawValues();
+    void showError(const QString& message);
+    void setRunning(bool running);
+
+    QuantizationSourceForm* form_;
+    QPushButton* run_;
+    QPushButton* cancel_;
+    QProgressBar* progress_;
+    QLabel* status_;
+    QLabel* error_;
+    QLabel* source_;
+    QTableWidget* table_;
+    QSplitter* vertical_;
+    QCustomPlot* values_;
+    QCustomPlot* errors_;
+    QCustomPlot* sweep_;
+    BlockInspector* inspector_;
+    QString gridLabel_;
+    QString errorMessage_;
+
+    QFutureWatcher<QuantizationResult> watcher_;
+    QTimer progressTimer_;
+    std::shared_ptr<std::atomic<bool>> stop_;
+    std::shared_ptr<std::atomic<std::size_t>> done_;
+    std::shared_ptr<std::atomic<std::size_t>> total_;
+    QString pendingFormat_;
+    std::optional<std::size_t> pendingBlock_;
+    bool rerun_ = false;
+    bool ranOnce_ = false;
+    QuantizationResult result_;
+};
+
+} // namespace fpx::gui

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "pages/training/latest_run.h"
+#include "pages/training/training_runs.h"
+#include "pages/training/view_frame.h"
+
+class QComboBox;
+class QLineEdit;
+class QSpinBox;
+
+namespace fpx::gui {
+
+// The FP8 view: Transformer Engine's per-tensor scaling recipes (current, delayed with an
+// amax history) side by side over a run of synthetic tensors that drift and spike: the amax
+// each recipe used, its scale, the overflowed and flushed fractions and the SQNR per step.
+class Fp8View : public ViewFrame {
+    Q_OBJECT
+
+  public:
+    explicit Fp8View(QWidget* parent = nullptr);
+
+    std::optional<Fp8Request> request(QString& error) const;
+    QString setRecipes(const QString& commaSeparated);
+    QString setFormat(const QString& id);
+
+    bool isBusy() const { return runs_.isBusy(); }
+    const Fp8Result& result() const { return result_; }
+
+  protected:
+    void start() override;
+    std::string csvText() const override;
+
+  private:
+    void apply(Fp8Result result);
+
+    QSpinBox* steps_;
+    QLineEdit* distribution_;
+    QLineEdit* drift_;
+    QSpinBox* count_;
+    QComboBox* format_;
+    QLineEdit* recipes_;
+    QSpinBox* margin_;
+    QSpinBox* seed_;
+    Fp8Result result_;
+    LatestRun<Fp8Result> runs_;
+};
+
+} // namespace fpx::gui

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "common/page.h"
+
+#include <optional>
+
+class QTabWidget;
+
+namespace fpx::gui {
+
+class Fp8View;
+class LossScaleView;
+class RangeView;
+class WeightsView;
+
+// The Training page: the lessons of mixed-precision training, each a view with its own form,
+// worker and export: a tensor against each format's range under a loss-scale slider, the
+// dynamic loss scaler over a run, FP8 scaling recipes side by side, and master weights.
+class TrainingPage : public Page {
+    Q_OBJECT
+
+  public:
+    enum class View { Range, LossScale, Fp8, MasterWeights };
+    // "range", "loss-scale", "fp8", "master"
+    static std::optional<View> parseView(const QString& name);
+
+    explicit TrainingPage(QWidget* parent = nullptr);
+
+    void showView(View view);
+    View currentView() const;
+    RangeView* rangeView() const { return range_; }
+    LossScaleView* lossScaleView() const { return lossScale_; }
+    Fp8View* fp8View() const { return fp8_; }
+    WeightsView* weightsView() const { return weights_; }
+    // The current view is computing (or has work waiting).
+    bool isBusy() const;
+    // Whether any view, shown or not, still runs.
+    bool busy() const override;
+    QString errorText() const; // the current view's input problem; empty when none
+
+  private:
+    QTabWidget* views_;
+    RangeView* range_;
+    LossScaleView* lossScale_;
+    Fp8View* fp8_;
+    WeightsView* weights_;
+};
+
+} // namespace fpx::gui

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "pages/training/latest_run.h"
+#include "pages/training/training_runs.h"
+#include "pages/training/view_frame.h"
+
+class QLineEdit;
+class QSpinBox;
+class QTableWidget;
+
+namespace fpx::gui {
+
+// The master-weights view: plain SGD on one weight held in FP32, BF16, FP16, or in BF16/FP16
+// with an FP32 master copy, against exact arithmetic: the trajectories and, per variant, the
+// final weight, the updates lost and the error.
+class WeightsView : public ViewFrame {
+    Q_OBJECT
+
+  public:
+    explicit WeightsView(QWidget* parent = nullptr);
+
+    std::optional<SgdRequest> request(QString& error) const;
+    // "fp32,bf16,bf16+fp32": a format, or FORMAT+MASTER for a working copy with a master.
+    QString setVariants(const QString& commaSeparated);
+
+    bool isBusy() const { return runs_.isBusy(); }
+    const SgdResult& result() const { return result_; }
+    QTableWidget* table() const { return table_; }
+
+  protected:
+    void start() override;
+    std::string csvText() const override;
+
+  private:
+    void apply(SgdResult result);
+
+    QLineEdit* weight_;
+    QLineEdit* rate_;
+    QLineEdit* gradients_;
+    QSpinBox* steps_;
+    QLineEdit* variants_;
+    QSpinBox* seed_;
+    QTableWidget* table_;
+    SgdResult result_;
+    LatestRun<SgdResult> runs_;
+};
+
+} // namespace fpx::gui

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "shell/lesson_panel.h"
+
+#include "pages/explorer/table_fit.h"
+#include "shell/main_window.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QTextBrowser>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace fpx::gui {
+namespace {
+
+// Read in a lecture hall: the lesson's text is larger than the window's type (the controls
+// keep the window's, so that the dock stays narrow beside the explorer at 1024 pixels).
+constexpr double kTypeScale = 1.25;
+// The prose's narrowest width, and the dock's width when it first opens where the window is
+// wide enough to leave the explorer kExplorerWidth beside it (FP64's bits, the exact value and
+// the error side by side); in a narrower window (1024 pixels) the dock opens narrower, down to
+// its narrowest, and its prose wraps.
+constexpr int kMinimumWidth = 160;
+constexpr int kOpeningWidth = 340;
+constexpr int kExplorerWidth = 840;
+
+QString stepMarkdown(const Lesson& lesson, std::size_t index) {
+    const LessonStep& step = lesson.steps[index];
+    QString text;
+    if (index == 0 && !lesson.introduction.empty())
+        text += QString::fromStdString(lesson.introduction) + "\n\n";
+    text +=
+        "## " + QString::fromStdString(step.title) + "\n\n" + QString::fromStdString(step.prose);
+    return text;
+}
+
+} // namespace
+
+LessonPanel::LessonPanel(MainWindow& window)
+    : QDockWidget(tr("Lesson"), &window), window_(window), runner_(window) {
+    setObjectName("lessonPanel");
+    setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable |
+                QDockWidget::DockWidgetFloatable);
+    auto* body = new QWidget(this);
+    QFont font = body->font();
+    font.setPointSizeF(font.pointSizeF() * kTypeScale);
+
+    title_ = new QLabel(body);
+    QFont titleFont = font;
+    titleFont.setBold(true);
+    titleFont.setPointSizeF(font.pointSizeF() * 1.2);
+    title_->setFont(titleFont);
+    title_->setWordWrap(true);
+    summary_ = new QLabel(body);
+    summary_->setWordWrap(true);
+    summary_->setFont(font);
+    steps_ = new QComboBox(body);
+    steps_->setToolTip(tr("Go to a step"));
+    stepLabel_ = new QLabel(body);
+    prose_ = new QTextBrowser(body);
+    prose_->setFont(font);
+    prose_->setOpenExternalLinks(true);
+    problemsLabel_ = new QLabel(body);
+    problemsLabel_->setWordWrap(true);
+    problemsLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    problemsLabel_->setStyleSheet("QLabel { color: #d0402f; }");
+    problemsLabel_->hide();
+
+    previous_ = new QPushButton(tr("◀ &Previous"), body);
+    next_ = new QPushButton(tr("&Next ▶"), body);
+    previous_->setToolTip(tr("The previous step's state (Alt+PgUp)"));
+    next_->setToolTip(tr("The next step's state (Alt+PgDown); explore freely in between"));
+    auto* lessons = new QToolButton(body);
+    lessons->setText(tr("Lessons"));
+    lessons->setPopupMode(QToolButton::InstantPopup);
+    auto* close = new QPushButton(tr("Close"), body);
+
+    // Narrow, so the explorer keeps its columns beside it: the controls stack in short rows.
+    steps_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    steps_->setMinimumContentsLength(4);
+    prose_->setMinimumWidth(kMinimumWidth);
+    // A long path in a message must not widen the dock; it wraps where it can.
+    problemsLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    title_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    summary_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    auto* steps = new QHBoxLayout;
+    steps->addWidget(stepLabel_);
+    steps->addWidget(steps_, 1);
+    auto* move = new QHBoxLayout;
+    move->addWidget(previous_);
+    move->addWidget(next_);
+    auto* other = new QHBoxLayout;
+    other->addWidget(lessons);
+    other->addStretch(1);
+    other->addWidget(close);
+    auto* layout = new QVBoxLayout(body);
+    layout->addWidget(title_);
+    layout->addWidget(summary_);
+    layout->addLayout(steps);
+    layout->addWidget(prose_, 1);
+    layout->addWidget(problemsLabel_);
+    layout->addLayout(move);
+    layout->addLayout(other);
+    setWidget(body);
+
+    menu_ = new QMenu(tr("&Lessons"), this);
+    for (const BuiltInLesson& builtIn : builtInLessons()) {
+        const LessonParse parse = parseLesson(builtIn.text, "built-in");
+        const QString name =
+            parse ? QString::fromStdString(parse.lesson->name)
+                  : QString::fromUtf8(builtIn.fileName.data(), qsizetype(builtIn.fileName.size()));
+        const QString title = parse ? QString::fromStdString(parse.lesson->title) : name;
+        QAction* open = menu_->addAction(title, this, [this, name] {
+            if (const QString error = openBuiltIn(name); !error.isEmpty())
+                QMessageBox::warning(&window_, tr("Lesson"), error);
+        });
+        if (parse)
+            open->setToolTip(QString::fromStdString(parse.lesson->summary));
+    }
+    menu_->addSeparator();
+    menu_->addAction(tr("&Open lesson…"), this, &LessonPanel::openFileDialog);
+    menu_->addSeparator();
+    // Window-wide, so the keys work while exploring; Alt+Left/Right are Back/Forward.
+    nextAction_ = menu_->addAction(tr("&Next step"), this, &LessonPanel::next);
+    nextAction_->setShortcut(QKeySequence(Qt::ALT | Qt::Key_PageDown));
+    previousAction_ = menu_->addAction(tr("&Previous step"), this, &LessonPanel::previous);
+    previousAction_->setShortcut(QKeySequence(Qt::ALT | Qt::Key_PageUp));
+    menu_->addAction(toggleViewAction());
+    lessons->setMenu(menu_);
+
+    connect(previous_, &QPushButton::clicked, this, &LessonPanel::previous);
+    connect(next_, &QPushButton::clicked, this, &LessonPanel::next);
+    connect(close, &QPushButton::clicked, this, &QDockWidget::hide);
+    connect(steps_, &QComboBox::activated, this,
+            [this](int index) { showStep(static_cast<std::size_t>(index)); });
+    hide();
+}
+
+QString LessonPanel::openFile(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return path + ": " + file.errorString();
+    // One byte more than the limit is enough to know a file is too large.
+    const QByteArray bytes = file.read(qint64(kMaxLessonBytes) + 1);
+    const LessonParse parse = parseLesson(
+        std::string_view(bytes.constData(), std::size_t(bytes.size())), path.toStdString());
+    if (!parse)
+        return QString::fromStdString(lessonErrorText(path.toStdString(), parse.error));
+    setLesson(*parse.lesson);
+    return {};
+}
+
+QString LessonPanel::openBuiltIn(const QString& name) {
+    const std::optional<LessonParse> found = findBuiltInLesson(name.toStdString());
+    if (!found) {
+        QStringList names;
+        for (const BuiltInLesson& builtIn : builtInLessons())
+            if (const LessonParse parse = parseLesson(builtIn.text, "built-in"))
+                names << QString::fromStdString(parse.lesson->name);
+        return tr("no built-in lesson '%1' and no such file (built in: %2)")
+            .arg(name, names.isEmpty() ? tr("none") : names.join(", "));
+    }
+    if (!*found)
+        return QString::fromStdString(
+            lessonErrorText("built-in lessons/" + name.toStdString(), found->error));
+    setLesson(*found->lesson);
+    return {};
+}
+
+QString LessonPanel::openNameOrFile(const QString& argument) {
+    if (QFileInfo(argument).isFile())
+        return openFile(argument);
+    return openBuiltIn(argument);
+}
+
+void LessonPanel::setLesson(Lesson lesson) {
+    lesson_ = std::move(lesson);
+    title_->setText(QString::fromStdString(lesson_->title));
+    summary_->setText(QString::fromStdString(lesson_->summary));
+    summary_->setVisible(!lesson_->summary.empty());
+    {
+        const QSignalBlocker blocker(steps_);
+        steps_->clear();
+        for (std::size_t i = 0; i < lesson_->steps.size(); ++i)
+            steps_->addItem(
+                QString("%1. %2").arg(i + 1).arg(QString::fromStdString(lesson_->steps[i].title)));
+    }
+    if (isHidden()) {
+        show();
+        const int width = std::max(minimumSizeHint().width(),
+                                   std::min(window_.width() - kExplorerWidth, kOpeningWidth));
+        window_.resizeDocks({this}, {width}, Qt::Horizontal);
+        // The explorer's columns were fitted to the width it had before the dock: once the
+        // dock has taken its width (the next turn of the event loop), fit them to what is left.
+        QTimer::singleShot(0, &window_, [window = &window_] { window->tableFitter()->fit(); });
+    }
+    showStep(0);
+}
+
+bool LessonPanel::showStep(std::size_t index) {
+    if (!lesson_ || index >= lesson_->steps.size())
+        return false;
+    step_ = index;
+    {
+        const QSignalBlocker blocker(steps_);
+        steps_->setCurrentIndex(static_cast<int>(index));
+    }
+    stepLabel_->setText(tr("Step %1 of %2").arg(index + 1).arg(lesson_->steps.size()));
+    prose_->setMarkdown(stepMarkdown(*lesson_, index));
+    previous_->setEnabled(index > 0);
+    next_->setEnabled(index + 1 < lesson_->steps.size());
+    problems_ = runner_.applyStep(*lesson_, index);
+    showProblems();
+    emit stepShown(static_cast<int>(index));
+    return true;
+}
+
+void LessonPanel::showProblems() {
+    problemsLabel_->setVisible(!problems_.isEmpty());
+    problemsLabel_->setText("⚠ " + problems_.join("\n⚠ "));
+}
+
+void LessonPanel::next() {
+    if (lesson_ && step_ + 1 < lesson_->steps.size())
+        showStep(step_ + 1);
+}
+
+void LessonPanel::previous() {
+    if (lesson_ && step_ > 0)
+        showStep(step_ - 1);
+}
+
+void LessonPanel::openFileDialog() {
+    const QString path = QFileDialog::getOpenFileName(&window_, tr("Open lesson"), QString(),
+                                                      tr("Lessons (*.md);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    if (const QString error = openFile(path); !error.isEmpty())
+        QMessageBox::warning(&window_, tr("Lesson"), error);
+}
+
+LessonPanel* installLessons(MainWindow& window) {
+    auto* panel = new LessonPanel(window);
+    window.addDockWidget(Qt::RightDockWidgetArea, panel);
+    panel->hide();
+    // File → Open lesson…, before the File menu's last separator (Quit).
+    for (QAction* action : window.menuBar()->actions()) {
+        QMenu* menu = action->menu();
+        if (!menu || QString(menu->title()).remove('&') != "File")
+            continue;
+        QAction* before = nullptr;
+        for (QAction* item : menu->actions())
+            if (item->isSeparator())
+                before = item;
+        auto* open = new QAction(LessonPanel::tr("Open &lesson…"), menu);
+        QObject::connect(open, &QAction::triggered, panel, &LessonPanel::openFileDialog);
+        menu->insertAction(before, open);
+    }
+    // The Lessons menu, before Help.
+    QAction* help = nullptr;
+    for (QAction* action : window.menuBar()->actions())
+        if (action->menu() && QString(action->menu()->title()).remove('&') == "Help")
+            help = action;
+    window.menuBar()->insertMenu(help, panel->lessonsMenu());
+    window.addActions({panel->nextAction(), panel->previousAction()});
+    return panel;
+}
+
+} // namespace fpx::gui

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "shell/lesson_runner.h"
+
+#include "pages/arithmetic/arithmetic_page.h"
+#include "pages/arithmetic/expression_panel.h"
+#include "pages/explorer/explorer_controller.h"
+#include "pages/explorer/explorer_history.h"
+#include "pages/explorer/plots_panel.h"
+#include "pages/quantization/quantization_page.h"
+#include "shell/command_line.h"
+#include "shell/main_window.h"
+
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
+#include <QRegularExpression>
+
+#include <algorithm>
+
+namespace fpx::gui {
+namespace {
+
+QString where(const Lesson& lesson, const LessonAction& action, const QString& message) {
+    return QString::fromStdString(lessonErrorText(
+        lesson.source, LessonError{action.line, action.column, message.toStdString()}));
+}
+
+QString argumentOf(const LessonAction& action) {
+    const QString key = "--" + QString::fromStdString(action.key);
+    return action.value.empty() ? key : key + "=" + QString::fromStdString(action.value);
+}
+
+// The key of "--key: message" (what every applier returns), or an empty string.
+QString keyOfProblem(const QString& problem) {
+    if (!problem.startsWith("--"))
+        return {};
+    const qsizetype end = problem.indexOf(QRegularExpression("[: ]"));
+    return problem.mid(2, end < 0 ? -1 : end - 2);
+}
+
+// A relative --input path is taken from the lesson file's folder, so a lesson and its tensors
+// can be handed out together ("FILE:TENSOR" too).
+QString besideLesson(const std::string& value, const Lesson& lesson) {
+    const QString text = QString::fromStdString(value);
+    if (lesson.source.rfind("built-in", 0) == 0)
+        return text;
+    const QDir folder = QFileInfo(QString::fromStdString(lesson.source)).absoluteDir();
+    for (const QString& path : {text, text.left(text.lastIndexOf(':'))}) {
+        if (path.isEmpty() || QFileInfo(path).isAbsolute() || !folder.exists(path))
+            continue;
+        return folder.filePath(path) + text.mid(path.size());
+    }
+    return text;
+}
+
+} // namespace
+
+QStringList LessonRunner::arguments(const std::vector<LessonAction>& actions, const Lesson& lesson,
+                                    QStringList* problems) {
+    const ExplorerCommandLine options;
+    QStringList arguments;
+    for (const LessonAction& action : actions) {
+        const QString key = QString::fromStdString(action.key);
+        // Each action alone first: is it an option, with a value exactly when it takes one?
+        QCommandLineParser parser;
+        options.addTo(parser);
+        const bool parsed = parser.parse({"fpx-explorer", argumentOf(action)});
+        QString problem;
+        if (!parser.unknownOptionNames().isEmpty())
+            problem = "'" + key + "' is not an explorer option (fpx-explorer --help lists them)";
+        else if (!options.usableInLessons(key))
+            problem = "'" + key + "' cannot be used in a lesson";
+        else if (!parsed)
+            problem = parser.errorText();
+        if (!problem.isEmpty()) {
+            if (problems)
+                *problems << where(lesson, action, problem);
+            continue;
+        }
+        LessonAction resolved = action;
+        if (action.key == "input")
+            resolved.value = besideLesson(action.value, lesson).toStdString();
+        arguments << argumentOf(resolved);
+    }
+    return arguments;
+}
+
+void LessonRunner::resetToDefaults() {
+    // What a fresh window without remembered settings shows (ExplorerSettings' defaults).
+    ExplorerController* controller = window_.controller();
+    controller->setFormats(defaultExplorerFormats());
+    controller->setRoundingMode(RoundingMode::NearestEven);
+    controller->setOverflowPolicy(OverflowPolicy::Ieee);
+    controller->setInputText(QStringLiteral("0.3952"));
+    window_.plotsPanel()->resetToDefaults();
+    // A later step's block size or scale rule must not outlive a Previous.
+    window_.quantizationPage()->setBlock(QStringLiteral("default"));
+    window_.quantizationPage()->setScaleRule(QStringLiteral("default"));
+    window_.showPage(MainWindow::Page::Explorer);
+    window_.showLowerTab(0);
+}
+
+QStringList LessonRunner::applyStep(const Lesson& lesson, std::size_t index) {
+    // One undo step and one Back/Forward entry for the whole step, not one per setting.
+    ExplorerHistory* history = window_.history();
+    history->beginGroup(QStringLiteral("lesson step %1").arg(index + 1));
+    QStringList problems = applyState(lesson, index);
+    history->endGroup();
+    return problems;
+}
+
+QStringList LessonRunner::applyState(const Lesson& lesson, std::size_t index) {
+    QStringList problems;
+    std::vector<LessonAction> actions = mergedActions(lesson, index);
+    QStringList args = arguments(actions, lesson, &problems);
+    // An applier stops at the first problem; that action is reported and left out, and the
+    // state is applied again without it, so the step's other actions still take effect.
+    const ExplorerCommandLine options;
+    for (std::size_t attempt = 0; attempt <= actions.size(); ++attempt) {
+        resetToDefaults();
+        QCommandLineParser parser;
+        options.addTo(parser);
+        parser.parse(QStringList{"fpx-explorer"} + args);
+        const QString problem = applyCommandLine(parser, options, window_);
+        if (problem.isEmpty())
+            break;
+        const QString key = keyOfProblem(problem);
+        const auto culprit = std::find_if(actions.begin(), actions.end(), [&](const auto& a) {
+            return QString::fromStdString(a.key) == key;
+        });
+        if (culprit == actions.end()) {
+            // A problem of several actions together ("--input and --dist: …"): the step's line.
+            const LessonStep& step = lesson.steps[std::min(index, lesson.steps.size() - 1)];
+            problems << QString::fromStdString(
+                lessonErrorText(lesson.source, LessonError{step.line, 1, problem.toStdString()}));
+            break;
+        }
+        problems << where(lesson, *culprit, problem);
+        args.removeAll(argumentOf(*culprit));
+        actions.erase(culprit);
+    }
+    // A bad value or expression is shown in its field, not returned, on the command line; a
+    // lesson names it in the panel too.
+    for (const LessonAction& action : actions) {
+        QString fieldError;
+        if (action.key == "value")
+            fieldError = window_.controller()->inputError();
+        else if (action.key == "expr")
+            fieldError = window_.arithmeticPage()->expressionPanel()->inputError();
+        if (!fieldError.isEmpty())
+            problems << where(lesson, action,
+                              "--" + QString::fromStdString(action.key) + ": " + fieldError);
+    }
+    // The Quantization page runs when first shown; later steps change its source or formats
+    // while it is open, so it runs again.
+    if (window_.currentPage() == MainWindow::Page::Quantization && window_.isVisible())
+        window_.quantizationPage()->run();
+    return problems;
+}
+
+} // namespace fpx::gui

@@ -1,0 +1,2 @@
+#include "pages/b/b.h"
+#include "common/c.h"
