@@ -2,6 +2,7 @@
 // The explorer's Arithmetic page with real widgets, offscreen: an expression typed into the
 // field, the accumulation lab run and cancelled, the stochastic-rounding lab and the master
 // weights, checked against hardware arithmetic and hand-derived values.
+#include "gui_waits.h"
 #include "pages/arithmetic/accumulation_panel.h"
 #include "pages/arithmetic/arithmetic_page.h"
 #include "pages/arithmetic/expression_model.h"
@@ -16,7 +17,6 @@
 #include "fpx/exact/value_parser.h"
 
 #include <QComboBox>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
 #include <QLabel>
@@ -97,12 +97,8 @@ int rowOf(const QTableWidget* table, int idColumn, const QString& id, int second
 
 // Waits for the accumulation lab's current run (if any) to end.
 bool waitForLab(AccumulationPanel* lab, int ms = 60000) {
-    QElapsedTimer timer;
-    timer.start();
-    while (lab->isRunning() && timer.elapsed() < ms)
-        QTest::qWait(20);
-    QTest::qWait(20); // the finished signal is delivered through the event loop
-    return !lab->isRunning();
+    return fpx::test::waitWhileBusy(
+        lab, &AccumulationPanel::finished, [lab] { return lab->isRunning(); }, ms);
 }
 
 } // namespace
@@ -340,13 +336,10 @@ void TestArithmeticPage::accumulationCancels() {
     QVERIFY(!lab->runButton()->isEnabled());
     // The GUI thread stays free: the event loop runs and the progress bar moves.
     QTRY_VERIFY_WITH_TIMEOUT(lab->progressBar()->value() > 0, 30000);
-    QElapsedTimer timer;
-    timer.start();
     QTest::mouseClick(lab->cancelButton(), Qt::LeftButton);
     QVERIFY(finished.wait(10000));
-    QVERIFY2(timer.elapsed() < 5000, "Cancel took too long");
     QVERIFY(!lab->isRunning());
-    QVERIFY(lab->result().cancelled);
+    QVERIFY(lab->result().cancelled); // stopped part-way, not run to its end
     QVERIFY2(lab->statusText().contains("Cancelled"), qPrintable(lab->statusText()));
     QVERIFY(lab->runButton()->isEnabled());
 }

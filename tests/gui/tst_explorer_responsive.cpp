@@ -13,6 +13,7 @@
 #include "fpx/exact/value_parser.h"
 
 #include <QAction>
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
@@ -144,6 +145,14 @@ class TestExplorerResponsive : public QObject {
     bool waitUntilIdle(ExplorerController* controller) const {
         return controller->waitForIdle(std::chrono::milliseconds(staleJobsDoneMs() + 10000));
     }
+    // Until every job, the superseded ones too, has finished and been dropped: what a stale
+    // job would show is then known, by an event rather than a sleep long enough for it.
+    bool waitForStaleJobs(ExplorerController* controller) const {
+        if (!controller->jobsInFlight())
+            return true;
+        QSignalSpy drained(controller, &ExplorerController::jobsDrained);
+        return drained.wait(staleJobsDoneMs() + 10000) || !controller->jobsInFlight();
+    }
 
     // How many copies of the default formats make the slow text slow enough here.
     int copies_ = 32;
@@ -218,7 +227,7 @@ void TestExplorerResponsive::typingStaysResponsive() {
     QCOMPARE(hexOf(window, "fp64"), QString("0x3ff8000000000000"));
     // However long the slow jobs still run, their rows never come.
     fp64Shown.clear();
-    QTest::qWait(staleJobsDoneMs());
+    QVERIFY(waitForStaleJobs(controller));
     QVERIFY(fp64Shown.isEmpty());
     QCOMPARE(hexOf(window, "fp64"), QString("0x3ff8000000000000"));
 }
@@ -241,7 +250,7 @@ void TestExplorerResponsive::newestInputWins() {
     QVERIFY(controller.rows()[4].report.conversion.code == Code(0x3653));
     QVERIFY(controller.inputValue().isIdenticalTo(*parseValue("0.3952").value));
     // The slow job's result, when it comes, is dropped.
-    QTest::qWait(staleJobsDoneMs());
+    QVERIFY(waitForStaleJobs(&controller));
     QCOMPARE(rows.count(), 1);
     QVERIFY(controller.rows()[4].report.conversion.code == Code(0x3653));
 
@@ -251,7 +260,7 @@ void TestExplorerResponsive::newestInputWins() {
     controller.setInputFromCode(4, 0x3c00); // fp16's 1: small, computed at once
     QVERIFY(!controller.computing());
     QCOMPARE(controller.inputText(), QString("1"));
-    QTest::qWait(staleJobsDoneMs());
+    QVERIFY(waitForStaleJobs(&controller));
     QCOMPARE(controller.inputText(), QString("1"));
     QVERIFY(controller.rows()[0].report.conversion.code == Code(0x3ff0000000000000));
 }
@@ -559,7 +568,7 @@ void TestExplorerResponsive::focusMovedWhileComputingStays() {
     QTRY_VERIFY(window.valueEdit()->hasFocus());
     QVERIFY(waitUntilIdle(controller));
     QVERIFY(window.table()->isEnabled());
-    QTest::qWait(50); // a focus change would be posted
+    QCoreApplication::processEvents(); // a focus change would be a posted event: none came
     QVERIFY(window.valueEdit()->hasFocus());
     QVERIFY(!window.table()->hasFocus());
 }

@@ -35,6 +35,8 @@
 #include <QTextBrowser>
 #include <QUndoStack>
 
+#include <chrono>
+
 using namespace fpx;
 using namespace fpx::gui;
 
@@ -321,7 +323,8 @@ void TestLessons::labAndExampleActions() {
     QCOMPARE(window.currentPage(), MainWindow::Page::Arithmetic);
     QCOMPARE(page->currentLab(), ArithmeticPage::Lab::Accumulation);
     AccumulationPanel* lab = page->accumulationPanel();
-    QTRY_VERIFY_WITH_TIMEOUT(!lab->isRunning() && !lab->result().runs.empty(), 60000);
+    QVERIFY(page->waitUntilIdle(std::chrono::minutes(1)));
+    QVERIFY(!lab->result().runs.empty());
     const AccumulationLabRequest request = lab->request();
     QCOMPARE(request.terms, std::size_t(10000));
     QCOMPARE(request.accumulators.size(), std::size_t(2));
@@ -356,7 +359,8 @@ void TestLessons::labAndExampleActions() {
     QCOMPARE(panel->problems(), QStringList());
     QCOMPARE(window.currentPage(), MainWindow::Page::Quantization);
     QuantizationPage* quantization = window.quantizationPage();
-    QTRY_VERIFY_WITH_TIMEOUT(!quantization->isRunning() && quantization->result().input, 60000);
+    QVERIFY(quantization->waitUntilIdle(std::chrono::minutes(1)));
+    QVERIFY(quantization->result().input);
     const QuantizationResult& result = quantization->result();
     QCOMPARE(QString::fromStdString(result.error), QString());
     QVERIFY2(QString::fromStdString(result.input->description).contains("weights.npy"),

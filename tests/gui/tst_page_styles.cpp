@@ -34,7 +34,6 @@
 
 #include <QAbstractItemView>
 #include <QApplication>
-#include <QElapsedTimer>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -43,6 +42,7 @@
 #include <QTest>
 #include <QTextEdit>
 
+#include <chrono>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -190,14 +190,8 @@ void checkPlot(QCustomPlot* plot, bool dark, const char* where, int atLeast) {
     checkTheme(plot, dark, where);
 }
 
-template <typename Busy> bool waitUntilIdle(Busy busy, int ms = 240000) {
-    QElapsedTimer timer;
-    timer.start();
-    while (busy() && timer.elapsed() < ms)
-        QTest::qWait(20);
-    QTest::qWait(40); // finished signals arrive through the event loop
-    return !busy();
-}
+// Long enough for any page's work in flight here; a page that never settles fails instead.
+constexpr std::chrono::minutes kIdleWait{4};
 
 // Ten formats with arithmetic, for pages that take any.
 const QStringList kTen = {"fp64",     "fp32",     "tf32",     "bf16",     "fp16",
@@ -265,28 +259,6 @@ std::vector<std::pair<QString, double>> textSizes(QWidget* page) {
     return sizes;
 }
 
-// The text sizes once the page has settled: a page still filling its tables (a slow machine,
-// the sanitizers) shows more of them at each read until it is done.
-// Whether the page has work in flight whose result would add or remove texts: a page still
-// loading its drivers or filling its tables must not be measured.
-bool pageIsBusy(const MainWindow& window, MainWindow::Page page) {
-    switch (page) {
-    case MainWindow::Page::Explorer:
-        return window.controller()->computing() || window.plotsPanel()->isComputing();
-    case MainWindow::Page::Benchmarks: {
-        const BenchController* bench = window.benchmarksPanel()->controller();
-        return !bench->backendsLoaded() || bench->isRunning();
-    }
-    case MainWindow::Page::Arithmetic:
-        return window.arithmeticPage()->isComputing();
-    case MainWindow::Page::Quantization:
-        return window.quantizationPage()->isRunning();
-    case MainWindow::Page::Training:
-        return window.trainingPage()->isBusy();
-    }
-    return false;
-}
-
 QString describe(const std::vector<std::pair<QString, double>>& sizes) {
     QStringList texts;
     for (const auto& [what, points] : sizes)
@@ -294,19 +266,13 @@ QString describe(const std::vector<std::pair<QString, double>>& sizes) {
     return texts.join(", ");
 }
 
-// The sizes once the page is idle and two looks 100 ms apart agree.
-std::vector<std::pair<QString, double>> settledTextSizes(QWidget* page,
-                                                         const std::function<bool()>& busy) {
-    waitUntilIdle(busy);
-    std::vector<std::pair<QString, double>> sizes = textSizes(page);
-    for (int waited = 0; waited < 10000; waited += 100) {
-        QTest::qWait(100);
-        std::vector<std::pair<QString, double>> again = textSizes(page);
-        if (again == sizes)
-            break;
-        sizes = std::move(again);
-    }
-    return sizes;
+// The sizes once the page is idle: a page still loading its drivers or filling its tables
+// would add texts. Empty when it did not settle.
+std::vector<std::pair<QString, double>> idleTextSizes(Page* page) {
+    if (!page->waitUntilIdle(kIdleWait))
+        return {};
+    QCoreApplication::processEvents(); // what the last change posted (a font change, a layout)
+    return textSizes(page);
 }
 
 } // namespace
@@ -325,15 +291,14 @@ class TestPageStyles : public QObject {
         window.arithmeticPage()->showLab(ArithmeticPage::Lab::Accumulation);
         window.show();
         AccumulationPanel* lab = window.arithmeticPage()->accumulationPanel();
-        QVERIFY(waitUntilIdle([&] { return lab->isRunning(); }));
+        QVERIFY(window.arithmeticPage()->waitUntilIdle(kIdleWait));
         lab->setTerms(256);
         lab->setDistribution("ones");
         lab->setElement(QString());
         lab->setAccumulators(kTen);
         lab->setMethods({"sequential", "pairwise"});
         QTest::mouseClick(lab->runButton(), Qt::LeftButton);
-        QTest::qWait(40);
-        QVERIFY(waitUntilIdle([&] { return lab->isRunning(); }));
+        QVERIFY(window.arithmeticPage()->waitUntilIdle(kIdleWait));
         // Ten accumulators, two methods: the exact sum, the stagnation key and 20 curves.
         checkPlot(lab->plot(), dark, "accumulation", 20);
         // The dash says the method for eight accumulators of each (one per colour); only the
@@ -359,8 +324,7 @@ class TestPageStyles : public QObject {
         StochasticPanel* stochastic = window.arithmeticPage()->stochasticPanel();
         stochastic->setFormat("fp16");
         stochastic->findChild<QLineEdit*>("srValueEdit")->setText("0.1");
-        stochastic->setSmallTerms("1", 4096);
-        QTest::qWait(40);
+        stochastic->setSmallTerms("1", 4096); // computed at once, on the GUI thread
         checkPlot(stochastic->histogram(), dark, "stochastic histogram", 2);
         checkPlot(stochastic->findChild<QCustomPlot*>("srSumsPlot"), dark, "stochastic sums", 3);
         keepPicture(window, "stochastic", dark);
@@ -369,8 +333,7 @@ class TestPageStyles : public QObject {
         window.arithmeticPage()->showLab(ArithmeticPage::Lab::MasterWeights);
         MasterWeightsPanel* weights = window.arithmeticPage()->masterWeightsPanel();
         weights->findChild<QLineEdit*>("weightEdit")->setText("1");
-        weights->findChild<QLineEdit*>("deltaEdit")->setText("1e-3");
-        QTest::qWait(40);
+        weights->findChild<QLineEdit*>("deltaEdit")->setText("1e-3"); // computed at once
         checkPlot(weights->plot(), dark, "master weights", 2);
         keepPicture(window, "master-weights", dark);
     }
@@ -388,7 +351,7 @@ class TestPageStyles : public QObject {
                  QString());
         window.showPage(MainWindow::Page::Quantization);
         window.show();
-        QVERIFY(waitUntilIdle([&] { return page->isRunning(); }));
+        QVERIFY(page->waitUntilIdle(kIdleWait));
         QVERIFY2(page->errorText().isEmpty(), qPrintable(page->errorText()));
         checkPlot(page->errorsPlot(), dark, "quantization errors", 9);
         checkPlot(page->valuesPlot(), dark, "quantization values", 1);
@@ -412,7 +375,7 @@ class TestPageStyles : public QObject {
         weights->findChild<QSpinBox*>("weightsSteps")->setValue(20);
         training->showView(TrainingPage::View::MasterWeights);
         window.show();
-        QVERIFY(waitUntilIdle([&] { return weights->isBusy(); }));
+        QVERIFY(training->waitUntilIdle(kIdleWait));
         QVERIFY2(weights->errorText().isEmpty(), qPrintable(weights->errorText()));
         checkPlot(weights->plot(), dark, "master weights over the steps", 11);
         keepPicture(window, "training-weights", dark);
@@ -421,20 +384,20 @@ class TestPageStyles : public QObject {
         QCOMPARE(range->setDistribution("normal:0:1e-4", 4000), QString());
         QCOMPARE(range->setFormats("fp16,bf16,fp8_e5m2"), QString());
         training->showView(TrainingPage::View::Range);
-        QVERIFY(waitUntilIdle([&] { return range->isBusy(); }));
+        QVERIFY(training->waitUntilIdle(kIdleWait));
         checkPlot(range->plot(), dark, "range", 5);
         keepPicture(window, "training-range", dark);
 
         Fp8View* fp8 = training->fp8View();
         QCOMPARE(fp8->setRecipes("current,delayed:8:max,delayed:16:most_recent"), QString());
         training->showView(TrainingPage::View::Fp8);
-        QVERIFY(waitUntilIdle([&] { return fp8->isBusy(); }));
+        QVERIFY(training->waitUntilIdle(kIdleWait));
         checkPlot(fp8->plot(), dark, "fp8 recipes", 6);
         keepPicture(window, "training-fp8", dark);
 
         LossScaleView* loss = training->lossScaleView();
         training->showView(TrainingPage::View::LossScale);
-        QVERIFY(waitUntilIdle([&] { return loss->isBusy(); }));
+        QVERIFY(training->waitUntilIdle(kIdleWait));
         checkPlot(loss->plot(), dark, "loss scale", 2);
         keepPicture(window, "training-loss-scale", dark);
     }
@@ -475,13 +438,12 @@ class TestPageStyles : public QObject {
         for (const auto& [page, name] : pages) {
             window.zoom()->reset();
             window.showPage(page);
-            QWidget* shown = window.findChild<QTabWidget*>("pages")->currentWidget();
-            QVERIFY(shown);
-            const auto busy = [&window, page = page] { return pageIsBusy(window, page); };
-            const auto before = settledTextSizes(shown, busy);
+            Page* shown = window.hostedPage(page);
+            QCOMPARE(window.findChild<QTabWidget*>("pages")->currentWidget(), shown);
+            const auto before = idleTextSizes(shown);
             QVERIFY2(!before.empty(), name);
             window.zoom()->setPercent(150);
-            const auto after = settledTextSizes(shown, busy);
+            const auto after = idleTextSizes(shown);
             QVERIFY2(after.size() == before.size(),
                      qPrintable(QString("%1: at 100 %: %2; at 150 %: %3")
                                     .arg(name, describe(before), describe(after))));

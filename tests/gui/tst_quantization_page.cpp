@@ -15,7 +15,6 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDropEvent>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
 #include <QMimeData>
@@ -112,12 +111,7 @@ std::vector<float> testValues(std::size_t n) {
 
 // Waits for the page's run to end and its result to be shown.
 bool waitForRun(QuantizationPage* page, int ms = 120000) {
-    QElapsedTimer timer;
-    timer.start();
-    while (page->isRunning() && timer.elapsed() < ms)
-        QTest::qWait(20);
-    QTest::qWait(30); // the watcher's finished signal arrives through the event loop
-    return !page->isRunning();
+    return page->waitUntilIdle(std::chrono::milliseconds(ms));
 }
 
 int rowOf(const QTableWidget* table, const QString& id) {

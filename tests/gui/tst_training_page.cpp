@@ -5,10 +5,12 @@
 // run of 10^6 values that leaves the GUI thread free and drops stale results, the loss scaler
 // against GradScaler's rules by hand, SGD against exact arithmetic by hand, every view's
 // export and the headless screenshot.
+#include "gui_waits.h"
 #include "pages/training/fp8_view.h"
 #include "pages/training/loss_scale_view.h"
 #include "pages/training/range_view.h"
 #include "pages/training/training_page.h"
+#include "pages/training/view_frame.h"
 #include "pages/training/weights_view.h"
 #include "shell/main_window.h"
 
@@ -43,12 +45,8 @@ using namespace fpx::gui;
 namespace {
 
 template <typename View> bool waitFor(View* view, int ms = 240000) {
-    QElapsedTimer timer;
-    timer.start();
-    while (view->isBusy() && timer.elapsed() < ms)
-        QTest::qWait(20);
-    QTest::qWait(30);
-    return !view->isBusy();
+    return fpx::test::waitWhileBusy(
+        view, &ViewFrame::finished, [view] { return view->isBusy(); }, ms);
 }
 
 // FP16 under round-to-nearest-even with IEEE overflow, zone by zone, from the format's
@@ -490,11 +488,7 @@ void TestTrainingPage::everyViewExports() {
                  {TrainingPage::View::MasterWeights, "weights", "variant,final,exact"}};
     for (const auto& v : views) {
         training->showView(v.view);
-        QElapsedTimer timer;
-        timer.start();
-        while (training->isBusy() && timer.elapsed() < 240000)
-            QTest::qWait(20);
-        QTest::qWait(30);
+        QVERIFY(training->waitUntilIdle(std::chrono::milliseconds(240000)));
         QVERIFY2(training->errorText().isEmpty(), qPrintable(training->errorText()));
         for (const QString& suffix : QStringList{"png", "pdf", "svg", "csv"}) {
             const QString path = dir_.filePath(v.name + "." + suffix);

@@ -46,21 +46,22 @@ QCPAxisRect* resetPlot(QCustomPlot& plot, const QString& title, int legendColumn
 std::vector<QCPAxisRect*> resetStackedPlot(QCustomPlot& plot, const QString& title, int rects,
                                            int legendColumns) {
     startPlot(plot, title, legendColumns);
-    const QFont tickFont("sans", 8);
-    const QFont labelFont("sans", 9);
     auto* margins = new QCPMarginGroup(&plot);
     std::vector<QCPAxisRect*> made;
     for (int r = 0; r < rects; ++r) {
         auto* rect = new QCPAxisRect(&plot);
         rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
-        for (QCPAxis* axis : rect->axes()) {
-            axis->setTickLabelFont(tickFont);
-            axis->setLabelFont(labelFont);
-        }
+        for (QCPAxis* axis : rect->axes())
+            setStackedAxisFonts(*axis);
         plot.plotLayout()->addElement(2 + r, 0, rect);
         made.push_back(rect);
     }
     return made;
+}
+
+void setStackedAxisFonts(QCPAxis& axis) {
+    axis.setTickLabelFont(QFont("sans", 8));
+    axis.setLabelFont(QFont("sans", 9));
 }
 
 int legendColumns(const QCustomPlot& plot, const QString& longestEntry) {

@@ -8,6 +8,7 @@
 
 #include <vector>
 
+class QCPAxis;
 class QCPAxisRect;
 class QCustomPlot;
 
@@ -21,6 +22,9 @@ QCPAxisRect* resetPlot(QCustomPlot& plot, const QString& title, int legendColumn
 // so that they share one x axis, with the tick and label fonts of stacked plots.
 std::vector<QCPAxisRect*> resetStackedPlot(QCustomPlot& plot, const QString& title, int rects,
                                            int legendColumns);
+// The tick and label fonts of a stacked plot's axes, for an axis added to one (a right axis).
+// Made when called: a font made before the application exists does not measure the same.
+void setStackedAxisFonts(QCPAxis& axis);
 // As many legend entries a row as fit the plot's width, for entries as wide as `longestEntry`.
 int legendColumns(const QCustomPlot& plot, const QString& longestEntry);
 

@@ -30,7 +30,6 @@
 #include <QTableWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrent>
 
 #include <algorithm>
 #include <cmath>
@@ -73,7 +72,8 @@ const std::vector<SumMethodSpec> kDefaultMethods = {
 } // namespace
 
 AccumulationPanel::AccumulationPanel(FormatSelection* selection, QWidget* parent)
-    : QWidget(parent), selection_(selection) {
+    : QWidget(parent), selection_(selection),
+      runner_(this, [this](AccumulationLabResult r) { applyResult(std::move(r)); }) {
     auto* layout = new QHBoxLayout(this);
     auto* controls = new QWidget(this);
     controls->setMaximumWidth(340);
@@ -209,12 +209,11 @@ AccumulationPanel::AccumulationPanel(FormatSelection* selection, QWidget* parent
 
     progressTimer_.setInterval(50);
     connect(&progressTimer_, &QTimer::timeout, this, [this] {
-        if (total_ > 0)
-            progress_->setValue(static_cast<int>(1000.0 * static_cast<double>(done_->load()) /
-                                                 static_cast<double>(total_)));
+        const auto [done, total] = runner_.progress();
+        if (total > 0)
+            progress_->setValue(
+                static_cast<int>(1000.0 * static_cast<double>(done) / static_cast<double>(total)));
     });
-    connect(&watcher_, &QFutureWatcher<AccumulationLabResult>::finished, this,
-            &AccumulationPanel::applyResult);
     connect(run_, &QPushButton::clicked, this, &AccumulationPanel::run);
     connect(cancel_, &QPushButton::clicked, this, &AccumulationPanel::cancel);
     connect(selection_, &FormatSelection::formatsChanged, this, &AccumulationPanel::refillFormats);
@@ -222,11 +221,7 @@ AccumulationPanel::AccumulationPanel(FormatSelection* selection, QWidget* parent
     setAccumulators({"fp16", "bf16", "fp32"});
 }
 
-AccumulationPanel::~AccumulationPanel() {
-    if (stop_)
-        stop_->store(true);
-    watcher_.waitForFinished();
-}
+AccumulationPanel::~AccumulationPanel() = default;
 
 void AccumulationPanel::refillFormats() {
     const QString element = element_->currentData().toString();
@@ -326,34 +321,27 @@ void AccumulationPanel::showEvent(QShowEvent* event) {
 
 void AccumulationPanel::run() {
     ranOnce_ = true;
-    if (isRunning()) {
-        rerun_ = true; // this one stops; the new settings run when it has
-        stop_->store(true);
-        return;
-    }
     const AccumulationLabRequest request = this->request();
     if (request.accumulators.empty() || request.methods.empty()) {
+        runner_.cancel();
         status_->setText(tr("Check at least one accumulator and one method."));
         emit finished();
         return;
     }
-    stop_ = std::make_shared<std::atomic<bool>>(false);
-    done_ = std::make_shared<std::atomic<std::size_t>>(0);
-    total_ = request.terms * request.accumulators.size() * request.methods.size();
     status_->setText(tr("Summing %n terms…", nullptr, static_cast<int>(request.terms)));
     setRunning(true);
-    watcher_.setFuture(QtConcurrent::run([request, stop = stop_, done = done_] {
-        return runAccumulationLab(request, [&stop, &done](std::size_t finished, std::size_t) {
-            done->store(finished);
-            return !stop->load();
+    // A run already in flight stops; its result is dropped and this one runs.
+    runner_.start([request](JobControl& control) {
+        const std::size_t total =
+            request.terms * request.accumulators.size() * request.methods.size();
+        return runAccumulationLab(request, [&control, total](std::size_t done, std::size_t) {
+            return control.progress(done, total);
         });
-    }));
+    });
 }
 
 void AccumulationPanel::cancel() {
-    rerun_ = false;
-    if (stop_)
-        stop_->store(true);
+    runner_.cancel();
 }
 
 void AccumulationPanel::setRunning(bool running) {
@@ -366,14 +354,8 @@ void AccumulationPanel::setRunning(bool running) {
         progressTimer_.stop();
 }
 
-void AccumulationPanel::applyResult() {
+void AccumulationPanel::applyResult(AccumulationLabResult result) {
     setRunning(false);
-    if (rerun_) {
-        rerun_ = false;
-        run();
-        return;
-    }
-    AccumulationLabResult result = watcher_.result();
     if (!result.error.empty()) {
         // Nothing was summed: the plots and the table keep the last run.
         status_->setText(QStringLiteral("⚠ ") + QString::fromStdString(result.error));

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "common/background_runner.h"
 #include "pages/arithmetic/accumulation_lab.h"
 
-#include <QFutureWatcher>
 #include <QTimer>
 #include <QWidget>
 
@@ -55,7 +55,8 @@ class AccumulationPanel : public QWidget {
     void setMethods(const QStringList& methods);
     AccumulationLabRequest request() const;
 
-    bool isRunning() const { return watcher_.isRunning(); }
+    // A run in flight, until its result is shown.
+    bool isRunning() const { return runner_.busy(); }
     const AccumulationLabResult& result() const { return result_; }
     QCustomPlot* plot() const { return plot_; }
     QTableWidget* table() const { return table_; }
@@ -77,7 +78,7 @@ class AccumulationPanel : public QWidget {
 
   private:
     void refillFormats();
-    void applyResult();
+    void applyResult(AccumulationLabResult result);
     void fillTable();
     void fillPlot();
     void setRunning(bool running);
@@ -101,14 +102,11 @@ class AccumulationPanel : public QWidget {
     QCustomPlot* plot_;
     QTableWidget* table_;
 
-    QFutureWatcher<AccumulationLabResult> watcher_;
     QTimer progressTimer_;
-    std::shared_ptr<std::atomic<bool>> stop_;
-    std::shared_ptr<std::atomic<std::size_t>> done_;
-    std::size_t total_ = 0;
-    bool rerun_ = false; // Run pressed while running: start again when this one stops
     bool ranOnce_ = false;
     AccumulationLabResult result_;
+    // Declared last, destroyed first: it waits for its job before the widgets go.
+    BackgroundRunner<AccumulationLabResult> runner_;
 };
 
 } // namespace fpx::gui

@@ -22,6 +22,7 @@ ExplorerController::ExplorerController(QObject* parent)
     : FormatSelection(parent), formats_(defaultExplorerFormats()),
       queue_(new ExplorerJobQueue(this)) {
     connect(queue_, &ExplorerJobQueue::resultReady, this, &ExplorerController::apply);
+    connect(queue_, &ExplorerJobQueue::jobsDrained, this, &ExplorerController::jobsDrained);
     setInputText(inputText_);
     waitForIdle();
 }
@@ -259,6 +260,10 @@ void ExplorerController::recompute() {
 void ExplorerController::waitForIdle() {
     if (std::optional<ExplorerJobResult> result = queue_->waitForNewest(std::nullopt))
         apply(*result);
+}
+
+bool ExplorerController::jobsInFlight() const {
+    return !queue_->drained();
 }
 
 bool ExplorerController::waitForIdle(std::chrono::milliseconds timeout) {

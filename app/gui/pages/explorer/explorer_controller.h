@@ -75,6 +75,9 @@ class ExplorerController : public FormatSelection {
     // Whether the rows are still being computed for the newest change (they show an older
     // state meanwhile).
     bool computing() const { return computing_; }
+    // Whether any job is still running or waiting, a superseded one too (whose result will be
+    // dropped); jobsDrained() says when none is.
+    bool jobsInFlight() const;
     // Blocks until the rows show the newest change (and a typed text's error, if any, is
     // known). Bounded: each job is bounded by the core's work budget.
     void waitForIdle();
@@ -137,6 +140,7 @@ class ExplorerController : public FormatSelection {
     // Row `row` is about to step to its next (+1) or previous (−1) value; the change follows.
     void stepping(int row, int direction);
     void computingChanged(bool computing);
+    void jobsDrained();
 
   private:
     // Computes the rows of the current state: here when the input is a small value, else on

@@ -101,6 +101,8 @@ void ExplorerJobQueue::collect() {
     // Last: a receiver may submit the next job from here.
     if (newest)
         emit resultReady(*newest);
+    if (drained())
+        emit jobsDrained();
 }
 
 std::optional<ExplorerJobResult>

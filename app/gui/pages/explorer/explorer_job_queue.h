@@ -47,6 +47,8 @@ class ExplorerJobQueue : public QObject {
     const ExplorerJobFunction& jobFunction() const { return run_; }
     // Whether the newest job's result is still to come.
     bool busy() const { return !newestDone_; }
+    // No job running or waiting, superseded ones included.
+    bool drained() const { return running_.empty() && !pending_; }
 
     // Waits up to `timeout` (less than a day; without one: as long as it takes) for the
     // newest job, and for a superseded one it waits behind, and hands its result over here
@@ -59,6 +61,8 @@ class ExplorerJobQueue : public QObject {
     // The newest job finished (emitted on the GUI thread, from collect()); older jobs' results
     // never come here.
     void resultReady(const fpx::gui::ExplorerJobResult& result);
+    // The last job still running, superseded or not, finished: drained() holds.
+    void jobsDrained();
 
   private:
     // Where a worker leaves its result for the GUI thread.

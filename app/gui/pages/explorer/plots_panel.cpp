@@ -23,7 +23,6 @@
 #include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrent>
 
 #include <cmath>
 
@@ -42,7 +41,13 @@ QString groupedInteger(std::uint64_t n) {
 } // namespace
 
 PlotsPanel::PlotsPanel(ExplorerController* controller, QWidget* parent)
-    : QWidget(parent), controller_(controller) {
+    : QWidget(parent), controller_(controller),
+      runner_(
+          this, [this](plots::PlotData data) { applyResult(std::move(data)); },
+          [this](const std::string& message) {
+              status_->setText(QStringLiteral("⚠ ") + QString::fromStdString(message));
+              emit plotReady();
+          }) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     auto* bar = new QHBoxLayout;
@@ -138,7 +143,6 @@ PlotsPanel::PlotsPanel(ExplorerController* controller, QWidget* parent)
     plot_->setMinimumHeight(220);
     layout->addWidget(plot_, 1);
 
-    connect(&watcher_, &QFutureWatcher<plots::PlotData>::finished, this, &PlotsPanel::applyResult);
     connect(kindBox_, &QComboBox::currentIndexChanged, this, [this](int i) {
         setKind(static_cast<plots::PlotKind>(kindBox_->itemData(i).toInt()));
     });
@@ -177,9 +181,7 @@ PlotsPanel::PlotsPanel(ExplorerController* controller, QWidget* parent)
     recompute();
 }
 
-PlotsPanel::~PlotsPanel() {
-    watcher_.waitForFinished();
-}
+PlotsPanel::~PlotsPanel() = default;
 
 void PlotsPanel::setKind(plots::PlotKind kind) {
     const int index = kindBox_->findData(static_cast<int>(kind));
@@ -319,22 +321,13 @@ void PlotsPanel::recompute() {
                 small.push_back(spec);
         request_.formats = small;
     }
-    if (watcher_.isRunning()) {
-        pending_ = true; // one more round when this one finishes
-        return;
-    }
     status_->setText(tr("computing…"));
-    watcher_.setFuture(
-        QtConcurrent::run([request = request_] { return plots::computePlotData(request); }));
+    // A plot already in flight is dropped when it is done; this one follows it.
+    runner_.start([request = request_](JobControl&) { return plots::computePlotData(request); });
 }
 
-void PlotsPanel::applyResult() {
-    if (pending_) {
-        pending_ = false;
-        recompute();
-        return;
-    }
-    data_ = watcher_.result();
+void PlotsPanel::applyResult(plots::PlotData data) {
+    data_ = std::move(data);
     plots::buildPlot(*plot_, data_);
     updateMarker();
     status_->clear();

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "common/background_runner.h"
 #include "plot_request.h"
 
-#include <QFutureWatcher>
 #include <QWidget>
 
 #include <map>
@@ -35,7 +35,8 @@ class PlotsPanel : public QWidget {
     plots::PlotKind kind() const { return request_.kind; }
     QCustomPlot* plot() const { return plot_; }
     const plots::PlotData& data() const { return data_; }
-    bool isComputing() const { return watcher_.isRunning(); }
+    // A plot in flight, until it is drawn.
+    bool isComputing() const { return runner_.busy(); }
     bool exportTo(const QString& path, QString* error = nullptr);
     // Hover read-out text at plot coordinate x (exact stored values of each format; the
     // memory plot: the exact bytes of the bar there).
@@ -65,7 +66,7 @@ class PlotsPanel : public QWidget {
     void showEvent(QShowEvent* event) override;
 
   private:
-    void applyResult();
+    void applyResult(plots::PlotData data);
     void updateMarker();
     void onMouseMove(QMouseEvent* event);
     void onSelectionChanged();
@@ -75,8 +76,6 @@ class PlotsPanel : public QWidget {
     ExplorerController* controller_;
     plots::PlotRequest request_;
     plots::PlotData data_;
-    QFutureWatcher<plots::PlotData> watcher_;
-    bool pending_ = false;
     bool stale_ = true;
     QCustomPlot* plot_;
     QComboBox* kindBox_;
@@ -93,6 +92,8 @@ class PlotsPanel : public QWidget {
     QPushButton* reset_;
     QToolButton* export_;
     QLabel* status_;
+    // Declared last, destroyed first: it waits for its job before the widgets go.
+    BackgroundRunner<plots::PlotData> runner_;
 };
 
 } // namespace fpx::gui

@@ -21,11 +21,11 @@
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrent>
 
 namespace fpx::gui {
 
-QuantizationPage::QuantizationPage(QWidget* parent) : Page(parent) {
+QuantizationPage::QuantizationPage(QWidget* parent)
+    : Page(parent), runner_(this, [this](QuantizationResult r) { applyResult(std::move(r)); }) {
     connect(this, &QuantizationPage::finished, this, [this] { workEnded(); });
     setAcceptDrops(true);
     auto* layout = new QHBoxLayout(this);
@@ -114,15 +114,13 @@ QuantizationPage::QuantizationPage(QWidget* parent) : Page(parent) {
 
     progressTimer_.setInterval(50);
     connect(&progressTimer_, &QTimer::timeout, this, [this] {
-        const std::size_t total = total_ ? total_->load() : 0;
+        const auto [done, total] = runner_.progress();
         if (total > 0 && progress_->maximum() == 0)
             progress_->setRange(0, 1000); // the tensor is read: from busy to a fraction
         if (total > 0)
             progress_->setValue(
-                static_cast<int>(1000.0 * static_cast<double>(done_->load()) / double(total)));
+                static_cast<int>(1000.0 * static_cast<double>(done) / double(total)));
     });
-    connect(&watcher_, &QFutureWatcher<QuantizationResult>::finished, this,
-            &QuantizationPage::applyResult);
     connect(run_, &QPushButton::clicked, this, &QuantizationPage::run);
     connect(cancel_, &QPushButton::clicked, this, &QuantizationPage::cancel);
     connect(form_, &QuantizationSourceForm::fileChosen, this, &QuantizationPage::run);
@@ -141,11 +139,7 @@ QuantizationPage::QuantizationPage(QWidget* parent) : Page(parent) {
     });
 }
 
-QuantizationPage::~QuantizationPage() {
-    if (stop_)
-        stop_->store(true);
-    watcher_.waitForFinished();
-}
+QuantizationPage::~QuantizationPage() = default;
 
 QString QuantizationPage::setInputFile(const QString& argument, const QString& dtype) {
     return form_->setInputFile(argument, dtype);
@@ -230,38 +224,27 @@ void QuantizationPage::showEvent(QShowEvent* event) {
 
 void QuantizationPage::run() {
     ranOnce_ = true;
-    if (isRunning()) {
-        rerun_ = true; // this one stops; the form runs again when it has
-        stop_->store(true);
-        return;
-    }
     QString error;
     const std::optional<QuantizationRequest> request = this->request(error);
     if (!request) {
+        runner_.cancel();
         showError(error);
         emit finished();
         return;
     }
     showError({});
-    stop_ = std::make_shared<std::atomic<bool>>(false);
-    done_ = std::make_shared<std::atomic<std::size_t>>(0);
-    total_ = std::make_shared<std::atomic<std::size_t>>(0);
     status_->setText(tr("Quantizing…"));
     setRunning(true);
-    watcher_.setFuture(
-        QtConcurrent::run([request = *request, stop = stop_, done = done_, total = total_] {
-            return runQuantization(request, [&](std::size_t finished, std::size_t all) {
-                done->store(finished);
-                total->store(all);
-                return !stop->load();
-            });
-        }));
+    // A run already in flight stops; its result is dropped and this one runs.
+    runner_.start([request = *request](JobControl& control) {
+        return runQuantization(request, [&control](std::size_t done, std::size_t all) {
+            return control.progress(done, all);
+        });
+    });
 }
 
 void QuantizationPage::cancel() {
-    rerun_ = false;
-    if (stop_)
-        stop_->store(true);
+    runner_.cancel();
 }
 
 void QuantizationPage::setRunning(bool running) {
@@ -276,14 +259,8 @@ void QuantizationPage::setRunning(bool running) {
         progressTimer_.stop();
 }
 
-void QuantizationPage::applyResult() {
+void QuantizationPage::applyResult(QuantizationResult result) {
     setRunning(false);
-    if (rerun_) {
-        rerun_ = false;
-        run();
-        return;
-    }
-    QuantizationResult result = watcher_.result();
     if (!result.error.empty()) {
         // Nothing was quantized: the tables and plots keep the last run, the message says why.
         showError(QString::fromStdString(result.error));

@@ -4,8 +4,8 @@
 #include "pages/quantization/quantization_model.h"
 #include "pages/quantization/quantization_table.h"
 
+#include "common/background_runner.h"
 #include "common/page.h"
-#include <QFutureWatcher>
 #include <QTimer>
 
 #include <atomic>
@@ -49,7 +49,8 @@ class QuantizationPage : public Page {
     // The request the form describes; nullopt with `error` when the form is not valid.
     std::optional<QuantizationRequest> request(QString& error) const;
 
-    bool isRunning() const { return watcher_.isRunning(); }
+    // A run in flight, until its result is shown.
+    bool isRunning() const { return runner_.busy(); }
     bool busy() const override { return isRunning(); }
     const QuantizationResult& result() const { return result_; }
     void selectFormat(int row);
@@ -84,7 +85,7 @@ class QuantizationPage : public Page {
     void dropEvent(QDropEvent* event) override;
 
   private:
-    void applyResult();
+    void applyResult(QuantizationResult result);
     void fillTable();
     void showSelection();
     void drawValues();
@@ -107,16 +108,13 @@ class QuantizationPage : public Page {
     QString gridLabel_;
     QString errorMessage_;
 
-    QFutureWatcher<QuantizationResult> watcher_;
     QTimer progressTimer_;
-    std::shared_ptr<std::atomic<bool>> stop_;
-    std::shared_ptr<std::atomic<std::size_t>> done_;
-    std::shared_ptr<std::atomic<std::size_t>> total_;
     QString pendingFormat_;
     std::optional<std::size_t> pendingBlock_;
-    bool rerun_ = false;
     bool ranOnce_ = false;
     QuantizationResult result_;
+    // Declared last, destroyed first: it waits for its job before the widgets go.
+    BackgroundRunner<QuantizationResult> runner_;
 };
 
 } // namespace fpx::gui

@@ -103,8 +103,8 @@ void Fp8View::start() {
         return;
     }
     setStatus(tr("Simulating…"));
-    runs_.start([request = std::move(*request)](const std::atomic<bool>& stop) {
-        return runFp8Recipes(request, stop);
+    runs_.start([request = std::move(*request)](JobControl& control) {
+        return runFp8Recipes(request, control.stop);
     });
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "pages/training/latest_run.h"
+#include "common/background_runner.h"
 #include "pages/training/training_runs.h"
 #include "pages/training/view_frame.h"
 
@@ -24,7 +24,7 @@ class Fp8View : public ViewFrame {
     QString setRecipes(const QString& commaSeparated);
     QString setFormat(const QString& id);
 
-    bool isBusy() const { return runs_.isBusy(); }
+    bool isBusy() const { return runs_.busy(); }
     const Fp8Result& result() const { return result_; }
 
   protected:
@@ -43,7 +43,7 @@ class Fp8View : public ViewFrame {
     QSpinBox* margin_;
     QSpinBox* seed_;
     Fp8Result result_;
-    LatestRun<Fp8Result> runs_;
+    BackgroundRunner<Fp8Result> runs_;
 };
 
 } // namespace fpx::gui

@@ -177,8 +177,8 @@ void LossScaleView::start() {
         return;
     }
     setStatus(tr("Simulating…"));
-    runs_.start([request = std::move(*request)](const std::atomic<bool>& stop) {
-        return runLossScale(request, stop);
+    runs_.start([request = std::move(*request)](JobControl& control) {
+        return runLossScale(request, control.stop);
     });
 }
 

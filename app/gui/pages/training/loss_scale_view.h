@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "pages/training/latest_run.h"
+#include "common/background_runner.h"
 #include "pages/training/training_runs.h"
 #include "pages/training/view_frame.h"
 
@@ -29,7 +29,7 @@ class LossScaleView : public ViewFrame {
     void setGradients(const QString& distribution, int perStep); // empty: amax only
     void setStaticScale(std::optional<double> scale);
 
-    bool isBusy() const { return runs_.isBusy(); }
+    bool isBusy() const { return runs_.busy(); }
     const LossScaleResult& result() const { return result_; }
 
   protected:
@@ -53,7 +53,7 @@ class LossScaleView : public ViewFrame {
     QSpinBox* gradientCount_;
     QSpinBox* seed_;
     LossScaleResult result_;
-    LatestRun<LossScaleResult> runs_;
+    BackgroundRunner<LossScaleResult> runs_;
 };
 
 } // namespace fpx::gui

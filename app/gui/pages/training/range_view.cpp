@@ -238,8 +238,8 @@ void RangeView::refit() {
     request->input = input_;
     setStatus(input_ ? tr("Fitting at 2^%1…").arg(request->scaleExponent)
                      : tr("Reading the values…"));
-    runs_.start([request = std::move(*request)](const std::atomic<bool>& stop) {
-        return runRangeFit(request, stop);
+    runs_.start([request = std::move(*request)](JobControl& control) {
+        return runRangeFit(request, control.stop);
     });
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "pages/training/latest_run.h"
+#include "common/background_runner.h"
 #include "pages/training/training_runs.h"
 #include "pages/training/view_frame.h"
 
@@ -31,7 +31,7 @@ class RangeView : public ViewFrame {
     QString setScaleExponent(int k); // −kScaleReach … kScaleReach
     int scaleExponent() const;
 
-    bool isBusy() const { return runs_.isBusy(); }
+    bool isBusy() const { return runs_.busy(); }
     const RangeResult& result() const { return result_; }
     std::size_t droppedRuns() const { return runs_.dropped(); }
     std::size_t appliedRuns() const { return runs_.applied(); }
@@ -62,7 +62,7 @@ class RangeView : public ViewFrame {
     QTableWidget* table_;
     RangeResult result_;
     std::shared_ptr<const TensorInput> input_; // of the source as last run
-    LatestRun<RangeResult> runs_;
+    BackgroundRunner<RangeResult> runs_;
 };
 
 } // namespace fpx::gui

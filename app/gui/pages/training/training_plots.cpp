@@ -13,9 +13,6 @@ namespace fpx::gui {
 
 namespace {
 
-const QFont kTickFont("sans", 8);
-const QFont kLabelFont("sans", 9);
-
 // Ticks every `step` binades (chosen so that about `wanted` fit), labelled 2^k.
 QSharedPointer<QCPAxisTickerText> powerOfTwoTicker(double low, double high, int wanted = 14) {
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
@@ -227,8 +224,7 @@ void drawLossScalePlot(QCustomPlot& plot, const LossScaleResult& result) {
     if (haveFlushed) {
         QCPAxis* right = bottom->axis(QCPAxis::atRight);
         right->setVisible(true);
-        right->setTickLabelFont(kTickFont);
-        right->setLabelFont(kLabelFont);
+        setStackedAxisFonts(*right);
         auto* under = new QCPGraph(x, right);
         under->setData(steps, flushed, true);
         QPen pen = plots::seriesPen(4, 1);

@@ -127,8 +127,8 @@ void WeightsView::start() {
         return;
     }
     setStatus(tr("Simulating…"));
-    runs_.start([request = std::move(*request)](const std::atomic<bool>& stop) {
-        return runSgd(request, stop);
+    runs_.start([request = std::move(*request)](JobControl& control) {
+        return runSgd(request, control.stop);
     });
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "pages/training/latest_run.h"
+#include "common/background_runner.h"
 #include "pages/training/training_runs.h"
 #include "pages/training/view_frame.h"
 
@@ -24,7 +24,7 @@ class WeightsView : public ViewFrame {
     // "fp32,bf16,bf16+fp32": a format, or FORMAT+MASTER for a working copy with a master.
     QString setVariants(const QString& commaSeparated);
 
-    bool isBusy() const { return runs_.isBusy(); }
+    bool isBusy() const { return runs_.busy(); }
     const SgdResult& result() const { return result_; }
     QTableWidget* table() const { return table_; }
 
@@ -43,7 +43,7 @@ class WeightsView : public ViewFrame {
     QSpinBox* seed_;
     QTableWidget* table_;
     SgdResult result_;
-    LatestRun<SgdResult> runs_;
+    BackgroundRunner<SgdResult> runs_;
 };
 
 } // namespace fpx::gui
