@@ -38,6 +38,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QTest>
 #include <QTextEdit>
@@ -198,6 +199,27 @@ const QStringList kTen = {"fp64",     "fp32",     "tf32",     "bf16",     "fp16"
                           "fp8_e4m3", "fp8_e5m2", "fp6_e3m2", "fp6_e2m3", "fp4_e2m1"};
 
 // Sets the application's palette for the lifetime of the object.
+// The colour after `key` in a style sheet ("color: #d0402f;", "border: 2px solid #d0402f;").
+QColor styleSheetColour(const QString& sheet, const QString& key) {
+    const QRegularExpressionMatch match =
+        QRegularExpression(QRegularExpression::escape(key) + R"(:?\s*(#[0-9a-fA-F]{6}))")
+            .match(sheet);
+    return match.hasMatch() ? QColor(match.captured(1)) : QColor();
+}
+
+// WCAG 2 contrast ratio of two colours: (L1 + 0.05) / (L2 + 0.05) of their relative luminances.
+double contrastRatio(const QColor& a, const QColor& b) {
+    const auto luminance = [](const QColor& c) {
+        const auto linear = [](double v) {
+            return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+        };
+        return 0.2126 * linear(c.redF()) + 0.7152 * linear(c.greenF()) + 0.0722 * linear(c.blueF());
+    };
+    const double la = luminance(a);
+    const double lb = luminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
 struct PaletteScope {
     QPalette original = QApplication::palette();
     explicit PaletteScope(bool dark) {
@@ -458,6 +480,37 @@ class TestPageStyles : public QObject {
             }
         }
         window.zoom()->reset();
+    }
+
+    // Every page's error messages and refused fields in one red that stays readable on the
+    // palette's window colour, light or dark: a WCAG contrast of at least 3 (large or bold
+    // text), the same colour for the explorer's message and field frame and the Arithmetic
+    // page's.
+    void errorStyleFollowsThePalette_data() { themes(); }
+    void errorStyleFollowsThePalette() {
+        QFETCH(bool, dark);
+        PaletteScope scope(dark);
+        MainWindow window;
+        window.resize(1280, 900);
+        window.show();
+        window.controller()->setInputText("1/");
+        window.controller()->waitForIdle();
+        auto* message = window.findChild<QLabel*>("inputError");
+        QVERIFY(message && message->isVisible());
+        const QColor colour = styleSheetColour(message->styleSheet(), "color");
+        QVERIFY2(colour.isValid(), qPrintable(message->styleSheet()));
+        QCOMPARE(styleSheetColour(window.valueEdit()->styleSheet(), "solid"), colour);
+        const double contrast = contrastRatio(colour, window.palette().color(QPalette::Window));
+        QVERIFY2(contrast >= 3.0,
+                 qPrintable(QString("%1 on %2: contrast %3")
+                                .arg(colour.name(), window.palette().color(QPalette::Window).name())
+                                .arg(contrast)));
+        ExpressionPanel* expression = window.arithmeticPage()->expressionPanel();
+        window.showPage(MainWindow::Page::Arithmetic);
+        expression->findChild<QLineEdit*>()->setText("1+");
+        auto* expressionError = expression->findChild<QLabel*>("expressionError");
+        QVERIFY(expressionError);
+        QCOMPARE(styleSheetColour(expressionError->styleSheet(), "color"), colour);
     }
 
   private:

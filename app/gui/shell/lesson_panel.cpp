@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "shell/lesson_panel.h"
 
+#include "common/error_style.h"
 #include "pages/explorer/table_fit.h"
 #include "shell/main_window.h"
 
@@ -76,7 +77,7 @@ LessonPanel::LessonPanel(MainWindow& window)
     problemsLabel_ = new QLabel(body);
     problemsLabel_->setWordWrap(true);
     problemsLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    problemsLabel_->setStyleSheet("QLabel { color: #d0402f; }");
+    styleErrorLabel(*problemsLabel_);
     problemsLabel_->hide();
 
     previous_ = new QPushButton(tr("◀ &Previous"), body);

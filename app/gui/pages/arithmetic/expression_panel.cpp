@@ -2,6 +2,7 @@
 #include "pages/arithmetic/expression_panel.h"
 
 #include "common/code_cells_delegate.h"
+#include "common/error_style.h"
 #include "common/format_selection.h"
 #include "common/number_text.h"
 #include "common/zoom.h"
@@ -54,7 +55,7 @@ ExpressionPanel::ExpressionPanel(FormatSelection* selection, QWidget* parent)
     layout->addLayout(bar);
     error_ = new QLabel(this);
     error_->setObjectName("expressionError");
-    error_->setStyleSheet("color: #d0402f;");
+    styleErrorLabel(*error_);
     error_->setVisible(false);
     layout->addWidget(error_);
     exact_ = new QLabel(this);
@@ -139,7 +140,7 @@ void ExpressionPanel::recompute() {
         inputError_ = parseErrorText(text, parsed.error);
         error_->setText(QStringLiteral("⚠ ") + inputError_);
         error_->setVisible(true);
-        edit_->setStyleSheet(QStringLiteral("QLineEdit { border: 2px solid #d0402f; }"));
+        markInvalid(*edit_, true);
         return;
     }
     inputError_.clear();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pages/arithmetic/master_weights_panel.h"
 
+#include "common/error_style.h"
 #include "common/format_selection.h"
 #include "common/number_text.h"
 #include "plot_palette.h"
@@ -84,7 +85,7 @@ MasterWeightsPanel::MasterWeightsPanel(FormatSelection* selection, QWidget* pare
     layout->addLayout(bar);
     error_ = new QLabel(this);
     error_->setObjectName("masterWeightsError");
-    error_->setStyleSheet("color: #d0402f;");
+    styleErrorLabel(*error_);
     error_->setVisible(false);
     layout->addWidget(error_);
     summary_ = new QLabel(this);
@@ -152,8 +153,8 @@ void MasterWeightsPanel::recompute() {
         problem = tr("w: ") + parseErrorText(weightText, weight.error);
     else if (!delta)
         problem = tr("Δ: ") + parseErrorText(deltaText, delta.error);
-    weightEdit_->setStyleSheet(weight ? QString() : "QLineEdit { border: 2px solid #d0402f; }");
-    deltaEdit_->setStyleSheet(delta ? QString() : "QLineEdit { border: 2px solid #d0402f; }");
+    markInvalid(*weightEdit_, !weight);
+    markInvalid(*deltaEdit_, !delta);
     error_->setText(problem.isEmpty() ? QString() : QStringLiteral("⚠ ") + problem);
     error_->setVisible(!problem.isEmpty());
     if (!problem.isEmpty())

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pages/arithmetic/stochastic_panel.h"
 
+#include "common/error_style.h"
 #include "common/format_selection.h"
 #include "common/number_text.h"
 #include "plot_palette.h"
@@ -70,7 +71,7 @@ StochasticPanel::StochasticPanel(FormatSelection* selection, QWidget* parent)
     layout->addLayout(bar);
     error_ = new QLabel(this);
     error_->setObjectName("srError");
-    error_->setStyleSheet("color: #d0402f;");
+    styleErrorLabel(*error_);
     error_->setVisible(false);
     layout->addWidget(error_);
 
@@ -179,7 +180,7 @@ void StochasticPanel::recompute() {
     const std::string text = valueEdit_->text().toStdString();
     const ParsedValue value = parseValue(text);
     error_->setVisible(!value);
-    valueEdit_->setStyleSheet(value ? QString() : "QLineEdit { border: 2px solid #d0402f; }");
+    markInvalid(*valueEdit_, !value);
     if (!value) {
         error_->setText(QStringLiteral("⚠ ") + parseErrorText(text, value.error));
         return;
@@ -226,7 +227,7 @@ void StochasticPanel::recomputeSums() {
         return; // still being built
     const std::string text = termEdit_->text().toStdString();
     const ParsedValue term = parseValue(text);
-    termEdit_->setStyleSheet(term ? QString() : "QLineEdit { border: 2px solid #d0402f; }");
+    markInvalid(*termEdit_, !term);
     std::vector<FormatSpec> formats;
     const FormatSpec* spec = currentFormat(formats);
     if (!term || !spec) {

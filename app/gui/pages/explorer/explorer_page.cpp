@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pages/explorer/explorer_page.h"
 
+#include "common/error_style.h"
 #include "common/rounding_choices.h"
 #include "pages/explorer/bit_cells_delegate.h"
 #include "pages/explorer/bit_diagram.h"
@@ -85,7 +86,7 @@ ExplorerPage::ExplorerPage(QWidget* parent)
     layout->addLayout(inputBar);
     errorLabel_ = new QLabel(this);
     errorLabel_->setObjectName("inputError");
-    errorLabel_->setStyleSheet("color: #d0402f;");
+    styleErrorLabel(*errorLabel_);
     errorLabel_->setVisible(false);
     layout->addWidget(errorLabel_);
 
@@ -365,8 +366,7 @@ void ExplorerPage::refreshLayout() {
 void ExplorerPage::showInputError(const QString& message, int position) {
     errorLabel_->setVisible(!message.isEmpty());
     errorLabel_->setText(message.isEmpty() ? QString() : QStringLiteral("⚠ ") + message);
-    valueEdit_->setStyleSheet(
-        message.isEmpty() ? QString() : QStringLiteral("QLineEdit { border: 2px solid #d0402f; }"));
+    markInvalid(*valueEdit_, !message.isEmpty());
     valueEdit_->setToolTip(message.isEmpty() ? valueEdit_->toolTip() : message);
     Q_UNUSED(position);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pages/explorer/format_manager_dialog.h"
 
+#include "common/error_style.h"
 #include "common/number_text.h"
 
 #include "fpx/exact/decimal_text.h"
@@ -270,7 +271,7 @@ void FormatManagerDialog::validateSpec() {
     add_->setEnabled(lookup.spec.has_value());
     if (!lookup) {
         specStatus_->setText(QStringLiteral("⚠ ") + QString::fromStdString(lookup.error));
-        specStatus_->setStyleSheet("color: #d0402f;");
+        styleErrorLabel(*specStatus_);
         return;
     }
     if (!writingSpec_)
@@ -379,7 +380,7 @@ void FormatManagerDialog::applyScale() {
         scaleStatus_->setText(QStringLiteral("⚠ ") +
                               (parsed ? tr("the scale must be a finite positive number")
                                       : QString::fromStdString(parsed.error.message)));
-        scaleStatus_->setStyleSheet("color: #d0402f;");
+        styleErrorLabel(*scaleStatus_);
         return;
     }
     spec.scale = *parsed.value;

@@ -2,6 +2,7 @@
 #include "pages/explorer/same_bits_dialog.h"
 
 #include "common/code_cells_delegate.h"
+#include "common/error_style.h"
 #include "common/zoom.h"
 
 #include "fpx/exact/bit_layout.h"
@@ -105,7 +106,7 @@ void SameBitsDialog::refresh() {
                              .arg(column)
                              .arg(QString::fromStdString(parsed.error))
                              .arg(bits));
-        status_->setStyleSheet("color: #d0402f;");
+        styleErrorLabel(*status_);
         return;
     }
     status_->setText(tr("%1 = %2").arg(QString::fromStdString(codeToHex(*parsed.code, bits)),

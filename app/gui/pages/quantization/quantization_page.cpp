@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pages/quantization/quantization_page.h"
 
+#include "common/error_style.h"
 #include "pages/quantization/block_inspector.h"
 #include "pages/quantization/quantization_plots.h"
 #include "pages/quantization/quantization_source_form.h"
@@ -60,7 +61,7 @@ QuantizationPage::QuantizationPage(QWidget* parent)
     error_ = new QLabel(controls);
     error_->setObjectName("quantError");
     error_->setWordWrap(true);
-    error_->setStyleSheet("color: #d0402f; font-weight: bold;");
+    styleErrorLabel(*error_, true);
     error_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     error_->setVisible(false);
     column->addWidget(error_);

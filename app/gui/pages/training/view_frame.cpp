@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pages/training/view_frame.h"
 
+#include "common/error_style.h"
 #include "common/plot_frame.h"
 #include "plot_builder.h"
 
@@ -58,7 +59,7 @@ ViewFrame::ViewFrame(const QString& name, QWidget* parent) : QWidget(parent) {
     error_ = new QLabel(controls);
     error_->setObjectName(name + "Error");
     error_->setWordWrap(true);
-    error_->setStyleSheet("color: #d0402f; font-weight: bold;");
+    styleErrorLabel(*error_, true);
     error_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     error_->setVisible(false);
     column->addWidget(error_);
