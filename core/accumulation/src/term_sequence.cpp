@@ -20,21 +20,6 @@ namespace fpx {
 
 namespace {
 
-std::optional<ExactValue> parseExact(std::string_view text, const std::string& what,
-                                     std::string& error) {
-    const ParsedValue parsed = parseValue(text);
-    if (!parsed) {
-        error = what + ": '" + std::string(text) + "': " + parsed.error.message + " at column " +
-                std::to_string(parsed.error.position + 1);
-        return std::nullopt;
-    }
-    if (!parsed.value->isFinite()) {
-        error = what + ": '" + std::string(text) + "' is not a finite number";
-        return std::nullopt;
-    }
-    return parsed.value;
-}
-
 // Rounds drawn doubles into the element format (nearest even, IEEE overflow) and stores them.
 class TermWriter {
   public:
@@ -215,7 +200,7 @@ std::optional<TermDistribution> parseTermDistribution(std::string_view text, std
     if (kind == "const") {
         if (!expectParts(2, "const:V"))
             return std::nullopt;
-        const auto v = parseExact(parts[1], "const:V", error);
+        const auto v = parseFiniteParameter(parts[1], "const:V", error);
         if (!v)
             return std::nullopt;
         d.kind = TermDistribution::Kind::Constant;

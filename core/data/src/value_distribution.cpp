@@ -8,7 +8,6 @@
 #include "fpx/exact/text_util.h"
 #include "fpx/exact/value_parser.h"
 
-#include <bit>
 #include <cmath>
 #include <numbers>
 
@@ -19,19 +18,10 @@ namespace {
 // A finite parameter as the double nearest to it (parsed exactly, rounded once).
 std::optional<double> parseParameter(std::string_view text, const std::string& what,
                                      std::string& error) {
-    const ParsedValue parsed = parseValue(text);
-    if (!parsed) {
-        error = what + ": '" + std::string(text) + "': " + parsed.error.message + " at column " +
-                std::to_string(parsed.error.position + 1);
+    const std::optional<ExactValue> exact = parseFiniteParameter(text, what, error);
+    if (!exact)
         return std::nullopt;
-    }
-    if (!parsed.value->isFinite()) {
-        error = what + ": '" + std::string(text) + "' is not a finite number";
-        return std::nullopt;
-    }
-    // fp64's code is the double's bit pattern.
-    const Conversion c = roundToFormat(*parsed.value, fp64Spec());
-    const double value = std::bit_cast<double>(static_cast<std::uint64_t>(c.code));
+    const double value = nearestDouble(*exact);
     if (!std::isfinite(value)) {
         error = what + ": '" + std::string(text) + "' is beyond the range of a double";
         return std::nullopt;

@@ -534,4 +534,19 @@ ParsedValue parseValue(std::string_view text) {
     }
 }
 
+std::optional<ExactValue> parseFiniteParameter(std::string_view text, const std::string& what,
+                                               std::string& error) {
+    const ParsedValue parsed = parseValue(text);
+    if (!parsed) {
+        error = what + ": '" + std::string(text) + "': " + parsed.error.message + " at column " +
+                std::to_string(parsed.error.position + 1);
+        return std::nullopt;
+    }
+    if (!parsed.value->isFinite()) {
+        error = what + ": '" + std::string(text) + "' is not a finite number";
+        return std::nullopt;
+    }
+    return parsed.value;
+}
+
 } // namespace fpx

@@ -39,6 +39,12 @@ struct ParsedValue {
 // refused, with a clear error, when their exact result would need more than 250000 bits.
 ParsedValue parseValue(std::string_view text);
 
+// A parameter that must be a finite number (a distribution's mean, a constant term), parsed
+// exactly; nullopt with `error` saying "WHAT: 'TEXT': message at column N" or "WHAT: 'TEXT' is
+// not a finite number".
+std::optional<ExactValue> parseFiniteParameter(std::string_view text, const std::string& what,
+                                               std::string& error);
+
 // One number literal read from text[position…], as both grammars read their numbers (the
 // value grammar of parseValue and the expression grammar of expression.h): a decimal, a hex
 // float or an integer, with an optional power suffix that makes the whole power ONE exact
