@@ -463,7 +463,9 @@ void TestQuantizationPage::cancelStopsTheRun() {
     QVERIFY(page->isRunning());
     QVERIFY(page->cancelButton()->isEnabled());
     QVERIFY(!page->runButton()->isEnabled());
-    QTest::qWait(20); // the GUI thread stays free while the worker runs
+    // The GUI thread stays free while the worker runs: the progress bar moves.
+    QTRY_VERIFY_WITH_TIMEOUT(page->progressBar()->value() > 0 || !page->isRunning(), 60000);
+    QVERIFY2(page->isRunning(), "done before it could be cancelled: too fast to test");
     page->cancel();
     QVERIFY(waitForRun(page, 60000));
     QTRY_COMPARE(finished.count(), 1);

@@ -143,7 +143,7 @@ void TestTrainingPage::rangeTableFitsANarrowWindow() {
     window.resize(830, 720);
     window.show();
     QVERIFY(waitFor(range));
-    QTest::qWait(50); // the layout after the rows
+    QCoreApplication::processEvents(); // the layout the rows posted
     QTableWidget* table = range->table();
     QHeaderView* header = table->horizontalHeader();
     int total = 0;
