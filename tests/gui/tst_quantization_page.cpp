@@ -26,7 +26,9 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+
 #include <QUrl>
+#include <chrono>
 
 #include <cmath>
 #include <cstdint>
@@ -146,6 +148,7 @@ class TestQuantizationPage : public QObject {
     void clickPicksTheNearestValuesBlock();
     void badFilesShowAnError();
     void cancelStopsTheRun();
+    void badFormWhileRunningShowsItsError();
     void screenshotFlag();
 
   private:
@@ -470,6 +473,25 @@ void TestQuantizationPage::cancelStopsTheRun() {
     QVERIFY(waitForRun(page, 60000));
     QTRY_COMPARE(finished.count(), 1);
     QVERIFY2(page->statusText().startsWith("Cancelled"), qPrintable(page->statusText()));
+    QVERIFY(page->runButton()->isEnabled());
+}
+
+void TestQuantizationPage::badFormWhileRunningShowsItsError() {
+    // A run in flight, then Quantize with a form that does not read: the run stops and is not
+    // shown, the message says what the form lacks, and the page is idle after.
+    MainWindow window;
+    QuantizationPage* page = window.quantizationPage();
+    QCOMPARE(page->setDistribution("normal:0:1", 8'000'000, 3), QString());
+    QCOMPARE(page->setFormats({"nf4,mxfp4,nvfp4"}), QString());
+    window.showPage(MainWindow::Page::Quantization);
+    window.show(); // starts the run
+    QVERIFY(page->isRunning());
+    QCOMPARE(page->setFormats({}), QString());
+    page->run();
+    QVERIFY(page->waitUntilIdle(std::chrono::minutes(1)));
+    QCOMPARE(page->errorText(), QString("Check at least one format."));
+    QVERIFY2(!page->statusText().startsWith("Cancelled"), qPrintable(page->statusText()));
+    QVERIFY(page->result().outcomes.empty()); // the stopped run's partial result never came
     QVERIFY(page->runButton()->isEnabled());
 }
 

@@ -40,7 +40,8 @@ struct JobControl {
 //   - a job that throws gives a result whose `error` says what failed (or, for a result
 //     without one, the `failed` callback's message), never an exception on the GUI thread;
 //   - progress() reads the running job's counts; cancel() stops it (its partial result is
-//     still applied) and forgets a waiting one;
+//     still applied) and forgets a waiting one; discard() stops it and drops its result, and
+//     says what to do instead once it has ended (a form that no longer reads shows why);
 //   - busy() holds from start() until the newest result has been applied, so that a page that
 //     is not busy() shows its final state.
 // The GUI thread only starts jobs and applies results; it waits for a job only when the runner
@@ -66,6 +67,7 @@ template <typename Result> class BackgroundRunner {
     BackgroundRunner& operator=(const BackgroundRunner&) = delete;
 
     void start(Job job) {
+        afterDiscard_ = {};
         if (running_) {
             if (pending_)
                 ++dropped_; // never started: a newer request replaces it
@@ -80,6 +82,17 @@ template <typename Result> class BackgroundRunner {
         pending_.reset();
         if (control_)
             control_->stop.store(true);
+    }
+    // Stops the running job and drops its result; `then` runs on the GUI thread once the job
+    // has ended, or at once when none runs. A waiting request is forgotten.
+    void discard(std::function<void()> then) {
+        pending_.reset();
+        if (!running_) {
+            then();
+            return;
+        }
+        control_->stop.store(true);
+        afterDiscard_ = std::move(then);
     }
     // A job running or waiting, or a result not applied yet.
     bool busy() const { return running_; }
@@ -126,6 +139,12 @@ template <typename Result> class BackgroundRunner {
         }
         Outcome outcome = watcher_.result();
         running_ = false; // before applying: what `apply` signals sees the runner idle
+        if (afterDiscard_) {
+            ++dropped_;
+            const std::function<void()> then = std::exchange(afterDiscard_, {});
+            then();
+            return;
+        }
         ++applied_;
         if (outcome.result) {
             apply_(std::move(*outcome.result));
@@ -148,6 +167,7 @@ template <typename Result> class BackgroundRunner {
     QFutureWatcher<Outcome> watcher_;
     std::shared_ptr<JobControl> control_;
     std::optional<Job> pending_;
+    std::function<void()> afterDiscard_;
     bool running_ = false;
     std::size_t dropped_ = 0;
     std::size_t applied_ = 0;

@@ -323,9 +323,12 @@ void AccumulationPanel::run() {
     ranOnce_ = true;
     const AccumulationLabRequest request = this->request();
     if (request.accumulators.empty() || request.methods.empty()) {
-        runner_.cancel();
-        status_->setText(tr("Check at least one accumulator and one method."));
-        emit finished();
+        // A run in flight stops and is not shown: the status says what the form lacks.
+        runner_.discard([this] {
+            setRunning(false);
+            status_->setText(tr("Check at least one accumulator and one method."));
+            emit finished();
+        });
         return;
     }
     status_->setText(tr("Summing %n terms…", nullptr, static_cast<int>(request.terms)));

@@ -228,9 +228,12 @@ void QuantizationPage::run() {
     QString error;
     const std::optional<QuantizationRequest> request = this->request(error);
     if (!request) {
-        runner_.cancel();
-        showError(error);
-        emit finished();
+        // A run in flight stops and is not shown: the form says what it lacks instead.
+        runner_.discard([this, error] {
+            setRunning(false);
+            showError(error);
+            emit finished();
+        });
         return;
     }
     showError({});
