@@ -60,17 +60,9 @@ std::string_view fieldColour(BitFieldKind kind) {
 }
 
 std::string colouredBits(const FormatSpec& spec, Code code, const TerminalStyle& style) {
-    const std::string bits = codeToBinary(code, spec.totalBits());
-    std::string out;
-    std::size_t pos = 0;
-    for (const BitField& field : bitLayout(spec)) {
-        if (!out.empty())
-            out += ' ';
-        out += style.paint(bits.substr(pos, static_cast<std::size_t>(field.width)),
-                           fieldColour(field.kind));
-        pos += static_cast<std::size_t>(field.width);
-    }
-    return out;
+    return binaryByField(spec, code, [&style](std::string_view bits, BitFieldKind kind) {
+        return style.paint(bits, fieldColour(kind));
+    });
 }
 
 } // namespace fpx::cli

@@ -19,14 +19,16 @@ std::vector<BitField> bitLayout(const FormatSpec& spec) {
     return fields;
 }
 
-std::string binaryByField(const FormatSpec& spec, Code code) {
+std::string binaryByField(const FormatSpec& spec, Code code, const FieldPainter& paint) {
     const std::string bits = codeToBinary(code, spec.totalBits());
     std::string out;
     std::size_t pos = 0;
     for (const BitField& field : bitLayout(spec)) {
         if (!out.empty())
             out += ' ';
-        out += bits.substr(pos, static_cast<std::size_t>(field.width));
+        const std::string_view group =
+            std::string_view(bits).substr(pos, static_cast<std::size_t>(field.width));
+        out += paint ? paint(group, field.kind) : std::string(group);
         pos += static_cast<std::size_t>(field.width);
     }
     return out;

@@ -4,7 +4,9 @@
 #include "fpx/exact/code.h"
 #include "fpx/exact/format_spec.h"
 
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fpx {
@@ -20,7 +22,11 @@ struct BitField {
 // one Level field for integers and lookup tables.
 std::vector<BitField> bitLayout(const FormatSpec& spec);
 
-// The code's bits grouped by field, separated by spaces: "0 01101 1001010011".
-std::string binaryByField(const FormatSpec& spec, Code code);
+// How a field's bits are written: as they are, or decorated (the command line colours them).
+using FieldPainter = std::function<std::string(std::string_view bits, BitFieldKind kind)>;
+
+// The code's bits grouped by field, separated by spaces: "0 01101 1001010011"; each group
+// through `paint` when one is given.
+std::string binaryByField(const FormatSpec& spec, Code code, const FieldPainter& paint = {});
 
 } // namespace fpx
