@@ -3,11 +3,11 @@
 
 #include "fpx/exact/code_details.h"
 #include "fpx/exact/work_budget.h"
+#include "text_cursor.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdio>
 #include <iterator>
 
 namespace fpx {
@@ -51,17 +51,14 @@ bool isLetter(char c) {
 bool isDigit(char c) {
     return c >= '0' && c <= '9';
 }
-char lower(char c) {
-    return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
 
 std::string column(std::size_t position) {
     return std::to_string(position + 1);
 }
 
-class ExpressionParser {
+class ExpressionParser : public TextCursor {
   public:
-    explicit ExpressionParser(std::string_view text) : text_(text) {}
+    explicit ExpressionParser(std::string_view text) : TextCursor(text, 0) {}
 
     Expression parseAll() {
         if (text_.size() > kMaxExpressionLength)
@@ -88,29 +85,6 @@ class ExpressionParser {
     Failure fail(std::string message) const { return failAt(pos_, std::move(message)); }
     static Failure failAt(std::size_t position, std::string message) {
         return Failure{ParseError{position, std::move(message)}};
-    }
-
-    bool atEnd() const { return pos_ >= text_.size(); }
-    char peek(std::size_t ahead = 0) const {
-        return pos_ + ahead < text_.size() ? text_[pos_ + ahead] : '\0';
-    }
-    bool startsWith(std::string_view prefix) const {
-        return text_.substr(pos_).starts_with(prefix);
-    }
-    void skipBlanks() {
-        while (!atEnd() && (peek() == ' ' || peek() == '\t' || peek() == '\r' || peek() == '\n'))
-            ++pos_;
-    }
-
-    std::string describeUnexpected() const {
-        if (atEnd())
-            return "unexpected end";
-        const unsigned char c = static_cast<unsigned char>(peek());
-        if (c >= 0x20 && c < 0x7f)
-            return std::string("unexpected character '") + static_cast<char>(c) + "'";
-        char buffer[8];
-        std::snprintf(buffer, sizeof buffer, "0x%02x", c);
-        return std::string("unexpected byte ") + buffer;
     }
 
     void enter() {
@@ -323,8 +297,6 @@ class ExpressionParser {
         return Parsed{operation(function->op, std::move(operands), begin, pos_), begin, pos_};
     }
 
-    std::string_view text_;
-    std::size_t pos_ = 0;
     int depth_ = 0;
 };
 

@@ -2,6 +2,7 @@
 #include "fpx/exact/value_parser.h"
 
 #include "fpx/exact/work_budget.h"
+#include "text_cursor.h"
 
 #include <boost/multiprecision/cpp_int.hpp>
 
@@ -38,11 +39,9 @@ struct Operand {
 // The lexer of one number: decimal, hex float, inf / nan, each with an optional power suffix
 // (2^-24, 10**3). Both grammars read their numbers through it: the value grammar below
 // (parseValue) and the expression grammar of expression.cpp (through readNumberLiteral).
-class Scanner {
+class Scanner : public TextCursor {
   public:
-    Scanner(std::string_view text, std::size_t position) : text_(text), pos_(position) {}
-
-    std::size_t position() const { return pos_; }
+    using TextCursor::TextCursor;
 
     // number := special | (hex | decimal) power?     special := inf | infinity | nan | …
     Operand readNumber(bool acceptSpecials) {
@@ -62,13 +61,6 @@ class Scanner {
         return Failure{ParseError{position, std::move(message)}};
     }
 
-    bool atEnd() const { return pos_ >= text_.size(); }
-    char peek(std::size_t ahead = 0) const {
-        return pos_ + ahead < text_.size() ? text_[pos_ + ahead] : '\0';
-    }
-    static char lower(char c) {
-        return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-    }
     static bool isDigit(char c) { return c >= '0' && c <= '9'; }
     static int digitValue(char c, int base) {
         int d = -1;
@@ -77,21 +69,6 @@ class Scanner {
         else if (base == 16 && lower(c) >= 'a' && lower(c) <= 'f')
             d = lower(c) - 'a' + 10;
         return d;
-    }
-
-    void skipBlanks() {
-        while (!atEnd() && (peek() == ' ' || peek() == '\t' || peek() == '\r' || peek() == '\n'))
-            ++pos_;
-    }
-
-    bool matchWord(std::string_view word) {
-        if (text_.size() - pos_ < word.size())
-            return false;
-        for (std::size_t i = 0; i < word.size(); ++i)
-            if (lower(text_[pos_ + i]) != word[i])
-                return false;
-        pos_ += word.size();
-        return true;
     }
 
     // "+", "-" or the Unicode minus sign U+2212; returns true for negative.
@@ -104,20 +81,11 @@ class Scanner {
             ++pos_;
             return true;
         }
-        if (text_.substr(pos_).starts_with("\xE2\x88\x92")) {
+        if (startsWith("\xE2\x88\x92")) {
             pos_ += 3;
             return true;
         }
         return std::nullopt;
-    }
-
-    std::string describeUnexpected() const {
-        const unsigned char c = static_cast<unsigned char>(peek());
-        if (c >= 0x20 && c < 0x7f)
-            return std::string("unexpected character '") + static_cast<char>(c) + "'";
-        char buffer[8];
-        std::snprintf(buffer, sizeof buffer, "0x%02x", c);
-        return std::string("unexpected byte ") + buffer;
     }
 
     std::optional<ExactValue> matchSpecial() {
@@ -355,9 +323,6 @@ class Scanner {
                            false};
         return Operand{value, exact};
     }
-
-    std::string_view text_;
-    std::size_t pos_ = 0;
 };
 
 // The value grammar of parseValue: exact arithmetic on numbers while reading.
