@@ -74,19 +74,33 @@ int printHelp(Streams& io, const char* usage) {
     return kExitOk;
 }
 
-std::optional<int> checkOptionsOnly(const Arguments& args, Streams& io, const char* command,
-                                    const char* usage) {
-    std::string problem;
+int reportError(Streams& io, std::string_view command, const CommandError& error) {
+    io.err << "fpx " << command << ": " << error.message << '\n';
+    if (error.status == kExitUsage)
+        io.err << "see fpx " << command << " --help\n";
+    return error.status;
+}
+
+int usageError(Streams& io, std::string_view command, std::string_view message) {
+    return reportError(io, command, CommandError{std::string(message), kExitUsage});
+}
+
+std::optional<int> checkArguments(const Arguments& args, Streams& io, std::string_view command,
+                                  const char* usage) {
     if (!args.ok())
-        problem = args.error();
-    else if (args.helpRequested())
+        return usageError(io, command, args.error());
+    if (args.helpRequested())
         return printHelp(io, usage);
-    else if (!args.positionals().empty())
-        problem = "unexpected argument '" + args.positionals().front() + "'";
-    if (problem.empty())
-        return std::nullopt;
-    io.err << command << ": " << problem << '\n' << usage;
-    return kExitUsage;
+    return std::nullopt;
+}
+
+std::optional<int> checkOptionsOnly(const Arguments& args, Streams& io, std::string_view command,
+                                    const char* usage) {
+    if (const auto stop = checkArguments(args, io, command, usage))
+        return stop;
+    if (!args.positionals().empty())
+        return usageError(io, command, "unexpected argument '" + args.positionals().front() + "'");
+    return std::nullopt;
 }
 
 } // namespace fpx::cli

@@ -144,10 +144,9 @@ int runAccumulate(const std::vector<std::string>& rawArgs, Streams& io) {
                     "seed", "scale", "trace"},
                    {"json", "csv"});
     auto usageError = [&](const std::string& message) {
-        io.err << "fpx accumulate: " << message << '\n' << kUsage;
-        return kExitUsage;
+        return cli::usageError(io, "accumulate", message);
     };
-    if (const auto stop = checkOptionsOnly(args, io, "fpx accumulate", kUsage))
+    if (const auto stop = checkOptionsOnly(args, io, "accumulate", kUsage))
         return *stop;
     if (args.has("json") && args.has("csv"))
         return usageError("choose one of --json and --csv");

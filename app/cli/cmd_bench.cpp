@@ -180,27 +180,26 @@ std::vector<bench::Backend*> selectBackends(const bench::LoadedBackends& loaded,
             continue;
         const std::string reason = backend->unavailableReason();
         if (!reason.empty()) {
-            io.err << "fpx bench: " << backend->displayName() << " is unavailable: " << reason
-                   << '\n';
+            const std::string problem = backend->displayName() + " is unavailable: " + reason;
             if (wanted != "all") {
-                exitCode = kExitUsage;
+                exitCode = usageError(io, "bench", problem);
                 return {};
             }
+            io.err << "fpx bench: " << problem << '\n';
             continue;
         }
         selected.push_back(backend.get());
     }
     if (selected.empty()) {
         if (wanted != "all" && wanted != "cpu" && wanted != "cuda" && wanted != "opencl") {
-            io.err << "fpx bench: --backend: use cpu, cuda, opencl or all\n" << kUsage;
-            exitCode = kExitUsage;
+            exitCode = usageError(io, "bench", "--backend: use cpu, cuda, opencl or all");
             return {};
         }
         for (const std::string& problem : loaded.problems)
             if (problem.rfind(wanted + ":", 0) == 0)
                 io.err << "fpx bench: " << problem << '\n';
-        io.err << "fpx bench: backend '" << wanted << "' is not available on this machine\n";
-        exitCode = kExitUsage;
+        exitCode =
+            usageError(io, "bench", "backend '" + wanted + "' is not available on this machine");
     }
     return selected;
 }
@@ -417,10 +416,9 @@ int runBench(const std::vector<std::string>& rawArgs, Streams& io) {
          "quantize-file-bytes"},
         {"no-arithmetic", "no-conversions", "no-accumulation", "no-quantization", "list"});
     auto usageError = [&](const std::string& message) {
-        io.err << "fpx bench: " << message << '\n' << kUsage;
-        return kExitUsage;
+        return cli::usageError(io, "bench", message);
     };
-    if (const auto stop = checkOptionsOnly(args, io, "fpx bench", kUsage))
+    if (const auto stop = checkOptionsOnly(args, io, "bench", kUsage))
         return *stop;
 
     bench::BenchRequest request;

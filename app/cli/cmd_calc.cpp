@@ -225,21 +225,13 @@ void printTable(std::ostream& out, const std::vector<FormatEvaluation>& results,
 int runCalc(const std::vector<std::string>& rawArgs, Streams& io) {
     Arguments args(rawArgs, {"formats", "round", "overflow", "seed", "scale"},
                    {"json", "full", "color", "no-color"});
-    if (!args.ok()) {
-        io.err << "fpx calc: " << args.error() << '\n' << kUsage;
-        return kExitUsage;
-    }
-    if (args.helpRequested())
-        return printHelp(io, kUsage);
+    if (const auto stop = checkArguments(args, io, "calc", kUsage))
+        return *stop;
     const ConversionSetup setup = readConversionSetup(args);
-    if (!setup.error.empty()) {
-        io.err << "fpx calc: " << setup.error << '\n';
-        return kExitUsage;
-    }
-    if (args.positionals().empty()) {
-        io.err << "fpx calc: expected an expression EXPR\n" << kUsage;
-        return kExitUsage;
-    }
+    if (!setup.error.empty())
+        return usageError(io, "calc", setup.error);
+    if (args.positionals().empty())
+        return usageError(io, "calc", "expected an expression EXPR");
     // `fpx calc 0.1 + 0.2` reads as `fpx calc "0.1 + 0.2"`.
     std::string text;
     for (const std::string& part : args.positionals())
@@ -248,10 +240,8 @@ int runCalc(const std::vector<std::string>& rawArgs, Streams& io) {
     std::vector<FormatSpec> formats;
     if (auto list = args.value("formats")) {
         FormatListLookup lookup = findFormats(*list);
-        if (!lookup.error.empty()) {
-            io.err << "fpx calc: --formats: " << lookup.error << '\n';
-            return kExitUsage;
-        }
+        if (!lookup.error.empty())
+            return usageError(io, "calc", "--formats: " + lookup.error);
         formats = std::move(lookup.specs);
     } else {
         for (const FormatSpec& spec : builtinFormats())

@@ -357,48 +357,33 @@ int runConvert(const std::vector<std::string>& rawArgs, Streams& io) {
     const char* usage =
         "usage: fpx convert --to FORMAT [--from FORMAT] [--round MODE] [--overflow POLICY]\n"
         "                   [--scale S] [--seed N] [--raw] < input > output\n";
-    if (!args.ok()) {
-        io.err << "fpx convert: " << args.error() << '\n' << usage;
-        return kExitUsage;
-    }
-    if (args.helpRequested())
-        return printHelp(io, usage);
-    if (!args.positionals().empty()) {
-        io.err << "fpx convert: unexpected argument '" << args.positionals().front()
-               << "' (input comes from stdin)\n"
-               << usage;
-        return kExitUsage;
-    }
-    if (!args.has("to")) {
-        io.err << "fpx convert: --to FORMAT is required\n" << usage;
-        return kExitUsage;
-    }
+    if (const auto stop = checkArguments(args, io, "convert", usage))
+        return *stop;
+    if (!args.positionals().empty())
+        return usageError(io, "convert",
+                          "unexpected argument '" + args.positionals().front() +
+                              "' (input comes from stdin)");
+    if (!args.has("to"))
+        return usageError(io, "convert", "--to FORMAT is required");
     const ConversionSetup setup = readConversionSetup(args);
-    if (!setup.error.empty()) {
-        io.err << "fpx convert: " << setup.error << '\n';
-        return kExitUsage;
-    }
+    if (!setup.error.empty())
+        return usageError(io, "convert", setup.error);
     FormatLookup to = findFormat(*args.value("to"));
-    if (!to) {
-        io.err << "fpx convert: --to: " << to.error << '\n';
-        return kExitUsage;
-    }
+    if (!to)
+        return usageError(io, "convert", "--to: " + to.error);
     setup.applyScale(*to.spec);
     std::optional<FormatSpec> from;
     if (args.has("from")) {
         FormatLookup lookup = findFormat(*args.value("from"));
-        if (!lookup) {
-            io.err << "fpx convert: --from: " << lookup.error << '\n';
-            return kExitUsage;
-        }
+        if (!lookup)
+            return usageError(io, "convert", "--from: " + lookup.error);
         setup.applyScale(*lookup.spec);
         from = std::move(lookup.spec);
     }
     if (args.has("raw")) {
-        if (!from) {
-            io.err << "fpx convert: --raw needs --from FORMAT (the binary layout of the input)\n";
-            return kExitUsage;
-        }
+        if (!from)
+            return usageError(io, "convert",
+                              "--raw needs --from FORMAT (the binary layout of the input)");
         return convertRaw(io, *from, *to.spec, setup);
     }
     return convertText(io, from, *to.spec, setup);

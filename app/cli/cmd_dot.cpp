@@ -118,10 +118,9 @@ int runDot(const std::vector<std::string>& rawArgs, Streams& io) {
                     "overflow", "seed", "scale"},
                    {"json"});
     auto usageError = [&](const std::string& message) {
-        io.err << "fpx dot: " << message << '\n' << kUsage;
-        return kExitUsage;
+        return cli::usageError(io, "dot", message);
     };
-    if (const auto stop = checkOptionsOnly(args, io, "fpx dot", kUsage))
+    if (const auto stop = checkOptionsOnly(args, io, "dot", kUsage))
         return *stop;
     const ConversionSetup setup = readConversionSetup(args);
     if (!setup.error.empty())

@@ -119,16 +119,8 @@ Json formatJson(const FormatSpec& original) {
 int runFormats(const std::vector<std::string>& rawArgs, Streams& io) {
     Arguments args(rawArgs, {}, {"json", "color", "no-color"});
     const char* usage = "usage: fpx formats [--json] [--color|--no-color]\n";
-    if (args.ok() && args.helpRequested())
-        return printHelp(io, usage);
-    if (!args.ok() || !args.positionals().empty()) {
-        io.err << "fpx formats: "
-               << (args.ok() ? "unexpected argument '" + args.positionals().front() + "'"
-                             : args.error())
-               << '\n'
-               << usage;
-        return kExitUsage;
-    }
+    if (const auto stop = checkOptionsOnly(args, io, "formats", usage))
+        return *stop;
     const auto& formats = builtinFormats();
     if (args.has("json")) {
         Json list = Json::array();

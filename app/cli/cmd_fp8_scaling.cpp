@@ -280,16 +280,12 @@ int runFp8Scaling(const std::vector<std::string>& rawArgs, Streams& io) {
                    {"inputs", "steps", "dist", "count", "outliers", "drift", "seed", "recipe",
                     "margin", "format", "round", "overflow"},
                    {"json", "csv"});
-    if (const auto stop = checkOptionsOnly(args, io, "fpx fp8-scaling", kUsage))
+    if (const auto stop = checkOptionsOnly(args, io, "fp8-scaling", kUsage))
         return *stop;
     Setup setup;
     std::string error;
-    if (const auto status = readSetup(args, setup, error)) {
-        io.err << "fpx fp8-scaling: " << error << '\n';
-        if (*status == kExitUsage)
-            io.err << kUsage;
-        return *status;
-    }
+    if (const auto status = readSetup(args, setup, error))
+        return reportError(io, "fp8-scaling", {error, *status});
     std::vector<Fp8ScalingRun> runs;
     for (const Fp8Recipe& recipe : setup.recipes)
         runs.push_back(simulateFp8Scaling(setup.tensors, setup.format, recipe, setup.rounding));

@@ -49,26 +49,19 @@ Json number(double v, bool present) {
 int runInspect(const std::vector<std::string>& rawArgs, Streams& io) {
     Arguments args(rawArgs, {"dtype"}, {"json"});
     const char* usage = "usage: fpx inspect FILE [--json] [--dtype f32|f64|f16|bf16|e4m3|e5m2]\n";
-    if (!args.ok()) {
-        io.err << "fpx inspect: " << args.error() << '\n' << usage;
-        return kExitUsage;
-    }
-    if (args.helpRequested())
-        return printHelp(io, usage);
-    if (args.positionals().size() != 1) {
-        io.err << "fpx inspect: expected exactly one file\n" << usage;
-        return kExitUsage;
-    }
+    if (const auto stop = checkArguments(args, io, "inspect", usage))
+        return *stop;
+    if (args.positionals().size() != 1)
+        return usageError(io, "inspect", "expected exactly one file");
     std::optional<RawLayout> raw;
     if (auto dtype = args.value("dtype"))
         raw = RawLayout{*dtype};
     const std::string& path = args.positionals().front();
     const TensorFileOpen opened = TensorFile::open(path, raw);
     if (!opened.file) {
-        io.err << "fpx inspect: " << opened.error << '\n';
         // A raw dtype fpx does not know is a usage error; anything about the file is data.
-        return raw && opened.error.find("unknown raw dtype") != std::string::npos ? kExitUsage
-                                                                                  : kExitDataError;
+        const bool usage = raw && opened.error.find("unknown raw dtype") != std::string::npos;
+        return reportError(io, "inspect", {opened.error, usage ? kExitUsage : kExitDataError});
     }
     const TensorFile& file = *opened.file;
 

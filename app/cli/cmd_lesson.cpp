@@ -98,21 +98,13 @@ int listBuiltIns(const Arguments& args, Streams& io) {
 
 int runLesson(const std::vector<std::string>& rawArgs, Streams& io) {
     Arguments args(rawArgs, {"step"}, {"json"});
-    if (!args.ok()) {
-        io.err << "fpx lesson: " << args.error() << '\n' << kLessonUsage;
-        return kExitUsage;
-    }
-    if (args.helpRequested())
-        return printHelp(io, kLessonUsage);
-    if (args.positionals().size() > 1) {
-        io.err << "fpx lesson: expected one lesson, a NAME or a FILE\n" << kLessonUsage;
-        return kExitUsage;
-    }
+    if (const auto stop = checkArguments(args, io, "lesson", kLessonUsage))
+        return *stop;
+    if (args.positionals().size() > 1)
+        return usageError(io, "lesson", "expected one lesson, a NAME or a FILE");
     if (args.positionals().empty()) {
-        if (args.has("step")) {
-            io.err << "fpx lesson: --step: only with a lesson\n" << kLessonUsage;
-            return kExitUsage;
-        }
+        if (args.has("step"))
+            return usageError(io, "lesson", "--step: only with a lesson");
         return listBuiltIns(args, io);
     }
 
@@ -137,9 +129,10 @@ int runLesson(const std::vector<std::string>& rawArgs, Streams& io) {
         text.resize(std::size_t(file.gcount()));
         parse = parseLesson(text, argument);
     } else {
-        io.err << "fpx lesson: '" << argument
-               << "' is neither a lesson file nor a built-in lesson (fpx lesson lists them)\n";
-        return kExitUsage;
+        return usageError(io, "lesson",
+                          "'" + argument +
+                              "' is neither a lesson file nor a built-in lesson (fpx lesson "
+                              "lists them)");
     }
     if (!parse) {
         io.err << "fpx lesson: " << lessonErrorText(source, parse.error) << '\n';
@@ -155,11 +148,10 @@ int runLesson(const std::vector<std::string>& rawArgs, Streams& io) {
                             step->size() < 10;
         if (number)
             k = std::stoul(*step);
-        if (!number || k < 1 || k > lesson.steps.size()) {
-            io.err << "fpx lesson: --step: '" << *step << "' is not a step of " << lesson.name
-                   << " (1 to " << lesson.steps.size() << ")\n";
-            return kExitUsage;
-        }
+        if (!number || k < 1 || k > lesson.steps.size())
+            return usageError(io, "lesson",
+                              "--step: '" + *step + "' is not a step of " + lesson.name +
+                                  " (1 to " + std::to_string(lesson.steps.size()) + ")");
         first = k - 1;
         last = k;
     }

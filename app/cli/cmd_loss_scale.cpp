@@ -312,16 +312,12 @@ int runLossScale(const std::vector<std::string>& rawArgs, Streams& io) {
                    {"amax-trace", "steps", "amax", "format", "init", "growth-factor", "backoff",
                     "interval", "static", "dist", "count", "seed"},
                    {"json", "csv"});
-    if (const auto stop = checkOptionsOnly(args, io, "fpx loss-scale", kUsage))
+    if (const auto stop = checkOptionsOnly(args, io, "loss-scale", kUsage))
         return *stop;
     Setup setup;
     std::string error;
-    if (const auto status = readSetup(args, setup, error)) {
-        io.err << "fpx loss-scale: " << error << '\n';
-        if (*status == kExitUsage)
-            io.err << kUsage;
-        return *status;
-    }
+    if (const auto status = readSetup(args, setup, error))
+        return reportError(io, "loss-scale", {error, *status});
     const LossScaleRun run =
         simulateLossScaling(setup.amaxes, setup.format, setup.options, setup.gradients);
     if (args.has("json"))

@@ -39,16 +39,12 @@ int runMemory(const std::vector<std::string>& rawArgs, Streams& io) {
     if (auto stop = checkOptionsOnly(args, io, "memory", usage))
         return *stop;
     const auto paramsText = args.value("params");
-    if (!paramsText) {
-        io.err << "fpx memory: --params N is required (e.g. --params 70B)\n" << usage;
-        return kExitUsage;
-    }
+    if (!paramsText)
+        return usageError(io, "memory", "--params N is required (e.g. --params 70B)");
     std::string error;
     const auto parameters = parseParameterCount(*paramsText, error);
-    if (!parameters) {
-        io.err << "fpx memory: --params: " << error << '\n';
-        return kExitUsage;
-    }
+    if (!parameters)
+        return usageError(io, "memory", "--params: " + error);
     const FootprintMode mode =
         args.has("training") ? FootprintMode::Training : FootprintMode::Inference;
     const bool gib = args.has("gib");
@@ -57,16 +53,12 @@ int runMemory(const std::vector<std::string>& rawArgs, Streams& io) {
     std::vector<MemoryFootprint> footprints;
     const std::vector<std::string> ids =
         splitIds(args.value("formats").value_or(kDefaultMemoryFormats));
-    if (ids.empty()) {
-        io.err << "fpx memory: --formats: no formats given\n";
-        return kExitUsage;
-    }
+    if (ids.empty())
+        return usageError(io, "memory", "--formats: no formats given");
     for (const std::string& id : ids) {
         auto f = memoryFootprint(id, *parameters, mode, error);
-        if (!f) {
-            io.err << "fpx memory: --formats: " << error << '\n';
-            return kExitUsage;
-        }
+        if (!f)
+            return usageError(io, "memory", "--formats: " + error);
         footprints.push_back(std::move(*f));
     }
 

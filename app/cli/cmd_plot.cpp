@@ -70,32 +70,21 @@ int runPlot(const std::vector<std::string>& rawArgs, Streams& io) {
         "usage: fpx plot error|ulp|range|values|memory [--formats ID,...] [--range A:B] [--log]\n"
         "                [--symlog] [--round MODE] [--overflow POLICY]\n"
         "                [--params N [--training] [--gib]] -o FILE.{png,pdf,svg,csv}\n";
-    if (!args.ok()) {
-        io.err << "fpx plot: " << args.error() << '\n' << usage;
-        return kExitUsage;
-    }
-    if (args.helpRequested())
-        return printHelp(io, usage);
-    if (args.positionals().size() != 1) {
-        io.err << "fpx plot: expected one plot kind\n" << usage;
-        return kExitUsage;
-    }
+    if (const auto stop = checkArguments(args, io, "plot", usage))
+        return *stop;
+    if (args.positionals().size() != 1)
+        return usageError(io, "plot", "expected one plot kind");
     const auto kind = plots::parsePlotKind(QString::fromStdString(args.positionals().front()));
-    if (!kind) {
-        io.err << "fpx plot: unknown plot '" << args.positionals().front()
-               << "' (use error, ulp, range, values or memory)\n";
-        return kExitUsage;
-    }
+    if (!kind)
+        return usageError(io, "plot",
+                          std::string("unknown plot '") + args.positionals().front() +
+                              "' (use error, ulp, range, values or memory)");
     const auto output = args.value("o") ? args.value("o") : args.value("output");
-    if (!output) {
-        io.err << "fpx plot: -o FILE is required (.png, .pdf, .svg or .csv)\n" << usage;
-        return kExitUsage;
-    }
+    if (!output)
+        return usageError(io, "plot", "-o FILE is required (.png, .pdf, .svg or .csv)");
     const ConversionSetup setup = readConversionSetup(args);
-    if (!setup.error.empty()) {
-        io.err << "fpx plot: " << setup.error << '\n';
-        return kExitUsage;
-    }
+    if (!setup.error.empty())
+        return usageError(io, "plot", setup.error);
     // The memory plot also takes block quantizers (mxfp4, nvfp4, nf4_dq …), not formats.
     std::vector<std::string> memoryIds;
     if (*kind == plots::PlotKind::Memory && args.has("formats")) {
@@ -107,24 +96,18 @@ int runPlot(const std::vector<std::string>& rawArgs, Streams& io) {
             start = comma + 1;
             if (id.empty())
                 continue;
-            if (!memoryFootprint(id, 1000, FootprintMode::Inference, error)) {
-                io.err << "fpx plot: --formats: " << error << '\n';
-                return kExitUsage;
-            }
+            if (!memoryFootprint(id, 1000, FootprintMode::Inference, error))
+                return usageError(io, "plot", std::string("--formats: ") + error);
             memoryIds.push_back(id);
         }
-        if (memoryIds.empty()) {
-            io.err << "fpx plot: --formats: no formats given\n";
-            return kExitUsage;
-        }
+        if (memoryIds.empty())
+            return usageError(io, "plot", "--formats: no formats given");
     }
     FormatListLookup formats =
         findFormats(memoryIds.empty() ? args.value("formats").value_or(defaultFormats(*kind))
                                       : std::string(defaultFormats(*kind)));
-    if (!formats.error.empty()) {
-        io.err << "fpx plot: --formats: " << formats.error << '\n';
-        return kExitUsage;
-    }
+    if (!formats.error.empty())
+        return usageError(io, "plot", std::string("--formats: ") + formats.error);
     plots::PlotRequest request;
     request.kind = *kind;
     request.options = setup.rounding;
@@ -134,21 +117,17 @@ int runPlot(const std::vector<std::string>& rawArgs, Streams& io) {
         setup.applyScale(spec);
     request.formats = std::move(formats.specs);
     if (auto range = args.value("range")) {
-        if (!parseRange(*range, request.from, request.to)) {
-            io.err << "fpx plot: --range '" << *range << "': expected A:B with finite A < B\n";
-            return kExitUsage;
-        }
+        if (!parseRange(*range, request.from, request.to))
+            return usageError(io, "plot",
+                              std::string("--range '") + *range +
+                                  "': expected A:B with finite A < B");
     }
     // The switches that mean nothing for this kind are errors, not silently ignored.
     const plots::PlotSwitches switches = plots::plotSwitches(*kind);
-    if (args.has("range") && !switches.range) {
-        io.err << "fpx plot: --range: " << switches.rangeWhy.toStdString() << '\n';
-        return kExitUsage;
-    }
-    if (args.has("log") && !switches.log) {
-        io.err << "fpx plot: --log: " << switches.logWhy.toStdString() << '\n';
-        return kExitUsage;
-    }
+    if (args.has("range") && !switches.range)
+        return usageError(io, "plot", std::string("--range: ") + switches.rangeWhy.toStdString());
+    if (args.has("log") && !switches.log)
+        return usageError(io, "plot", std::string("--log: ") + switches.logWhy.toStdString());
     request.rangeSet = args.has("range");
     if (*kind == plots::PlotKind::Values && request.logarithmic) {
         request.symmetricLog = true; // the values plot's log axis is the symmetric one
@@ -156,26 +135,21 @@ int runPlot(const std::vector<std::string>& rawArgs, Streams& io) {
     }
     const bool memory = *kind == plots::PlotKind::Memory;
     for (const char* option : {"params", "training", "gib"})
-        if (args.has(option) && !memory) {
-            io.err << "fpx plot: --" << option << " is for the memory plot only\n";
-            return kExitUsage;
-        }
+        if (args.has(option) && !memory)
+            return usageError(io, "plot",
+                              std::string("--") + option + " is for the memory plot only");
     if (auto params = args.value("params")) {
         std::string error;
         const auto count = parseParameterCount(*params, error);
-        if (!count) {
-            io.err << "fpx plot: --params: " << error << '\n';
-            return kExitUsage;
-        }
+        if (!count)
+            return usageError(io, "plot", std::string("--params: ") + error);
         request.parameters = *count;
     }
     request.footprint = args.has("training") ? FootprintMode::Training : FootprintMode::Inference;
     request.gib = args.has("gib");
     request.memoryIds = std::move(memoryIds);
-    if (*kind == plots::PlotKind::Error && request.logarithmic && request.from <= 0) {
-        io.err << "fpx plot: --log needs a positive range (--range A:B with 0 < A)\n";
-        return kExitUsage;
-    }
+    if (*kind == plots::PlotKind::Error && request.logarithmic && request.from <= 0)
+        return usageError(io, "plot", "--log needs a positive range (--range A:B with 0 < A)");
 
     // Render offscreen unless a display is at hand.
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
@@ -190,10 +164,8 @@ int runPlot(const std::vector<std::string>& rawArgs, Streams& io) {
     const plots::PlotData data = plots::computePlotData(request);
     plots::buildPlot(plot, data);
     QString error;
-    if (!plots::exportPlot(plot, data, QString::fromStdString(*output), &error)) {
-        io.err << "fpx plot: " << error.toStdString() << '\n';
-        return kExitUsage;
-    }
+    if (!plots::exportPlot(plot, data, QString::fromStdString(*output), &error))
+        return usageError(io, "plot", error.toStdString());
     return kExitOk;
 }
 

@@ -69,14 +69,12 @@ int runQuantize(const std::vector<std::string>& rawArgs, Streams& io) {
                       "sweep", "histogram"});
     Arguments args(rawArgs, std::move(withValue), {"json", "csv", "codes"});
     auto usageError = [&](const std::string& message) {
-        io.err << "fpx quantize: " << message << '\n' << kUsage;
-        return kExitUsage;
+        return cli::usageError(io, "quantize", message);
     };
     auto dataError = [&](const std::string& message) {
-        io.err << "fpx quantize: " << message << '\n';
-        return kExitDataError;
+        return reportError(io, "quantize", cli::dataError(message));
     };
-    if (const auto stop = checkOptionsOnly(args, io, "fpx quantize", kUsage))
+    if (const auto stop = checkOptionsOnly(args, io, "quantize", kUsage))
         return *stop;
 
     // Every option checked before any work.

@@ -145,14 +145,12 @@ int runRangeFit(const std::vector<std::string>& rawArgs, Streams& io) {
     withValue.insert({"formats", "scale", "round", "overflow"});
     Arguments args(rawArgs, std::move(withValue), {"json"});
     auto usageError = [&](const std::string& message) {
-        io.err << "fpx range-fit: " << message << '\n' << kUsage;
-        return kExitUsage;
+        return cli::usageError(io, "range-fit", message);
     };
     auto dataError = [&](const std::string& message) {
-        io.err << "fpx range-fit: " << message << '\n';
-        return kExitDataError;
+        return reportError(io, "range-fit", cli::dataError(message));
     };
-    if (const auto stop = checkOptionsOnly(args, io, "fpx range-fit", kUsage))
+    if (const auto stop = checkOptionsOnly(args, io, "range-fit", kUsage))
         return *stop;
 
     // Every option checked before any work.

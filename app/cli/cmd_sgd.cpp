@@ -113,10 +113,9 @@ int runSgd(const std::vector<std::string>& rawArgs, Streams& io) {
                     "trajectory", "round", "overflow", "seed", "scale"},
                    {"json", "exact-lr"});
     auto usageError = [&](const std::string& message) {
-        io.err << "fpx sgd: " << message << '\n' << kUsage;
-        return kExitUsage;
+        return cli::usageError(io, "sgd", message);
     };
-    if (const auto stop = checkOptionsOnly(args, io, "fpx sgd", kUsage))
+    if (const auto stop = checkOptionsOnly(args, io, "sgd", kUsage))
         return *stop;
     const ConversionSetup setup = readConversionSetup(args);
     if (!setup.error.empty())

@@ -265,9 +265,9 @@ int showSameBits(const Arguments& args, const std::vector<FormatSpec>& extra, St
         std::string list;
         for (int w : widths)
             list += (list.empty() ? "" : ", ") + std::to_string(w);
-        io.err << "fpx show: --width '" << widthText << "': no format has that many bits (" << list
-               << ", or add one with --formats)\n";
-        return kExitUsage;
+        return usageError(io, "show",
+                          "--width '" + widthText + "': no format has that many bits (" + list +
+                              ", or add one with --formats)");
     }
     const ParsedCode parsed = readCode(*args.value("bits"), bits);
     if (!parsed) {
@@ -319,40 +319,31 @@ int runShow(const std::vector<std::string>& rawArgs, Streams& io) {
         "                      [--round sr [--seed N] [--draws N]]\n"
         "       fpx show --bits CODE --as FORMAT [...]\n"
         "       fpx show --bits CODE --width N [--formats ID,...] [--json]\n";
-    if (!args.ok()) {
-        io.err << "fpx show: " << args.error() << '\n' << usage;
-        return kExitUsage;
-    }
+    if (!args.ok())
+        return usageError(io, "show", args.error());
     if (args.helpRequested())
         return printHelp(io, usage);
     const ConversionSetup setup = readConversionSetup(args);
-    if (!setup.error.empty()) {
-        io.err << "fpx show: " << setup.error << '\n';
-        return kExitUsage;
-    }
+    if (!setup.error.empty())
+        return usageError(io, "show", setup.error);
 
     std::uint64_t draws = 0;
     if (auto text = args.value("draws")) {
         const char* end = text->data() + text->size();
         const auto [ptr, ec] = std::from_chars(text->data(), end, draws);
-        if (ec != std::errc() || ptr != end || draws == 0 || draws > kMaxDraws) {
-            io.err << "fpx show: --draws: expected a count from 1 to " << kMaxDraws << ", got '"
-                   << *text << "'\n";
-            return kExitUsage;
-        }
-        if (setup.rounding.mode != RoundingMode::Stochastic) {
-            io.err << "fpx show: --draws needs --round sr\n";
-            return kExitUsage;
-        }
+        if (ec != std::errc() || ptr != end || draws == 0 || draws > kMaxDraws)
+            return usageError(io, "show",
+                              "--draws: expected a count from 1 to " + std::to_string(kMaxDraws) +
+                                  ", got '" + *text + "'");
+        if (setup.rounding.mode != RoundingMode::Stochastic)
+            return usageError(io, "show", "--draws needs --round sr");
     }
 
     std::vector<FormatSpec> formats;
     if (auto list = args.value("formats")) {
         FormatListLookup lookup = findFormats(*list);
-        if (!lookup.error.empty()) {
-            io.err << "fpx show: --formats: " << lookup.error << '\n';
-            return kExitUsage;
-        }
+        if (!lookup.error.empty())
+            return usageError(io, "show", std::string("--formats: ") + lookup.error);
         formats = std::move(lookup.specs);
     } else {
         formats = builtinFormats();
@@ -361,12 +352,10 @@ int runShow(const std::vector<std::string>& rawArgs, Streams& io) {
         setup.applyScale(spec);
 
     if (args.has("width")) {
-        if (!args.has("bits") || args.has("as") || !args.positionals().empty()) {
-            io.err << "fpx show: --width N reads --bits CODE in every N-bit format; it takes no "
-                      "--as and no VALUE\n"
-                   << usage;
-            return kExitUsage;
-        }
+        if (!args.has("bits") || args.has("as") || !args.positionals().empty())
+            return usageError(io, "show",
+                              "--width N reads --bits CODE in every N-bit format; it takes no "
+                              "--as and no VALUE");
         // Only the formats named with --formats join the built-ins.
         return showSameBits(args, args.has("formats") ? formats : std::vector<FormatSpec>{}, io);
     }
@@ -374,15 +363,11 @@ int runShow(const std::vector<std::string>& rawArgs, Streams& io) {
     int status = kExitOk;
     ShowInput input;
     if (args.has("bits")) {
-        if (!args.positionals().empty() || !args.has("as")) {
-            io.err << "fpx show: --bits CODE needs --as FORMAT and no VALUE\n" << usage;
-            return kExitUsage;
-        }
+        if (!args.positionals().empty() || !args.has("as"))
+            return usageError(io, "show", "--bits CODE needs --as FORMAT and no VALUE");
         FormatLookup from = findFormat(*args.value("as"));
-        if (!from) {
-            io.err << "fpx show: --as: " << from.error << '\n';
-            return kExitUsage;
-        }
+        if (!from)
+            return usageError(io, "show", std::string("--as: ") + from.error);
         setup.applyScale(*from.spec);
         const ParsedCode parsed = readCode(*args.value("bits"), from.spec->totalBits());
         if (!parsed) {
@@ -398,12 +383,11 @@ int runShow(const std::vector<std::string>& rawArgs, Streams& io) {
         input.fromSpec = *from.spec;
         input.code = *parsed.code;
     } else {
-        if (args.positionals().size() != 1) {
-            io.err << "fpx show: expected one VALUE"
-                   << (args.positionals().empty() ? "" : " (quote values with spaces)") << '\n'
-                   << usage;
-            return kExitUsage;
-        }
+        if (args.positionals().size() != 1)
+            return usageError(
+                io, "show",
+                std::string("expected one VALUE") +
+                    (args.positionals().empty() ? "" : " (quote values with spaces)"));
         input.text = args.positionals().front();
         const ParsedValue parsed = parseValue(input.text);
         if (!parsed) {

@@ -151,59 +151,45 @@ std::optional<std::uint64_t> readLimit(const std::string& text) {
 int runTable(const std::vector<std::string>& rawArgs, Streams& io) {
     Arguments args(rawArgs, {"scale", "limit", "output"},
                    {"json", "csv", "color", "no-color", "stream"});
-    if (!args.ok()) {
-        io.err << "fpx table: " << args.error() << '\n' << kUsage;
-        return kExitUsage;
-    }
-    if (args.helpRequested())
-        return printHelp(io, kUsage);
-    if (args.positionals().size() != 1) {
-        io.err << "fpx table: expected exactly one format\n" << kUsage;
-        return kExitUsage;
-    }
-    if (args.has("json") && args.has("csv")) {
-        io.err << "fpx table: choose one of --json and --csv\n";
-        return kExitUsage;
-    }
-    if (args.has("limit") && args.has("stream")) {
-        io.err << "fpx table: choose one of --limit and --stream\n";
-        return kExitUsage;
-    }
+    if (const auto stop = checkArguments(args, io, "table", kUsage))
+        return *stop;
+    if (args.positionals().size() != 1)
+        return usageError(io, "table", "expected exactly one format");
+    if (args.has("json") && args.has("csv"))
+        return usageError(io, "table", "choose one of --json and --csv");
+    if (args.has("limit") && args.has("stream"))
+        return usageError(io, "table", "choose one of --limit and --stream");
     FormatLookup lookup = findFormat(args.positionals().front());
-    if (!lookup) {
-        io.err << "fpx table: " << lookup.error << '\n';
-        return kExitUsage;
-    }
+    if (!lookup)
+        return usageError(io, "table", lookup.error);
     const ConversionSetup setup = readConversionSetup(args);
-    if (!setup.error.empty()) {
-        io.err << "fpx table: " << setup.error << '\n';
-        return kExitUsage;
-    }
+    if (!setup.error.empty())
+        return usageError(io, "table", setup.error);
     FormatSpec spec = *lookup.spec;
     setup.applyScale(spec);
     const int bits = spec.totalBits();
-    if (bits > 16) {
-        io.err << "fpx table: " << spec.id << " has " << bits
-               << " bits; tables are for formats of at most 16 bits (" << (1u << 16) << " codes)\n";
-        return kExitUsage;
-    }
+    if (bits > 16)
+        return usageError(io, "table",
+                          spec.id + " has " + std::to_string(bits) +
+                              " bits; tables are for formats of at most 16 bits (" +
+                              std::to_string(1u << 16) + " codes)");
     std::uint64_t count = std::uint64_t(1) << bits;
     if (const auto limit = args.value("limit")) {
         const auto n = readLimit(*limit);
-        if (!n) {
-            io.err << "fpx table: --limit '" << *limit
-                   << "': expected a number of rows, 1 or more\n";
-            return kExitUsage;
-        }
+        if (!n)
+            return usageError(io, "table",
+                              std::string("--limit '") + *limit +
+                                  "': expected a number of rows, 1 or more");
         count = std::min(count, *n);
     }
     const TableSize size = measureTable(spec, count);
     if (size.bytes > kMaxTableBytes && !args.has("stream")) {
-        io.err << "fpx table: " << spec.id << " would write about " << describeBytes(size.bytes)
-               << " (" << count << " codes, exact decimals of up to " << size.longestValue
-               << " characters); use --limit N for the first N codes, or --stream to write it "
-                  "all\n";
-        return kExitUsage;
+        return usageError(io, "table",
+                          spec.id + " would write about " + describeBytes(size.bytes) + " (" +
+                              std::to_string(count) + " codes, exact decimals of up to " +
+                              std::to_string(size.longestValue) +
+                              " characters); use --limit N for the first N codes, or --stream to "
+                              "write it all");
     }
     const TerminalStyle style{(io.outIsTerminal && !args.has("no-color") && !args.has("output")) ||
                               args.has("color")};

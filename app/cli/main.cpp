@@ -109,16 +109,23 @@ Scale (--scale): integer formats store round(x / scale), default 1/qmax;
 Exit status: 0 success, 1 some input could not be converted, 2 bad usage.
 )";
 
+constexpr const char* kCommands =
+    "formats, show, convert, table, plot, bench, calc, accumulate, dot, quantize, inspect, "
+    "range-fit, loss-scale, fp8-scaling, sgd, memory or lesson";
+
 } // namespace
 
 int main(int argc, char** argv) {
     std::ios::sync_with_stdio(false);
     std::vector<std::string> args(argv + 1, argv + argc);
     fpx::cli::Streams io{std::cin, std::cout, std::cerr, isatty(STDOUT_FILENO) == 1};
-    if (args.empty()) {
-        std::cerr << kUsage;
+    // As a command's own errors: one line that says what is wrong, one that says where help is.
+    auto commandLineError = [](const std::string& message) {
+        std::cerr << "fpx: " << message << "\nsee fpx --help\n";
         return fpx::cli::kExitUsage;
-    }
+    };
+    if (args.empty())
+        return commandLineError("expected a command (" + std::string(kCommands) + ")");
     const std::string command = args.front();
     args.erase(args.begin());
     try {
@@ -168,10 +175,5 @@ int main(int argc, char** argv) {
         std::cerr << "fpx " << command << ": internal error: " << e.what() << '\n';
         return fpx::cli::kExitDataError;
     }
-    std::cerr << "fpx: unknown command '" << command
-              << "' (use formats, show, convert, table, plot, bench, calc, accumulate, dot, "
-                 "quantize, inspect, range-fit, loss-scale, fp8-scaling, sgd, memory or lesson; "
-                 "fpx --help for "
-                 "more)\n";
-    return fpx::cli::kExitUsage;
+    return commandLineError("unknown command '" + command + "' (use " + kCommands + ")");
 }

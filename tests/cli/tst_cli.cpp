@@ -25,6 +25,7 @@ class TestCli : public QObject {
 
   private slots:
     void everyCommandHasHelp();
+    void everyCommandReportsBadOptionsInTwoLines();
     void showJsonTeachingExample();
     void showJsonFields();
     void showNonTerminatingIsMarked();
@@ -77,6 +78,43 @@ void TestCli::everyCommandHasHelp() {
     const Run value = runFpx({"show", "1", "--formats", "-h"});
     QCOMPARE(value.exitCode, 2);
     QVERIFY2(value.err.contains("-h"), value.err.constData());
+}
+
+// Every command fpx knows, as main.cpp dispatches them.
+const QStringList kCommands = {"formats", "show",      "convert",    "table",       "plot",
+                               "bench",   "calc",      "accumulate", "dot",         "quantize",
+                               "inspect", "range-fit", "loss-scale", "fp8-scaling", "sgd",
+                               "memory",  "lesson"};
+
+void TestCli::everyCommandReportsBadOptionsInTwoLines() {
+    // A bad command line: what is wrong and where help is, two lines on stderr and nothing on
+    // stdout; the usage itself is --help's answer, on stdout.
+    for (const QString& command : kCommands) {
+        const Run bad = runFpx({command, "--no-such-option"});
+        const QString context = command + ": " + fpx::test::describe(bad);
+        QVERIFY2(bad.exitCode == 2, qPrintable(context));
+        QVERIFY2(bad.out.isEmpty(), qPrintable(context));
+        const QList<QByteArray> lines = bad.err.split('\n');
+        QVERIFY2(lines.size() == 3 && lines[2].isEmpty(), qPrintable(context));
+        QCOMPARE(lines[0], "fpx " + command.toUtf8() + ": unknown option --no-such-option");
+        QCOMPARE(lines[1], "see fpx " + command.toUtf8() + " --help");
+        QVERIFY2(!bad.err.contains("usage:"), qPrintable(context));
+
+        const Run help = runFpx({command, "--help"});
+        QVERIFY2(help.exitCode == 0, qPrintable(command + ": " + fpx::test::describe(help)));
+        QVERIFY2(help.out.startsWith("usage: fpx " + command.toUtf8()),
+                 qPrintable(command + ": " + fpx::test::describe(help)));
+        QVERIFY2(help.err.isEmpty(), qPrintable(command + ": " + fpx::test::describe(help)));
+    }
+    // No command, or one fpx does not know: the same two lines, pointing at fpx --help.
+    for (const QStringList& args : {QStringList{}, QStringList{"frobnicate"}}) {
+        const Run run = runFpx(args);
+        QVERIFY2(run.exitCode == 2, qPrintable(fpx::test::describe(run)));
+        QVERIFY2(run.out.isEmpty(), qPrintable(fpx::test::describe(run)));
+        const QList<QByteArray> lines = run.err.split('\n');
+        QVERIFY2(lines.size() == 3 && lines[0].startsWith("fpx: ") && lines[1] == "see fpx --help",
+                 qPrintable(fpx::test::describe(run)));
+    }
 }
 
 void TestCli::showJsonTeachingExample() {
@@ -397,7 +435,7 @@ void TestCli::usageErrors_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<int>("exitCode");
     QTest::addColumn<QString>("message");
-    QTest::newRow("no arguments") << QStringList{} << 2 << "Usage";
+    QTest::newRow("no arguments") << QStringList{} << 2 << "see fpx --help";
     QTest::newRow("unknown command")
         << QStringList{"frobnicate"} << 2 << "unknown command 'frobnicate'";
     QTest::newRow("unknown option")
