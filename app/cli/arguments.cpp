@@ -69,6 +69,20 @@ std::vector<std::string> Arguments::values(const std::string& name) const {
     return all;
 }
 
+std::optional<OutputForm> readOutputForm(const Arguments& args) {
+    if (args.has("json") && args.has("csv"))
+        return std::nullopt;
+    if (args.has("json"))
+        return OutputForm::Json;
+    return args.has("csv") ? OutputForm::Csv : OutputForm::Text;
+}
+
+ColorChoice readColorChoice(const Arguments& args) {
+    if (args.has("color"))
+        return ColorChoice::Always;
+    return args.has("no-color") ? ColorChoice::Never : ColorChoice::Auto;
+}
+
 int printHelp(Streams& io, const char* usage) {
     io.out << usage << "fpx --help: every command and option explained.\n";
     return kExitOk;

@@ -38,4 +38,13 @@ class Arguments {
     bool helpRequested_ = false;
 };
 
+// --json and --csv: the form a command renders its report in.
+enum class OutputForm { Text, Json, Csv };
+// Text when neither is given; nullopt when both are.
+std::optional<OutputForm> readOutputForm(const Arguments& args);
+
+// --color and --no-color: colour on a terminal only (Auto), or forced; --color wins.
+enum class ColorChoice { Auto, Always, Never };
+ColorChoice readColorChoice(const Arguments& args);
+
 } // namespace fpx::cli

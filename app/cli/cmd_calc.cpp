@@ -111,12 +111,6 @@ Json resultJson(const FormatEvaluation& e, const RoundingOptions& options, bool 
     return json;
 }
 
-std::string elide(const std::string& text, bool full, std::size_t limit = 42) {
-    if (full || text.size() <= limit)
-        return text;
-    return text.substr(0, limit - 1) + "…";
-}
-
 std::string shortText(const ExactValue& v, int digits, bool withSign) {
     if (v.isNaN())
         return "-";

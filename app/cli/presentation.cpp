@@ -21,6 +21,12 @@ std::string humanValue(const ExactValue& v, int digits) {
     return text;
 }
 
+std::string elide(const std::string& text, bool full, std::size_t limit) {
+    if (full || text.size() <= limit)
+        return text;
+    return text.substr(0, limit - 1) + "…";
+}
+
 Json decimalOrNull(const std::optional<ExactValue>& v) {
     if (!v || v->isNaN())
         return nullptr;

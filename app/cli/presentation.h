@@ -21,6 +21,9 @@ std::optional<std::int64_t> powerOfTwoExponent(const ExactValue& v);
 // A short human form: "65504", "6.10352e-5 (2^-14)", "inf".
 std::string humanValue(const ExactValue& v, int digits = 6);
 
+// `text` cut to `limit` characters with "…" at the end, unless `full` (--full) or it fits.
+std::string elide(const std::string& text, bool full, std::size_t limit = 42);
+
 // JSON documents keep their keys in the order they were written.
 using Json = nlohmann::ordered_json;
 

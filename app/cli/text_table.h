@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "arguments.h"
+
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -24,6 +26,12 @@ class TextTable {
 
 // ANSI styling, applied only when enabled (a terminal without NO_COLOR, or --color).
 struct TerminalStyle {
+    // The style --color/--no-color ask for, where stdout is a terminal or not.
+    static TerminalStyle forChoice(ColorChoice choice, bool outIsTerminal) {
+        return TerminalStyle{choice == ColorChoice::Always ||
+                             (choice == ColorChoice::Auto && outIsTerminal)};
+    }
+
     bool enabled = false;
     std::string paint(std::string_view text, std::string_view sgr) const;
     std::string bold(std::string_view text) const { return paint(text, "1"); }
