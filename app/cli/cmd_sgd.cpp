@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // fpx sgd: plain SGD on one weight held in each format, with and without a master copy,
-// against exact arithmetic (docs/behaviour.md, "Master weights").
+// against exact arithmetic (docs/behaviour.md, "Master weights"): the options, the runs the
+// core simulates from them, and their text and JSON renderers.
 #include "arguments.h"
 #include "commands.h"
 #include "conversion_setup.h"
@@ -82,6 +83,22 @@ std::optional<ExactValue> relativeError(const SgdRun& run) {
     return nearestDoubleValue(run.error.abs() / run.finalExact.abs());
 }
 
+// Exact values: W as written, LR as written or (the default) as the nearest double.
+Outcome<ExactValue> readExact(const Arguments& args, const char* option) {
+    const std::string text = *args.value(option);
+    const ParsedValue parsed = parseValue(text);
+    if (!parsed)
+        return CommandError{std::string("--") + option + " '" + text + "': column " +
+                            std::to_string(parsed.error.position + 1) + ": " +
+                            parsed.error.message};
+    if (!parsed.exact || !parsed.value->isFinite())
+        return CommandError{std::string("--") + option +
+                            " must be a finite exact value (at most 40000 "
+                            "digits, within 10^±20000), got '" +
+                            text + "'"};
+    return *parsed.value;
+}
+
 Json runJson(const SgdRun& run, bool withTrajectory) {
     Json json;
     json["format"] = run.format.id;
@@ -105,178 +122,206 @@ std::string doubleText(double x) {
     return toSignificantDigits(exactFromDouble(x), 10);
 }
 
-} // namespace
+struct SgdCommandOptions {
+    SgdOptions simulation;
+    std::vector<FormatSpec> held;     // --formats
+    std::optional<FormatSpec> master; // --master
+    std::vector<ExactValue> gradients;
+    std::string gradsText; // --grads as typed
+    std::string lrText;    // --lr as typed
+    bool exactLr = false;
+    bool withTrajectory = false;
+    bool json = false;
+};
 
-int runSgd(const std::vector<std::string>& rawArgs, Streams& io) {
-    Arguments args(rawArgs,
-                   {"weight", "lr", "grads", "steps", "formats", "master", "grad-format",
-                    "trajectory", "round", "overflow", "seed", "scale"},
-                   {"json", "exact-lr"});
-    auto usageError = [&](const std::string& message) {
-        return cli::usageError(io, "sgd", message);
-    };
-    if (const auto stop = checkOptionsOnly(args, io, "sgd", kUsage))
-        return *stop;
+Outcome<SgdCommandOptions> parseSgdOptions(const Arguments& args) {
     const ConversionSetup setup = readConversionSetup(args);
     if (!setup.error.empty())
-        return usageError(setup.error);
+        return CommandError{setup.error};
     for (const char* required : {"weight", "lr", "grads", "formats"})
         if (!args.has(required))
-            return usageError(std::string("--") + required + " is required");
+            return CommandError{std::string("--") + required + " is required"};
 
-    // Exact values: W as written, LR as written or (the default) as the nearest double.
-    auto readExact = [&](const char* option, std::string& error) -> std::optional<ExactValue> {
-        const std::string text = *args.value(option);
-        const ParsedValue parsed = parseValue(text);
-        if (!parsed) {
-            error = std::string("--") + option + " '" + text + "': column " +
-                    std::to_string(parsed.error.position + 1) + ": " + parsed.error.message;
-            return std::nullopt;
-        }
-        if (!parsed.exact || !parsed.value->isFinite()) {
-            error = std::string("--") + option +
-                    " must be a finite exact value (at most 40000 "
-                    "digits, within 10^±20000), got '" +
-                    text + "'";
-            return std::nullopt;
-        }
-        return parsed.value;
-    };
-    std::string error;
-    SgdOptions options;
-    const auto weight = readExact("weight", error);
+    SgdCommandOptions options;
+    SgdOptions& simulation = options.simulation;
+    const auto weight = readExact(args, "weight");
     if (!weight)
-        return usageError(error);
-    const auto lrWritten = readExact("lr", error);
+        return weight.error();
+    const auto lrWritten = readExact(args, "lr");
     if (!lrWritten)
-        return usageError(error);
-    options.initialWeight = *weight;
-    const bool exactLr = args.has("exact-lr");
+        return lrWritten.error();
+    simulation.initialWeight = *weight;
+    options.lrText = *args.value("lr");
+    options.exactLr = args.has("exact-lr");
     const std::optional<ExactValue> learningRate =
-        exactLr ? lrWritten : learningRateAsDouble(*lrWritten);
+        options.exactLr ? std::optional(*lrWritten) : learningRateAsDouble(*lrWritten);
     if (!learningRate)
-        return usageError("--lr " + *args.value("lr") +
-                          " is beyond the range of a double (use --exact-lr)");
-    options.learningRate = *learningRate;
-    options.rounding = setup.rounding;
-    options.seed = setup.seed;
+        return CommandError{"--lr " + options.lrText +
+                            " is beyond the range of a double (use --exact-lr)"};
+    simulation.learningRate = *learningRate;
+    simulation.rounding = setup.rounding;
+    simulation.seed = setup.seed;
 
     std::optional<std::size_t> steps;
     if (auto text = args.value("steps")) {
         steps = parseTermCount(*text);
         if (!steps)
-            return usageError("--steps: expected a count of at least 1, got '" + *text + "'");
+            return CommandError{"--steps: expected a count of at least 1, got '" + *text + "'"};
         if (*steps > kMaxSteps)
-            return usageError("--steps: each step runs on the exact core; use at most " +
-                              std::to_string(kMaxSteps));
+            return CommandError{"--steps: each step runs on the exact core; use at most " +
+                                std::to_string(kMaxSteps)};
     }
-    const bool withTrajectory = args.has("trajectory");
-    options.trajectoryPoints = 0;
-    if (withTrajectory) {
+    options.withTrajectory = args.has("trajectory");
+    simulation.trajectoryPoints = 0;
+    if (options.withTrajectory) {
         const std::string text = *args.value("trajectory");
         const auto points = parseTermCount(text);
         if (!points || *points < 2 || *points > kMaxTrajectory)
-            return usageError("--trajectory: expected a number of points from 2 to " +
-                              std::to_string(kMaxTrajectory) + ", got '" + text + "'");
-        options.trajectoryPoints = *points;
+            return CommandError{"--trajectory: expected a number of points from 2 to " +
+                                std::to_string(kMaxTrajectory) + ", got '" + text + "'"};
+        simulation.trajectoryPoints = *points;
     }
 
+    std::string error;
     const FormatListLookup formats = findFormats(*args.value("formats"));
     if (!formats.error.empty())
-        return usageError("--formats: " + formats.error);
-    std::vector<FormatSpec> held;
+        return CommandError{"--formats: " + formats.error};
     for (const FormatSpec& listed : formats.specs) {
         const auto spec = readArithmeticFormat("formats", listed.id, setup, error);
         if (!spec)
-            return usageError(error);
-        held.push_back(*spec);
+            return CommandError{error};
+        options.held.push_back(*spec);
     }
-    std::optional<FormatSpec> master;
     if (auto id = args.value("master")) {
-        master = readArithmeticFormat("master", *id, setup, error);
-        if (!master)
-            return usageError(error);
+        options.master = readArithmeticFormat("master", *id, setup, error);
+        if (!options.master)
+            return CommandError{error};
     }
     if (auto id = args.value("grad-format")) {
-        options.gradientFormat = readArithmeticFormat("grad-format", *id, setup, error);
-        if (!options.gradientFormat)
-            return usageError(error);
+        simulation.gradientFormat = readArithmeticFormat("grad-format", *id, setup, error);
+        if (!simulation.gradientFormat)
+            return CommandError{error};
     }
 
-    const std::string gradsText = *args.value("grads");
-    const std::optional<std::vector<ExactValue>> gradients =
-        parseGradientSequence(gradsText, steps, setup.seed, error);
+    options.gradsText = *args.value("grads");
+    auto gradients = parseGradientSequence(options.gradsText, steps, setup.seed, error);
     if (!gradients)
-        return usageError("--grads " + error);
+        return CommandError{"--grads " + error};
+    options.gradients = std::move(*gradients);
+    options.json = args.has("json");
+    return options;
+}
 
+// The runs, and what the renderers say about how they were set up.
+struct SgdReport {
+    SgdOptions simulation;
+    std::string gradsText;
+    std::string lrText;
+    bool exactLr = false;
+    bool withTrajectory = false;
+    std::size_t steps = 0;
+    std::vector<SgdRun> runs;
+    ExactValue exactFinal;
+};
+
+SgdReport computeSgd(const SgdCommandOptions& options) {
+    SgdReport report;
+    report.simulation = options.simulation;
+    report.gradsText = options.gradsText;
+    report.lrText = options.lrText;
+    report.exactLr = options.exactLr;
+    report.withTrajectory = options.withTrajectory;
+    report.steps = options.gradients.size();
     // Each format on its own, then each with the master copy (a format that is the master
     // itself would only repeat its own run).
-    std::vector<SgdRun> runs;
-    for (const FormatSpec& spec : held)
-        runs.push_back(simulateSgd(*gradients, spec, std::nullopt, options));
-    if (master)
-        for (const FormatSpec& spec : held)
-            if (spec.id != master->id)
-                runs.push_back(simulateSgd(*gradients, spec, master, options));
-    const std::size_t stepCount = gradients->size();
-    const ExactValue exactFinal = runs.front().finalExact;
+    for (const FormatSpec& spec : options.held)
+        report.runs.push_back(
+            simulateSgd(options.gradients, spec, std::nullopt, options.simulation));
+    if (options.master)
+        for (const FormatSpec& spec : options.held)
+            if (spec.id != options.master->id)
+                report.runs.push_back(
+                    simulateSgd(options.gradients, spec, options.master, options.simulation));
+    report.exactFinal = report.runs.front().finalExact;
+    return report;
+}
 
-    if (args.has("json")) {
-        Json json;
-        json["weight"] = decimalOrNull(options.initialWeight);
-        json["lr"] = decimalOrNull(options.learningRate);
-        json["lr_as_double"] = !exactLr;
-        json["grads"] = gradsText;
-        json["steps"] = stepCount;
-        json["grad_format"] =
-            options.gradientFormat ? Json(options.gradientFormat->id) : Json(nullptr);
-        json["round"] = roundingModeId(options.rounding.mode);
-        json["overflow"] = overflowPolicyId(options.rounding.overflow);
-        json["seed"] = options.seed;
-        json["exact"] = decimalOrNull(exactFinal);
-        Json results = Json::array();
-        for (const SgdRun& run : runs)
-            results.push_back(runJson(run, withTrajectory));
-        json["results"] = std::move(results);
-        printJson(io.out, json);
-        return kExitOk;
-    }
+void renderSgdJson(const SgdReport& report, std::ostream& out) {
+    const SgdOptions& simulation = report.simulation;
+    Json json;
+    json["weight"] = decimalOrNull(simulation.initialWeight);
+    json["lr"] = decimalOrNull(simulation.learningRate);
+    json["lr_as_double"] = !report.exactLr;
+    json["grads"] = report.gradsText;
+    json["steps"] = report.steps;
+    json["grad_format"] =
+        simulation.gradientFormat ? Json(simulation.gradientFormat->id) : Json(nullptr);
+    json["round"] = roundingModeId(simulation.rounding.mode);
+    json["overflow"] = overflowPolicyId(simulation.rounding.overflow);
+    json["seed"] = simulation.seed;
+    json["exact"] = decimalOrNull(report.exactFinal);
+    Json results = Json::array();
+    for (const SgdRun& run : report.runs)
+        results.push_back(runJson(run, report.withTrajectory));
+    json["results"] = std::move(results);
+    printJson(out, json);
+}
 
-    io.out << "SGD on one weight, " << stepCount << " steps, rounding "
-           << roundingModeId(options.rounding.mode) << "\n";
-    io.out << "  initial weight  " << toDecimal(options.initialWeight).text << '\n';
-    io.out << "  lr              " << toDecimal(options.learningRate).text
-           << (exactLr ? "  (as written)" : "  (the double nearest " + *args.value("lr") + ")")
-           << '\n';
-    io.out << "  gradients       " << gradsText
-           << (namesDistribution(gradsText) ? ", seed " + std::to_string(options.seed) : "")
-           << (options.gradientFormat ? ", rounded into " + options.gradientFormat->id : "")
-           << '\n';
-    io.out << "  exact final     " << toSignificantDigits(exactFinal, 17) << "\n\n";
+void renderSgdText(const SgdReport& report, const TerminalStyle& style, std::ostream& out) {
+    const SgdOptions& simulation = report.simulation;
+    out << "SGD on one weight, " << report.steps << " steps, rounding "
+        << roundingModeId(simulation.rounding.mode) << "\n";
+    out << "  initial weight  " << toDecimal(simulation.initialWeight).text << '\n';
+    out << "  lr              " << toDecimal(simulation.learningRate).text
+        << (report.exactLr ? "  (as written)" : "  (the double nearest " + report.lrText + ")")
+        << '\n';
+    out << "  gradients       " << report.gradsText
+        << (namesDistribution(report.gradsText) ? ", seed " + std::to_string(simulation.seed) : "")
+        << (simulation.gradientFormat ? ", rounded into " + simulation.gradientFormat->id : "")
+        << '\n';
+    out << "  exact final     " << toSignificantDigits(report.exactFinal, 17) << "\n\n";
     TextTable table({"weights", "final", "lost updates", "error", "relative error"});
-    for (const SgdRun& run : runs) {
+    for (const SgdRun& run : report.runs) {
         const auto relative = relativeError(run);
         table.addRow({runName(run), toSignificantDigits(run.finalWeight, 17),
                       std::to_string(run.lostUpdates), toSignificantDigits(run.error, 6),
                       relative ? toSignificantDigits(*relative, 4) : "-"});
     }
-    table.print(io.out, io.outIsTerminal);
-    if (withTrajectory) {
-        io.out << '\n';
-        std::vector<std::string> header{"step", "exact"};
-        for (const SgdRun& run : runs)
-            header.push_back(runName(run));
-        TextTable trajectory(header);
-        const auto& points = runs.front().trajectory;
-        for (std::size_t i = 0; i < points.size(); ++i) {
-            std::vector<std::string> row{std::to_string(points[i].step),
-                                         doubleText(points[i].exact)};
-            for (const SgdRun& run : runs)
-                row.push_back(doubleText(run.trajectory[i].weight));
-            trajectory.addRow(std::move(row));
-        }
-        trajectory.print(io.out, io.outIsTerminal);
+    table.print(out, style.enabled);
+    if (!report.withTrajectory)
+        return;
+    out << '\n';
+    std::vector<std::string> header{"step", "exact"};
+    for (const SgdRun& run : report.runs)
+        header.push_back(runName(run));
+    TextTable trajectory(header);
+    const auto& points = report.runs.front().trajectory;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        std::vector<std::string> row{std::to_string(points[i].step), doubleText(points[i].exact)};
+        for (const SgdRun& run : report.runs)
+            row.push_back(doubleText(run.trajectory[i].weight));
+        trajectory.addRow(std::move(row));
     }
+    trajectory.print(out, style.enabled);
+}
+
+} // namespace
+
+int runSgd(const std::vector<std::string>& rawArgs, Streams& io) {
+    const Arguments args(rawArgs,
+                         {"weight", "lr", "grads", "steps", "formats", "master", "grad-format",
+                          "trajectory", "round", "overflow", "seed", "scale"},
+                         {"json", "exact-lr"});
+    if (const auto stop = checkOptionsOnly(args, io, "sgd", kUsage))
+        return *stop;
+    const Outcome<SgdCommandOptions> options = parseSgdOptions(args);
+    if (!options)
+        return reportError(io, "sgd", options.error());
+    const SgdReport report = computeSgd(*options);
+    if (options->json)
+        renderSgdJson(report, io.out);
+    else
+        renderSgdText(report, TerminalStyle{io.outIsTerminal}, io.out);
     return kExitOk;
 }
 
