@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // fpx accumulate: N terms summed in each accumulator format by each method, beside the exact
-// sum.
+// sum. The options, the sums the core computes from them, and their text, JSON and CSV
+// renderers.
 #include "arguments.h"
 #include "commands.h"
 #include "conversion_setup.h"
@@ -16,6 +17,7 @@
 
 #include <unistd.h>
 
+#include <functional>
 #include <map>
 #include <ostream>
 
@@ -41,6 +43,28 @@ struct Job {
     FormatSpec accumulator;
     SumMethodSpec method;
     AccumulationResult result;
+};
+
+struct AccumulateOptions {
+    TermDistribution distribution;
+    std::size_t terms = 0; // 0: as many as the file holds
+    std::vector<FormatSpec> accumulators;
+    std::optional<FormatSpec> element; // else each accumulator's own format
+    std::vector<SumMethodSpec> methods;
+    std::size_t traceEvery = 0;
+    RoundingOptions rounding;
+    std::uint64_t seed = 0;
+    OutputForm form = OutputForm::Text;
+};
+
+struct AccumulateReport {
+    std::size_t terms = 0;
+    std::string values; // the distribution as written
+    std::optional<FormatSpec> element;
+    RoundingOptions rounding;
+    std::uint64_t seed = 0;
+    std::size_t traceEvery = 0;
+    std::vector<Job> jobs;
 };
 
 std::string relativeText(const ExactValue& relative) {
@@ -78,7 +102,9 @@ Json resultJson(const Job& job) {
     return json;
 }
 
-void printCsv(std::ostream& out, const std::vector<Job>& jobs, std::size_t terms) {
+void renderAccumulateCsv(const AccumulateReport& report, std::ostream& out) {
+    const std::vector<Job>& jobs = report.jobs;
+    const std::size_t terms = report.terms;
     out << "accumulator,method,terms,sum,exact_sum,error,rel_error\n";
     auto row = [&](const Job& job, std::size_t n, const ExactValue& sum, const ExactValue& exact) {
         const ExactValue error = sum - exact;
@@ -97,13 +123,12 @@ void printCsv(std::ostream& out, const std::vector<Job>& jobs, std::size_t terms
     }
 }
 
-void printText(std::ostream& out, const std::vector<Job>& jobs, std::size_t terms,
-               const std::string& values, const std::string& element,
-               const RoundingOptions& rounding, std::size_t traceEvery) {
-    out << terms << " terms of " << values << ", each rounded into "
-        << (element.empty() ? "the accumulator's format" : element) << "; rounding "
-        << roundingModeId(rounding.mode) << ", overflow " << overflowPolicyId(rounding.overflow)
-        << "\n\n";
+void renderAccumulateText(const AccumulateReport& report, std::ostream& out) {
+    const std::vector<Job>& jobs = report.jobs;
+    out << report.terms << " terms of " << report.values << ", each rounded into "
+        << (report.element ? report.element->id : "the accumulator's format") << "; rounding "
+        << roundingModeId(report.rounding.mode) << ", overflow "
+        << overflowPolicyId(report.rounding.overflow) << "\n\n";
     TextTable table({"accumulator", "method", "sum", "exact sum", "relative error", "stagnation",
                      "bits", "path"});
     for (const Job& job : jobs) {
@@ -118,9 +143,9 @@ void printText(std::ostream& out, const std::vector<Job>& jobs, std::size_t term
     out << "\nrelative error: (sum − exact) / |exact|. stagnation: the first non-zero term (from "
            "0)\n"
            "that left the running sum unchanged: from there on, terms that size are lost.\n";
-    if (traceEvery == 0)
+    if (report.traceEvery == 0)
         return;
-    out << "\nrunning sums every " << traceEvery << " terms:\n";
+    out << "\nrunning sums every " << report.traceEvery << " terms:\n";
     std::vector<std::string> header = {"terms", "exact"};
     for (const Job& job : jobs)
         header.push_back(job.accumulator.id + " " + sumMethodId(job.method));
@@ -136,66 +161,63 @@ void printText(std::ostream& out, const std::vector<Job>& jobs, std::size_t term
     trace.print(out, false);
 }
 
-} // namespace
+// Whether the additions run on the exact core, one big-number operation each, rather than on a
+// hardware fast path: that bounds how many terms a run may take.
+bool onExactCore(const FormatSpec& element, const FormatSpec& accumulator,
+                 const RoundingOptions& rounding) {
+    return !accumulationFastPath(element, accumulator, rounding) ||
+           termStorageFor(element) == TermSequence::Storage::Exact;
+}
 
-int runAccumulate(const std::vector<std::string>& rawArgs, Streams& io) {
-    Arguments args(rawArgs,
-                   {"terms", "values", "element", "accumulator", "method", "round", "overflow",
-                    "seed", "scale", "trace"},
-                   {"json", "csv"});
-    auto usageError = [&](const std::string& message) {
-        return cli::usageError(io, "accumulate", message);
-    };
-    if (const auto stop = checkOptionsOnly(args, io, "accumulate", kUsage))
-        return *stop;
-    if (args.has("json") && args.has("csv"))
-        return usageError("choose one of --json and --csv");
+Outcome<AccumulateOptions> parseAccumulateOptions(const Arguments& args) {
+    AccumulateOptions options;
+    const auto form = readOutputForm(args);
+    if (!form)
+        return CommandError{"choose one of --json and --csv"};
+    options.form = *form;
     const ConversionSetup setup = readConversionSetup(args);
     if (!setup.error.empty())
-        return usageError(setup.error);
+        return CommandError{setup.error};
+    options.rounding = setup.rounding;
+    options.seed = setup.seed;
 
     const auto valuesText = args.value("values");
     if (!valuesText)
-        return usageError("--values DIST is required");
+        return CommandError{"--values DIST is required"};
     std::string error;
     const auto distribution = parseTermDistribution(*valuesText, error);
     if (!distribution)
-        return usageError("--values " + error);
-    std::size_t terms = 0;
+        return CommandError{"--values " + error};
+    options.distribution = *distribution;
     if (auto text = args.value("terms")) {
         const auto parsed = parseTermCount(*text);
         if (!parsed)
-            return usageError("--terms: expected a count of at least 1 such as 4096 or 1e8, got '" +
-                              *text + "'");
-        terms = *parsed;
+            return CommandError{
+                "--terms: expected a count of at least 1 such as 4096 or 1e8, got '" + *text + "'"};
+        options.terms = *parsed;
     } else if (distribution->kind != TermDistribution::Kind::File) {
-        return usageError("--terms N is required (only file:PATH supplies its own count)");
+        return CommandError{"--terms N is required (only file:PATH supplies its own count)"};
     }
-    if (terms > kMaxHardwareTerms)
-        return usageError("--terms: at most " + std::to_string(kMaxHardwareTerms) +
-                          " terms (each is stored in memory, once per element format)");
+    if (options.terms > kMaxHardwareTerms)
+        return CommandError{"--terms: at most " + std::to_string(kMaxHardwareTerms) +
+                            " terms (each is stored in memory, once per element format)"};
 
-    std::vector<FormatSpec> accumulators;
-    {
-        const FormatListLookup lookup =
-            findFormats(args.value("accumulator").value_or("fp16,bf16,fp32"));
-        if (!lookup.error.empty())
-            return usageError("--accumulator: " + lookup.error);
-        accumulators = lookup.specs;
-    }
-    std::optional<FormatSpec> element;
+    const FormatListLookup lookup =
+        findFormats(args.value("accumulator").value_or("fp16,bf16,fp32"));
+    if (!lookup.error.empty())
+        return CommandError{"--accumulator: " + lookup.error};
+    options.accumulators = lookup.specs;
     if (auto id = args.value("element")) {
-        const FormatLookup lookup = findFormat(*id);
-        if (!lookup)
-            return usageError("--element: " + lookup.error);
-        element = *lookup.spec;
-        setup.applyScale(*element);
-        if (element->kind == FormatKind::Lookup)
-            return usageError("--element: " + element->id +
-                              " holds table levels, not values to add (use a float or integer "
-                              "format)");
+        const FormatLookup found = findFormat(*id);
+        if (!found)
+            return CommandError{"--element: " + found.error};
+        options.element = *found.spec;
+        setup.applyScale(*options.element);
+        if (options.element->kind == FormatKind::Lookup)
+            return CommandError{"--element: " + options.element->id +
+                                " holds table levels, not values to add (use a float or "
+                                "integer format)"};
     }
-    std::vector<SumMethodSpec> methods;
     std::vector<std::string> methodTexts = args.values("method");
     if (methodTexts.empty())
         methodTexts.push_back("sequential");
@@ -204,112 +226,148 @@ int runAccumulate(const std::vector<std::string>& rawArgs, Streams& io) {
             const std::string item(piece);
             const auto method = parseSumMethod(item);
             if (!method)
-                return usageError("--method: '" + item +
-                                  "' is not sequential, pairwise, kahan or blocked:K (K ≥ 1)");
-            methods.push_back(*method);
+                return CommandError{"--method: '" + item +
+                                    "' is not sequential, pairwise, kahan or blocked:K (K ≥ 1)"};
+            options.methods.push_back(*method);
         }
-    std::size_t traceEvery = 0;
     if (auto text = args.value("trace")) {
         const auto parsed = parseTermCount(*text);
         if (!parsed)
-            return usageError("--trace: expected a count of terms K ≥ 1, got '" + *text + "'");
-        traceEvery = *parsed;
+            return CommandError{"--trace: expected a count of terms K ≥ 1, got '" + *text + "'"};
+        options.traceEvery = *parsed;
     }
 
     // Check every accumulator before any work, and bound the work.
-    for (FormatSpec& accumulator : accumulators) {
+    for (FormatSpec& accumulator : options.accumulators) {
         setup.applyScale(accumulator);
         if (auto why = arithmeticUnsupported(accumulator))
-            return usageError("--accumulator: " + *why);
-        const FormatSpec& e = element ? *element : accumulator;
-        const bool exactCore = !accumulationFastPath(e, accumulator, setup.rounding) ||
-                               termStorageFor(e) == TermSequence::Storage::Exact;
-        if (exactCore && terms > kMaxExactTerms)
-            return usageError(
-                std::to_string(terms) + " terms: " + accumulator.id + " with rounding " +
-                std::string(roundingModeId(setup.rounding.mode)) + " and element " + e.id +
+            return CommandError{"--accumulator: " + *why};
+        const FormatSpec& e = options.element ? *options.element : accumulator;
+        if (onExactCore(e, accumulator, options.rounding) && options.terms > kMaxExactTerms)
+            return CommandError{
+                std::to_string(options.terms) + " terms: " + accumulator.id + " with rounding " +
+                std::string(roundingModeId(options.rounding.mode)) + " and element " + e.id +
                 " go through the exact core, one exact big-number operation per addition "
                 "(slow); use at most " +
                 std::to_string(kMaxExactTerms) +
                 " terms there (sums rounded to nearest even in a format of at most 53 bits, of "
-                "terms no more precise than the sum, take a fast path)");
+                "terms no more precise than the sum, take a fast path)"};
     }
-    if (traceEvery > 0 && terms / traceEvery > kMaxTracePoints)
-        return usageError("--trace: " + std::to_string(terms / traceEvery) +
-                          " trace points; at most " + std::to_string(kMaxTracePoints) +
-                          " (choose a larger K)");
+    if (options.traceEvery > 0 && options.terms / options.traceEvery > kMaxTracePoints)
+        return CommandError{"--trace: " + std::to_string(options.terms / options.traceEvery) +
+                            " trace points; at most " + std::to_string(kMaxTracePoints) +
+                            " (choose a larger K)"};
+    return options;
+}
 
+// `progress(label, done, total)` is told how far each sum has come.
+using AccumulateProgress =
+    std::function<void(const std::string& label, std::size_t done, std::size_t total)>;
+
+Outcome<AccumulateReport> computeAccumulate(const AccumulateOptions& options,
+                                            const AccumulateProgress& progress) {
+    AccumulateReport report;
+    report.terms = options.terms;
+    report.values = options.distribution.text;
+    report.element = options.element;
+    report.rounding = options.rounding;
+    report.seed = options.seed;
+    report.traceEvery = options.traceEvery;
     // The terms, made once per element format.
     std::map<std::string, TermSequence> termsByElement;
-    const bool showProgress = isatty(STDERR_FILENO) == 1 && !args.has("json") && !args.has("csv");
-    std::vector<Job> jobs;
-    for (const FormatSpec& accumulator : accumulators) {
-        const FormatSpec& e = element ? *element : accumulator;
+    std::string error;
+    for (const FormatSpec& accumulator : options.accumulators) {
+        const FormatSpec& e = options.element ? *options.element : accumulator;
         auto found = termsByElement.find(e.id);
         if (found == termsByElement.end()) {
-            auto made = makeTerms(*distribution, terms, e, setup.seed, error);
-            if (!made) {
-                io.err << "fpx accumulate: " << error << '\n';
-                return kExitDataError;
-            }
-            if (made->size() == 0) {
-                io.err << "fpx accumulate: " << distribution->text << " holds no values\n";
-                return kExitDataError;
-            }
+            auto made = makeTerms(options.distribution, options.terms, e, options.seed, error);
+            if (!made)
+                return dataError(error);
+            if (made->size() == 0)
+                return dataError(options.distribution.text + " holds no values");
             found = termsByElement.emplace(e.id, std::move(*made)).first;
         }
         const TermSequence& sequence = found->second;
-        const bool exactCore = !accumulationFastPath(e, accumulator, setup.rounding) ||
-                               termStorageFor(e) == TermSequence::Storage::Exact;
-        if (exactCore && sequence.size() > kMaxExactTerms)
-            return usageError(distribution->text + " holds " + std::to_string(sequence.size()) +
-                              " values; where the exact core does the additions it takes "
-                              "at most " +
-                              std::to_string(kMaxExactTerms));
-        if (terms == 0)
-            terms = sequence.size();
-        if (traceEvery > 0 && sequence.size() / traceEvery > kMaxTracePoints)
-            return usageError("--trace: too many trace points (choose a larger K)");
-        for (const SumMethodSpec& method : methods) {
-            AccumulationOptions options;
-            options.element = e;
-            options.accumulator = accumulator;
-            options.method = method;
-            options.rounding = setup.rounding;
-            options.seed = setup.seed;
-            options.traceEvery = traceEvery;
+        if (onExactCore(e, accumulator, options.rounding) && sequence.size() > kMaxExactTerms)
+            return CommandError{options.distribution.text + " holds " +
+                                std::to_string(sequence.size()) +
+                                " values; where the exact core does the additions it takes "
+                                "at most " +
+                                std::to_string(kMaxExactTerms)};
+        if (report.terms == 0)
+            report.terms = sequence.size();
+        if (options.traceEvery > 0 && sequence.size() / options.traceEvery > kMaxTracePoints)
+            return CommandError{"--trace: too many trace points (choose a larger K)"};
+        for (const SumMethodSpec& method : options.methods) {
+            AccumulationOptions run;
+            run.element = e;
+            run.accumulator = accumulator;
+            run.method = method;
+            run.rounding = options.rounding;
+            run.seed = options.seed;
+            run.traceEvery = options.traceEvery;
             const std::string label = accumulator.id + " " + sumMethodId(method);
             Job job{accumulator, method, {}};
-            job.result = accumulate(sequence, options, [&](std::size_t done) {
-                if (showProgress)
-                    io.err << "\r\033[K" << label << "  " << done << " / " << sequence.size()
-                           << std::flush;
+            job.result = accumulate(sequence, run, [&](std::size_t done) {
+                if (progress)
+                    progress(label, done, sequence.size());
                 return true;
             });
-            jobs.push_back(std::move(job));
+            report.jobs.push_back(std::move(job));
         }
     }
+    return report;
+}
+
+void renderAccumulateJson(const AccumulateReport& report, std::ostream& out) {
+    Json json;
+    json["terms"] = report.terms;
+    json["values"] = report.values;
+    json["element"] = report.element ? Json(report.element->id) : Json(nullptr);
+    json["round"] = roundingModeId(report.rounding.mode);
+    json["overflow"] = overflowPolicyId(report.rounding.overflow);
+    json["seed"] = report.seed;
+    Json results = Json::array();
+    for (const Job& job : report.jobs)
+        results.push_back(resultJson(job));
+    json["results"] = std::move(results);
+    printJson(out, json);
+}
+
+} // namespace
+
+int runAccumulate(const std::vector<std::string>& rawArgs, Streams& io) {
+    const Arguments args(rawArgs,
+                         {"terms", "values", "element", "accumulator", "method", "round",
+                          "overflow", "seed", "scale", "trace"},
+                         {"json", "csv"});
+    if (const auto stop = checkOptionsOnly(args, io, "accumulate", kUsage))
+        return *stop;
+    const Outcome<AccumulateOptions> options = parseAccumulateOptions(args);
+    if (!options)
+        return reportError(io, "accumulate", options.error());
+    // Progress on a terminal's stderr, overwritten in place, for text output only.
+    const bool showProgress = isatty(STDERR_FILENO) == 1 && options->form == OutputForm::Text;
+    AccumulateProgress progress;
+    if (showProgress)
+        progress = [&io](const std::string& label, std::size_t done, std::size_t total) {
+            io.err << "\r\033[K" << label << "  " << done << " / " << total << std::flush;
+        };
+    const Outcome<AccumulateReport> report = computeAccumulate(*options, progress);
+    if (!report)
+        return reportError(io, "accumulate", report.error());
     if (showProgress)
         io.err << "\r\033[K" << std::flush;
-
-    if (args.has("json")) {
-        Json json;
-        json["terms"] = terms;
-        json["values"] = distribution->text;
-        json["element"] = element ? Json(element->id) : Json(nullptr);
-        json["round"] = roundingModeId(setup.rounding.mode);
-        json["overflow"] = overflowPolicyId(setup.rounding.overflow);
-        json["seed"] = setup.seed;
-        Json results = Json::array();
-        for (const Job& job : jobs)
-            results.push_back(resultJson(job));
-        json["results"] = std::move(results);
-        printJson(io.out, json);
-    } else if (args.has("csv")) {
-        printCsv(io.out, jobs, terms);
-    } else {
-        printText(io.out, jobs, terms, distribution->text, element ? element->id : "",
-                  setup.rounding, traceEvery);
+    switch (options->form) {
+    case OutputForm::Json:
+        renderAccumulateJson(*report, io.out);
+        break;
+    case OutputForm::Csv:
+        renderAccumulateCsv(*report, io.out);
+        break;
+    case OutputForm::Text:
+        renderAccumulateText(*report, io.out);
+        break;
     }
     return kExitOk;
 }
