@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // fpx quantize: a tensor (a file, a distribution or a list of values) quantized into block
 // formats, with SQNR and errors; optionally every block's codes, the quantized and dequantized
-// tensors as files, SQNR against block size and histograms.
+// tensors as files, SQNR against block size and histograms. The options, the report the core
+// computes from them, the files and the renderers (quantize_output.cpp prints the report).
 #include "arguments.h"
 #include "commands.h"
 #include "quantize_output.h"
@@ -17,6 +18,8 @@
 
 #include <charconv>
 #include <cstdio>
+#include <functional>
+#include <memory>
 
 namespace fpx::cli {
 
@@ -61,165 +64,224 @@ bool endsWith(const std::string& text, std::string_view suffix) {
            text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+struct QuantizeOptions {
+    QuantizerOptions quantizer;
+    std::string formatsText; // --formats as typed
+    std::vector<BlockFormat> formats;
+    QuantizeListing listing; // --codes, --max-blocks
+    std::vector<std::size_t> sweepSizes;
+    std::optional<HistogramOptions> histogram;
+    std::optional<std::string> output;      // .safetensors
+    std::optional<std::string> dequantized; // .npy
+    OutputForm form = OutputForm::Text;
+    // The tensor, read last so that every option is checked before any work. Shared with the
+    // report, whose views borrow from it.
+    std::shared_ptr<const TensorSource> source;
+};
+
+Outcome<QuantizeOptions> parseQuantizeOptions(const Arguments& args) {
+    if (const auto problem = checkTensorSourceOptions(args))
+        return CommandError{*problem};
+    QuantizeOptions options;
+    const auto form = readOutputForm(args);
+    if (!form)
+        return CommandError{"choose one of --json and --csv"};
+    options.form = *form;
+    options.listing.codes = args.has("codes");
+    if (args.has("max-blocks") && !options.listing.codes)
+        return CommandError{"--max-blocks goes with --codes"};
+    if (options.form == OutputForm::Csv &&
+        (options.listing.codes || args.has("sweep") || args.has("histogram")))
+        return CommandError{"--csv prints the results table only; use --json or the text form "
+                            "with --codes, --sweep or --histogram"};
+
+    std::string error;
+    if (auto text = args.value("block")) {
+        options.quantizer.blocks = parseBlockLayout(*text, error);
+        if (!options.quantizer.blocks)
+            return CommandError{"--block: " + error};
+    }
+    if (auto text = args.value("scale-rule")) {
+        options.quantizer.scaleRule = parseScaleRule(*text);
+        if (!options.quantizer.scaleRule)
+            return CommandError{"--scale-rule: '" + *text + "' is not floor, ceil or even"};
+    }
+    const auto formatsText = args.value("formats");
+    if (!formatsText)
+        return CommandError{"--formats ID,... is required"};
+    options.formatsText = *formatsText;
+    auto formats = findBlockFormats(*formatsText, options.quantizer, error);
+    if (!formats)
+        return CommandError{"--formats: " + error};
+    options.formats = std::move(*formats);
+
+    options.listing.maxBlocks = kDefaultListedBlocks;
+    if (auto text = args.value("max-blocks")) {
+        const auto parsed = parseCount(*text);
+        if (!parsed || *parsed == 0 || *parsed > kMaxListedBlocks)
+            return CommandError{"--max-blocks: expected a count from 1 to " +
+                                std::to_string(kMaxListedBlocks) + ", got '" + *text + "'"};
+        options.listing.maxBlocks = *parsed;
+    }
+    if (auto text = args.value("sweep")) {
+        for (const std::string_view piece : splitAt(*text, ',')) {
+            const std::string item(piece);
+            const auto parsed = parseCount(item);
+            if (!parsed || *parsed == 0)
+                return CommandError{"--sweep: expected block sizes such as 16,32,64,128, got '" +
+                                    item + "'"};
+            options.sweepSizes.push_back(*parsed);
+        }
+    }
+    if (auto text = args.value("histogram")) {
+        const auto bins = parseCount(*text);
+        if (!bins || *bins == 0 || *bins > kMaxHistogramBins)
+            return CommandError{"--histogram: expected a number of bins from 1 to " +
+                                std::to_string(kMaxHistogramBins) + ", got '" + *text + "'"};
+        options.histogram = HistogramOptions{};
+        options.histogram->bins = *bins;
+    }
+    options.output = args.value("output");
+    if (options.output && !endsWith(*options.output, ".safetensors"))
+        return CommandError{"--output: the file name must end in .safetensors"};
+    options.dequantized = args.value("dequantized");
+    if (options.dequantized && !endsWith(*options.dequantized, ".npy"))
+        return CommandError{"--dequantized: the file name must end in .npy"};
+    if (options.dequantized && options.formats.size() != 1)
+        return CommandError{"--dequantized writes one format's values: give one format"};
+
+    auto source = std::make_shared<TensorSource>();
+    if (const int status = readTensorSource(args, *source, error); status != kExitOk)
+        return CommandError{error, status};
+    options.source = std::move(source);
+    return options;
+}
+
+struct QuantizeReport {
+    std::shared_ptr<const TensorSource> source;
+    std::vector<QuantizeResult> runs;
+    std::optional<Histogram> values; // --histogram: the input's values
+};
+
+// `progress(format, done, total)` is told how far each format's quantization has come, and
+// (format, 0, 0) when it is done.
+using QuantizeProgress =
+    std::function<void(const BlockFormat& format, std::size_t done, std::size_t total)>;
+
+Outcome<QuantizeReport> computeQuantize(const QuantizeOptions& options,
+                                        const QuantizeProgress& progress) {
+    QuantizeReport report;
+    report.source = options.source;
+    const TensorView& view = options.source->view;
+    std::string error;
+    for (const BlockFormat& format : options.formats) {
+        QuantizeRun run;
+        if (progress)
+            run.progress = [&progress, &format](std::size_t done, std::size_t total) {
+                progress(format, done, total);
+                return true;
+            };
+        auto quantized = quantizeTensor(format, view, error, run);
+        if (progress)
+            progress(format, 0, 0); // done: clears the line
+        if (!quantized)
+            return dataError(error);
+        QuantizeResult r{std::move(*quantized), {}, quantizerPath(format, view), {}, {}};
+        r.report = measureQuantization(view, r.quantized);
+        if (!options.sweepSizes.empty() && format.scheme != BlockScheme::Direct) {
+            r.sweep = sweepBlockSizes(format, view, options.sweepSizes, error, run);
+            if (r.sweep.empty())
+                return dataError(error);
+        }
+        if (options.histogram) {
+            std::vector<double> errors;
+            dequantizeInChunks(r.quantized, std::size_t(1) << 16,
+                               [&](std::size_t first, const std::vector<double>& values) {
+                                   for (std::size_t j = 0; j < values.size(); ++j)
+                                       if (std::isfinite(view.at(first + j)))
+                                           errors.push_back(view.at(first + j) - values[j]);
+                               });
+            r.errors = makeHistogram(std::span<const double>(errors), *options.histogram);
+        }
+        report.runs.push_back(std::move(r));
+    }
+    if (options.histogram)
+        report.values = makeHistogram(view, *options.histogram);
+    return report;
+}
+
+// --output and --dequantized, each written whole or not at all; the error when one cannot be.
+std::optional<CommandError> writeQuantizeFiles(const QuantizeOptions& options,
+                                               const QuantizeReport& report) {
+    std::string error;
+    const TensorSource& source = *report.source;
+    if (options.output) {
+        std::vector<OutputTensor> tensors;
+        std::vector<std::pair<std::string, std::string>> metadata{
+            {"format", options.formatsText},
+            // As the safetensors header writes shapes: a JSON array, "[4096,11008]".
+            {"shape", nlohmann::json(source.view.shape).dump()},
+            {"source", source.description},
+            {"block",
+             options.quantizer.blocks ? blockLayoutId(*options.quantizer.blocks) : "default"},
+            {"scale_rule",
+             std::string(scaleRuleId(options.quantizer.scaleRule.value_or(ScaleRule::Floor)))}};
+        for (const QuantizeResult& run : report.runs)
+            addQuantizedTensors(run.quantized, tensors, metadata);
+        if (!writeSafetensors(*options.output, tensors, metadata, error))
+            return dataError(error);
+    }
+    if (options.dequantized &&
+        !writeNpy(*options.dequantized, dequantizeAll(report.runs.front().quantized),
+                  source.view.shape, error)) {
+        if (options.output)
+            std::remove(options.output->c_str()); // all files or none
+        return dataError(error);
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 int runQuantize(const std::vector<std::string>& rawArgs, Streams& io) {
     std::set<std::string> withValue = tensorSourceOptions();
     withValue.insert({"formats", "block", "scale-rule", "max-blocks", "output", "dequantized",
                       "sweep", "histogram"});
-    Arguments args(rawArgs, std::move(withValue), {"json", "csv", "codes"});
-    auto usageError = [&](const std::string& message) {
-        return cli::usageError(io, "quantize", message);
-    };
-    auto dataError = [&](const std::string& message) {
-        return reportError(io, "quantize", cli::dataError(message));
-    };
+    const Arguments args(rawArgs, std::move(withValue), {"json", "csv", "codes"});
     if (const auto stop = checkOptionsOnly(args, io, "quantize", kUsage))
         return *stop;
-
-    // Every option checked before any work.
-    if (const auto problem = checkTensorSourceOptions(args))
-        return usageError(*problem);
-    if (args.has("json") && args.has("csv"))
-        return usageError("choose one of --json and --csv");
-    if (args.has("max-blocks") && !args.has("codes"))
-        return usageError("--max-blocks goes with --codes");
-    if (args.has("csv") && (args.has("codes") || args.has("sweep") || args.has("histogram")))
-        return usageError("--csv prints the results table only; use --json or the text form with "
-                          "--codes, --sweep or --histogram");
-
-    std::string error;
-    QuantizerOptions options;
-    if (auto text = args.value("block")) {
-        options.blocks = parseBlockLayout(*text, error);
-        if (!options.blocks)
-            return usageError("--block: " + error);
-    }
-    if (auto text = args.value("scale-rule")) {
-        options.scaleRule = parseScaleRule(*text);
-        if (!options.scaleRule)
-            return usageError("--scale-rule: '" + *text + "' is not floor, ceil or even");
-    }
-    const auto formatsText = args.value("formats");
-    if (!formatsText)
-        return usageError("--formats ID,... is required");
-    const auto formats = findBlockFormats(*formatsText, options, error);
-    if (!formats)
-        return usageError("--formats: " + error);
-
-    std::size_t maxBlocks = kDefaultListedBlocks;
-    if (auto text = args.value("max-blocks")) {
-        const auto parsed = parseCount(*text);
-        if (!parsed || *parsed == 0 || *parsed > kMaxListedBlocks)
-            return usageError("--max-blocks: expected a count from 1 to " +
-                              std::to_string(kMaxListedBlocks) + ", got '" + *text + "'");
-        maxBlocks = *parsed;
-    }
-    std::vector<std::size_t> sweepSizes;
-    if (auto text = args.value("sweep")) {
-        for (const std::string_view piece : splitAt(*text, ',')) {
-            const std::string item(piece);
-            const auto parsed = parseCount(item);
-            if (!parsed || *parsed == 0)
-                return usageError("--sweep: expected block sizes such as 16,32,64,128, got '" +
-                                  item + "'");
-            sweepSizes.push_back(*parsed);
-        }
-    }
-    std::optional<HistogramOptions> histogram;
-    if (auto text = args.value("histogram")) {
-        const auto bins = parseCount(*text);
-        if (!bins || *bins == 0 || *bins > kMaxHistogramBins)
-            return usageError("--histogram: expected a number of bins from 1 to " +
-                              std::to_string(kMaxHistogramBins) + ", got '" + *text + "'");
-        histogram = HistogramOptions{};
-        histogram->bins = *bins;
-    }
-    const auto output = args.value("output");
-    if (output && !endsWith(*output, ".safetensors"))
-        return usageError("--output: the file name must end in .safetensors");
-    const auto dequantized = args.value("dequantized");
-    if (dequantized && !endsWith(*dequantized, ".npy"))
-        return usageError("--dequantized: the file name must end in .npy");
-    if (dequantized && formats->size() != 1)
-        return usageError("--dequantized writes one format's values: give one format");
-
-    // The tensor.
-    TensorSource source;
-    if (const int status = readTensorSource(args, source, error); status != kExitOk)
-        return status == kExitUsage ? usageError(error) : dataError(error);
-
-    // The work, with progress on a terminal's stderr for long runs.
-    const bool showProgress = isatty(STDERR_FILENO) == 1 && source.view.size() >= (1u << 24);
-    std::vector<QuantizeResult> runs;
-    for (const BlockFormat& format : *formats) {
-        QuantizeRun run;
-        if (showProgress)
-            run.progress = [&io, &format](std::size_t done, std::size_t total) {
+    const Outcome<QuantizeOptions> options = parseQuantizeOptions(args);
+    if (!options)
+        return reportError(io, "quantize", options.error());
+    // Progress on a terminal's stderr for long runs, the line cleared after each format.
+    QuantizeProgress progress;
+    if (isatty(STDERR_FILENO) == 1 && options->source->view.size() >= (1u << 24))
+        progress = [&io](const BlockFormat& format, std::size_t done, std::size_t total) {
+            if (total == 0)
+                io.err << "\r\033[K" << std::flush;
+            else
                 io.err << "\r" << format.id << ": "
                        << (100 * done / std::max<std::size_t>(total, 1)) << " %" << std::flush;
-                return true;
-            };
-        auto quantized = quantizeTensor(format, source.view, error, run);
-        if (showProgress)
-            io.err << "\r\033[K" << std::flush;
-        if (!quantized)
-            return dataError(error);
-        QuantizeResult r{std::move(*quantized), {}, quantizerPath(format, source.view), {}, {}};
-        r.report = measureQuantization(source.view, r.quantized);
-        if (!sweepSizes.empty() && format.scheme != BlockScheme::Direct) {
-            r.sweep = sweepBlockSizes(format, source.view, sweepSizes, error, run);
-            if (r.sweep.empty())
-                return dataError(error);
-        }
-        if (histogram) {
-            std::vector<double> errors;
-            dequantizeInChunks(r.quantized, std::size_t(1) << 16,
-                               [&](std::size_t first, const std::vector<double>& values) {
-                                   for (std::size_t j = 0; j < values.size(); ++j)
-                                       if (std::isfinite(source.view.at(first + j)))
-                                           errors.push_back(source.view.at(first + j) - values[j]);
-                               });
-            r.errors = makeHistogram(std::span<const double>(errors), *histogram);
-        }
-        runs.push_back(std::move(r));
+        };
+    const Outcome<QuantizeReport> report = computeQuantize(*options, progress);
+    if (!report)
+        return reportError(io, "quantize", report.error());
+    if (const auto error = writeQuantizeFiles(*options, *report))
+        return reportError(io, "quantize", *error);
+    const TensorSource& source = *report->source;
+    switch (options->form) {
+    case OutputForm::Csv:
+        printQuantizeCsv(io.out, report->runs);
+        break;
+    case OutputForm::Json:
+        printJson(io.out, quantizeJson(source.description, source.view, report->runs,
+                                       options->listing, report->values));
+        break;
+    case OutputForm::Text:
+        printQuantizeText(io.out, source.description, source.view, report->runs, options->listing,
+                          report->values);
+        break;
     }
-    std::optional<Histogram> valueHistogram;
-    if (histogram)
-        valueHistogram = makeHistogram(source.view, *histogram);
-
-    // Files, each written whole or not at all.
-    if (output) {
-        std::vector<OutputTensor> tensors;
-        std::vector<std::pair<std::string, std::string>> metadata{
-            {"format", *formatsText},
-            // As the safetensors header writes shapes: a JSON array, "[4096,11008]".
-            {"shape", nlohmann::json(source.view.shape).dump()},
-            {"source", source.description},
-            {"block", options.blocks ? blockLayoutId(*options.blocks) : "default"},
-            {"scale_rule", std::string(scaleRuleId(options.scaleRule.value_or(ScaleRule::Floor)))}};
-        for (const QuantizeResult& run : runs)
-            addQuantizedTensors(run.quantized, tensors, metadata);
-        if (!writeSafetensors(*output, tensors, metadata, error))
-            return dataError(error);
-    }
-    if (dequantized) {
-        if (!writeNpy(*dequantized, dequantizeAll(runs.front().quantized), source.view.shape,
-                      error)) {
-            if (output)
-                std::remove(output->c_str()); // all files or none
-            return dataError(error);
-        }
-    }
-
-    const QuantizeListing listing{args.has("codes"), maxBlocks};
-    if (args.has("csv"))
-        printQuantizeCsv(io.out, runs);
-    else if (args.has("json"))
-        printJson(io.out,
-                  quantizeJson(source.description, source.view, runs, listing, valueHistogram));
-    else
-        printQuantizeText(io.out, source.description, source.view, runs, listing, valueHistogram);
     return kExitOk;
 }
 
