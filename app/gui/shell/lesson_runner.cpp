@@ -10,7 +10,6 @@
 #include "shell/command_line.h"
 #include "shell/main_window.h"
 
-#include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
 #include <QRegularExpression>
@@ -25,12 +24,7 @@ QString where(const Lesson& lesson, const LessonAction& action, const QString& m
         lesson.source, LessonError{action.line, action.column, message.toStdString()}));
 }
 
-QString argumentOf(const LessonAction& action) {
-    const QString key = "--" + QString::fromStdString(action.key);
-    return action.value.empty() ? key : key + "=" + QString::fromStdString(action.value);
-}
-
-// The key of "--key: message" (what every applier returns), or an empty string.
+// The key of "--key: message" (what every page's apply() returns), or an empty string.
 QString keyOfProblem(const QString& problem) {
     if (!problem.startsWith("--"))
         return {};
@@ -54,36 +48,6 @@ QString besideLesson(const std::string& value, const Lesson& lesson) {
 }
 
 } // namespace
-
-QStringList LessonRunner::arguments(const std::vector<LessonAction>& actions, const Lesson& lesson,
-                                    QStringList* problems) {
-    const ExplorerCommandLine options;
-    QStringList arguments;
-    for (const LessonAction& action : actions) {
-        const QString key = QString::fromStdString(action.key);
-        // Each action alone first: is it an option, with a value exactly when it takes one?
-        QCommandLineParser parser;
-        options.addTo(parser);
-        const bool parsed = parser.parse({"fpx-explorer", argumentOf(action)});
-        QString problem;
-        if (!parser.unknownOptionNames().isEmpty())
-            problem = "'" + key + "' is not an explorer option (fpx-explorer --help lists them)";
-        else if (!options.usableInLessons(key))
-            problem = "'" + key + "' cannot be used in a lesson";
-        else if (!parsed)
-            problem = parser.errorText();
-        if (!problem.isEmpty()) {
-            if (problems)
-                *problems << where(lesson, action, problem);
-            continue;
-        }
-        LessonAction resolved = action;
-        if (action.key == "input")
-            resolved.value = besideLesson(action.value, lesson).toStdString();
-        arguments << argumentOf(resolved);
-    }
-    return arguments;
-}
 
 void LessonRunner::resetToDefaults() {
     // What a fresh window without remembered settings shows (ExplorerSettings' defaults).
@@ -112,16 +76,37 @@ QStringList LessonRunner::applyStep(const Lesson& lesson, std::size_t index) {
 QStringList LessonRunner::applyState(const Lesson& lesson, std::size_t index) {
     QStringList problems;
     std::vector<LessonAction> actions = mergedActions(lesson, index);
-    QStringList args = arguments(actions, lesson, &problems);
-    // An applier stops at the first problem; that action is reported and left out, and the
+    for (LessonAction& action : actions)
+        if (action.key == "input")
+            action.value = besideLesson(action.value, lesson).toStdString();
+    // Each action into its page's typed state; one that is not a usable option (unknown key,
+    // refused key, a flag with a value, a bad value) is reported at its line and left out.
+    auto settingsOf = [](const std::vector<LessonAction>& list) {
+        std::vector<OptionSetting> settings;
+        for (const LessonAction& action : list)
+            settings.push_back({QString::fromStdString(action.key),
+                                QString::fromStdString(action.value), !action.value.empty()});
+        return settings;
+    };
+    {
+        PageStates states(PageStates::Source::Lesson);
+        const std::vector<QString> setProblems = states.set(settingsOf(actions));
+        std::vector<LessonAction> usable;
+        for (std::size_t i = 0; i < actions.size(); ++i) {
+            if (setProblems[i].isEmpty())
+                usable.push_back(actions[i]);
+            else
+                problems << where(lesson, actions[i], setProblems[i]);
+        }
+        actions = std::move(usable);
+    }
+    // Applying stops at the first problem; that action is reported and left out, and the
     // state is applied again without it, so the step's other actions still take effect.
-    const ExplorerCommandLine options;
     for (std::size_t attempt = 0; attempt <= actions.size(); ++attempt) {
         resetToDefaults();
-        QCommandLineParser parser;
-        options.addTo(parser);
-        parser.parse(QStringList{"fpx-explorer"} + args);
-        const QString problem = applyCommandLine(parser, options, window_);
+        PageStates states(PageStates::Source::Lesson);
+        states.set(settingsOf(actions));
+        const QString problem = states.apply(window_);
         if (problem.isEmpty())
             break;
         const QString key = keyOfProblem(problem);
@@ -136,7 +121,6 @@ QStringList LessonRunner::applyState(const Lesson& lesson, std::size_t index) {
             break;
         }
         problems << where(lesson, *culprit, problem);
-        args.removeAll(argumentOf(*culprit));
         actions.erase(culprit);
     }
     // A bad value or expression is shown in its field, not returned, on the command line; a

@@ -11,9 +11,9 @@ namespace fpx::gui {
 class MainWindow;
 
 // Sets the window to a lesson step's state: the explorer's defaults, then the merged actions of
-// steps 1 … K, applied by the command-line appliers (applyCommandLine) over a parser built from
-// the actions as `--key=value` arguments. A lesson therefore means exactly what the same
-// options mean on the command line; there is no second applier to drift from the first.
+// steps 1 … K, each set in the typed state of its page through the page's option table and
+// applied as the command line's options are (PageStates). A lesson therefore means exactly
+// what the same options mean on the command line; there is no second table to drift.
 class LessonRunner {
   public:
     explicit LessonRunner(MainWindow& window) : window_(window) {}
@@ -21,11 +21,6 @@ class LessonRunner {
     // Applies step `index` (0-based). Returns the problems, each "FILE:LINE:COLUMN: what is
     // wrong" at the action that caused it; the step's other actions still apply.
     QStringList applyStep(const Lesson& lesson, std::size_t index);
-
-    // The fpx-explorer arguments of the step's state ("--value=0.1", …), or the problems of
-    // actions that are not usable options (unknown key, refused key, flag with a value …).
-    static QStringList arguments(const std::vector<LessonAction>& actions, const Lesson& lesson,
-                                 QStringList* problems);
 
   private:
     void resetToDefaults();

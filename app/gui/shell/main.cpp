@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // fpx-explorer: the desktop front end of the exact number-format core.
+#include "pages/arithmetic/arithmetic_page.h"
+#include "pages/arithmetic/expression_panel.h"
 #include "pages/explorer/explorer_history.h"
 #include "pages/quantization/quantization_page.h"
 #include "pages/training/training_page.h"
@@ -27,7 +29,7 @@ int main(int argc, char** argv) {
         "Every number format, exactly: a value seen in FP64 … FP4, INT8 and NF4 at once.");
     parser.addHelpOption();
     parser.addVersionOption();
-    const fpx::gui::ExplorerCommandLine options;
+    const fpx::gui::ProgramOptions options;
     options.addTo(parser);
     parser.process(app);
 
@@ -37,11 +39,26 @@ int main(int argc, char** argv) {
     };
     QSettings settings;
     fpx::gui::MainWindow window(options.persistent(parser) ? &settings : nullptr);
-    if (QString error = fpx::gui::applyCommandLine(parser, options, window); !error.isEmpty())
-        return fail(error);
+    const bool screenshot = parser.isSet(options.screenshot);
+    {
+        using fpx::gui::PageStates;
+        PageStates states(PageStates::Source::CommandLine);
+        for (const QString& problem : states.set(PageStates::settingsOf(parser)))
+            if (!problem.isEmpty())
+                return fail(problem);
+        if (QString error = states.apply(window); !error.isEmpty())
+            return fail(error);
+        // Interactively the value and expression fields show their message; a screenshot
+        // would hide it.
+        const QString valueError = window.controller()->inputError();
+        const QString exprError = window.arithmeticPage()->expressionPanel()->inputError();
+        if (screenshot && parser.isSet("value") && !valueError.isEmpty())
+            return fail("--value: " + valueError);
+        if (screenshot && parser.isSet("expr") && !exprError.isEmpty())
+            return fail("--expr: " + exprError);
+    }
 
     fpx::gui::LessonPanel* lessons = fpx::gui::installLessons(window);
-    const bool screenshot = parser.isSet(options.screenshot);
     QString lessonError; // interactively a message box, once the window shows
     if (parser.isSet(options.step) && !parser.isSet(options.lesson))
         return fail("--step: only with --lesson");
@@ -64,9 +81,9 @@ int main(int argc, char** argv) {
     window.history()->clear();
 
     if (parser.isSet(options.screenshot)) {
-        const QString error = fpx::gui::renderScreenshot(window, parser.value(options.size),
-                                                         parser.isSet(options.benchRun),
-                                                         parser.value(options.screenshot));
+        const QString error =
+            fpx::gui::renderScreenshot(window, parser.value(options.size),
+                                       parser.isSet("bench-run"), parser.value(options.screenshot));
         if (!error.isEmpty())
             return fail(error);
         // The page shows a bad tensor file's message; a script must hear of it too.

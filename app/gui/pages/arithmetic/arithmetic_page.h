@@ -2,6 +2,7 @@
 #pragma once
 
 #include "common/page.h"
+#include "pages/arithmetic/arithmetic_page_state.h"
 #include <QString>
 
 #include <optional>
@@ -23,7 +24,7 @@ class ArithmeticPage : public Page {
     Q_OBJECT
 
   public:
-    enum class Lab { Expression, Accumulation, Stochastic, MasterWeights };
+    using Lab = ArithmeticPageState::Lab;
 
     explicit ArithmeticPage(FormatSelection* selection, QWidget* parent = nullptr);
 
@@ -32,6 +33,14 @@ class ArithmeticPage : public Page {
     // Whether a lab is still computing (the accumulation lab's worker).
     bool isComputing() const;
     bool busy() const override { return isComputing(); }
+
+    // The page's options and typed state (common/page_options.h): apply() sets the fields
+    // that are set and returns the first problem as "--key: what is wrong"; state() is what
+    // the page shows, every field set.
+    using State = ArithmeticPageState;
+    static std::span<const PageOption<State>> options();
+    QString apply(const State& state);
+    State state() const;
     // "expression", "accumulation", "stochastic", "weights".
     static std::optional<Lab> parseLab(const QString& id);
 

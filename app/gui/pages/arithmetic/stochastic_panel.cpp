@@ -166,6 +166,14 @@ void StochasticPanel::setValue(const QString& text) {
     valueEdit_->setText(text);
 }
 
+QString StochasticPanel::valueText() const {
+    return valueEdit_->text();
+}
+
+QString StochasticPanel::formatId() const {
+    return formatBox_->currentData().toString();
+}
+
 void StochasticPanel::setFormat(const QString& id) {
     const int index = formatBox_->findData(id);
     if (index >= 0)

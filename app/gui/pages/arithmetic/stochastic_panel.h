@@ -28,7 +28,9 @@ class StochasticPanel : public QWidget {
     explicit StochasticPanel(FormatSelection* selection, QWidget* parent = nullptr);
 
     void setValue(const QString& text);
+    QString valueText() const;
     void setFormat(const QString& id); // a shown format's id
+    QString formatId() const;
     const std::optional<StochasticDrawSummary>& summary() const { return summary_; }
     QLabel* neighboursLabel() const { return neighbours_; }
     QCustomPlot* histogram() const { return histogram_; }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "pages/benchmarks/bench_controller.h"
+#include "pages/benchmarks/benchmarks_page_state.h"
 
 #include "common/page.h"
 #include <QString>
@@ -51,6 +52,14 @@ class BenchmarksPanel : public Page {
     BenchController* controller() const { return controller_; }
     // Backends loading or a run in progress.
     bool busy() const override;
+
+    // The page's options and typed state (common/page_options.h): apply() sets the fields
+    // that are set and returns the first problem as "--key: what is wrong"; state() is the
+    // form as it stands.
+    using State = BenchmarksPageState;
+    static std::span<const PageOption<State>> options();
+    QString apply(const State& state);
+    State state() const;
     BenchResultsModel* model() const { return model_; }
     BenchmarksChart* chart() const { return chart_; }
     QTableView* table() const { return table_; }

@@ -3,6 +3,7 @@
 
 #include "common/page.h"
 #include "pages/explorer/explorer_controller.h"
+#include "pages/explorer/explorer_page_state.h"
 
 #include <QList>
 #include <QPointer>
@@ -37,6 +38,14 @@ class ExplorerPage : public Page {
     ~ExplorerPage() override;
 
     bool busy() const override;
+
+    // The page's options and typed state (common/page_options.h): apply() sets the fields
+    // that are set and returns the first problem as "--key: what is wrong"; state() is what
+    // the page shows, every field set.
+    using State = ExplorerPageState;
+    static std::span<const PageOption<State>> options();
+    QString apply(const State& state);
+    State state() const;
 
     ExplorerController* controller() const { return controller_; }
     FormatTableModel* model() const { return model_; }

@@ -208,6 +208,10 @@ void PlotsPanel::setXRange(const QString& from, const QString& to) {
     recompute();
 }
 
+std::pair<QString, QString> PlotsPanel::xRange() const {
+    return {fromEdit_->text(), toEdit_->text()};
+}
+
 // The switches that mean nothing for this kind are disabled and say why.
 void PlotsPanel::updateSwitches() {
     const plots::PlotSwitches sw = plots::plotSwitches(request_.kind);
@@ -273,8 +277,16 @@ void PlotsPanel::setMemoryTraining(bool training) {
     trainingBox_->setChecked(training);
 }
 
+bool PlotsPanel::memoryTraining() const {
+    return trainingBox_->isChecked();
+}
+
 void PlotsPanel::setMemoryGib(bool gib) {
     gibBox_->setChecked(gib);
+}
+
+bool PlotsPanel::memoryGib() const {
+    return gibBox_->isChecked();
 }
 
 void PlotsPanel::showEvent(QShowEvent* event) {

@@ -47,9 +47,12 @@ class PlotsPanel : public QWidget {
     bool setParameters(const QString& text, QString* error = nullptr);
     std::uint64_t parameters() const { return request_.parameters; }
     void setMemoryTraining(bool training);
+    bool memoryTraining() const;
     void setMemoryGib(bool gib);
+    bool memoryGib() const;
     // The x range of the current plot kind ("" "" for the kind's own first view).
     void setXRange(const QString& from, const QString& to);
+    std::pair<QString, QString> xRange() const;
     // What a new window shows: the first plot kind, every kind's own first view, linear x,
     // the default parameter count, inference in GB. A lesson step starts from here, so that
     // Previous takes back what a later step switched on.

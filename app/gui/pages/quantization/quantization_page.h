@@ -2,6 +2,7 @@
 #pragma once
 
 #include "pages/quantization/quantization_model.h"
+#include "pages/quantization/quantization_page_state.h"
 #include "pages/quantization/quantization_table.h"
 
 #include "common/background_runner.h"
@@ -46,6 +47,14 @@ class QuantizationPage : public Page {
     QString setFormats(const QStringList& ids);
     QString setBlock(const QString& layout);
     QString setScaleRule(const QString& rule);
+
+    // The page's options and typed state (common/page_options.h): apply() sets the fields
+    // that are set and returns the first problem as "--key: what is wrong"; state() is the
+    // form as it stands.
+    using State = QuantizationPageState;
+    static std::span<const PageOption<State>> options();
+    QString apply(const State& state);
+    State state() const;
     // The request the form describes; nullopt with `error` when the form is not valid.
     std::optional<QuantizationRequest> request(QString& error) const;
 

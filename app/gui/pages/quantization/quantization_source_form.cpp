@@ -232,6 +232,14 @@ QString QuantizationSourceForm::setBlock(const QString& layout) {
     return {};
 }
 
+QString QuantizationSourceForm::blockText() const {
+    return block_->currentText();
+}
+
+QString QuantizationSourceForm::scaleRuleText() const {
+    return scaleRule_->currentText();
+}
+
 QString QuantizationSourceForm::setScaleRule(const QString& rule) {
     const int i = scaleRule_->findText(rule);
     if (i < 0)

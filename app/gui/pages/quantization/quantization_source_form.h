@@ -33,6 +33,8 @@ class QuantizationSourceForm : public QWidget {
     QString setFormats(const QStringList& ids); // quantizer ids, comma lists allowed
     QString setBlock(const QString& layout);    // "default", "N", "row", "tensor"
     QString setScaleRule(const QString& rule);  // "default", "floor", "ceil", "even"
+    QString blockText() const;
+    QString scaleRuleText() const;
     // The request the form describes; nullopt with `error` when the form is not valid.
     std::optional<QuantizationRequest> request(QString& error) const;
 

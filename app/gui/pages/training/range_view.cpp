@@ -181,6 +181,10 @@ QString RangeView::setFormats(const QString& commaSeparated) {
     return {};
 }
 
+QString RangeView::formatsText() const {
+    return formats_->text();
+}
+
 QString RangeView::setScaleExponent(int k) {
     if (k < -kScaleReach || k > kScaleReach)
         return tr("the scale must be 2^%1 to 2^%2").arg(-kScaleReach).arg(kScaleReach);

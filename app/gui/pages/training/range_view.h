@@ -28,6 +28,7 @@ class RangeView : public ViewFrame {
     QString setDistribution(const QString& spec, qulonglong count, qulonglong seed = 1);
     QString setInputFile(const QString& argument);
     QString setFormats(const QString& commaSeparated);
+    QString formatsText() const;
     QString setScaleExponent(int k); // −kScaleReach … kScaleReach
     int scaleExponent() const;
 

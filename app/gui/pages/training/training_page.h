@@ -2,6 +2,7 @@
 #pragma once
 
 #include "common/page.h"
+#include "pages/training/training_page_state.h"
 
 #include <optional>
 
@@ -21,7 +22,7 @@ class TrainingPage : public Page {
     Q_OBJECT
 
   public:
-    enum class View { Range, LossScale, Fp8, MasterWeights };
+    using View = TrainingPageState::View;
     // "range", "loss-scale", "fp8", "master"
     static std::optional<View> parseView(const QString& name);
 
@@ -37,6 +38,14 @@ class TrainingPage : public Page {
     bool isBusy() const;
     // Whether any view, shown or not, still runs.
     bool busy() const override;
+
+    // The page's options and typed state (common/page_options.h): apply() sets the fields
+    // that are set and returns the first problem as "--key: what is wrong"; state() is what
+    // the page shows.
+    using State = TrainingPageState;
+    static std::span<const PageOption<State>> options();
+    QString apply(const State& state);
+    State state() const;
     QString errorText() const; // the current view's input problem; empty when none
 
   private:

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "common/page_options.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace fpx::gui {
+
+// The Arithmetic page as options and lessons set it: each field that is set is applied, the
+// others are left as they are (ArithmeticPage::apply); ArithmeticPage::state() sets every
+// field. Formats are ids of formats the explorer shows, which the labs compute in.
+struct ArithmeticPageState {
+    enum class Lab { Expression, Accumulation, Stochastic, MasterWeights };
+
+    std::optional<QString> expression; // a bad one is shown in its field, as if typed
+    std::optional<Lab> lab;
+    // The accumulation lab, with `fpx accumulate`'s names: setting any of them runs it.
+    std::optional<int> terms;
+    std::optional<QString> values;  // ones, const:V, uniform:A:B, normal:MU:SIGMA
+    std::optional<QString> element; // empty: each accumulator's own format
+    std::optional<QStringList> accumulators;
+    std::optional<QStringList> methods;
+    // The stochastic rounding lab.
+    std::optional<QString> srValue;
+    std::optional<QString> srFormat;
+    std::optional<QString> srTerm;
+    std::optional<int> srCount;
+    // The master-weights lab.
+    std::optional<QString> weight;
+    std::optional<QString> delta;
+
+    bool setsAccumulation() const { return terms || values || element || accumulators || methods; }
+    bool setsStochastic() const { return srValue || srFormat || srTerm || srCount; }
+    bool setsMasterWeights() const { return weight || delta; }
+};
+
+} // namespace fpx::gui
