@@ -74,4 +74,14 @@ std::shared_ptr<TensorInput> loadTensorInput(const TensorSource& source, std::st
     return input;
 }
 
+std::vector<TensorInfo> listTensors(const std::string& path, const std::optional<RawLayout>& raw,
+                                    std::string& error) {
+    TensorFileOpen opened = TensorFile::open(path, raw);
+    if (!opened.file) {
+        error = opened.error;
+        return {};
+    }
+    return opened.file->tensors();
+}
+
 } // namespace fpx::gui

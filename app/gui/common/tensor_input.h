@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace fpx::gui {
 
@@ -39,5 +40,9 @@ struct TensorInput {
 // Reads or draws the input (the source's statistics filled in); null with `error` naming what is
 // wrong. Safe on a worker thread.
 std::shared_ptr<TensorInput> loadTensorInput(const TensorSource& source, std::string& error);
+
+// The tensors of a file, for a tensor picker; empty with `error` when it cannot be opened.
+std::vector<TensorInfo> listTensors(const std::string& path, const std::optional<RawLayout>& raw,
+                                    std::string& error);
 
 } // namespace fpx::gui

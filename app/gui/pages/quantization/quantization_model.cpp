@@ -153,16 +153,6 @@ QuantizationResult runQuantization(const QuantizationRequest& request,
     return result;
 }
 
-std::vector<TensorInfo> listTensors(const std::string& path, const std::optional<RawLayout>& raw,
-                                    std::string& error) {
-    TensorFileOpen opened = TensorFile::open(path, raw);
-    if (!opened.file) {
-        error = opened.error;
-        return {};
-    }
-    return opened.file->tensors();
-}
-
 std::size_t inspectorBlockSize(const QuantizedTensor& quantized) {
     if (quantized.format.scheme == BlockScheme::Direct || quantized.blockSize == 0)
         return 32;

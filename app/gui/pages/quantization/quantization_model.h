@@ -70,10 +70,6 @@ using QuantizationProgress = std::function<bool(std::size_t done, std::size_t to
 QuantizationResult runQuantization(const QuantizationRequest& request,
                                    const QuantizationProgress& progress = {});
 
-// The tensors of a file, for the tensor picker; empty with `error` when it cannot be opened.
-std::vector<TensorInfo> listTensors(const std::string& path, const std::optional<RawLayout>& raw,
-                                    std::string& error);
-
 std::size_t largestCount(const Histogram& histogram);
 
 // Rows of the block inspector: a block's elements (at most `limit` of them).

@@ -8,13 +8,11 @@
 #include <optional>
 
 class QComboBox;
-class QFormLayout;
-class QLineEdit;
 class QListWidget;
-class QSpinBox;
-class QStackedWidget;
 
 namespace fpx::gui {
+
+class TensorSourceForm;
 
 // The Quantization page's form: what to quantize (a tensor file or values drawn from a
 // distribution) and how (the quantizers to compare, the block layout, the MX scale rule). It
@@ -45,18 +43,7 @@ class QuantizationSourceForm : public QWidget {
     void fileChosen(); // a file was picked in the dialog and set as the input
 
   private:
-    void refreshTensors();
-    void alignLabels(const QList<QFormLayout*>& forms);
-
-    QComboBox* sourceKind_;
-    QStackedWidget* sourceStack_;
-    QLineEdit* path_;
-    QComboBox* tensor_;
-    QComboBox* dtype_;
-    QComboBox* distribution_;
-    QLineEdit* outliers_;
-    QSpinBox* count_;
-    QSpinBox* seed_;
+    TensorSourceForm* source_;
     QListWidget* formats_;
     QComboBox* block_;
     QComboBox* scaleRule_;

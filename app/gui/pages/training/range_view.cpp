@@ -3,24 +3,20 @@
 
 #include "common/plot_frame.h"
 #include "common/rounding_choices.h"
+#include "common/tensor_source_form.h"
 #include "pages/training/training_plots.h"
 
-#include "fpx/data/value_distribution.h"
 #include "fpx/exact/format_catalogue.h"
 
 #include <qcustomplot.h>
 
 #include <QComboBox>
-#include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPushButton>
 #include <QSlider>
-#include <QSpinBox>
-#include <QStackedWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -32,7 +28,6 @@ namespace fpx::gui {
 
 namespace {
 
-constexpr int kMaxCount = 100'000'000;
 enum Column { Format, Flushed, Subnormal, Normal, Overflow, Zero, BestScales, MaxError, Columns };
 
 QString percent(double fraction) {
@@ -46,46 +41,21 @@ QString percent(double fraction) {
 RangeView::RangeView(QWidget* parent)
     : ViewFrame("range", parent), runs_(this, [this](RangeResult r) { apply(std::move(r)); }) {
     QFormLayout* form = this->form();
-    sourceKind_ = new QComboBox(this);
-    sourceKind_->setObjectName("rangeSourceKind");
-    sourceKind_->addItems({tr("Distribution"), tr("Tensor file")});
-    sourceKind_->setToolTip(tr("Values drawn from a distribution (each rounded once to FP32), "
-                               "or a tensor file (.npy, .safetensors, text)."));
-    form->addRow(tr("&Source"), sourceKind_);
-    sourceStack_ = new QStackedWidget(this);
-    auto* distPage = new QWidget(sourceStack_);
-    auto* distForm = new QFormLayout(distPage);
-    distForm->setContentsMargins(0, 0, 0, 0);
-    distribution_ = new QComboBox(distPage);
-    distribution_->setObjectName("rangeDistribution");
-    distribution_->setEditable(true);
-    distribution_->addItems({"lognormal:-12:2", "lognormal:-8:3", "normal:0:1e-4", "laplace:1"});
-    distribution_->setToolTip(tr("lognormal:MU:SIGMA (e^N(MU, SIGMA), natural-log units: how "
-                                 "gradients spread over binades), normal:MU:SIGMA, laplace:B, "
-                                 "student:NU or uniform:A:B."));
-    distForm->addRow(tr("&Kind"), distribution_);
-    count_ = new QSpinBox(distPage);
-    count_->setObjectName("rangeCount");
-    count_->setRange(1, kMaxCount);
-    count_->setValue(1'000'000);
-    count_->setGroupSeparatorShown(true);
-    distForm->addRow(tr("&Count"), count_);
-    seed_ = new QSpinBox(distPage);
-    seed_->setRange(0, 1'000'000'000);
-    seed_->setValue(1);
-    distForm->addRow(tr("S&eed"), seed_);
-    sourceStack_->addWidget(distPage);
-    auto* filePage = new QWidget(sourceStack_);
-    auto* fileRow = new QHBoxLayout(filePage);
-    fileRow->setContentsMargins(0, 0, 0, 0);
-    path_ = new QLineEdit(filePage);
-    path_->setObjectName("rangePath");
-    path_->setPlaceholderText(tr("grads.npy or model.safetensors:NAME"));
-    auto* open = new QPushButton(tr("&Open…"), filePage);
-    fileRow->addWidget(path_, 1);
-    fileRow->addWidget(open);
-    sourceStack_->addWidget(filePage);
-    form->addRow(sourceStack_);
+    source_ = new TensorSourceForm(
+        {.objectPrefix = "range",
+         .fileFirst = false,
+         .kindTip = tr("Values drawn from a distribution (each rounded once to FP32), or a "
+                       "tensor file (.npy, .safetensors, raw, text)."),
+         .pathPlaceholder = tr("grads.npy or model.safetensors"),
+         .distributions = {"lognormal:-12:2", "lognormal:-8:3", "normal:0:1e-4", "laplace:1"},
+         .distributionTip = tr("lognormal:MU:SIGMA (e^N(MU, SIGMA), natural-log units: how "
+                               "gradients spread over binades), normal:MU:SIGMA, laplace:B, "
+                               "student:NU or uniform:A:B."),
+         .count = 1'000'000,
+         .outliers = false,
+         .chooseFileMessage = tr("Choose a tensor file (Open…).")},
+        this);
+    form->addRow(source_);
     formats_ = new QLineEdit("fp16,bf16,fp8_e5m2", this);
     formats_->setObjectName("rangeFormats");
     formats_->setToolTip(tr("The formats whose ranges are drawn, comma-separated ids."));
@@ -114,6 +84,7 @@ RangeView::RangeView(QWidget* parent)
     scaleName->setBuddy(slider_);
     form->addRow(scaleName, scaleRow);
     scaleLabel_->setText("2^0");
+    alignFormLabels(QList<QFormLayout*>{form} + source_->forms());
 
     table_ = new QTableWidget(0, Columns, this);
     table_->setObjectName("rangeTable");
@@ -135,17 +106,7 @@ RangeView::RangeView(QWidget* parent)
     results()->addWidget(table_);
     drawMessage(*plot(), tr("Range"), tr("Run to see the values against each format's range."));
 
-    connect(sourceKind_, &QComboBox::currentIndexChanged, sourceStack_,
-            &QStackedWidget::setCurrentIndex);
-    connect(open, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open a tensor file"), QString(),
-            tr("Tensor files (*.npy *.safetensors *.txt);;All files (*)"));
-        if (!path.isEmpty()) {
-            setInputFile(path);
-            run();
-        }
-    });
+    connect(source_, &TensorSourceForm::fileChosen, this, &RangeView::run);
     connect(slider_, &QSlider::valueChanged, this, [this](int k) {
         scaleLabel_->setText(QStringLiteral("2^%1").arg(k));
         redraw(); // the histogram moves now; the fractions when the fit is done
@@ -156,21 +117,11 @@ RangeView::RangeView(QWidget* parent)
 }
 
 QString RangeView::setDistribution(const QString& spec, qulonglong count, qulonglong seed) {
-    sourceKind_->setCurrentIndex(0);
-    distribution_->setEditText(spec);
-    if (count < 1 || count > qulonglong(kMaxCount))
-        return tr("the count must be 1 to %L1").arg(kMaxCount);
-    count_->setValue(int(count));
-    seed_->setValue(int(std::min<qulonglong>(seed, qulonglong(seed_->maximum()))));
-    std::string error;
-    parseValueDistribution(spec.toStdString(), error);
-    return QString::fromStdString(error);
+    return source_->setDistribution(spec, count, seed);
 }
 
 QString RangeView::setInputFile(const QString& argument) {
-    sourceKind_->setCurrentIndex(1);
-    path_->setText(argument);
-    return {};
+    return source_->setFile(argument);
 }
 
 QString RangeView::setFormats(const QString& commaSeparated) {
@@ -198,19 +149,10 @@ int RangeView::scaleExponent() const {
 
 std::optional<RangeRequest> RangeView::request(QString& error) const {
     RangeRequest r;
-    if (sourceKind_->currentIndex() == 0) {
-        r.source.kind = TensorSource::Kind::Distribution;
-        r.source.distribution = distribution_->currentText().trimmed().toStdString();
-        r.source.count = std::size_t(count_->value());
-        r.source.seed = std::uint64_t(seed_->value());
-    } else {
-        r.source.kind = TensorSource::Kind::File;
-        r.source.argument = path_->text().trimmed().toStdString();
-        if (r.source.argument.empty()) {
-            error = tr("Choose a tensor file (Open…).");
-            return std::nullopt;
-        }
-    }
+    const std::optional<TensorSource> source = source_->source(error);
+    if (!source)
+        return std::nullopt;
+    r.source = *source;
     const FormatListLookup lookup = findFormats(formats_->text().toStdString());
     if (!lookup.error.empty() || lookup.specs.empty()) {
         error = tr("Formats: %1")

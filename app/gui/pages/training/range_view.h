@@ -9,11 +9,11 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QSlider;
-class QSpinBox;
-class QStackedWidget;
 class QTableWidget;
 
 namespace fpx::gui {
+
+class TensorSourceForm;
 
 // The range view: |values| of a tensor (drawn or read) on a log2 axis over each format's
 // zones, with a loss-scale slider (2^k) that shifts the histogram at once and refits the zone
@@ -50,12 +50,7 @@ class RangeView : public ViewFrame {
     void fillTable();
     void redraw();
 
-    QComboBox* sourceKind_;
-    QStackedWidget* sourceStack_;
-    QComboBox* distribution_;
-    QSpinBox* count_;
-    QSpinBox* seed_;
-    QLineEdit* path_;
+    TensorSourceForm* source_;
     QLineEdit* formats_;
     QComboBox* overflow_;
     QSlider* slider_;
