@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// fpx calc in its three steps: the options read from the command line, the evaluations the
+// core makes from them, and the renderers that print them (cmd_calc.cpp, calc_render.cpp).
+
+#include "arguments.h"
+#include "commands.h"
+#include "text_table.h"
+
+#include "fpx/exact/expression.h"
+#include "fpx/exact/format_spec.h"
+#include "fpx/exact/rounding.h"
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace fpx::cli {
+
+struct CalcOptions {
+    std::string text; // EXPR as typed, its words joined by spaces
+    Expression expression;
+    std::vector<FormatSpec> formats; // --scale applied
+    RoundingOptions rounding;
+    std::uint64_t seed = 0;
+    bool json = false;
+    bool full = false;
+    ColorChoice color = ColorChoice::Auto;
+};
+
+Outcome<CalcOptions> parseCalcOptions(const Arguments& args);
+
+struct CalcReport {
+    std::string text;
+    RoundingOptions rounding;
+    std::uint64_t seed = 0;
+    ExactEvaluation exact;
+    std::vector<FormatEvaluation> results; // one per format
+    // kExitDataError when a format could not compute the expression.
+    int status = kExitOk;
+};
+
+CalcReport computeCalc(const CalcOptions& options);
+
+// One format: every literal and operation written out; several: tables.
+void renderCalcText(const CalcReport& report, const TerminalStyle& style, bool full,
+                    std::ostream& out);
+void renderCalcJson(const CalcReport& report, std::ostream& out);
+
+} // namespace fpx::cli
