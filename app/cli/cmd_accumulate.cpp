@@ -1,23 +1,20 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // fpx accumulate: N terms summed in each accumulator format by each method, beside the exact
-// sum. The options, the sums the core computes from them, and their text, JSON and CSV
-// renderers.
+// sum. The options and the sums the core computes from them; accumulate_render.cpp prints them.
+#include "accumulate.h"
 #include "arguments.h"
 #include "commands.h"
 #include "conversion_setup.h"
 #include "presentation.h"
 #include "term_options.h"
-#include "text_table.h"
 
 #include "fpx/accumulation/accumulation.h"
 #include "fpx/exact/arithmetic.h"
-#include "fpx/exact/decimal_text.h"
 #include "fpx/exact/format_catalogue.h"
 #include "fpx/exact/text_util.h"
 
 #include <unistd.h>
 
-#include <functional>
 #include <map>
 #include <ostream>
 
@@ -39,128 +36,6 @@ constexpr const char* kUsage =
     "     each block's sum promoted into an FP32 total); repeat --method or give a list.\n"
     "  --trace K: the running sum after every K terms.\n";
 
-struct Job {
-    FormatSpec accumulator;
-    SumMethodSpec method;
-    AccumulationResult result;
-};
-
-struct AccumulateOptions {
-    TermDistribution distribution;
-    std::size_t terms = 0; // 0: as many as the file holds
-    std::vector<FormatSpec> accumulators;
-    std::optional<FormatSpec> element; // else each accumulator's own format
-    std::vector<SumMethodSpec> methods;
-    std::size_t traceEvery = 0;
-    RoundingOptions rounding;
-    std::uint64_t seed = 0;
-    OutputForm form = OutputForm::Text;
-};
-
-struct AccumulateReport {
-    std::size_t terms = 0;
-    std::string values; // the distribution as written
-    std::optional<FormatSpec> element;
-    RoundingOptions rounding;
-    std::uint64_t seed = 0;
-    std::size_t traceEvery = 0;
-    std::vector<Job> jobs;
-};
-
-std::string relativeText(const ExactValue& relative) {
-    if (relative.isNaN())
-        return "-";
-    return toSignificantDigits(relative, 6);
-}
-
-std::string stagnationText(const Job& job) {
-    if (!tracksStagnation(job.method.method))
-        return "n/a";
-    return job.result.stagnationTerm ? "term " + std::to_string(*job.result.stagnationTerm)
-                                     : "none";
-}
-
-Json resultJson(const Job& job) {
-    const AccumulationResult& r = job.result;
-    Json json;
-    json["accumulator"] = job.accumulator.id;
-    json["method"] = sumMethodId(job.method);
-    json["result_format"] = r.resultFormat.id;
-    json["path"] = r.path;
-    json["sum"] = decimalOrNull(r.sum);
-    json["bits"] = codeToHex(r.bits, r.resultFormat.totalBits());
-    json["exact_sum"] = decimalOrNull(r.exactSum);
-    json["error"] = decimalOrNull(r.error);
-    json["rel_error"] = decimalOrNull(r.relativeError);
-    json["stagnation_term"] = r.stagnationTerm ? Json(*r.stagnationTerm) : Json(nullptr);
-    Json trace = Json::array();
-    for (const TracePoint& point : r.trace)
-        trace.push_back({{"terms", point.terms},
-                         {"sum", decimalOrNull(point.sum)},
-                         {"exact_sum", decimalOrNull(point.exactSum)}});
-    json["trace"] = std::move(trace);
-    return json;
-}
-
-void renderAccumulateCsv(const AccumulateReport& report, std::ostream& out) {
-    const std::vector<Job>& jobs = report.jobs;
-    const std::size_t terms = report.terms;
-    out << "accumulator,method,terms,sum,exact_sum,error,rel_error\n";
-    auto row = [&](const Job& job, std::size_t n, const ExactValue& sum, const ExactValue& exact) {
-        const ExactValue error = sum - exact;
-        const ExactValue relative = exact.isFinite() && !exact.isZero() && !error.isNaN()
-                                        ? error / exact.abs()
-                                        : ExactValue::nan();
-        out << job.accumulator.id << ',' << sumMethodId(job.method) << ',' << n << ','
-            << toDecimal(sum).text << ',' << toDecimal(exact).text << ',' << toDecimal(error).text
-            << ',' << (relative.isNaN() ? "" : toSignificantDigits(relative, 17)) << '\n';
-    };
-    for (const Job& job : jobs) {
-        for (const TracePoint& point : job.result.trace)
-            row(job, point.terms, point.sum, point.exactSum);
-        if (job.result.trace.empty() || job.result.trace.back().terms != terms)
-            row(job, terms, job.result.sum, job.result.exactSum);
-    }
-}
-
-void renderAccumulateText(const AccumulateReport& report, std::ostream& out) {
-    const std::vector<Job>& jobs = report.jobs;
-    out << report.terms << " terms of " << report.values << ", each rounded into "
-        << (report.element ? report.element->id : "the accumulator's format") << "; rounding "
-        << roundingModeId(report.rounding.mode) << ", overflow "
-        << overflowPolicyId(report.rounding.overflow) << "\n\n";
-    TextTable table({"accumulator", "method", "sum", "exact sum", "relative error", "stagnation",
-                     "bits", "path"});
-    for (const Job& job : jobs) {
-        const AccumulationResult& r = job.result;
-        table.addRow({job.accumulator.id, sumMethodId(job.method), humanValue(r.sum, 8),
-                      humanValue(r.exactSum, 8), relativeText(r.relativeError), stagnationText(job),
-                      codeToHex(r.bits, r.resultFormat.totalBits()) +
-                          (r.resultFormat.id != job.accumulator.id ? " " + r.resultFormat.id : ""),
-                      r.path});
-    }
-    table.print(out, false);
-    out << "\nrelative error: (sum − exact) / |exact|. stagnation: the first non-zero term (from "
-           "0)\n"
-           "that left the running sum unchanged: from there on, terms that size are lost.\n";
-    if (report.traceEvery == 0)
-        return;
-    out << "\nrunning sums every " << report.traceEvery << " terms:\n";
-    std::vector<std::string> header = {"terms", "exact"};
-    for (const Job& job : jobs)
-        header.push_back(job.accumulator.id + " " + sumMethodId(job.method));
-    TextTable trace(header);
-    const std::size_t points = jobs.empty() ? 0 : jobs.front().result.trace.size();
-    for (std::size_t k = 0; k < points; ++k) {
-        std::vector<std::string> row = {std::to_string(jobs.front().result.trace[k].terms),
-                                        humanValue(jobs.front().result.trace[k].exactSum, 8)};
-        for (const Job& job : jobs)
-            row.push_back(humanValue(job.result.trace[k].sum, 8));
-        trace.addRow(row);
-    }
-    trace.print(out, false);
-}
-
 // Whether the additions run on the exact core, one big-number operation each, rather than on a
 // hardware fast path: that bounds how many terms a run may take.
 bool onExactCore(const FormatSpec& element, const FormatSpec& accumulator,
@@ -168,6 +43,8 @@ bool onExactCore(const FormatSpec& element, const FormatSpec& accumulator,
     return !accumulationFastPath(element, accumulator, rounding) ||
            termStorageFor(element) == TermSequence::Storage::Exact;
 }
+
+} // namespace
 
 Outcome<AccumulateOptions> parseAccumulateOptions(const Arguments& args) {
     AccumulateOptions options;
@@ -260,10 +137,6 @@ Outcome<AccumulateOptions> parseAccumulateOptions(const Arguments& args) {
     return options;
 }
 
-// `progress(label, done, total)` is told how far each sum has come.
-using AccumulateProgress =
-    std::function<void(const std::string& label, std::size_t done, std::size_t total)>;
-
 Outcome<AccumulateReport> computeAccumulate(const AccumulateOptions& options,
                                             const AccumulateProgress& progress) {
     AccumulateReport report;
@@ -318,23 +191,6 @@ Outcome<AccumulateReport> computeAccumulate(const AccumulateOptions& options,
     }
     return report;
 }
-
-void renderAccumulateJson(const AccumulateReport& report, std::ostream& out) {
-    Json json;
-    json["terms"] = report.terms;
-    json["values"] = report.values;
-    json["element"] = report.element ? Json(report.element->id) : Json(nullptr);
-    json["round"] = roundingModeId(report.rounding.mode);
-    json["overflow"] = overflowPolicyId(report.rounding.overflow);
-    json["seed"] = report.seed;
-    Json results = Json::array();
-    for (const Job& job : report.jobs)
-        results.push_back(resultJson(job));
-    json["results"] = std::move(results);
-    printJson(out, json);
-}
-
-} // namespace
 
 int runAccumulate(const std::vector<std::string>& rawArgs, Streams& io) {
     const Arguments args(rawArgs,

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // fpx sgd: plain SGD on one weight held in each format, with and without a master copy,
-// against exact arithmetic (docs/behaviour.md, "Master weights"): the options, the runs the
-// core simulates from them, and their text and JSON renderers.
+// against exact arithmetic (docs/behaviour.md, "Master weights"): the options and the runs the
+// core simulates from them; sgd_render.cpp prints them.
 #include "arguments.h"
 #include "commands.h"
 #include "conversion_setup.h"
 #include "presentation.h"
+#include "sgd.h"
 #include "term_options.h"
-#include "text_table.h"
 
 #include "fpx/data/value_distribution.h"
 #include "fpx/exact/arithmetic.h"
@@ -17,8 +17,6 @@
 #include "fpx/exact/text_util.h"
 #include "fpx/exact/value_parser.h"
 #include "fpx/training/sgd_simulation.h"
-
-#include <ostream>
 
 namespace fpx::cli {
 
@@ -49,11 +47,6 @@ constexpr const char* kUsage =
 constexpr std::size_t kMaxSteps = kMaxSgdSteps;
 constexpr std::size_t kMaxTrajectory = 100'000;
 
-// The double nearest to x (ties to even), exactly: PyTorch's lr, the relative error.
-ExactValue nearestDoubleValue(const ExactValue& x) {
-    return exactFromDouble(nearestDouble(x));
-}
-
 // A format option's spec, with --scale applied; an error when unknown or without arithmetic.
 std::optional<FormatSpec> readArithmeticFormat(const std::string& option, const std::string& id,
                                                const ConversionSetup& setup, std::string& error) {
@@ -69,18 +62,6 @@ std::optional<FormatSpec> readArithmeticFormat(const std::string& option, const 
         return std::nullopt;
     }
     return spec;
-}
-
-std::string runName(const SgdRun& run) {
-    return run.master ? run.format.id + " + " + run.master->id + " master" : run.format.id;
-}
-
-// |error| / |exact| as the nearest double, or nullopt when the exact weight is 0 or the error
-// is not finite.
-std::optional<ExactValue> relativeError(const SgdRun& run) {
-    if (run.finalExact.isZero() || !run.error.isFinite())
-        return std::nullopt;
-    return nearestDoubleValue(run.error.abs() / run.finalExact.abs());
 }
 
 // Exact values: W as written, LR as written or (the default) as the nearest double.
@@ -99,40 +80,7 @@ Outcome<ExactValue> readExact(const Arguments& args, const char* option) {
     return *parsed.value;
 }
 
-Json runJson(const SgdRun& run, bool withTrajectory) {
-    Json json;
-    json["format"] = run.format.id;
-    json["master"] = run.master ? Json(run.master->id) : Json(nullptr);
-    json["final"] = decimalOrNull(run.finalWeight);
-    json["final_exact"] = decimalOrNull(run.finalExact);
-    json["lost_updates"] = run.lostUpdates;
-    json["error"] = decimalOrNull(run.error);
-    const auto relative = relativeError(run);
-    json["relative_error"] = relative ? Json(doubleFromExact(*relative)) : Json(nullptr);
-    if (withTrajectory) {
-        Json points = Json::array();
-        for (const SgdRun::Point& p : run.trajectory)
-            points.push_back({{"step", p.step}, {"weight", p.weight}, {"exact", p.exact}});
-        json["trajectory"] = std::move(points);
-    }
-    return json;
-}
-
-std::string doubleText(double x) {
-    return toSignificantDigits(exactFromDouble(x), 10);
-}
-
-struct SgdCommandOptions {
-    SgdOptions simulation;
-    std::vector<FormatSpec> held;     // --formats
-    std::optional<FormatSpec> master; // --master
-    std::vector<ExactValue> gradients;
-    std::string gradsText; // --grads as typed
-    std::string lrText;    // --lr as typed
-    bool exactLr = false;
-    bool withTrajectory = false;
-    bool json = false;
-};
+} // namespace
 
 Outcome<SgdCommandOptions> parseSgdOptions(const Arguments& args) {
     const ConversionSetup setup = readConversionSetup(args);
@@ -212,18 +160,6 @@ Outcome<SgdCommandOptions> parseSgdOptions(const Arguments& args) {
     return options;
 }
 
-// The runs, and what the renderers say about how they were set up.
-struct SgdReport {
-    SgdOptions simulation;
-    std::string gradsText;
-    std::string lrText;
-    bool exactLr = false;
-    bool withTrajectory = false;
-    std::size_t steps = 0;
-    std::vector<SgdRun> runs;
-    ExactValue exactFinal;
-};
-
 SgdReport computeSgd(const SgdCommandOptions& options) {
     SgdReport report;
     report.simulation = options.simulation;
@@ -245,67 +181,6 @@ SgdReport computeSgd(const SgdCommandOptions& options) {
     report.exactFinal = report.runs.front().finalExact;
     return report;
 }
-
-void renderSgdJson(const SgdReport& report, std::ostream& out) {
-    const SgdOptions& simulation = report.simulation;
-    Json json;
-    json["weight"] = decimalOrNull(simulation.initialWeight);
-    json["lr"] = decimalOrNull(simulation.learningRate);
-    json["lr_as_double"] = !report.exactLr;
-    json["grads"] = report.gradsText;
-    json["steps"] = report.steps;
-    json["grad_format"] =
-        simulation.gradientFormat ? Json(simulation.gradientFormat->id) : Json(nullptr);
-    json["round"] = roundingModeId(simulation.rounding.mode);
-    json["overflow"] = overflowPolicyId(simulation.rounding.overflow);
-    json["seed"] = simulation.seed;
-    json["exact"] = decimalOrNull(report.exactFinal);
-    Json results = Json::array();
-    for (const SgdRun& run : report.runs)
-        results.push_back(runJson(run, report.withTrajectory));
-    json["results"] = std::move(results);
-    printJson(out, json);
-}
-
-void renderSgdText(const SgdReport& report, const TerminalStyle& style, std::ostream& out) {
-    const SgdOptions& simulation = report.simulation;
-    out << "SGD on one weight, " << report.steps << " steps, rounding "
-        << roundingModeId(simulation.rounding.mode) << "\n";
-    out << "  initial weight  " << toDecimal(simulation.initialWeight).text << '\n';
-    out << "  lr              " << toDecimal(simulation.learningRate).text
-        << (report.exactLr ? "  (as written)" : "  (the double nearest " + report.lrText + ")")
-        << '\n';
-    out << "  gradients       " << report.gradsText
-        << (namesDistribution(report.gradsText) ? ", seed " + std::to_string(simulation.seed) : "")
-        << (simulation.gradientFormat ? ", rounded into " + simulation.gradientFormat->id : "")
-        << '\n';
-    out << "  exact final     " << toSignificantDigits(report.exactFinal, 17) << "\n\n";
-    TextTable table({"weights", "final", "lost updates", "error", "relative error"});
-    for (const SgdRun& run : report.runs) {
-        const auto relative = relativeError(run);
-        table.addRow({runName(run), toSignificantDigits(run.finalWeight, 17),
-                      std::to_string(run.lostUpdates), toSignificantDigits(run.error, 6),
-                      relative ? toSignificantDigits(*relative, 4) : "-"});
-    }
-    table.print(out, style.enabled);
-    if (!report.withTrajectory)
-        return;
-    out << '\n';
-    std::vector<std::string> header{"step", "exact"};
-    for (const SgdRun& run : report.runs)
-        header.push_back(runName(run));
-    TextTable trajectory(header);
-    const auto& points = report.runs.front().trajectory;
-    for (std::size_t i = 0; i < points.size(); ++i) {
-        std::vector<std::string> row{std::to_string(points[i].step), doubleText(points[i].exact)};
-        for (const SgdRun& run : report.runs)
-            row.push_back(doubleText(run.trajectory[i].weight));
-        trajectory.addRow(std::move(row));
-    }
-    trajectory.print(out, style.enabled);
-}
-
-} // namespace
 
 int runSgd(const std::vector<std::string>& rawArgs, Streams& io) {
     const Arguments args(rawArgs,
