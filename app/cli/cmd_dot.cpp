@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// fpx dot: a dot product with separate element, product and accumulator formats.
+// fpx dot: a dot product with separate element, product and accumulator formats: the options
+// (the two vectors read with them), the product the core computes and its renderers.
 #include "arguments.h"
 #include "commands.h"
 #include "conversion_setup.h"
@@ -61,24 +62,22 @@ bool readStageFormat(const Arguments& args, const std::string& name, const char*
     return true;
 }
 
-// The terms of --a or --b: a list (rounded into the element format) or a distribution.
-std::optional<TermSequence> readVector(const std::string& name, const std::string& text,
-                                       std::size_t count, const FormatSpec& element,
-                                       std::uint64_t seed, std::string& error, bool& usage) {
-    usage = true;
+// The terms of --a or --b: a list (rounded into the element format) or a distribution. A
+// distribution that cannot be drawn (a file that cannot be read) is a data error.
+Outcome<TermSequence> readVector(const std::string& name, const std::string& text,
+                                 std::size_t count, const FormatSpec& element, std::uint64_t seed) {
+    std::string error;
     if (isDistribution(text)) {
         const auto distribution = parseTermDistribution(text, error);
-        if (!distribution) {
-            error = "--" + name + " " + error;
-            return std::nullopt;
-        }
-        if (count == 0 && distribution->kind != TermDistribution::Kind::File) {
-            error = "--" + name + " " + text + " needs --terms N (or a list for the other vector)";
-            return std::nullopt;
-        }
-        usage = false;
+        if (!distribution)
+            return CommandError{"--" + name + " " + error};
+        if (count == 0 && distribution->kind != TermDistribution::Kind::File)
+            return CommandError{"--" + name + " " + text +
+                                " needs --terms N (or a list for the other vector)"};
         auto terms = makeTerms(*distribution, count, element, seed, error);
-        return terms;
+        if (!terms)
+            return dataError(error);
+        return std::move(*terms);
     }
     std::vector<ExactValue> values;
     std::size_t start = 0;
@@ -87,17 +86,14 @@ std::optional<TermSequence> readVector(const std::string& name, const std::strin
         const std::size_t comma = text.find(',', start);
         const std::string item = text.substr(start, comma - start);
         const ParsedValue parsed = parseValue(item);
-        if (!budget.charge(parsed)) {
-            error = "--" + name + " (item " + std::to_string(values.size() + 1) +
-                    "): " + StreamBudget::spentMessage();
-            return std::nullopt;
-        }
-        if (!parsed) {
-            error = "--" + name + " '" + item + "' (item " + std::to_string(values.size() + 1) +
-                    ", column " + std::to_string(start + parsed.error.position + 1) +
-                    "): " + parsed.error.message;
-            return std::nullopt;
-        }
+        if (!budget.charge(parsed))
+            return CommandError{"--" + name + " (item " + std::to_string(values.size() + 1) +
+                                "): " + StreamBudget::spentMessage()};
+        if (!parsed)
+            return CommandError{"--" + name + " '" + item + "' (item " +
+                                std::to_string(values.size() + 1) + ", column " +
+                                std::to_string(start + parsed.error.position + 1) +
+                                "): " + parsed.error.message};
         values.push_back(*parsed.value);
         if (comma == std::string::npos)
             break;
@@ -110,124 +106,161 @@ std::string stageName(const std::optional<FormatSpec>& spec) {
     return spec ? spec->id : "exact";
 }
 
-} // namespace
+struct DotCommandOptions {
+    DotOptions dot;
+    TermSequence a; // --a, rounded into the element format
+    TermSequence b; // --b
+    bool json = false;
+};
 
-int runDot(const std::vector<std::string>& rawArgs, Streams& io) {
-    Arguments args(rawArgs,
-                   {"a", "b", "terms", "element", "product", "accumulator", "block", "round",
-                    "overflow", "seed", "scale"},
-                   {"json"});
-    auto usageError = [&](const std::string& message) {
-        return cli::usageError(io, "dot", message);
-    };
-    if (const auto stop = checkOptionsOnly(args, io, "dot", kUsage))
-        return *stop;
+Outcome<DotCommandOptions> parseDotOptions(const Arguments& args) {
     const ConversionSetup setup = readConversionSetup(args);
     if (!setup.error.empty())
-        return usageError(setup.error);
+        return CommandError{setup.error};
     const auto aText = args.value("a");
     const auto bText = args.value("b");
     if (!aText || !bText)
-        return usageError("--a and --b are required");
+        return CommandError{"--a and --b are required"};
 
     std::string error;
     std::optional<FormatSpec> element;
     if (!readStageFormat(args, "element", "fp32", setup, element, error))
-        return usageError(error);
+        return CommandError{error};
     if (!element)
-        return usageError("--element: the elements need a format (exact is for --product and "
-                          "--accumulator)");
-    DotOptions options;
-    options.element = *element;
-    if (!readStageFormat(args, "product", "exact", setup, options.product, error) ||
-        !readStageFormat(args, "accumulator", "fp32", setup, options.accumulator, error))
-        return usageError(error);
-    options.rounding = setup.rounding;
-    options.rounding.randomBits = setup.seed;
+        return CommandError{"--element: the elements need a format (exact is for --product and "
+                            "--accumulator)"};
+    DotCommandOptions options;
+    DotOptions& dot = options.dot;
+    dot.element = *element;
+    if (!readStageFormat(args, "product", "exact", setup, dot.product, error) ||
+        !readStageFormat(args, "accumulator", "fp32", setup, dot.accumulator, error))
+        return CommandError{error};
+    dot.rounding = setup.rounding;
+    dot.rounding.randomBits = setup.seed;
     if (auto text = args.value("block")) {
         const auto k = parseTermCount(*text);
         if (!k)
-            return usageError("--block: expected a block size K ≥ 1, got '" + *text + "'");
-        options.blockSize = *k;
+            return CommandError{"--block: expected a block size K ≥ 1, got '" + *text + "'"};
+        dot.blockSize = *k;
     }
     std::size_t count = 0;
     if (auto text = args.value("terms")) {
         const auto parsed = parseTermCount(*text);
         if (!parsed)
-            return usageError("--terms: expected a count of at least 1, got '" + *text + "'");
+            return CommandError{"--terms: expected a count of at least 1, got '" + *text + "'"};
         count = *parsed;
     }
     if (count > kMaxExactTerms)
-        return usageError("--terms: a dot product goes through the exact core, one exact "
-                          "operation per step (slow); use at most " +
-                          std::to_string(kMaxExactTerms) + " terms");
+        return CommandError{"--terms: a dot product goes through the exact core, one exact "
+                            "operation per step (slow); use at most " +
+                            std::to_string(kMaxExactTerms) + " terms"};
 
-    // A list fixes the length for a distribution on the other side.
-    bool usage = false;
-    const bool aIsList = !isDistribution(*aText);
-    const bool bIsList = !isDistribution(*bText);
-    auto a = aIsList || count > 0 || !bIsList
-                 ? readVector("a", *aText, count, options.element, setup.seed, error, usage)
-                 : std::nullopt;
-    if (!a && (aIsList || count > 0 || !bIsList))
-        return usage ? usageError(error) : (io.err << "fpx dot: " << error << '\n', kExitDataError);
-    if (count == 0 && a)
-        count = a->size();
-    auto b = readVector("b", *bText, count, options.element, stochasticBits(setup.seed, 1), error,
-                        usage);
+    // A list fixes the length for a distribution on the other side: --a is read first unless
+    // only --b can tell its length.
+    const bool aFirst = !isDistribution(*aText) || count > 0 || isDistribution(*bText);
+    std::optional<Outcome<TermSequence>> a;
+    if (aFirst) {
+        a = readVector("a", *aText, count, dot.element, setup.seed);
+        if (!*a)
+            return (*a).error();
+        if (count == 0)
+            count = (**a).size();
+    }
+    Outcome<TermSequence> b =
+        readVector("b", *bText, count, dot.element, stochasticBits(setup.seed, 1));
     if (!b)
-        return usage ? usageError(error) : (io.err << "fpx dot: " << error << '\n', kExitDataError);
-    if (!a) {
-        count = b->size();
-        a = readVector("a", *aText, count, options.element, setup.seed, error, usage);
-        if (!a)
-            return usage ? usageError(error)
-                         : (io.err << "fpx dot: " << error << '\n', kExitDataError);
+        return b.error();
+    if (!aFirst) {
+        a = readVector("a", *aText, b->size(), dot.element, setup.seed);
+        if (!*a)
+            return (*a).error();
     }
-    if (a->size() != b->size())
-        return usageError("--a has " + std::to_string(a->size()) + " values and --b " +
-                          std::to_string(b->size()) + "; a dot product needs equal lengths");
-    if (a->size() > kMaxExactTerms)
-        return usageError("the vectors hold " + std::to_string(a->size()) +
-                          " values; a dot product takes at most " + std::to_string(kMaxExactTerms));
+    options.a = std::move(**a);
+    options.b = std::move(*b);
+    if (options.a.size() != options.b.size())
+        return CommandError{"--a has " + std::to_string(options.a.size()) + " values and --b " +
+                            std::to_string(options.b.size()) +
+                            "; a dot product needs equal lengths"};
+    if (options.a.size() > kMaxExactTerms)
+        return CommandError{"the vectors hold " + std::to_string(options.a.size()) +
+                            " values; a dot product takes at most " +
+                            std::to_string(kMaxExactTerms)};
+    options.json = args.has("json");
+    return options;
+}
 
-    const DotResult r = dotProduct(*a, *b, options);
-    const std::string bits =
-        r.bits ? codeToHex(*r.bits, r.resultFormat->totalBits()) : std::string();
-    if (args.has("json")) {
-        Json json;
-        json["terms"] = a->size();
-        json["element"] = options.element.id;
-        json["product"] = stageName(options.product);
-        json["accumulator"] = stageName(options.accumulator);
-        json["block"] = options.blockSize > 0 ? Json(options.blockSize) : Json(nullptr);
-        json["round"] = roundingModeId(options.rounding.mode);
-        json["overflow"] = overflowPolicyId(options.rounding.overflow);
-        json["value"] = decimalOrNull(r.value);
-        json["bits"] = r.bits ? Json(bits) : Json(nullptr);
-        json["result_format"] = r.resultFormat ? Json(r.resultFormat->id) : Json(nullptr);
-        json["exact"] = decimalOrNull(r.exact);
-        json["error"] = decimalOrNull(r.error);
-        json["rel_error"] = decimalOrNull(r.relativeError);
-        printJson(io.out, json);
-        return kExitOk;
-    }
-    io.out << "dot product of " << a->size() << " terms: elements " << options.element.id
-           << ", products " << stageName(options.product) << ", accumulator "
-           << stageName(options.accumulator);
+struct DotReport {
+    DotOptions dot;
+    std::size_t terms = 0;
+    DotResult result;
+};
+
+DotReport computeDot(const DotCommandOptions& options) {
+    return {options.dot, options.a.size(), dotProduct(options.a, options.b, options.dot)};
+}
+
+std::string resultBits(const DotResult& r) {
+    return r.bits ? codeToHex(*r.bits, r.resultFormat->totalBits()) : std::string();
+}
+
+void renderDotJson(const DotReport& report, std::ostream& out) {
+    const DotOptions& options = report.dot;
+    const DotResult& r = report.result;
+    Json json;
+    json["terms"] = report.terms;
+    json["element"] = options.element.id;
+    json["product"] = stageName(options.product);
+    json["accumulator"] = stageName(options.accumulator);
+    json["block"] = options.blockSize > 0 ? Json(options.blockSize) : Json(nullptr);
+    json["round"] = roundingModeId(options.rounding.mode);
+    json["overflow"] = overflowPolicyId(options.rounding.overflow);
+    json["value"] = decimalOrNull(r.value);
+    json["bits"] = r.bits ? Json(resultBits(r)) : Json(nullptr);
+    json["result_format"] = r.resultFormat ? Json(r.resultFormat->id) : Json(nullptr);
+    json["exact"] = decimalOrNull(r.exact);
+    json["error"] = decimalOrNull(r.error);
+    json["rel_error"] = decimalOrNull(r.relativeError);
+    printJson(out, json);
+}
+
+void renderDotText(const DotReport& report, std::ostream& out) {
+    const DotOptions& options = report.dot;
+    const DotResult& r = report.result;
+    out << "dot product of " << report.terms << " terms: elements " << options.element.id
+        << ", products " << stageName(options.product) << ", accumulator "
+        << stageName(options.accumulator);
     if (options.blockSize > 0)
-        io.out << " in blocks of " << options.blockSize << " promoted into fp32";
-    io.out << ", rounding " << roundingModeId(options.rounding.mode) << "\n";
+        out << " in blocks of " << options.blockSize << " promoted into fp32";
+    out << ", rounding " << roundingModeId(options.rounding.mode) << "\n";
     auto line = [&](const char* label, const std::string& text) {
         std::string padded(label);
         padded.resize(16, ' ');
-        io.out << "  " << padded << text << '\n';
+        out << "  " << padded << text << '\n';
     };
     line("value", toDecimal(r.value).text +
-                      (r.bits ? "  (" + bits + " in " + r.resultFormat->id + ")" : ""));
+                      (r.bits ? "  (" + resultBits(r) + " in " + r.resultFormat->id + ")" : ""));
     line("exact", toDecimal(r.exact).text);
     line("error", toDecimal(r.error).text);
     line("relative error", r.relativeError.isNaN() ? "-" : toSignificantDigits(r.relativeError, 6));
+}
+
+} // namespace
+
+int runDot(const std::vector<std::string>& rawArgs, Streams& io) {
+    const Arguments args(rawArgs,
+                         {"a", "b", "terms", "element", "product", "accumulator", "block", "round",
+                          "overflow", "seed", "scale"},
+                         {"json"});
+    if (const auto stop = checkOptionsOnly(args, io, "dot", kUsage))
+        return *stop;
+    const Outcome<DotCommandOptions> options = parseDotOptions(args);
+    if (!options)
+        return reportError(io, "dot", options.error());
+    const DotReport report = computeDot(*options);
+    if (options->json)
+        renderDotJson(report, io.out);
+    else
+        renderDotText(report, io.out);
     return kExitOk;
 }
 
