@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "plot_builder.h"
+
+#include "plot_frame.h"
 #include "plot_palette.h"
 
 #include <qcustomplot.h>
@@ -589,10 +591,8 @@ void buildPlot(QCustomPlot& plot, const PlotData& data) {
     plot.legend->setLayer("legend");
     plot.legend->setVisible(true);
     styleAxisRect(plot.axisRect());
-    auto* title =
-        new QCPTextElement(&plot, plotKindTitle(data.request.kind), QFont("sans", 12, QFont::Bold));
     plot.plotLayout()->insertRow(0);
-    plot.plotLayout()->addElement(0, 0, title);
+    plot.plotLayout()->addElement(0, 0, makeTitle(plot, plotKindTitle(data.request.kind), 12));
     bool legend = true;
     switch (data.request.kind) {
     case PlotKind::Error:

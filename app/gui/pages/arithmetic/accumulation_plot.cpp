@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pages/arithmetic/accumulation_plot.h"
 
+#include "plot_frame.h"
+
 #include "fpx/exact/conversion.h"
 
 #include "common/number_text.h"
@@ -36,33 +38,13 @@ int methodRound(SumMethod method) {
 } // namespace
 
 void drawAccumulation(QCustomPlot& plot, const AccumulationLabResult& result) {
-    plot.clearPlottables();
-    plot.clearItems();
-    plot.plotLayout()->clear();
-    auto* titleSum =
-        new QCPTextElement(&plot, QObject::tr("Running sum"), QFont("sans", 11, QFont::Bold));
-    auto* titleError = new QCPTextElement(&plot, QObject::tr("|Relative error| of the running sum"),
-                                          QFont("sans", 11, QFont::Bold));
-    auto* sumRect = new QCPAxisRect(&plot);
-    auto* errorRect = new QCPAxisRect(&plot);
-    auto* legend = new QCPLegend;
-    // The legend in rows above both plots, the width of the widget: beside them it would take
-    // the width the plots need on a 1024-pixel screen, and it never covers data either way.
-    auto* panels = new QCPLayoutGrid;
-    plot.plotLayout()->addElement(0, 0, legend);
-    plot.plotLayout()->addElement(1, 0, panels);
-    plot.plotLayout()->setRowStretchFactor(0, 0.001);
-    panels->addElement(0, 0, titleSum);
-    panels->addElement(0, 1, titleError);
-    panels->addElement(1, 0, sumRect);
-    panels->addElement(1, 1, errorRect);
-    panels->setRowStretchFactor(0, 0.01);
-    plot.legend = legend;
-    legend->setLayer("legend");
-    legend->setBorderPen(Qt::NoPen);
-    legend->setFont(QFont("sans", 9));
-    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    plots::fitLegendToWidth(plot); // as many entries a row as fit, at every size and zoom
+    // The legend in rows above both panels, the width of the widget: beside them it would take
+    // the width the panels need on a 1024-pixel screen, and it never covers data either way.
+    const std::vector<QCPAxisRect*> panels = plots::resetPanelsPlot(
+        plot, {QObject::tr("Running sum"), QObject::tr("|Relative error| of the running sum")}, 4,
+        {.title = 11, .legend = 9});
+    QCPAxisRect* sumRect = panels[0];
+    QCPAxisRect* errorRect = panels[1];
     const plots::PlotTheme theme = plots::plotTheme(plot.palette());
     const QColor reference = plots::meaningColour(plots::Meaning::Reference, theme);
 

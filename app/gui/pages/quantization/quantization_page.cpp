@@ -109,9 +109,10 @@ QuantizationPage::QuantizationPage(QWidget* parent)
     vertical->setStretchFactor(2, 3);
     resultsColumn->addWidget(vertical, 1);
     layout->addWidget(results, 1);
-    drawMessage(*values_, tr("Values"), tr("Quantize to see the values and a format's grid."));
-    drawMessage(*errors_, tr("|error| per element"), QString());
-    drawMessage(*sweep_, tr("SQNR against block size"), QString());
+    plots::drawMessage(*values_, tr("Values"),
+                       tr("Quantize to see the values and a format's grid."));
+    plots::drawMessage(*errors_, tr("|error| per element"), QString());
+    plots::drawMessage(*sweep_, tr("SQNR against block size"), QString());
 
     progressTimer_.setInterval(50);
     connect(&progressTimer_, &QTimer::timeout, this, [this] {
@@ -270,9 +271,9 @@ void QuantizationPage::applyResult(QuantizationResult result) {
         showError(QString::fromStdString(result.error));
         status_->setText(tr("Nothing quantized."));
         if (!result_.input) // nothing shown yet: the plot says it too, where the eye is
-            drawMessage(*values_, tr("Values"),
-                        QStringLiteral("⚠ ") + QString::fromStdString(result.error),
-                        plots::Meaning::Bad);
+            plots::drawMessage(*values_, tr("Values"),
+                               QStringLiteral("⚠ ") + QString::fromStdString(result.error),
+                               plots::Meaning::Bad);
         emit finished();
         return;
     }
@@ -352,7 +353,8 @@ void QuantizationPage::showSelection() {
 
 void QuantizationPage::drawValues() {
     if (!result_.input) {
-        drawMessage(*values_, tr("Values"), tr("Quantize to see the values and a format's grid."));
+        plots::drawMessage(*values_, tr("Values"),
+                           tr("Quantize to see the values and a format's grid."));
         return;
     }
     const int row = selectedFormat();

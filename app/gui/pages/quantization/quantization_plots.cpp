@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pages/quantization/quantization_plots.h"
 
-#include "common/plot_frame.h"
+#include "plot_frame.h"
 
 #include <qcustomplot.h>
 
@@ -24,7 +24,7 @@ void drawValueHistogram(QCustomPlot& plot, const QuantizationResult& result,
                         const std::vector<double>& grid, const QString& gridLabel,
                         const QColor& gridColour) {
     // One legend entry a row: the grid's label is long, and a wide legend would widen the plot.
-    QCPAxisRect* rect = resetPlot(plot, QObject::tr("Values"), 1);
+    QCPAxisRect* rect = plots::resetPlot(plot, QObject::tr("Values"), 1);
     QCPAxis* x = rect->axis(QCPAxis::atBottom);
     QCPAxis* y = rect->axis(QCPAxis::atLeft);
     const Histogram& h = result.values;
@@ -71,8 +71,8 @@ void drawValueHistogram(QCustomPlot& plot, const QuantizationResult& result,
 }
 
 void drawErrorHistograms(QCustomPlot& plot, const QuantizationResult& result) {
-    QCPAxisRect* rect =
-        resetPlot(plot, QObject::tr("|error| per element"), legendColumns(plot, kLongestEntry));
+    QCPAxisRect* rect = plots::resetPlot(plot, QObject::tr("|error| per element"),
+                                         plots::legendColumns(plot, kLongestEntry));
     QCPAxis* x = rect->axis(QCPAxis::atBottom);
     QCPAxis* y = rect->axis(QCPAxis::atLeft);
     x->setScaleType(QCPAxis::stLogarithmic);
@@ -112,8 +112,8 @@ void drawErrorHistograms(QCustomPlot& plot, const QuantizationResult& result) {
 }
 
 void drawBlockSizeSweep(QCustomPlot& plot, const QuantizationResult& result) {
-    QCPAxisRect* rect =
-        resetPlot(plot, QObject::tr("SQNR against block size"), legendColumns(plot, kLongestEntry));
+    QCPAxisRect* rect = plots::resetPlot(plot, QObject::tr("SQNR against block size"),
+                                         plots::legendColumns(plot, kLongestEntry));
     QCPAxis* x = rect->axis(QCPAxis::atBottom);
     QCPAxis* y = rect->axis(QCPAxis::atLeft);
     x->setScaleType(QCPAxis::stLogarithmic);

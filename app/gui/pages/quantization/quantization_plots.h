@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "common/plot_frame.h"
 #include "pages/quantization/quantization_model.h"
+#include "plot_frame.h"
 
 #include <QColor>
 #include <QIcon>

@@ -74,7 +74,7 @@ void fill(QTableWidget& table, const QuantizationResult& result) {
         const FormatOutcome& o = result.outcomes[std::size_t(r)];
         auto* name = cell(QString::fromStdString(o.id),
                           o.format ? QString::fromStdString(o.format->displayName) : QString());
-        name->setIcon(seriesSwatch(r));
+        name->setIcon(plots::seriesSwatch(r));
         table.setItem(r, Format, name);
         if (!o.quantized) {
             auto* message =

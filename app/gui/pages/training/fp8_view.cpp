@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pages/training/fp8_view.h"
 
-#include "common/plot_frame.h"
 #include "pages/training/training_plots.h"
+#include "plot_frame.h"
 
 #include "fpx/exact/format_catalogue.h"
 
@@ -59,7 +59,7 @@ Fp8View::Fp8View(QWidget* parent)
     seed_->setRange(0, 1'000'000'000);
     seed_->setValue(1);
     form->addRow(tr("S&eed"), seed_);
-    drawMessage(*plot(), tr("FP8 scaling recipes"), tr("Run to compare the recipes."));
+    plots::drawMessage(*plot(), tr("FP8 scaling recipes"), tr("Run to compare the recipes."));
 }
 
 std::optional<Fp8Request> Fp8View::request(QString&) const {

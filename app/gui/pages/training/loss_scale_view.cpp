@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pages/training/loss_scale_view.h"
 
-#include "common/plot_frame.h"
 #include "pages/training/training_plots.h"
+#include "plot_frame.h"
 
 #include "fpx/exact/decimal_text.h"
 #include "fpx/exact/value_parser.h"
@@ -106,7 +106,7 @@ LossScaleView::LossScaleView(QWidget* parent)
     seed_->setRange(0, 1'000'000'000);
     seed_->setValue(1);
     form->addRow(tr("S&eed"), seed_);
-    drawMessage(*plot(), tr("Dynamic loss scaling"), tr("Run to see the scaler's steps."));
+    plots::drawMessage(*plot(), tr("Dynamic loss scaling"), tr("Run to see the scaler's steps."));
 
     connect(static_, &QCheckBox::toggled, staticScale_, &QLineEdit::setEnabled);
 }

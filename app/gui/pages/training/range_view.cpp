@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pages/training/range_view.h"
 
-#include "common/plot_frame.h"
 #include "common/rounding_choices.h"
 #include "common/tensor_source_form.h"
 #include "pages/training/training_plots.h"
+#include "plot_frame.h"
 
 #include "fpx/exact/format_catalogue.h"
 
@@ -104,7 +104,8 @@ RangeView::RangeView(QWidget* parent)
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->setMaximumHeight(150);
     results()->addWidget(table_);
-    drawMessage(*plot(), tr("Range"), tr("Run to see the values against each format's range."));
+    plots::drawMessage(*plot(), tr("Range"),
+                       tr("Run to see the values against each format's range."));
 
     connect(source_, &TensorSourceForm::fileChosen, this, &RangeView::run);
     connect(slider_, &QSlider::valueChanged, this, [this](int k) {

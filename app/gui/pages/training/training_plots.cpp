@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pages/training/training_plots.h"
 
-#include "common/plot_frame.h"
+#include "plot_frame.h"
 
 #include <qcustomplot.h>
 
@@ -66,7 +66,7 @@ QColor rangeZoneColour(RangeZone zone, const plots::PlotTheme& theme) {
 }
 
 void drawRangePlot(QCustomPlot& plot, const RangeResult& result, std::int64_t shownExponent) {
-    const std::vector<QCPAxisRect*> rects = resetStackedPlot(
+    const std::vector<QCPAxisRect*> rects = plots::resetStackedPlot(
         plot, QObject::tr("|values| × 2^%1 against each format's range").arg(shownExponent), 2, 5);
     QCPAxisRect* top = rects[0];
     QCPAxisRect* bands = rects[1];
@@ -179,7 +179,7 @@ void drawRangePlot(QCustomPlot& plot, const RangeResult& result, std::int64_t sh
 
 void drawLossScalePlot(QCustomPlot& plot, const LossScaleResult& result) {
     const std::vector<QCPAxisRect*> rects =
-        resetStackedPlot(plot, QObject::tr("Dynamic loss scaling"), 2, 4);
+        plots::resetStackedPlot(plot, QObject::tr("Dynamic loss scaling"), 2, 4);
     const LossScaleRun& run = *result.run;
     const std::size_t n = run.steps.size();
     QCPAxisRect* top = rects[0];
@@ -224,7 +224,7 @@ void drawLossScalePlot(QCustomPlot& plot, const LossScaleResult& result) {
     if (haveFlushed) {
         QCPAxis* right = bottom->axis(QCPAxis::atRight);
         right->setVisible(true);
-        setStackedAxisFonts(*right);
+        plots::setStackedAxisFonts(*right);
         auto* under = new QCPGraph(x, right);
         under->setData(steps, flushed, true);
         QPen pen = plots::seriesPen(4, 1);
@@ -263,9 +263,9 @@ void drawLossScalePlot(QCustomPlot& plot, const LossScaleResult& result) {
 }
 
 void drawFp8Plot(QCustomPlot& plot, const Fp8Result& result) {
-    const std::vector<QCPAxisRect*> rects =
-        resetStackedPlot(plot, QObject::tr("FP8 scaling recipes side by side"), 4,
-                         legendColumns(plot, "delayed:16:most_recent overflowed (solid)"));
+    const std::vector<QCPAxisRect*> rects = plots::resetStackedPlot(
+        plot, QObject::tr("FP8 scaling recipes side by side"), 4,
+        plots::legendColumns(plot, "delayed:16:most_recent overflowed (solid)"));
     const std::size_t n = result.amax.size();
     const plots::PlotTheme theme = plots::plotTheme(plot.palette());
     QVector<double> steps;
@@ -367,9 +367,9 @@ void drawFp8Plot(QCustomPlot& plot, const Fp8Result& result) {
 }
 
 void drawSgdPlot(QCustomPlot& plot, const SgdResult& result) {
-    const std::vector<QCPAxisRect*> rects =
-        resetStackedPlot(plot, QObject::tr("Weight over the steps, against exact arithmetic"), 1,
-                         legendColumns(plot, "fp16 + fp32 master"));
+    const std::vector<QCPAxisRect*> rects = plots::resetStackedPlot(
+        plot, QObject::tr("Weight over the steps, against exact arithmetic"), 1,
+        plots::legendColumns(plot, "fp16 + fp32 master"));
     QCPAxis* x = rects[0]->axis(QCPAxis::atBottom);
     QCPAxis* y = rects[0]->axis(QCPAxis::atLeft);
     double low = std::numeric_limits<double>::infinity(), high = -low;

@@ -2,8 +2,8 @@
 #include "pages/training/view_frame.h"
 
 #include "common/error_style.h"
-#include "common/plot_frame.h"
 #include "plot_builder.h"
+#include "plot_frame.h"
 
 #include <qcustomplot.h>
 
@@ -114,8 +114,8 @@ void ViewFrame::fail(const std::string& message, const QString& statusText, bool
     showError(QString::fromStdString(message));
     setStatus(statusText);
     if (!plotHasResult)
-        drawMessage(*plot_, title, QStringLiteral("⚠ ") + QString::fromStdString(message),
-                    plots::Meaning::Bad);
+        plots::drawMessage(*plot_, title, QStringLiteral("⚠ ") + QString::fromStdString(message),
+                           plots::Meaning::Bad);
     emit finished();
 }
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pages/training/weights_view.h"
 
-#include "common/plot_frame.h"
 #include "pages/training/training_plots.h"
+#include "plot_frame.h"
 
 #include "fpx/exact/decimal_text.h"
 #include "fpx/exact/format_catalogue.h"
@@ -91,7 +91,7 @@ WeightsView::WeightsView(QWidget* parent)
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     table_->setMaximumHeight(190);
     results()->addWidget(table_);
-    drawMessage(*plot(), tr("Master weights"), tr("Run to see the weights' trajectories."));
+    plots::drawMessage(*plot(), tr("Master weights"), tr("Run to see the weights' trajectories."));
 }
 
 std::optional<SgdRequest> WeightsView::request(QString& error) const {
@@ -154,7 +154,7 @@ void WeightsView::apply(SgdResult result) {
             if (c == 1)
                 item->setToolTip(QString::fromStdString(toDecimal(run.finalWeight).text));
             if (c == 0)
-                item->setIcon(seriesSwatch(r));
+                item->setIcon(plots::seriesSwatch(r));
             table_->setItem(r, c, item);
         }
     }

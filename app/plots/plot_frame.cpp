@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "common/plot_frame.h"
+#include "plot_frame.h"
 
 #include <qcustomplot.h>
 
@@ -8,33 +8,62 @@
 
 #include <algorithm>
 
-namespace fpx::gui {
+namespace fpx::plots {
 
 namespace {
 
-// Clears the plot and lays out its title (row 0) and legend (row 1); the axis rects go below.
-void startPlot(QCustomPlot& plot, const QString& title, int legendColumns) {
+// Clears the plot and puts a legend in its layout at (row, 0), above what follows.
+QCPLegend* startPlot(QCustomPlot& plot, int row, int legendColumns, int legendPointSize) {
     plot.clearPlottables();
     plot.clearItems();
     plot.plotLayout()->clear();
-    plot.plotLayout()->addElement(0, 0,
-                                  new QCPTextElement(&plot, title, QFont("sans", 10, QFont::Bold)));
     auto* legend = new QCPLegend;
-    plot.plotLayout()->addElement(1, 0, legend);
-    plot.plotLayout()->setRowStretchFactor(0, 0.01);
-    plot.plotLayout()->setRowStretchFactor(1, 0.01);
+    plot.plotLayout()->addElement(row, 0, legend);
+    plot.plotLayout()->setRowStretchFactor(row, 0.01);
     plot.plotLayout()->setRowSpacing(2);
     plot.legend = legend;
-    legend->setLayer("legend");
-    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    styleLegend(*legend, legendPointSize);
     legend->setWrap(legendColumns);
-    legend->setFont(QFont("sans", 8));
-    legend->setBorderPen(Qt::NoPen);
-    legend->setMargins(QMargins(2, 0, 2, 0));
-    plots::fitLegendToWidth(plot); // rewraps `legendColumns` as the plot is resized or zoomed
+    fitLegendToWidth(plot); // rewraps `legendColumns` as the plot is resized or zoomed
+    return legend;
+}
+
+// Clears the plot and lays out its title (row 0) and legend (row 1); the axis rects go below.
+void startPlot(QCustomPlot& plot, const QString& title, int legendColumns) {
+    startPlot(plot, 1, legendColumns, FrameFonts{}.legend);
+    plot.plotLayout()->addElement(0, 0, makeTitle(plot, title));
+    plot.plotLayout()->setRowStretchFactor(0, 0.01);
 }
 
 } // namespace
+
+QCPTextElement* makeTitle(QCustomPlot& plot, const QString& text, int pointSize) {
+    return new QCPTextElement(&plot, text, QFont("sans", pointSize, QFont::Bold));
+}
+
+void styleLegend(QCPLegend& legend, int pointSize) {
+    legend.setLayer("legend");
+    legend.setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend.setFont(QFont("sans", pointSize));
+    legend.setBorderPen(Qt::NoPen);
+    legend.setMargins(QMargins(2, 0, 2, 0));
+}
+
+std::vector<QCPAxisRect*> resetPanelsPlot(QCustomPlot& plot, const QStringList& titles,
+                                          int legendColumns, const FrameFonts& fonts) {
+    startPlot(plot, 0, legendColumns, fonts.legend);
+    auto* panels = new QCPLayoutGrid;
+    plot.plotLayout()->addElement(1, 0, panels);
+    std::vector<QCPAxisRect*> made;
+    for (int column = 0; column < titles.size(); ++column) {
+        panels->addElement(0, column, makeTitle(plot, titles[column], fonts.title));
+        auto* rect = new QCPAxisRect(&plot);
+        panels->addElement(1, column, rect);
+        made.push_back(rect);
+    }
+    panels->setRowStretchFactor(0, 0.01);
+    return made;
+}
 
 QCPAxisRect* resetPlot(QCustomPlot& plot, const QString& title, int legendColumns) {
     startPlot(plot, title, legendColumns);
@@ -73,14 +102,13 @@ QIcon seriesSwatch(int index) {
     QPixmap swatch(24, 12);
     swatch.fill(Qt::transparent);
     QPainter painter(&swatch);
-    QPen pen = plots::seriesPen(index, 3);
+    QPen pen = seriesPen(index, 3);
     painter.setPen(pen);
     painter.drawLine(1, 6, 23, 6);
     return QIcon(swatch);
 }
 
-void drawMessage(QCustomPlot& plot, const QString& title, const QString& message,
-                 plots::Meaning meaning) {
+void drawMessage(QCustomPlot& plot, const QString& title, const QString& message, Meaning meaning) {
     QCPAxisRect* rect = resetPlot(plot, title);
     plot.legend->setVisible(false);
     for (QCPAxis* axis : rect->axes()) { // no data: no axes to read
@@ -103,10 +131,10 @@ void drawMessage(QCustomPlot& plot, const QString& title, const QString& message
     }
     text->setText(lines.join('\n'));
     text->setFont(QFont("sans", 10));
-    const plots::PlotTheme theme = plots::plotTheme(plot.palette());
-    text->setColor(plots::meaningColour(meaning, theme));
-    plots::applyTheme(plot, theme);
+    const PlotTheme theme = plotTheme(plot.palette());
+    text->setColor(meaningColour(meaning, theme));
+    applyTheme(plot, theme);
     plot.replot();
 }
 
-} // namespace fpx::gui
+} // namespace fpx::plots
