@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// fpx table: every code of a small format with its class and exact value.
+// fpx table: every code of a small format with its class and exact value: the options, and the
+// rows computed and written one by one as text, JSON or CSV.
 #include "arguments.h"
 #include "commands.h"
 #include "conversion_setup.h"
@@ -146,74 +147,93 @@ std::optional<std::uint64_t> readLimit(const std::string& text) {
     return n;
 }
 
-} // namespace
+struct TableOptions {
+    FormatSpec spec;         // --scale applied
+    std::uint64_t count = 0; // the codes to write, from 0
+    TableSize size;
+    OutputForm form = OutputForm::Text;
+    ColorChoice color = ColorChoice::Auto;
+    std::optional<std::string> output; // --output FILE
+    bool stream = false;
+};
 
-int runTable(const std::vector<std::string>& rawArgs, Streams& io) {
-    Arguments args(rawArgs, {"scale", "limit", "output"},
-                   {"json", "csv", "color", "no-color", "stream"});
-    if (const auto stop = checkArguments(args, io, "table", kUsage))
-        return *stop;
+Outcome<TableOptions> parseTableOptions(const Arguments& args) {
     if (args.positionals().size() != 1)
-        return usageError(io, "table", "expected exactly one format");
-    if (args.has("json") && args.has("csv"))
-        return usageError(io, "table", "choose one of --json and --csv");
+        return CommandError{"expected exactly one format"};
+    const auto form = readOutputForm(args);
+    if (!form)
+        return CommandError{"choose one of --json and --csv"};
     if (args.has("limit") && args.has("stream"))
-        return usageError(io, "table", "choose one of --limit and --stream");
+        return CommandError{"choose one of --limit and --stream"};
     FormatLookup lookup = findFormat(args.positionals().front());
     if (!lookup)
-        return usageError(io, "table", lookup.error);
+        return CommandError{lookup.error};
     const ConversionSetup setup = readConversionSetup(args);
     if (!setup.error.empty())
-        return usageError(io, "table", setup.error);
-    FormatSpec spec = *lookup.spec;
-    setup.applyScale(spec);
-    const int bits = spec.totalBits();
+        return CommandError{setup.error};
+    TableOptions options;
+    options.spec = *lookup.spec;
+    setup.applyScale(options.spec);
+    const int bits = options.spec.totalBits();
     if (bits > 16)
-        return usageError(io, "table",
-                          spec.id + " has " + std::to_string(bits) +
-                              " bits; tables are for formats of at most 16 bits (" +
-                              std::to_string(1u << 16) + " codes)");
-    std::uint64_t count = std::uint64_t(1) << bits;
+        return CommandError{options.spec.id + " has " + std::to_string(bits) +
+                            " bits; tables are for formats of at most 16 bits (" +
+                            std::to_string(1u << 16) + " codes)"};
+    options.count = std::uint64_t(1) << bits;
     if (const auto limit = args.value("limit")) {
         const auto n = readLimit(*limit);
         if (!n)
-            return usageError(io, "table",
-                              std::string("--limit '") + *limit +
-                                  "': expected a number of rows, 1 or more");
-        count = std::min(count, *n);
+            return CommandError{std::string("--limit '") + *limit +
+                                "': expected a number of rows, 1 or more"};
+        options.count = std::min(options.count, *n);
     }
-    const TableSize size = measureTable(spec, count);
-    if (size.bytes > kMaxTableBytes && !args.has("stream")) {
-        return usageError(io, "table",
-                          spec.id + " would write about " + describeBytes(size.bytes) + " (" +
-                              std::to_string(count) + " codes, exact decimals of up to " +
-                              std::to_string(size.longestValue) +
-                              " characters); use --limit N for the first N codes, or --stream to "
-                              "write it all");
-    }
-    const TerminalStyle style{(io.outIsTerminal && !args.has("no-color") && !args.has("output")) ||
-                              args.has("color")};
+    options.stream = args.has("stream");
+    options.size = measureTable(options.spec, options.count);
+    if (options.size.bytes > kMaxTableBytes && !options.stream)
+        return CommandError{options.spec.id + " would write about " +
+                            describeBytes(options.size.bytes) + " (" +
+                            std::to_string(options.count) + " codes, exact decimals of up to " +
+                            std::to_string(options.size.longestValue) +
+                            " characters); use --limit N for the first N codes, or --stream to "
+                            "write it all"};
+    options.form = *form;
+    options.color = readColorChoice(args);
+    options.output = args.value("output");
+    return options;
+}
+
+// table streams: each row is computed and written by the writer of the form asked for, so
+// that no table is ever held whole; this loop is its compute and render step. Returns the
+// exit status.
+int writeTable(const TableOptions& options, Streams& io) {
+    const FormatSpec& spec = options.spec;
+    const std::uint64_t count = options.count;
+    // A file is never coloured.
+    const auto style = TerminalStyle::forChoice(options.color, io.outIsTerminal && !options.output);
 
     // Before the output file exists, so that Ctrl+C can never leave it behind.
     const InterruptGuard interrupt;
     std::optional<OutputFile> file;
-    if (const auto path = args.value("output")) {
-        file.emplace(*path);
-        if (!file->ok()) {
-            io.err << "fpx table: --output: " << file->error() << '\n';
-            return kExitDataError;
-        }
+    if (options.output) {
+        file.emplace(*options.output);
+        if (!file->ok())
+            return reportError(io, "table", dataError("--output: " + file->error()));
     }
     std::ostream& out = file ? file->stream() : io.out;
     std::unique_ptr<RowWriter> writer;
-    if (args.has("json"))
-        writer = std::make_unique<JsonWriter>(out, spec, style, size);
-    else if (args.has("csv"))
-        writer = std::make_unique<CsvWriter>(out, spec, style, size);
-    else
-        writer = std::make_unique<TextWriter>(out, spec, style, size);
+    switch (options.form) {
+    case OutputForm::Json:
+        writer = std::make_unique<JsonWriter>(out, spec, style, options.size);
+        break;
+    case OutputForm::Csv:
+        writer = std::make_unique<CsvWriter>(out, spec, style, options.size);
+        break;
+    case OutputForm::Text:
+        writer = std::make_unique<TextWriter>(out, spec, style, options.size);
+        break;
+    }
 
-    const bool progress = file && args.has("stream");
+    const bool progress = file && options.stream;
     writer->begin();
     for (std::uint64_t code = 0; code < count; ++code) {
         if (interrupt.requested()) {
@@ -230,11 +250,22 @@ int runTable(const std::vector<std::string>& rawArgs, Streams& io) {
     }
     writer->end();
     out.flush();
-    if (file && !file->commit()) {
-        io.err << "fpx table: --output: " << file->error() << '\n';
-        return kExitDataError;
-    }
+    if (file && !file->commit())
+        return reportError(io, "table", dataError("--output: " + file->error()));
     return kExitOk;
+}
+
+} // namespace
+
+int runTable(const std::vector<std::string>& rawArgs, Streams& io) {
+    const Arguments args(rawArgs, {"scale", "limit", "output"},
+                         {"json", "csv", "color", "no-color", "stream"});
+    if (const auto stop = checkArguments(args, io, "table", kUsage))
+        return *stop;
+    const Outcome<TableOptions> options = parseTableOptions(args);
+    if (!options)
+        return reportError(io, "table", options.error());
+    return writeTable(*options, io);
 }
 
 } // namespace fpx::cli
