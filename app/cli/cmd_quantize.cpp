@@ -150,10 +150,10 @@ Outcome<QuantizeOptions> parseQuantizeOptions(const Arguments& args) {
     if (options.dequantized && options.formats.size() != 1)
         return CommandError{"--dequantized writes one format's values: give one format"};
 
-    auto source = std::make_shared<TensorSource>();
-    if (const int status = readTensorSource(args, *source, error); status != kExitOk)
-        return CommandError{error, status};
-    options.source = std::move(source);
+    auto source = loadTensorSource(args);
+    if (!source)
+        return source.error();
+    options.source = std::move(*source);
     return options;
 }
 

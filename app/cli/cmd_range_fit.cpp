@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // fpx range-fit: a tensor (a file, a distribution or a list of values) scaled by S and rounded
 // once into each format, sorted into zones: zero, flushed, subnormal, normal, overflow; with
-// the relative error of the representable values and the power-of-two scales that fit.
+// the relative error of the representable values and the power-of-two scales that fit. The
+// options, the fits the core computes and their text and JSON renderers.
 #include "arguments.h"
 #include "commands.h"
 #include "presentation.h"
@@ -14,6 +15,7 @@
 
 #include <cstdio>
 #include <limits>
+#include <memory>
 #include <ostream>
 
 namespace fpx::cli {
@@ -113,15 +115,105 @@ Json fitJson(const RangeFit& fit) {
     return json;
 }
 
-void printText(std::ostream& out, const std::string& source, std::size_t count,
-               const RangeFitOptions& options, const std::vector<RangeFit>& fits) {
-    out << "range fit of " << source << ": " << count << " values × " << scaleText(options.scale)
-        << ", " << roundingModeId(options.rounding.mode) << ", overflow "
-        << overflowPolicyId(options.rounding.overflow) << "\n\n";
+struct RangeFitCommandOptions {
+    std::shared_ptr<const TensorSource> source;
+    std::vector<FormatSpec> formats;
+    RangeFitOptions fit;
+    bool json = false;
+};
+
+Outcome<RangeFitCommandOptions> parseRangeFitOptions(const Arguments& args) {
+    // Every option checked before any work.
+    if (const auto problem = checkTensorSourceOptions(args))
+        return CommandError{*problem};
+    const auto formatsText = args.value("formats");
+    if (!formatsText)
+        return CommandError{"--formats ID,... is required"};
+    FormatListLookup formats = findFormats(*formatsText);
+    if (!formats.error.empty())
+        return CommandError{"--formats: " + formats.error};
+    if (formats.specs.empty())
+        return CommandError{"--formats: name at least one format"};
+
+    RangeFitCommandOptions options;
+    options.formats = std::move(formats.specs);
+    RangeFitOptions& fit = options.fit;
+    if (auto text = args.value("scale")) {
+        const ParsedValue parsed = parseValue(*text);
+        if (!parsed)
+            return CommandError{"--scale '" + *text + "': column " +
+                                std::to_string(parsed.error.position + 1) + ": " +
+                                parsed.error.message};
+        if (!parsed.exact)
+            return CommandError{"--scale must be exact: at most 40000 digits, within 10^±20000"};
+        if (!parsed.value->isFinite() || parsed.value->isZero() || parsed.value->isNegative())
+            return CommandError{"--scale must be a finite positive number, got '" + *text + "'"};
+        fit.scale = *parsed.value;
+    }
+    if (auto text = args.value("round")) {
+        const auto mode = parseRoundingMode(*text);
+        if (!mode)
+            return CommandError{"--round: unknown rounding mode '" + *text +
+                                "' (use rne, rna, rtz, rup, rdn, sr or rto)"};
+        fit.rounding.mode = *mode;
+    }
+    if (auto text = args.value("overflow")) {
+        const auto policy = parseOverflowPolicy(*text);
+        if (!policy)
+            return CommandError{"--overflow: unknown policy '" + *text +
+                                "' (use ieee or saturate)"};
+        fit.rounding.overflow = *policy;
+    }
+
+    auto source = loadTensorSource(args);
+    if (!source)
+        return source.error();
+    options.source = std::move(*source);
+    // Stochastic rounding: element i's bits from a stream of its own made from the seed (the
+    // --dist seed, else 0), not the stream that drew element i.
+    fit.rounding.randomBits =
+        streamSeed(args.value("seed") ? std::stoull(*args.value("seed")) : 0, 0);
+    options.json = args.has("json");
+    return options;
+}
+
+struct RangeFitReport {
+    std::shared_ptr<const TensorSource> source;
+    RangeFitOptions options;
+    std::vector<RangeFit> fits; // one per format
+};
+
+RangeFitReport computeRangeFit(const RangeFitCommandOptions& options) {
+    RangeFitReport report{options.source, options.fit, {}};
+    for (const FormatSpec& format : options.formats)
+        report.fits.push_back(fitRange(options.source->view, format, options.fit));
+    return report;
+}
+
+void renderRangeFitJson(const RangeFitReport& report, std::ostream& out) {
+    const RangeFitOptions& options = report.options;
+    Json document;
+    document["source"] = report.source->description;
+    document["count"] = report.source->view.size();
+    document["scale"] = exactText(options.scale);
+    document["round"] = roundingModeId(options.rounding.mode);
+    document["overflow"] = overflowPolicyId(options.rounding.overflow);
+    Json results = Json::array();
+    for (const RangeFit& fit : report.fits)
+        results.push_back(fitJson(fit));
+    document["results"] = results;
+    printJson(out, document);
+}
+
+void renderRangeFitText(const RangeFitReport& report, std::ostream& out) {
+    const RangeFitOptions& options = report.options;
+    out << "range fit of " << report.source->description << ": " << report.source->view.size()
+        << " values × " << scaleText(options.scale) << ", " << roundingModeId(options.rounding.mode)
+        << ", overflow " << overflowPolicyId(options.rounding.overflow) << "\n\n";
     TextTable table({"format", "zero", "flushed", "subnormal", "normal", "overflow", "max rel err",
                      "mean rel err", "best 2^k"});
     std::size_t nonFinite = 0;
-    for (const RangeFit& fit : fits) {
+    for (const RangeFit& fit : report.fits) {
         std::vector<std::string> row{fit.format.id};
         for (const RangeZone zone : kZones)
             row.push_back(countText(fit.count(zone), fit.fraction(zone)));
@@ -143,83 +235,17 @@ void printText(std::ostream& out, const std::string& source, std::size_t count,
 int runRangeFit(const std::vector<std::string>& rawArgs, Streams& io) {
     std::set<std::string> withValue = tensorSourceOptions();
     withValue.insert({"formats", "scale", "round", "overflow"});
-    Arguments args(rawArgs, std::move(withValue), {"json"});
-    auto usageError = [&](const std::string& message) {
-        return cli::usageError(io, "range-fit", message);
-    };
-    auto dataError = [&](const std::string& message) {
-        return reportError(io, "range-fit", cli::dataError(message));
-    };
+    const Arguments args(rawArgs, std::move(withValue), {"json"});
     if (const auto stop = checkOptionsOnly(args, io, "range-fit", kUsage))
         return *stop;
-
-    // Every option checked before any work.
-    if (const auto problem = checkTensorSourceOptions(args))
-        return usageError(*problem);
-    const auto formatsText = args.value("formats");
-    if (!formatsText)
-        return usageError("--formats ID,... is required");
-    const FormatListLookup formats = findFormats(*formatsText);
-    if (!formats.error.empty())
-        return usageError("--formats: " + formats.error);
-    if (formats.specs.empty())
-        return usageError("--formats: name at least one format");
-
-    RangeFitOptions options;
-    if (auto text = args.value("scale")) {
-        const ParsedValue parsed = parseValue(*text);
-        if (!parsed)
-            return usageError("--scale '" + *text + "': column " +
-                              std::to_string(parsed.error.position + 1) + ": " +
-                              parsed.error.message);
-        if (!parsed.exact)
-            return usageError("--scale must be exact: at most 40000 digits, within 10^±20000");
-        if (!parsed.value->isFinite() || parsed.value->isZero() || parsed.value->isNegative())
-            return usageError("--scale must be a finite positive number, got '" + *text + "'");
-        options.scale = *parsed.value;
-    }
-    if (auto text = args.value("round")) {
-        const auto mode = parseRoundingMode(*text);
-        if (!mode)
-            return usageError("--round: unknown rounding mode '" + *text +
-                              "' (use rne, rna, rtz, rup, rdn, sr or rto)");
-        options.rounding.mode = *mode;
-    }
-    if (auto text = args.value("overflow")) {
-        const auto policy = parseOverflowPolicy(*text);
-        if (!policy)
-            return usageError("--overflow: unknown policy '" + *text + "' (use ieee or saturate)");
-        options.rounding.overflow = *policy;
-    }
-
-    std::string error;
-    TensorSource source;
-    if (const int status = readTensorSource(args, source, error); status != kExitOk)
-        return status == kExitUsage ? usageError(error) : dataError(error);
-    // Stochastic rounding: element i's bits from a stream of its own made from the seed (the
-    // --dist seed, else 0), not the stream that drew element i.
-    options.rounding.randomBits =
-        streamSeed(args.value("seed") ? std::stoull(*args.value("seed")) : 0, 0);
-
-    std::vector<RangeFit> fits;
-    for (const FormatSpec& format : formats.specs)
-        fits.push_back(fitRange(source.view, format, options));
-
-    if (args.has("json")) {
-        Json document;
-        document["source"] = source.description;
-        document["count"] = source.view.size();
-        document["scale"] = exactText(options.scale);
-        document["round"] = roundingModeId(options.rounding.mode);
-        document["overflow"] = overflowPolicyId(options.rounding.overflow);
-        Json results = Json::array();
-        for (const RangeFit& fit : fits)
-            results.push_back(fitJson(fit));
-        document["results"] = results;
-        printJson(io.out, document);
-    } else {
-        printText(io.out, source.description, source.view.size(), options, fits);
-    }
+    const Outcome<RangeFitCommandOptions> options = parseRangeFitOptions(args);
+    if (!options)
+        return reportError(io, "range-fit", options.error());
+    const RangeFitReport report = computeRangeFit(*options);
+    if (options->json)
+        renderRangeFitJson(report, io.out);
+    else
+        renderRangeFitText(report, io.out);
     return kExitOk;
 }
 

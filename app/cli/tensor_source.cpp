@@ -160,4 +160,12 @@ int readTensorSource(const Arguments& args, TensorSource& source, std::string& e
     return kExitOk;
 }
 
+Outcome<std::shared_ptr<const TensorSource>> loadTensorSource(const Arguments& args) {
+    auto source = std::make_shared<TensorSource>();
+    std::string error;
+    if (const int status = readTensorSource(args, *source, error); status != kExitOk)
+        return CommandError{error, status};
+    return std::shared_ptr<const TensorSource>(std::move(source));
+}
+
 } // namespace fpx::cli

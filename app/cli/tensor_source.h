@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "commands.h"
+
 #include "fpx/data/tensor_file.h"
 #include "fpx/data/tensor_view.h"
 #include "fpx/data/value_distribution.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -64,5 +67,9 @@ std::vector<float> drawFloats(const ValueDistribution& distribution, std::size_t
 // --dist, --count, --seed or --values) or kExitDataError (a file that cannot be read, a tensor
 // without elements) with `error` saying what and where. Call checkTensorSourceOptions first.
 int readTensorSource(const Arguments& args, TensorSource& source, std::string& error);
+
+// readTensorSource as a step of a command: the source, shared (it cannot be copied) between
+// the options and the report that views it, or the error that stops the command.
+Outcome<std::shared_ptr<const TensorSource>> loadTensorSource(const Arguments& args);
 
 } // namespace fpx::cli
