@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// fpx plot: the explorer's plots rendered headless to PNG, PDF, SVG or CSV.
+// fpx plot: the explorer's plots rendered headless to PNG, PDF, SVG or CSV: the options (a
+// plot request), the plot's data the plots library computes, and the file it is drawn into.
 #include "arguments.h"
 #include "commands.h"
 #include "conversion_setup.h"
@@ -22,11 +23,18 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <ostream>
+#include <string>
 
 namespace fpx::cli {
 
 namespace {
+
+constexpr const char* kUsage =
+    "usage: fpx plot error|ulp|range|values|memory [--formats ID,...] [--range A:B] [--log]\n"
+    "                [--symlog] [--round MODE] [--overflow POLICY]\n"
+    "                [--params N [--training] [--gib]] -o FILE.{png,pdf,svg,csv}\n";
 
 const char* defaultFormats(plots::PlotKind kind) {
     switch (kind) {
@@ -59,32 +67,26 @@ bool parseRange(const std::string& text, double& from, double& to) {
     return std::isfinite(from) && std::isfinite(to) && from < to;
 }
 
-} // namespace
+struct PlotOptions {
+    plots::PlotRequest request;
+    std::string output; // -o FILE: its extension is the form
+};
 
-int runPlot(const std::vector<std::string>& rawArgs, Streams& io) {
-    Arguments args(
-        rawArgs,
-        {"formats", "range", "round", "overflow", "seed", "scale", "o", "output", "params"},
-        {"log", "symlog", "training", "gib"});
-    const char* usage =
-        "usage: fpx plot error|ulp|range|values|memory [--formats ID,...] [--range A:B] [--log]\n"
-        "                [--symlog] [--round MODE] [--overflow POLICY]\n"
-        "                [--params N [--training] [--gib]] -o FILE.{png,pdf,svg,csv}\n";
-    if (const auto stop = checkArguments(args, io, "plot", usage))
-        return *stop;
+Outcome<PlotOptions> parsePlotOptions(const Arguments& args) {
+    PlotOptions options;
     if (args.positionals().size() != 1)
-        return usageError(io, "plot", "expected one plot kind");
+        return CommandError{"expected one plot kind"};
     const auto kind = plots::parsePlotKind(QString::fromStdString(args.positionals().front()));
     if (!kind)
-        return usageError(io, "plot",
-                          std::string("unknown plot '") + args.positionals().front() +
-                              "' (use error, ulp, range, values or memory)");
+        return CommandError{std::string("unknown plot '") + args.positionals().front() +
+                            "' (use error, ulp, range, values or memory)"};
     const auto output = args.value("o") ? args.value("o") : args.value("output");
     if (!output)
-        return usageError(io, "plot", "-o FILE is required (.png, .pdf, .svg or .csv)");
+        return CommandError{"-o FILE is required (.png, .pdf, .svg or .csv)"};
+    options.output = *output;
     const ConversionSetup setup = readConversionSetup(args);
     if (!setup.error.empty())
-        return usageError(io, "plot", setup.error);
+        return CommandError{setup.error};
     // The memory plot also takes block quantizers (mxfp4, nvfp4, nf4_dq …), not formats.
     std::vector<std::string> memoryIds;
     if (*kind == plots::PlotKind::Memory && args.has("formats")) {
@@ -97,18 +99,18 @@ int runPlot(const std::vector<std::string>& rawArgs, Streams& io) {
             if (id.empty())
                 continue;
             if (!memoryFootprint(id, 1000, FootprintMode::Inference, error))
-                return usageError(io, "plot", std::string("--formats: ") + error);
+                return CommandError{std::string("--formats: ") + error};
             memoryIds.push_back(id);
         }
         if (memoryIds.empty())
-            return usageError(io, "plot", "--formats: no formats given");
+            return CommandError{"--formats: no formats given"};
     }
     FormatListLookup formats =
         findFormats(memoryIds.empty() ? args.value("formats").value_or(defaultFormats(*kind))
                                       : std::string(defaultFormats(*kind)));
     if (!formats.error.empty())
-        return usageError(io, "plot", std::string("--formats: ") + formats.error);
-    plots::PlotRequest request;
+        return CommandError{std::string("--formats: ") + formats.error};
+    plots::PlotRequest& request = options.request;
     request.kind = *kind;
     request.options = setup.rounding;
     request.logarithmic = args.has("log");
@@ -118,16 +120,15 @@ int runPlot(const std::vector<std::string>& rawArgs, Streams& io) {
     request.formats = std::move(formats.specs);
     if (auto range = args.value("range")) {
         if (!parseRange(*range, request.from, request.to))
-            return usageError(io, "plot",
-                              std::string("--range '") + *range +
-                                  "': expected A:B with finite A < B");
+            return CommandError{std::string("--range '") + *range +
+                                "': expected A:B with finite A < B"};
     }
     // The switches that mean nothing for this kind are errors, not silently ignored.
     const plots::PlotSwitches switches = plots::plotSwitches(*kind);
     if (args.has("range") && !switches.range)
-        return usageError(io, "plot", std::string("--range: ") + switches.rangeWhy.toStdString());
+        return CommandError{std::string("--range: ") + switches.rangeWhy.toStdString()};
     if (args.has("log") && !switches.log)
-        return usageError(io, "plot", std::string("--log: ") + switches.logWhy.toStdString());
+        return CommandError{std::string("--log: ") + switches.logWhy.toStdString()};
     request.rangeSet = args.has("range");
     if (*kind == plots::PlotKind::Values && request.logarithmic) {
         request.symmetricLog = true; // the values plot's log axis is the symmetric one
@@ -136,36 +137,62 @@ int runPlot(const std::vector<std::string>& rawArgs, Streams& io) {
     const bool memory = *kind == plots::PlotKind::Memory;
     for (const char* option : {"params", "training", "gib"})
         if (args.has(option) && !memory)
-            return usageError(io, "plot",
-                              std::string("--") + option + " is for the memory plot only");
+            return CommandError{std::string("--") + option + " is for the memory plot only"};
     if (auto params = args.value("params")) {
         std::string error;
         const auto count = parseParameterCount(*params, error);
         if (!count)
-            return usageError(io, "plot", std::string("--params: ") + error);
+            return CommandError{std::string("--params: ") + error};
         request.parameters = *count;
     }
     request.footprint = args.has("training") ? FootprintMode::Training : FootprintMode::Inference;
     request.gib = args.has("gib");
     request.memoryIds = std::move(memoryIds);
     if (*kind == plots::PlotKind::Error && request.logarithmic && request.from <= 0)
-        return usageError(io, "plot", "--log needs a positive range (--range A:B with 0 < A)");
+        return CommandError{"--log needs a positive range (--range A:B with 0 < A)"};
 
-    // Render offscreen unless a display is at hand.
+    return options;
+}
+
+// Qt's widgets draw the plots and need an application: offscreen unless a display is at hand.
+std::unique_ptr<QApplication> headlessApplication() {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
         qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
-    int argc = 1;
-    char name[] = "fpx";
-    char* argv[] = {name, nullptr};
-    QApplication app(argc, argv);
+    // QApplication keeps a reference to argc for its whole life.
+    static int argc = 1;
+    static char name[] = "fpx";
+    static char* argv[] = {name, nullptr};
+    return std::make_unique<QApplication>(argc, argv);
+}
+
+// The plot drawn and written to `output` as PNG, PDF, SVG or (its data) CSV.
+std::optional<CommandError> renderPlot(const plots::PlotData& data, const std::string& output) {
     QCustomPlot plot;
     plot.resize(1100, 650);
-    const plots::PlotData data = plots::computePlotData(request);
     plots::buildPlot(plot, data);
     QString error;
-    if (!plots::exportPlot(plot, data, QString::fromStdString(*output), &error))
-        return usageError(io, "plot", error.toStdString());
+    if (!plots::exportPlot(plot, data, QString::fromStdString(output), &error))
+        return CommandError{error.toStdString()};
+    return std::nullopt;
+}
+
+} // namespace
+
+int runPlot(const std::vector<std::string>& rawArgs, Streams& io) {
+    const Arguments args(
+        rawArgs,
+        {"formats", "range", "round", "overflow", "seed", "scale", "o", "output", "params"},
+        {"log", "symlog", "training", "gib"});
+    if (const auto stop = checkArguments(args, io, "plot", kUsage))
+        return *stop;
+    const Outcome<PlotOptions> options = parsePlotOptions(args);
+    if (!options)
+        return reportError(io, "plot", options.error());
+    const auto application = headlessApplication();
+    const plots::PlotData data = plots::computePlotData(options->request);
+    if (const auto error = renderPlot(data, options->output))
+        return reportError(io, "plot", *error);
     return kExitOk;
 }
 
