@@ -960,6 +960,20 @@ void TestAccumulation::distributions() {
     error.clear();
     QVERIFY(!parseTermDistribution("uniform:2:1", error));
     QVERIFY2(error.find("B must exceed A") != std::string::npos, error.c_str());
+    // Every distribution of the one grammar of random values is a term distribution, and its
+    // problems are reported in that grammar's words.
+    error.clear();
+    QVERIFY(!parseTermDistribution("laplace:0", error));
+    QVERIFY2(error.find("laplace:B: B must be positive") != std::string::npos, error.c_str());
+    error.clear();
+    QVERIFY(!parseTermDistribution("zeros", error));
+    QVERIFY2(error.find("use ones, const:V, file:PATH or a distribution") != std::string::npos,
+             error.c_str());
+    const TermSequence logNormal = makeOrFail("lognormal:-12:2", 500, lookUp("fp32"), 3);
+    for (std::size_t i = 0; i < logNormal.size(); ++i) {
+        const double term = doubleFromExact(logNormal.at(i));
+        QVERIFY2(term > 0 && term < 1, qPrintable(QString::number(term)));
+    }
     // const:V is rounded into the element format once: 0.1 in FP16.
     const FormatSpec fp16 = lookUp("fp16");
     const TermSequence tenth = makeOrFail("const:0.1", 3, fp16);

@@ -207,22 +207,6 @@ std::optional<TermDistribution> parseTermDistribution(std::string_view text, std
         d.constant = *v;
         return d;
     }
-    if (kind == "uniform" || kind == "normal") {
-        // One parser and one generator for random values: value_distribution.h.
-        const auto random = parseValueDistribution(text, error);
-        if (!random)
-            return std::nullopt;
-        if (random->kind == ValueDistribution::Kind::Uniform) {
-            d.kind = TermDistribution::Kind::Uniform;
-            d.low = random->a;
-            d.high = random->b;
-        } else {
-            d.kind = TermDistribution::Kind::Normal;
-            d.mean = random->a;
-            d.sigma = random->b;
-        }
-        return d;
-    }
     if (kind == "file") {
         const std::size_t colon = text.find(':');
         if (colon + 1 >= text.size()) {
@@ -233,8 +217,20 @@ std::optional<TermDistribution> parseTermDistribution(std::string_view text, std
         d.path = std::string(text.substr(colon + 1));
         return d;
     }
-    error =
-        "'" + std::string(text) + "': use ones, const:V, uniform:A:B, normal:MU:SIGMA or file:PATH";
+    // Anything else is a random distribution, in the one grammar of random values; its parser
+    // names what is wrong with a distribution it knows.
+    std::string randomError;
+    if (const auto random = parseValueDistribution(text, randomError)) {
+        d.kind = TermDistribution::Kind::Random;
+        d.random = *random;
+        return d;
+    }
+    if (isValueDistributionKind(kind))
+        error = randomError;
+    else
+        error = "'" + std::string(text) +
+                "': use ones, const:V, file:PATH or a distribution (uniform:A:B, "
+                "normal:MU:SIGMA, lognormal:MU:SIGMA, laplace:B, student:NU)";
     return std::nullopt;
 }
 
@@ -281,23 +277,11 @@ std::optional<TermSequence> makeTerms(const TermDistribution& distribution, std:
     case TermDistribution::Kind::Constant:
         writer.fill(distribution.constant, count);
         break;
-    case TermDistribution::Kind::Uniform:
-    case TermDistribution::Kind::Normal: {
-        ValueDistribution random;
-        if (distribution.kind == TermDistribution::Kind::Uniform) {
-            random.kind = ValueDistribution::Kind::Uniform;
-            random.a = distribution.low;
-            random.b = distribution.high;
-        } else {
-            random.kind = ValueDistribution::Kind::Normal;
-            random.a = distribution.mean;
-            random.b = distribution.sigma;
-        }
+    case TermDistribution::Kind::Random:
         writer.reserve(count);
         for (std::size_t i = 0; i < count; ++i)
-            writer.addDouble(drawValue(random, seed, i));
+            writer.addDouble(drawValue(distribution.random, seed, i));
         break;
-    }
     case TermDistribution::Kind::File: {
         // Text is read here, line by line and exactly (each value rounded once, into the
         // element format); a .npy or .safetensors file, or PATH:TENSOR, through the one tensor

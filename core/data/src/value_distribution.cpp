@@ -197,6 +197,13 @@ std::optional<ValueDistribution> parseValueDistribution(std::string_view text, s
     return std::nullopt;
 }
 
+bool isValueDistributionKind(std::string_view kind) {
+    for (std::string_view known : {"uniform", "normal", "lognormal", "laplace", "student"})
+        if (kind == known)
+            return true;
+    return false;
+}
+
 bool parseOutliers(std::string_view text, ValueDistribution& distribution, std::string& error) {
     const std::vector<std::string_view> parts = splitAt(text, ':');
     if (parts.size() != 2) {

@@ -93,10 +93,11 @@ AccumulationPanel::AccumulationPanel(FormatSelection* selection, QWidget* parent
     distribution_->setObjectName("accDistribution");
     distribution_->setEditable(true);
     distribution_->addItems({"ones", "const:0.1", "uniform:0:1", "normal:0:1"});
-    distribution_->setToolTip(tr("The terms: ones, const:V, uniform:A:B, normal:MU:SIGMA, or "
-                                 "file:PATH (one value per line, a .npy array or a .safetensors "
-                                 "file; file:PATH:TENSOR picks a tensor by name). Random terms "
-                                 "are drawn from the seed."));
+    distribution_->setToolTip(tr("The terms: ones, const:V, a distribution (uniform:A:B, "
+                                 "normal:MU:SIGMA, lognormal:MU:SIGMA, laplace:B, student:NU), "
+                                 "or file:PATH (one value per line, a .npy array or a "
+                                 ".safetensors file; file:PATH:TENSOR picks a tensor by name). "
+                                 "Random terms are drawn from the seed."));
     form->addRow(tr("&Values"), distribution_);
     element_ = new QComboBox(controls);
     element_->setObjectName("accElement");

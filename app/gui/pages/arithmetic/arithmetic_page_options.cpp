@@ -71,7 +71,8 @@ const std::array kOptions{
            },
            OpensPage::Yes},
     Option{"values", "DIST",
-           "Accumulation lab: the terms: ones, const:V, uniform:A:B or normal:MU:SIGMA.",
+           "Accumulation lab: the terms: ones, const:V, a distribution (uniform:A:B, "
+           "normal:MU:SIGMA, lognormal:MU:SIGMA, laplace:B, student:NU) or file:PATH.",
            [](const QString& text, State& state) {
                std::string error;
                if (!parseTermDistribution(text.toStdString(), error))

@@ -20,7 +20,7 @@ struct ArithmeticPageState {
     std::optional<Lab> lab;
     // The accumulation lab, with `fpx accumulate`'s names: setting any of them runs it.
     std::optional<int> terms;
-    std::optional<QString> values;  // ones, const:V, uniform:A:B, normal:MU:SIGMA
+    std::optional<QString> values;  // ones, const:V, a distribution, file:PATH
     std::optional<QString> element; // empty: each accumulator's own format
     std::optional<QStringList> accumulators;
     std::optional<QStringList> methods;

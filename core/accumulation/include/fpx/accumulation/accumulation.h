@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "fpx/data/value_distribution.h"
 #include "fpx/exact/code.h"
 #include "fpx/exact/exact_value.h"
 #include "fpx/exact/format_spec.h"
@@ -50,16 +51,16 @@ inline bool tracksStagnation(SumMethod method) {
 // Where the terms come from.
 //   ones             every term 1
 //   const:V          every term V (any value parseValue reads)
-//   uniform:A:B      uniform on [A, B), drawn in double from the seed
-//   normal:MU:SIGMA  Gaussian, drawn in double from the seed (Box–Muller)
+//   DISTRIBUTION     drawn in double from the seed, in the one grammar of random values
+//                    (fpx/data/value_distribution.h): uniform:A:B, normal:MU:SIGMA,
+//                    lognormal:MU:SIGMA, laplace:B, student:NU
 //   file:PATH        one value per line (blank lines and lines starting with # are skipped),
 //                    or a .npy array of float32 / float64 (any shape, read in memory order)
 struct TermDistribution {
-    enum class Kind { Ones, Constant, Uniform, Normal, File };
+    enum class Kind { Ones, Constant, Random, File };
     Kind kind = Kind::Ones;
     ExactValue constant = ExactValue::integer(1); // Constant
-    double low = 0, high = 1;                     // Uniform
-    double mean = 0, sigma = 1;                   // Normal
+    ValueDistribution random;                     // Random
     std::string path;                             // File
     std::string text;                             // as written, for reports
 };

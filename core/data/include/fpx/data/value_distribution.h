@@ -31,6 +31,9 @@ struct ValueDistribution {
 
 // nullopt with `error` saying what is wrong and where ("laplace:B: B must be positive").
 std::optional<ValueDistribution> parseValueDistribution(std::string_view text, std::string& error);
+// Whether `kind` names a distribution ("normal" of "normal:0:1"): another grammar that admits
+// distributions among its own forms can say which error is the distribution's.
+bool isValueDistributionKind(std::string_view kind);
 bool parseOutliers(std::string_view text, ValueDistribution& distribution, std::string& error);
 
 double drawValue(const ValueDistribution& distribution, std::uint64_t seed, std::size_t index);
