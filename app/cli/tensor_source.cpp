@@ -139,7 +139,7 @@ int readTensorSource(const Arguments& args, TensorSource& source, std::string& e
         auto options = readDistributionOptions(args, error);
         if (!options)
             return kExitUsage;
-        source.values = drawFloats(options->distribution, options->count, options->seed);
+        source.values = cli::drawFloats(options->distribution, options->count, options->seed);
         source.description = options->description;
     } else {
         auto values = parseValueList(args.value("values").value_or(""), error);
