@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// fpx formats: the catalogue with limits derived from each FormatSpec.
+// fpx formats: the catalogue with limits derived from each FormatSpec. The options, the
+// catalogue as listed, and its text and JSON renderers.
 #include "arguments.h"
 #include "commands.h"
 #include "presentation.h"
+#include "text_table.h"
 
 #include "fpx/exact/decimal_text.h"
 #include "fpx/exact/format_catalogue.h"
@@ -15,6 +17,42 @@
 namespace fpx::cli {
 
 namespace {
+
+constexpr const char* kUsage = "usage: fpx formats [--json] [--color|--no-color]\n";
+
+struct FormatsOptions {
+    bool json = false;
+    ColorChoice color = ColorChoice::Auto;
+};
+
+FormatsOptions parseFormatsOptions(const Arguments& args) {
+    return {args.has("json"), readColorChoice(args)};
+}
+
+// One format as listed: integer formats at scale 1, so that their limits are levels (int8 is
+// [−128, 127]); the scale the catalogue gives them stays beside, for JSON.
+struct ListedFormat {
+    FormatSpec spec;
+    FormatLimits limits;     // of spec
+    ExactValue defaultScale; // the catalogue's scale (a lookup format's absmax)
+};
+
+struct FormatsReport {
+    std::vector<ListedFormat> formats; // the built-ins, in catalogue order
+};
+
+// The options choose only the form, so the catalogue is the same for every command line.
+FormatsReport computeFormats() {
+    FormatsReport report;
+    for (const FormatSpec& catalogued : builtinFormats()) {
+        FormatSpec spec = catalogued;
+        if (spec.kind == FormatKind::Integer)
+            spec.scale = ExactValue::integer(1);
+        const FormatLimits limits = deriveLimits(spec);
+        report.formats.push_back({std::move(spec), limits, catalogued.scale});
+    }
+    return report;
+}
 
 std::string_view kindName(FormatKind kind) {
     switch (kind) {
@@ -44,13 +82,6 @@ std::string_view encodingName(const FormatSpec& spec) {
     return "?";
 }
 
-// Integer formats list their levels (scale 1): int8 is [−128, 127].
-FormatSpec unscaled(FormatSpec spec) {
-    if (spec.kind == FormatKind::Integer)
-        spec.scale = ExactValue::integer(1);
-    return spec;
-}
-
 // p·log10(2) to four decimals, as it has always been listed: an approximate figure, not
 // exact like the limits.
 double fourDecimals(double value) {
@@ -62,9 +93,9 @@ double fourDecimals(double value) {
     return rounded;
 }
 
-Json formatJson(const FormatSpec& original) {
-    const FormatSpec spec = unscaled(original);
-    const FormatLimits l = deriveLimits(spec);
+Json formatJson(const ListedFormat& listed) {
+    const FormatSpec& spec = listed.spec;
+    const FormatLimits& l = listed.limits;
     const bool isFloat = spec.kind == FormatKind::BinaryFloat;
     Json json;
     json["id"] = spec.id;
@@ -104,53 +135,48 @@ Json formatJson(const FormatSpec& original) {
     json["inf_codes"] = integerOrDigits(l.infinityCount);
     json["zero_codes"] = integerOrDigits(l.zeroCount);
     if (spec.isScaled()) {
-        const DecimalText scale = toDecimal(original.scale);
-        json[spec.kind == FormatKind::Lookup ? "default_absmax" : "default_scale"] = scale.text;
+        json[spec.kind == FormatKind::Lookup ? "default_absmax" : "default_scale"] =
+            toDecimal(listed.defaultScale).text;
         if (spec.kind == FormatKind::Integer)
             json["default_scale_fraction"] =
-                "1/" + toDecimal(ExactValue::integer(1) / original.scale).text;
+                "1/" + toDecimal(ExactValue::integer(1) / listed.defaultScale).text;
     }
     json["description"] = spec.description;
     return json;
 }
 
-} // namespace
+void renderFormatsJson(const FormatsReport& report, std::ostream& out) {
+    Json list = Json::array();
+    for (const ListedFormat& listed : report.formats)
+        list.push_back(formatJson(listed));
+    printJson(out, Json{{"formats", std::move(list)}});
+}
 
-int runFormats(const std::vector<std::string>& rawArgs, Streams& io) {
-    Arguments args(rawArgs, {}, {"json", "color", "no-color"});
-    const char* usage = "usage: fpx formats [--json] [--color|--no-color]\n";
-    if (const auto stop = checkOptionsOnly(args, io, "formats", usage))
-        return *stop;
-    const auto& formats = builtinFormats();
-    if (args.has("json")) {
-        Json list = Json::array();
-        for (const FormatSpec& spec : formats)
-            list.push_back(formatJson(spec));
-        printJson(io.out, Json{{"formats", std::move(list)}});
-        return kExitOk;
+// s/e/m for a float; what stands in for it otherwise.
+std::string layoutText(const FormatSpec& spec) {
+    switch (spec.kind) {
+    case FormatKind::BinaryFloat:
+        return std::to_string(spec.isSigned ? 1 : 0) + "/" + std::to_string(spec.exponentBits) +
+               "/" + std::to_string(spec.storedSignificandBits());
+    case FormatKind::Integer:
+        return spec.isSigned ? "int" : "uint";
+    case FormatKind::Lookup:
+        return "table";
     }
-    TerminalStyle style{(io.outIsTerminal && !args.has("no-color")) || args.has("color")};
+    return "-";
+}
+
+void renderFormatsText(const FormatsReport& report, const TerminalStyle& style, std::ostream& out) {
     TextTable table({"id", "bits", "s/e/m", "bias", "max", "min normal", "min subnormal", "epsilon",
                      "digits", "inf", "nan", "aliases"});
-    for (const FormatSpec& original : formats) {
-        const FormatSpec spec = unscaled(original);
-        const FormatLimits l = deriveLimits(spec);
+    for (const auto& [spec, l, defaultScale] : report.formats) {
         const bool isFloat = spec.kind == FormatKind::BinaryFloat;
-        std::string layout = "-";
-        if (isFloat)
-            layout = std::to_string(spec.isSigned ? 1 : 0) + "/" +
-                     std::to_string(spec.exponentBits) + "/" +
-                     std::to_string(spec.storedSignificandBits());
-        else if (spec.kind == FormatKind::Integer)
-            layout = spec.isSigned ? "int" : "uint";
-        else
-            layout = "table";
-        std::string aliases;
+        std::string aliases; // the first four: the column stays narrow
         for (std::size_t i = 0; i < spec.aliases.size() && i < 4; ++i)
             aliases += (i ? ", " : "") + spec.aliases[i];
         char digits[16];
         std::snprintf(digits, sizeof digits, "%.2f", l.decimalDigits);
-        table.addRow({style.bold(spec.id), std::to_string(spec.totalBits()), layout,
+        table.addRow({style.bold(spec.id), std::to_string(spec.totalBits()), layoutText(spec),
                       isFloat ? std::to_string(spec.bias) : "-", humanValue(l.max),
                       isFloat ? humanValue(*l.minNormal) : humanValue(l.minPositive),
                       l.minSubnormal ? humanValue(*l.minSubnormal) : "-",
@@ -162,10 +188,25 @@ int runFormats(const std::vector<std::string>& rawArgs, Streams& io) {
                                         : codeToHex(*l.nanCode, spec.totalBits())),
                       aliases});
     }
-    table.print(io.out, style.enabled);
-    io.out << "\nInteger formats show levels; their values are level × scale (default 1/qmax)."
-           << "\nCustom formats: e<E>m<M>[b<bias>][fn|fnuz|fnu|f], int<N>, uint<N> (see fpx "
-              "--help).\n";
+    table.print(out, style.enabled);
+    out << "\nInteger formats show levels; their values are level × scale (default 1/qmax)."
+        << "\nCustom formats: e<E>m<M>[b<bias>][fn|fnuz|fnu|f], int<N>, uint<N> (see fpx "
+           "--help).\n";
+}
+
+} // namespace
+
+int runFormats(const std::vector<std::string>& rawArgs, Streams& io) {
+    const Arguments args(rawArgs, {}, {"json", "color", "no-color"});
+    if (const auto stop = checkOptionsOnly(args, io, "formats", kUsage))
+        return *stop;
+    const FormatsOptions options = parseFormatsOptions(args);
+    const FormatsReport report = computeFormats();
+    if (options.json)
+        renderFormatsJson(report, io.out);
+    else
+        renderFormatsText(report, TerminalStyle::forChoice(options.color, io.outIsTerminal),
+                          io.out);
     return kExitOk;
 }
 
