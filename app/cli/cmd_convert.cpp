@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // fpx convert: a streaming filter from values or codes to codes, as text lines or packed
-// little-endian binary arrays. The options; convert_stream.cpp converts.
+// little-endian binary arrays. The options; convert_text.cpp and convert_raw.cpp convert.
 #include "arguments.h"
 #include "commands.h"
 #include "conversion_setup.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// fpx convert: its options, and the streaming loops that convert and write (cmd_convert.cpp,
-// convert_stream.cpp).
+// fpx convert: its options, and the streaming loops that convert and write (cmd_convert.cpp;
+// convert_text.cpp and convert_raw.cpp, with what they share in convert_stream.h).
 
 #include "arguments.h"
 #include "commands.h"
