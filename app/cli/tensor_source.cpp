@@ -113,14 +113,6 @@ std::optional<DistributionOptions> readDistributionOptions(const Arguments& args
     return options;
 }
 
-std::vector<float> drawFloats(const ValueDistribution& distribution, std::size_t count,
-                              std::uint64_t seed) {
-    std::vector<float> values(count);
-    for (std::size_t i = 0; i < count; ++i)
-        values[i] = static_cast<float>(drawValue(distribution, seed, i));
-    return values;
-}
-
 int readTensorSource(const Arguments& args, TensorSource& source, std::string& error) {
     if (auto path = args.value("input")) {
         std::optional<RawLayout> raw;
@@ -139,7 +131,7 @@ int readTensorSource(const Arguments& args, TensorSource& source, std::string& e
         auto options = readDistributionOptions(args, error);
         if (!options)
             return kExitUsage;
-        source.values = cli::drawFloats(options->distribution, options->count, options->seed);
+        source.values = drawFloats(options->distribution, options->count, options->seed);
         source.description = options->description;
     } else {
         auto values = parseValueList(args.value("values").value_or(""), error);

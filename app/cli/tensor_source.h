@@ -58,11 +58,6 @@ struct DistributionOptions {
 std::optional<DistributionOptions> readDistributionOptions(const Arguments& args,
                                                            std::string& error);
 
-// `count` values of the distribution from `seed`, each double draw rounded once (nearest even)
-// to FP32, as every tensor fpx makes.
-std::vector<float> drawFloats(const ValueDistribution& distribution, std::size_t count,
-                              std::uint64_t seed);
-
 // Reads the tensor the options name into `source`. Returns kExitOk, or kExitUsage (a malformed
 // --dist, --count, --seed or --values) or kExitDataError (a file that cannot be read, a tensor
 // without elements) with `error` saying what and where. Call checkTensorSourceOptions first.

@@ -3,9 +3,6 @@
 
 #include "fpx/data/value_distribution.h"
 
-#include <algorithm>
-#include <cmath>
-#include <limits>
 #include <vector>
 
 namespace fpx::gui {
@@ -35,11 +32,8 @@ std::shared_ptr<TensorInput> loadTensorInput(const TensorSource& source, std::st
             error = "the count must be at least 1";
             return nullptr;
         }
-        // Generated tensors are FP32: each double draw rounded once, to nearest-even.
-        const std::vector<double> draws = drawValues(*distribution, source.count, source.seed);
-        auto floats = std::make_shared<std::vector<float>>(draws.size());
-        std::transform(draws.begin(), draws.end(), floats->begin(),
-                       [](double x) { return static_cast<float>(x); });
+        auto floats = std::make_shared<std::vector<float>>(
+            drawFloats(*distribution, source.count, source.seed));
         input->view.name =
             source.distribution + (source.outliers.empty() ? "" : " outliers " + source.outliers);
         input->view.shape = {floats->size()};
@@ -51,26 +45,12 @@ std::shared_ptr<TensorInput> loadTensorInput(const TensorSource& source, std::st
         error = input->view.name + ": the tensor is empty";
         return nullptr;
     }
-    double lo = std::numeric_limits<double>::infinity();
-    double hi = -lo;
-    double sum = 0;
-    for (std::size_t i = 0; i < input->view.size(); ++i) {
-        const double x = input->view.at(i);
-        if (!std::isfinite(x))
-            continue;
-        lo = std::min(lo, x);
-        hi = std::max(hi, x);
-        sum += x;
-        ++input->finite;
-    }
-    input->min = input->finite ? lo : 0;
-    input->max = input->finite ? hi : 0;
-    input->mean = input->finite ? sum / double(input->finite) : 0;
-    double squares = 0; // about the mean: two passes, no cancellation
-    for (std::size_t i = 0; i < input->view.size(); ++i)
-        if (const double x = input->view.at(i); std::isfinite(x))
-            squares += (x - input->mean) * (x - input->mean);
-    input->std = input->finite ? std::sqrt(squares / double(input->finite)) : 0;
+    const TensorStatistics statistics = tensorStatistics(input->view);
+    input->finite = statistics.elements - statistics.nans - statistics.infs;
+    input->min = statistics.min;
+    input->max = statistics.max;
+    input->mean = statistics.mean;
+    input->std = statistics.std;
     return input;
 }
 

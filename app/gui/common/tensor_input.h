@@ -32,7 +32,8 @@ struct TensorInput {
     TensorView view;
     std::shared_ptr<const void> keepAlive;
     std::string description; // "weights.npy: F32 [4096, 128]", "normal:0:1, 65 536 values"
-    double min = 0, max = 0; // over the finite values
+    // Over the finite values (tensorStatistics, as `fpx inspect` prints them).
+    double min = 0, max = 0;
     double mean = 0, std = 0;
     std::size_t finite = 0;
 };

@@ -242,4 +242,12 @@ std::vector<double> drawValues(const ValueDistribution& distribution, std::size_
     return values;
 }
 
+std::vector<float> drawFloats(const ValueDistribution& distribution, std::size_t count,
+                              std::uint64_t seed) {
+    std::vector<float> values(count);
+    for (std::size_t i = 0; i < count; ++i)
+        values[i] = static_cast<float>(drawValue(distribution, seed, i));
+    return values;
+}
+
 } // namespace fpx

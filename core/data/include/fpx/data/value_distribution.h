@@ -39,5 +39,9 @@ bool parseOutliers(std::string_view text, ValueDistribution& distribution, std::
 double drawValue(const ValueDistribution& distribution, std::uint64_t seed, std::size_t index);
 std::vector<double> drawValues(const ValueDistribution& distribution, std::size_t count,
                                std::uint64_t seed);
+// The values a tensor made from a distribution holds: each double draw rounded once (nearest
+// even) to FP32, as every tensor fpx draws, on the command line and on the pages.
+std::vector<float> drawFloats(const ValueDistribution& distribution, std::size_t count,
+                              std::uint64_t seed);
 
 } // namespace fpx
