@@ -8,9 +8,7 @@
 #include "term_options.h"
 
 #include "fpx/accumulation/accumulation.h"
-#include "fpx/exact/arithmetic.h"
 #include "fpx/exact/decimal_text.h"
-#include "fpx/exact/format_catalogue.h"
 #include "fpx/exact/value_parser.h"
 #include "fpx/exact/work_budget.h"
 
@@ -38,28 +36,17 @@ bool isDistribution(const std::string& text) {
     return text == "ones";
 }
 
-// A format option that may be "exact"; false (with `error`) when the id is unknown or has no
-// arithmetic.
-bool readStageFormat(const Arguments& args, const std::string& name, const char* fallback,
-                     const ConversionSetup& setup, std::optional<FormatSpec>& spec,
-                     std::string& error) {
+// A format option that may be "exact" (no rounding at that stage, nullopt).
+Outcome<std::optional<FormatSpec>> readStageFormat(const Arguments& args, const std::string& name,
+                                                   const char* fallback,
+                                                   const ConversionSetup& setup) {
     const std::string id = args.value(name).value_or(fallback);
-    if (id == "exact") {
-        spec.reset();
-        return true;
-    }
-    const FormatLookup lookup = findFormat(id);
-    if (!lookup) {
-        error = "--" + name + ": " + lookup.error;
-        return false;
-    }
-    spec = *lookup.spec;
-    setup.applyScale(*spec);
-    if (auto why = arithmeticUnsupported(*spec)) {
-        error = "--" + name + ": " + *why;
-        return false;
-    }
-    return true;
+    if (id == "exact")
+        return std::optional<FormatSpec>();
+    Outcome<FormatSpec> spec = readArithmeticFormat(name, id, setup, ArithmeticErrorForm::Option);
+    if (!spec)
+        return spec.error();
+    return std::optional(std::move(*spec));
 }
 
 // The terms of --a or --b: a list (rounded into the element format) or a distribution. A
@@ -122,19 +109,23 @@ Outcome<DotCommandOptions> parseDotOptions(const Arguments& args) {
     if (!aText || !bText)
         return CommandError{"--a and --b are required"};
 
-    std::string error;
-    std::optional<FormatSpec> element;
-    if (!readStageFormat(args, "element", "fp32", setup, element, error))
-        return CommandError{error};
+    const auto element = readStageFormat(args, "element", "fp32", setup);
     if (!element)
+        return element.error();
+    if (!*element)
         return CommandError{"--element: the elements need a format (exact is for --product and "
                             "--accumulator)"};
     DotCommandOptions options;
     DotOptions& dot = options.dot;
-    dot.element = *element;
-    if (!readStageFormat(args, "product", "exact", setup, dot.product, error) ||
-        !readStageFormat(args, "accumulator", "fp32", setup, dot.accumulator, error))
-        return CommandError{error};
+    dot.element = **element;
+    const auto product = readStageFormat(args, "product", "exact", setup);
+    if (!product)
+        return product.error();
+    const auto accumulator = readStageFormat(args, "accumulator", "fp32", setup);
+    if (!accumulator)
+        return accumulator.error();
+    dot.product = *product;
+    dot.accumulator = *accumulator;
     dot.rounding = setup.rounding;
     dot.rounding.randomBits = setup.seed;
     if (auto text = args.value("block")) {

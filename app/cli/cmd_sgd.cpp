@@ -10,7 +10,6 @@
 #include "term_options.h"
 
 #include "fpx/data/value_distribution.h"
-#include "fpx/exact/arithmetic.h"
 #include "fpx/exact/conversion.h"
 #include "fpx/exact/decimal_text.h"
 #include "fpx/exact/format_catalogue.h"
@@ -46,23 +45,6 @@ constexpr const char* kUsage =
 // megabytes.
 constexpr std::size_t kMaxSteps = kMaxSgdSteps;
 constexpr std::size_t kMaxTrajectory = 100'000;
-
-// A format option's spec, with --scale applied; an error when unknown or without arithmetic.
-std::optional<FormatSpec> readArithmeticFormat(const std::string& option, const std::string& id,
-                                               const ConversionSetup& setup, std::string& error) {
-    const FormatLookup lookup = findFormat(id);
-    if (!lookup) {
-        error = "--" + option + ": " + lookup.error;
-        return std::nullopt;
-    }
-    FormatSpec spec = *lookup.spec;
-    setup.applyScale(spec);
-    if (auto why = arithmeticUnsupported(spec)) {
-        error = "--" + option + " " + spec.id + ": " + *why;
-        return std::nullopt;
-    }
-    return spec;
-}
 
 // Exact values: W as written, LR as written or (the default) as the nearest double.
 Outcome<ExactValue> readExact(const Arguments& args, const char* option) {
@@ -130,27 +112,31 @@ Outcome<SgdCommandOptions> parseSgdOptions(const Arguments& args) {
         simulation.trajectoryPoints = *points;
     }
 
-    std::string error;
+    // Every format is named in the message, as the one of the --formats list it was.
+    constexpr auto form = ArithmeticErrorForm::OptionAndId;
     const FormatListLookup formats = findFormats(*args.value("formats"));
     if (!formats.error.empty())
         return CommandError{"--formats: " + formats.error};
     for (const FormatSpec& listed : formats.specs) {
-        const auto spec = readArithmeticFormat("formats", listed.id, setup, error);
+        const Outcome<FormatSpec> spec = readArithmeticFormat("formats", listed.id, setup, form);
         if (!spec)
-            return CommandError{error};
+            return spec.error();
         options.held.push_back(*spec);
     }
     if (auto id = args.value("master")) {
-        options.master = readArithmeticFormat("master", *id, setup, error);
-        if (!options.master)
-            return CommandError{error};
+        const Outcome<FormatSpec> spec = readArithmeticFormat("master", *id, setup, form);
+        if (!spec)
+            return spec.error();
+        options.master = *spec;
     }
     if (auto id = args.value("grad-format")) {
-        simulation.gradientFormat = readArithmeticFormat("grad-format", *id, setup, error);
-        if (!simulation.gradientFormat)
-            return CommandError{error};
+        const Outcome<FormatSpec> spec = readArithmeticFormat("grad-format", *id, setup, form);
+        if (!spec)
+            return spec.error();
+        simulation.gradientFormat = *spec;
     }
 
+    std::string error;
     options.gradsText = *args.value("grads");
     auto gradients = parseGradientSequence(options.gradsText, steps, setup.seed, error);
     if (!gradients)

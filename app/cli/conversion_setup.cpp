@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "conversion_setup.h"
 
+#include "fpx/exact/arithmetic.h"
+#include "fpx/exact/format_catalogue.h"
 #include "fpx/exact/value_parser.h"
 
 #include <charconv>
@@ -65,6 +67,20 @@ ConversionSetup readConversionSetup(const Arguments& args) {
         setup.scale = *parsed.value;
     }
     return setup;
+}
+
+Outcome<FormatSpec> readArithmeticFormat(std::string_view option, std::string_view id,
+                                         const ConversionSetup& setup, ArithmeticErrorForm form) {
+    const std::string name = "--" + std::string(option);
+    const FormatLookup lookup = findFormat(id);
+    if (!lookup)
+        return CommandError{name + ": " + lookup.error};
+    FormatSpec spec = *lookup.spec;
+    setup.applyScale(spec);
+    if (auto why = arithmeticUnsupported(spec))
+        return CommandError{name + (form == ArithmeticErrorForm::OptionAndId ? " " + spec.id : "") +
+                            ": " + *why};
+    return spec;
 }
 
 } // namespace fpx::cli

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "arguments.h"
+#include "commands.h"
 
 #include "fpx/exact/exact_value.h"
 #include "fpx/exact/format_spec.h"
@@ -10,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fpx::cli {
@@ -28,6 +30,16 @@ struct ConversionSetup {
 };
 
 ConversionSetup readConversionSetup(const Arguments& args);
+
+// How the error for a format without arithmetic begins: with the option alone, the reason
+// naming the format ("--element: nf4 has no arithmetic: …"), or with the option and the format
+// (fpx sgd: "--formats nf4: nf4 has no arithmetic: …", which of a list it was).
+enum class ArithmeticErrorForm { Option, OptionAndId };
+
+// The format `id` given to --`option`, with --scale applied, for a command that computes in it:
+// a usage error when the id is unknown or the format has no arithmetic.
+Outcome<FormatSpec> readArithmeticFormat(std::string_view option, std::string_view id,
+                                         const ConversionSetup& setup, ArithmeticErrorForm form);
 
 // Options with values shared by the converting commands.
 inline const char* const kConversionOptions[] = {"round", "overflow", "seed", "scale"};
