@@ -20,6 +20,7 @@
 #include "fpx/bench/backend.h"
 #include "fpx/bench/sizes.h"
 #include "fpx/bench/verification.h"
+#include "fpx/exact/parallel_chunks.h"
 #include "fpx/kernels/bulk_conversion.h"
 
 #include <cublasLt.h>
@@ -34,7 +35,6 @@
 #include <exception>
 #include <memory>
 #include <mutex>
-#include <thread>
 #include <vector>
 
 namespace fpx::cuda {
@@ -161,29 +161,9 @@ DeviceFeatures featuresFromComputeCapability(int computeCapability) {
 
 // ---- Host-side helpers ------------------------------------------------------------------
 
-// Runs f(begin, end) over [0, count) on all cores (the exact core is the slow side of every
-// comparison). Rethrows the first exception.
-template <typename F> void parallelChunks(std::size_t count, const F& f) {
-    const std::size_t hardware = std::max(1u, std::thread::hardware_concurrency());
-    const std::size_t chunks = std::clamp<std::size_t>(count / 16384, 1, hardware);
-    std::vector<std::thread> threads;
-    std::vector<std::exception_ptr> errors(chunks);
-    for (std::size_t c = 0; c < chunks; ++c) {
-        const std::size_t begin = count * c / chunks, end = count * (c + 1) / chunks;
-        threads.emplace_back([&, c, begin, end] {
-            try {
-                f(begin, end);
-            } catch (...) {
-                errors[c] = std::current_exception();
-            }
-        });
-    }
-    for (auto& t : threads)
-        t.join();
-    for (auto& e : errors)
-        if (e)
-            std::rethrow_exception(e);
-}
+// The exact core is the slow side of every comparison: it runs on every core, in chunks of at
+// least this many elements (parallelChunks rethrows the first chunk's exception).
+constexpr std::size_t kMinVerifiedChunk = 16384;
 
 // ---- The benchmark ----------------------------------------------------------------------
 
@@ -480,7 +460,7 @@ class BenchRun {
             return;
         }
         std::vector<std::uint8_t> host(n * static_cast<std::size_t>(codeBytes));
-        parallelChunks(n, [&](std::size_t begin, std::size_t end) {
+        parallelChunks(n, kMinVerifiedChunk, 0, [&](std::size_t begin, std::size_t end) {
             bench::writeRandomCodes(format, n, host.data(), begin, end);
         });
         copyOnStream(codes.get(), host.data(), host.size(), cudaMemcpyHostToDevice, runner.stream(),
@@ -545,7 +525,7 @@ class BenchRun {
                              cudaMemcpyDeviceToHost, runner.stream(), "download codes");
             }
             expected.resize(verify * static_cast<std::size_t>(outBytes));
-            parallelChunks(verify, [&](std::size_t begin, std::size_t end) {
+            parallelChunks(verify, kMinVerifiedChunk, 0, [&](std::size_t begin, std::size_t end) {
                 const std::size_t inStride = encode ? 4 : static_cast<std::size_t>(codeBytes);
                 const std::vector<std::uint8_t> part = bench::exactCoreOutputs(
                     format, options, direction, sourcePrefix.data() + begin * inStride, end - begin,

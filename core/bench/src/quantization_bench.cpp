@@ -3,6 +3,7 @@
 
 #include "fpx/bench/backend.h"
 #include "fpx/data/tensor_file.h"
+#include "fpx/exact/parallel_chunks.h"
 #include "fpx/quantization/block_format.h"
 #include "fpx/quantization/block_quantization.h"
 #include "fpx/quantization/tensor_quantizer.h"
@@ -32,19 +33,9 @@ int resolvedThreads(int threads) {
 // memcpy on `threads` threads, each copying its own contiguous share, as the quantizer's
 // threads each take their own chunks.
 void parallelCopy(float* to, const float* from, std::size_t n, int threads) {
-    const std::size_t share =
-        (n + static_cast<std::size_t>(threads) - 1) / static_cast<std::size_t>(threads);
-    std::vector<std::thread> helpers;
-    const auto copy = [&](int t) {
-        const std::size_t first = std::min(n, share * static_cast<std::size_t>(t));
-        const std::size_t count = std::min(n - first, share);
-        std::memcpy(to + first, from + first, count * sizeof(float));
-    };
-    for (int t = 1; t < threads; ++t)
-        helpers.emplace_back(copy, t);
-    copy(0);
-    for (std::thread& helper : helpers)
-        helper.join();
+    parallelChunks(n, 1, static_cast<unsigned>(threads), [&](std::size_t begin, std::size_t end) {
+        std::memcpy(to + begin, from + begin, (end - begin) * sizeof(float));
+    });
 }
 
 bool sameQuantization(const QuantizedTensor& a, const QuantizedTensor& b) {

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "fpx/bench/backend.h"
 
+#include "fpx/exact/parallel_chunks.h"
+
 #include <algorithm>
 #include <bit>
-#include <thread>
 
 namespace fpx::bench {
 
@@ -52,19 +53,11 @@ float randomElement(InputDistribution distribution, std::uint64_t seed, std::uin
 std::vector<float> randomInputs(std::size_t count, InputDistribution distribution,
                                 std::uint64_t seed) {
     std::vector<float> values(count);
-    const unsigned threads =
-        count < (1u << 20) ? 1u : std::max(1u, std::thread::hardware_concurrency());
-    std::vector<std::thread> pool;
-    const std::size_t chunk = (count + threads - 1) / threads;
-    for (unsigned t = 0; t < threads; ++t)
-        pool.emplace_back([&, t] {
-            const std::size_t begin = std::min(count, chunk * t);
-            const std::size_t end = std::min(count, begin + chunk);
-            for (std::size_t i = begin; i < end; ++i)
-                values[i] = randomElement(distribution, seed, i);
-        });
-    for (std::thread& thread : pool)
-        thread.join();
+    // Element i depends only on the seed and i, so the chunks are independent.
+    parallelChunks(count, std::size_t(1) << 20, 0, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i)
+            values[i] = randomElement(distribution, seed, i);
+    });
     return values;
 }
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "fpx/exact/parallel_chunks.h"
+
 #include <atomic>
-#include <exception>
 #include <functional>
 #include <thread>
 #include <vector>
@@ -10,8 +11,10 @@
 namespace fpx::bench {
 
 // A fixed team of threads that run one job together and wait for each other: the threads
-// are started once, so a timed pass costs a wake-up, not a thread creation. Workers spin
-// briefly on a generation counter, then sleep on it (std::atomic::wait).
+// are started once, so a timed pass costs a wake-up, not a thread creation (parallelChunks,
+// which starts its threads each time, is for work done once). Workers spin briefly on a
+// generation counter, then sleep on it (std::atomic::wait). An exception in any thread's part
+// is rethrown by run() once every thread is done, as parallelChunks does.
 class ThreadTeam {
   public:
     explicit ThreadTeam(int threads) : size_(threads < 1 ? 1 : threads) {
@@ -31,7 +34,7 @@ class ThreadTeam {
     int size() const { return size_; }
 
     // Runs job(threadIndex) on every thread of the team (index 0 on the caller) and returns
-    // when all are done.
+    // when all are done, rethrowing the first exception of any thread's part.
     void run(const std::function<void(int)>& job) {
         job_ = &job;
         pending_.store(size_ - 1, std::memory_order_release);
@@ -39,17 +42,11 @@ class ThreadTeam {
         generation_.notify_all();
         // The workers use `job` until they are done, so they are waited for even when the
         // caller's part throws.
-        std::exception_ptr failure;
-        try {
-            job(0);
-        } catch (...) {
-            failure = std::current_exception();
-        }
+        failure_.run([&] { job(0); });
         while (pending_.load(std::memory_order_acquire) != 0)
             std::this_thread::yield();
         job_ = nullptr;
-        if (failure)
-            std::rethrow_exception(failure);
+        failure_.rethrow();
     }
 
   private:
@@ -64,7 +61,7 @@ class ThreadTeam {
             seen = now;
             if (stop_.load(std::memory_order_acquire))
                 return;
-            (*job_)(index);
+            failure_.run([&] { (*job_)(index); });
             pending_.fetch_sub(1, std::memory_order_acq_rel);
         }
     }
@@ -75,6 +72,7 @@ class ThreadTeam {
     std::atomic<int> pending_{0};
     std::atomic<bool> stop_{false};
     const std::function<void(int)>* job_ = nullptr;
+    FirstException failure_;
 };
 
 } // namespace fpx::bench
