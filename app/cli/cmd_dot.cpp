@@ -8,6 +8,7 @@
 #include "term_options.h"
 
 #include "fpx/accumulation/accumulation.h"
+#include "fpx/data/value_distribution.h"
 #include "fpx/exact/decimal_text.h"
 #include "fpx/exact/value_parser.h"
 #include "fpx/exact/work_budget.h"
@@ -26,14 +27,18 @@ constexpr const char* kUsage =
     "  product into the product format (default exact: a fused multiply-add), and the\n"
     "  products added in the accumulator format (default fp32); with --block K, K products\n"
     "  at a time, each block's sum promoted into an FP32 total. 'exact' skips a rounding.\n"
-    "  LIST: comma-separated values, e.g. 1e10,1,-1e10. DIST: as in fpx accumulate\n"
-    "  (ones, const:V, uniform:A:B, normal:MU:SIGMA, file:PATH), with --terms N.\n";
+    "  LIST: comma-separated values, e.g. 1e10,1,-1e10. DIST: as in fpx accumulate,\n"
+    "  ones, const:V, a distribution (uniform:A:B, normal:MU:SIGMA, lognormal:MU:SIGMA,\n"
+    "  laplace:B, student:NU) or file:PATH, with --terms N.\n";
 
+// Whether --a or --b is a DIST rather than a LIST: "ones", or a distribution's kind and its
+// colon (no value has a colon).
 bool isDistribution(const std::string& text) {
-    for (const char* prefix : {"const:", "uniform:", "normal:", "file:"})
-        if (text.rfind(prefix, 0) == 0)
-            return true;
-    return text == "ones";
+    const std::size_t colon = text.find(':');
+    if (colon == std::string::npos)
+        return text == "ones";
+    const std::string_view kind = std::string_view(text).substr(0, colon);
+    return kind == "const" || kind == "file" || isValueDistributionKind(kind);
 }
 
 // A format option that may be "exact" (no rounding at that stage, nullopt).

@@ -52,8 +52,9 @@ Usage:
   fpx accumulate --terms N --values DIST [--element ID] [--accumulator ID,...]
                  [--method sequential|pairwise|kahan|blocked:K] [--round MODE]
                  [--seed S] [--trace K] [--json|--csv]
-      N terms (ones, const:V, uniform:A:B, normal:MU:SIGMA, file:PATH) summed in
-      each accumulator format, beside the exact sum: error, stagnation, trace.
+      N terms summed in each accumulator format, beside the exact sum: error,
+      stagnation, trace. DIST: ones, const:V, a distribution (uniform:A:B,
+      normal:MU:SIGMA, lognormal:MU:SIGMA, laplace:B, student:NU) or file:PATH.
   fpx dot --a LIST|DIST --b LIST|DIST [--terms N] [--element ID]
           [--product ID|exact] [--accumulator ID|exact] [--block K] [--json]
       A dot product with separate element, product and accumulator formats.

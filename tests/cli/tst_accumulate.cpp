@@ -72,6 +72,8 @@ class TestAccumulate : public QObject {
     void elementFormatAndPath();
     void stochasticRoundingIsReproducible();
     void filesOfTerms();
+    void randomDistributions_data();
+    void randomDistributions();
     void usageErrors_data();
     void usageErrors();
     void dotKnownResults();
@@ -255,6 +257,30 @@ void TestAccumulate::filesOfTerms() {
     QVERIFY2(run.err.contains("cannot open"), qPrintable(describe(run)));
 }
 
+// Every distribution of the grammar of random values sums, as the quantizer draws from them.
+void TestAccumulate::randomDistributions_data() {
+    QTest::addColumn<QString>("values");
+    // Magnitudes around e^-12 spread over many binades: FP16's subnormals and BF16's short
+    // significand both lose terms, and still each accumulator gives a sum.
+    QTest::newRow("lognormal") << "lognormal:-12:2";
+    QTest::newRow("laplace") << "laplace:1";
+    QTest::newRow("student") << "student:3";
+}
+
+void TestAccumulate::randomDistributions() {
+    QFETCH(QString, values);
+    const CliRun run = runFpx({"accumulate", "--values", values, "--terms", "1000", "--json"});
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    const QJsonObject root = json(run);
+    QCOMPARE(root["values"].toString(), values);
+    QCOMPARE(root["results"].toArray().size(), 3);
+    for (const char* accumulator : {"fp16", "bf16", "fp32"}) {
+        const QJsonObject r = resultFor(root, accumulator, "sequential");
+        QVERIFY2(!r["sum"].toString().isEmpty(), accumulator);
+        QVERIFY2(!r["exact_sum"].toString().isEmpty(), accumulator);
+    }
+}
+
 void TestAccumulate::usageErrors_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("message");
@@ -268,6 +294,8 @@ void TestAccumulate::usageErrors_data() {
         << QStringList{"--terms", "4", "--values", "uniform:2:1"} << "B must exceed A";
     QTest::newRow("unknown distribution")
         << QStringList{"--terms", "4", "--values", "zeros"} << "use ones, const:V";
+    QTest::newRow("laplace without scale")
+        << QStringList{"--terms", "4", "--values", "laplace:0"} << "laplace:B: B must be positive";
     QTest::newRow("bad method") << ones + QStringList{"--method", "blocked:0"}
                                 << "'blocked:0' is not sequential";
     QTest::newRow("bad accumulator")
@@ -346,6 +374,10 @@ void TestAccumulate::dotStagesAndDistributions() {
     QCOMPARE(json(run)["value"].toString(), QString("2050"));
     QCOMPARE(json(run)["result_format"].toString(), QString("fp32"));
     QCOMPARE(json(run)["block"].toInt(), 2);
+    // Any distribution of the grammar of random values is a DIST, not a malformed list.
+    run = runFpx({"dot", "--a", "lognormal:0:1", "--b", "1,2,3", "--json"});
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    QCOMPARE(json(run)["terms"].toInt(), 3);
 }
 
 void TestAccumulate::dotErrors_data() {
