@@ -384,12 +384,12 @@ void TestExplorer::sameBitsEveryFormat() {
     if (const QByteArray shots = qgetenv("FPX_TEST_SCREENSHOTS"); !shots.isEmpty()) {
         dialog.codeEdit()->setText("0x80");
         dialog.show();
-        QTest::qWait(50);
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
         dialog.grab().save(QString::fromLocal8Bit(shots) + "/same-bits.png");
         FormatManagerDialog manager(specs("fp16,bf16,fp8_e4m3,fp8_e5m2,int8,nf4"));
         manager.specEdit()->setText("e4m3b11fnuz");
         manager.show();
-        QTest::qWait(50);
+        QVERIFY(QTest::qWaitForWindowExposed(&manager));
         manager.grab().save(QString::fromLocal8Bit(shots) + "/format-manager.png");
     }
 }

@@ -11,8 +11,10 @@
 #include <QAction>
 #include <QComboBox>
 #include <QLineEdit>
+#include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
+#include <QTimer>
 #include <QUndoStack>
 
 using namespace fpx;
@@ -110,7 +112,11 @@ void TestExplorerHistory::typingPauseStartsANewStep() {
     MainWindow window;
     prepare(window, "fp16", "1");
     typeValue(window, "3", false);
-    QTest::qWait(ExplorerHistory::kTypingPauseMs + 300);
+    // The pause as the history sees it: its typing-pause timer running out.
+    auto* pause = window.history()->findChild<QTimer*>("typingPause");
+    QVERIFY(pause && pause->isActive());
+    QSignalSpy paused(pause, &QTimer::timeout);
+    QVERIFY(paused.wait(ExplorerHistory::kTypingPauseMs + 5000));
     QTest::keyClicks(window.valueEdit(), "2"); // "32", after a pause
     window.controller()->waitForIdle();
     QCOMPARE(window.history()->undoStack()->count(), 2);

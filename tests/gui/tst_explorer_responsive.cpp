@@ -2,6 +2,7 @@
 // The explorer computes slow inputs off the GUI thread, offscreen: the window keeps handling
 // events while they are computed, says so, and shows the newest input, never a superseded one.
 #include "explorer_table.h"
+#include "gui_waits.h"
 #include "pages/explorer/detail_panel.h"
 #include "pages/explorer/explorer_history.h"
 #include "pages/explorer/explorer_job.h"
@@ -26,6 +27,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -65,11 +68,22 @@ QString hexOf(const MainWindow& window, const QString& id) {
 // kBackstopMs, so that a test failing meanwhile does not hang on its jobs.
 struct Gate {
     static constexpr int kBackstopMs = 10000;
-    std::atomic<bool> open = false;
-    void wait() const {
-        for (int ms = 0; !open && ms < kBackstopMs; ++ms)
-            QThread::msleep(1);
+    void open() {
+        {
+            const std::lock_guard lock(mutex_);
+            open_ = true;
+        }
+        opened_.notify_all();
     }
+    void wait() {
+        std::unique_lock lock(mutex_);
+        opened_.wait_for(lock, std::chrono::milliseconds(kBackstopMs), [this] { return open_; });
+    }
+
+  private:
+    std::mutex mutex_;
+    std::condition_variable opened_;
+    bool open_ = false;
 };
 
 void typeValue(MainWindow& window, const QString& text) {
@@ -79,10 +93,12 @@ void typeValue(MainWindow& window, const QString& text) {
     QTest::keyClicks(edit, text);
 }
 
-// The longest time between two ticks of a 10 ms timer that both came while `busy` held, until
-// it no longer holds. Showing the result, once it is there, is not counted: that is the GUI's
-// own work, done once per result, not per keystroke.
-qint64 longestTickGap(const std::function<bool()>& busy, int timeoutMs) {
+// The longest time between two ticks of a 10 ms timer that both came while the controller was
+// computing, until it no longer is (woken by computingChanged, not by polling). Showing the
+// result, once it is there, is not counted: that is the GUI's own work, done once per result,
+// not per keystroke.
+qint64 longestTickGap(ExplorerController& controller, int timeoutMs) {
+    const std::function<bool()> busy = [&] { return controller.computing(); };
     QElapsedTimer clock;
     clock.start();
     qint64 last = 0;
@@ -96,8 +112,7 @@ qint64 longestTickGap(const std::function<bool()>& busy, int timeoutMs) {
         last = now;
     });
     ticker.start();
-    while (busy() && clock.elapsed() < timeoutMs)
-        QTest::qWait(5);
+    fpx::test::waitWhileBusy(&controller, &ExplorerController::computingChanged, busy, timeoutMs);
     return longest;
 }
 
@@ -202,7 +217,7 @@ void TestExplorerResponsive::typingStaysResponsive() {
     QVERIFY2(controller->computing(), "done before the notice: the slow input is too fast");
     QVERIFY(notice->text().contains(kSlowText));
     QVERIFY(!window.table()->isEnabled());
-    const qint64 gap = longestTickGap([&] { return controller->computing(); }, 60000);
+    const qint64 gap = longestTickGap(*controller, 60000);
     qInfo("longest gap between 10 ms ticks while computing: %lld ms", gap);
     QVERIFY(!controller->computing());
     // A ratio, not a time: computed on the GUI thread, the job would stall the loop for about
@@ -391,7 +406,7 @@ void TestExplorerResponsive::waitWithADeadline() {
     QVERIFY2(clock.elapsed() < Gate::kBackstopMs / 2, "a short deadline was not kept");
     QVERIFY(controller.computing());
     // A deadline long enough sees it through, the wait behind the older job included.
-    gate.open = true;
+    gate.open();
     QVERIFY(waitUntilIdle(&controller));
     QVERIFY(!controller.computing());
     QCOMPARE(controller.inputText(), QString("3"));
@@ -429,7 +444,7 @@ void TestExplorerResponsive::staleRowsAreFreedOnTheWorker() {
     controller.setInputText("1");
     QVERIFY(controller.computing());
     controller.setInputText("2");
-    gate.open = true;
+    gate.open();
     QVERIFY(waitUntilIdle(&controller));
     QCOMPARE(controller.inputText(), QString("2"));
     const auto freedCount = [&] {

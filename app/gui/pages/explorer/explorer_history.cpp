@@ -121,6 +121,7 @@ ExplorerHistory::ExplorerHistory(ExplorerController* controller, QObject* parent
     forward_->setToolTip(tr("The value shown after this one, after going back."));
     connect(forward_, &QAction::triggered, this, &ExplorerHistory::goForward);
 
+    typingPause_->setObjectName("typingPause"); // its timeout ends a typing step
     typingPause_->setSingleShot(true);
     typingPause_->setInterval(kTypingPauseMs);
     connect(typingPause_, &QTimer::timeout, this, &ExplorerHistory::commitTyping);
