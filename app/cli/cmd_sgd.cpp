@@ -34,9 +34,10 @@ constexpr const char* kUsage =
     "  LR: rounded to the nearest double, as PyTorch's lr is a Python float (a double);\n"
     "  --exact-lr keeps it exactly as written. The lr used is printed exactly.\n"
     "  --grads: a distribution as in fpx quantize --dist (normal:MU:SIGMA, uniform:A:B,\n"
-    "  laplace:B, student:NU), drawn as doubles from --seed and used exactly (needs\n"
-    "  --steps); or comma-separated exact values used in turn and repeated (--steps\n"
-    "  defaults to their number). --grad-format ID rounds each gradient into ID first.\n"
+    "  lognormal:MU:SIGMA, laplace:B, student:NU), drawn as doubles from --seed and used\n"
+    "  exactly (needs --steps); or comma-separated exact values used in turn and\n"
+    "  repeated (--steps defaults to their number). --grad-format ID rounds each\n"
+    "  gradient into ID first.\n"
     "  --round sr: stochastic rounding, a fresh draw per step (seeded by --seed).\n"
     "  --trajectory N: N evenly spaced steps of each run beside the exact weight.\n";
 
