@@ -224,8 +224,13 @@ void TestBenchmarks::runStreamsResultsWithoutBlocking() {
     heartbeat.start(10);
     runToEnd(panel);
     heartbeat.stop();
+    const qint64 ran = clock.elapsed();
     QVERIFY(ticks > 5);
-    QVERIFY2(longestGap < 500, qPrintable(QString("the GUI thread stalled %1 ms").arg(longestGap)));
+    // A ratio, not a time: measured on the GUI thread, the run would stall the loop for about
+    // all of it; on the worker the loop turns many times within it.
+    QVERIFY2(longestGap < std::max<qint64>(500, ran / 3),
+             qPrintable(
+                 QString("the GUI thread stalled %1 ms of a %2 ms run").arg(longestGap).arg(ran)));
     QVERIFY(progress.count() > 1);
     QCOMPARE(panel.progressBar()->value(), panel.progressBar()->maximum());
 
