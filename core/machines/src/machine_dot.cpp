@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A dot product longer than one instruction: instructions chained through their accumulator,
+// with promotion into an FP32 total where asked (docs/behaviour.md, "Machines").
+#include "fpx/machines/machine_dot.h"
+
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/format_catalogue.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace fpx {
+namespace {
+
+// total + x in FP32, rounded to nearest even: the promotion's ordinary addition.
+ExactValue addInFp32(const ExactValue& total, const ExactValue& x) {
+    const ExactValue sum = total + x;
+    return decodeCode(fp32Spec(), roundToFormat(sum, fp32Spec()).code).value;
+}
+
+} // namespace
+
+MachineDotResult machineDot(const MachineModel& machine, const FormatSpec& element,
+                            std::span<const ExactValue> a, std::span<const ExactValue> b,
+                            const MachineDotOptions& options) {
+    const MachineInstruction* instruction = machine.instructionFor(element.id);
+    if (!instruction)
+        throw std::invalid_argument(machine.name + " has no instruction for " + element.id);
+    if (a.size() != b.size())
+        throw std::invalid_argument("machineDot: the vectors differ in length");
+    const std::size_t products = static_cast<std::size_t>(instruction->products);
+    if (options.promoteEvery % products != 0)
+        throw std::invalid_argument("promotion every " + std::to_string(options.promoteEvery) +
+                                    " elements: not a multiple of the " + std::to_string(products) +
+                                    " products of an instruction");
+    MachineDotResult result;
+    result.format = &outputFormat(instruction->model.output);
+    const bool promoted = options.promoteEvery > 0;
+    ExactValue total = options.c;                                 // promoted: the FP32 total
+    ExactValue accumulator = promoted ? ExactValue() : options.c; // the instruction's c
+    std::size_t sincePromotion = 0;
+    for (std::size_t begin = 0; begin < a.size() || result.steps == 0; begin += products) {
+        const std::size_t count = std::min(products, a.size() - std::min(begin, a.size()));
+        FusedStep step = fusedDotAdd(a.subspan(begin, count), b.subspan(begin, count), element,
+                                     accumulator, instruction->model);
+        accumulator = step.output;
+        ++result.steps;
+        if (options.explain)
+            result.explained.push_back(std::move(step));
+        sincePromotion += products;
+        if (promoted && (sincePromotion == options.promoteEvery || begin + products >= a.size())) {
+            total = addInFp32(total, accumulator);
+            accumulator = ExactValue();
+            sincePromotion = 0;
+            ++result.promotions;
+        }
+        if (a.empty())
+            break;
+    }
+    result.value = promoted ? total : accumulator;
+    if (promoted)
+        result.format = &fp32Spec();
+    return result;
+}
+
+} // namespace fpx
