@@ -4,6 +4,7 @@
 #include "arguments.h"
 #include "commands.h"
 #include "conversion_setup.h"
+#include "dot_machine.h"
 #include "presentation.h"
 #include "term_options.h"
 
@@ -29,7 +30,13 @@ constexpr const char* kUsage =
     "  at a time, each block's sum promoted into an FP32 total. 'exact' skips a rounding.\n"
     "  LIST: comma-separated values, e.g. 1e10,1,-1e10. DIST: as in fpx accumulate,\n"
     "  ones, const:V, a distribution (uniform:A:B, normal:MU:SIGMA, lognormal:MU:SIGMA,\n"
-    "  laplace:B, student:NU) or file:PATH, with --terms N.\n";
+    "  laplace:B, student:NU) or file:PATH, with --terms N.\n"
+    "usage: fpx dot --machine M --a LIST|DIST --b LIST|DIST [--element ID] [--terms N]\n"
+    "               [--c V] [--promote N] [--json]\n"
+    "  The same dot product on matrix engine M (fpx machines lists them; fused:F[:G] is\n"
+    "  the generic model): its instructions chained through their accumulator, starting at\n"
+    "  c, beside the exact value and FP32 fused multiply-adds in order. --promote N: every N\n"
+    "  elements the accumulator is added into an FP32 total and restarts at 0.\n";
 
 // Whether --a or --b is a DIST rather than a LIST: "ones", or a distribution's kind and its
 // colon (no value has a colon).
@@ -100,8 +107,9 @@ std::string stageName(const std::optional<FormatSpec>& spec) {
 
 struct DotCommandOptions {
     DotOptions dot;
-    TermSequence a; // --a, rounded into the element format
-    TermSequence b; // --b
+    std::optional<MachineDotRequest> machine; // --machine: the dot product on a matrix engine
+    TermSequence a;                           // --a, rounded into the element format
+    TermSequence b;                           // --b
     bool json = false;
 };
 
@@ -114,7 +122,11 @@ Outcome<DotCommandOptions> parseDotOptions(const Arguments& args) {
     if (!aText || !bText)
         return CommandError{"--a and --b are required"};
 
-    const auto element = readStageFormat(args, "element", "fp32", setup);
+    // On a machine the elements default to what its first instruction takes.
+    const std::string machineElement =
+        args.has("machine") ? defaultMachineElement(*args.value("machine")) : std::string();
+    const auto element = readStageFormat(
+        args, "element", machineElement.empty() ? "fp32" : machineElement.c_str(), setup);
     if (!element)
         return element.error();
     if (!*element)
@@ -123,6 +135,16 @@ Outcome<DotCommandOptions> parseDotOptions(const Arguments& args) {
     DotCommandOptions options;
     DotOptions& dot = options.dot;
     dot.element = **element;
+    if (args.has("machine")) {
+        Outcome<MachineDotRequest> machine = readMachineDotOptions(args, dot.element);
+        if (!machine)
+            return machine.error();
+        options.machine = std::move(*machine);
+    } else {
+        for (const char* option : {"c", "promote"})
+            if (args.has(option))
+                return CommandError{std::string("--") + option + ": only with --machine"};
+    }
     const auto product = readStageFormat(args, "product", "exact", setup);
     if (!product)
         return product.error();
@@ -245,13 +267,22 @@ void renderDotText(const DotReport& report, std::ostream& out) {
 int runDot(const std::vector<std::string>& rawArgs, Streams& io) {
     const Arguments args(rawArgs,
                          {"a", "b", "terms", "element", "product", "accumulator", "block", "round",
-                          "overflow", "seed", "scale"},
+                          "overflow", "seed", "scale", "machine", "c", "promote"},
                          {"json"});
     if (const auto stop = checkOptionsOnly(args, io, "dot", kUsage))
         return *stop;
     const Outcome<DotCommandOptions> options = parseDotOptions(args);
     if (!options)
         return reportError(io, "dot", options.error());
+    if (options->machine) {
+        const MachineDotReport report =
+            computeMachineDot(*options->machine, options->dot.element, options->a, options->b);
+        if (options->json)
+            renderMachineDotJson(report, io.out);
+        else
+            renderMachineDotText(report, io.out);
+        return kExitOk;
+    }
     const DotReport report = computeDot(*options);
     if (options->json)
         renderDotJson(report, io.out);

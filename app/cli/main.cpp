@@ -93,6 +93,9 @@ Usage:
   fpx lesson [NAME|FILE] [--step K] [--json]
       The built-in lessons, or a lesson's steps: title, prose and the
       fpx-explorer command line of each step's state (docs/lessons.md).
+  fpx machines [--json]
+      The matrix engines fpx models (tensor cores by generation): products per
+      instruction, fraction bits kept, output and rounding, and their sources.
 
 Values: 0.3952  -1.5e-7  1/3  2^-24  3*2^-4  0x1.8p-3  inf  -inf  nan  -0
 Formats: fp64 fp32 tf32 bf16 fp16 fp8_e4m3 fp8_e5m2 fp8_e4m3fnuz fp8_e5m2fnuz
@@ -112,7 +115,7 @@ Exit status: 0 success, 1 some input could not be converted, 2 bad usage.
 
 constexpr const char* kCommands =
     "formats, show, convert, table, plot, bench, calc, accumulate, dot, quantize, inspect, "
-    "range-fit, loss-scale, fp8-scaling, sgd, memory or lesson";
+    "range-fit, loss-scale, fp8-scaling, sgd, memory, lesson or machines";
 
 } // namespace
 
@@ -162,6 +165,8 @@ int main(int argc, char** argv) {
             return fpx::cli::runMemory(args, io);
         if (command == "sgd")
             return fpx::cli::runSgd(args, io);
+        if (command == "machines")
+            return fpx::cli::runMachines(args, io);
         if (command == "lesson")
             return fpx::cli::runLesson(args, io);
         if (command == "help" || command == "--help" || command == "-h") {

@@ -80,6 +80,7 @@ class TestAccumulate : public QObject {
     void dotStagesAndDistributions();
     void dotErrors_data();
     void dotErrors();
+    void dotOnAMachine();
     void benchReportsAccumulationRatios();
 };
 
@@ -401,6 +402,64 @@ void TestAccumulate::dotErrors_data() {
         << QStringList{"--a", "ones", "--b", "ones", "--terms", "1e9"} << 2 << "at most";
     QTest::newRow("missing file") << QStringList{"--a", "file:/nonexistent/x.txt", "--b", "1"} << 1
                                   << "cannot open";
+    QTest::newRow("unknown machine")
+        << QStringList{"--machine", "nvidia-pascal", "--a", "1", "--b", "1"} << 2
+        << "unknown machine 'nvidia-pascal'";
+    QTest::newRow("machine without the element")
+        << QStringList{"--machine", "nvidia-volta", "--element", "bf16", "--a", "1", "--b", "1"}
+        << 2 << "no instruction for bf16 elements (its elements: fp16)";
+    QTest::newRow("machine and accumulator")
+        << QStringList{"--machine", "nvidia-ampere", "--accumulator", "fp16", "--a", "1", "--b",
+                       "1"}
+        << 2 << "--accumulator: the machine fixes";
+    QTest::newRow("promotion not a multiple")
+        << QStringList{"--machine", "nvidia-hopper", "--element", "fp8_e4m3", "--promote",
+                       "100",       "--a",           "1",         "--b",      "1"}
+        << 2 << "multiple of the 32 products";
+    QTest::newRow("c without a machine")
+        << QStringList{"--a", "1", "--b", "1", "--c", "1"} << 2 << "--c: only with --machine";
+}
+
+void TestAccumulate::dotOnAMachine() {
+    // Hopper's FP8 instruction keeps 13 fraction bits below the largest exponent: beside
+    // 16·16 = 2^8 the products 2^-3·2^-3 = 2^-6 lie below 2^-5 and vanish, where FP32 FMAs and
+    // Blackwell (25 bits) keep them (docs/behaviour.md, "Machines").
+    const QStringList vectors{"--a", "16,0.125,0.125", "--b", "16,0.125,0.125", "--json"};
+    CliRun run =
+        runFpx(QStringList{"dot", "--machine", "nvidia-hopper", "--element", "fp8_e4m3"} + vectors);
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    QJsonObject r = json(run);
+    QCOMPARE(r["value"].toString(), QString("256"));
+    QCOMPARE(r["exact"].toString(), QString("256.03125"));
+    QCOMPARE(r["fp32_fma"].toString(), QString("256.03125"));
+    QCOMPARE(r["result_format"].toString(), QString("e8m13"));
+    QCOMPARE(r["machine"].toString(), QString("nvidia-hopper"));
+    QCOMPARE(r["steps"].toInt(), 1);
+    run = runFpx(QStringList{"dot", "--machine", "nvidia-blackwell", "--element", "fp8_e4m3"} +
+                 vectors);
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    QCOMPARE(json(run)["value"].toString(), QString("256.03125"));
+    QCOMPARE(json(run)["bits"].toString(), QString("0x43800400"));
+    // K = 256 (8 instructions of 32): everything after the first large product is lost
+    // without promotion; promoted every 128 the second block's 128 products add up to 2.
+    const QStringList longer{"--machine", "nvidia-hopper",
+                             "--element", "fp8_e4m3",
+                             "--a",       "16," + QStringList(255, "0.125").join(','),
+                             "--b",       "16," + QStringList(255, "0.125").join(','),
+                             "--json"};
+    run = runFpx(QStringList{"dot"} + longer);
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    QCOMPARE(json(run)["value"].toString(), QString("256"));
+    QCOMPARE(json(run)["steps"].toInt(), 8);
+    run = runFpx(QStringList{"dot", "--promote", "128"} + longer);
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    QCOMPARE(json(run)["value"].toString(), QString("258"));
+    QCOMPARE(json(run)["result_format"].toString(), QString("fp32"));
+    // The element defaults to the machine's first; c is an accumulator value.
+    run = runFpx({"dot", "--machine", "nvidia-volta", "--a", "1", "--b", "1", "--c", "0.5"});
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    QVERIFY2(run.out.contains("elements fp16") && run.out.contains("value           1.5"),
+             run.out.constData());
 }
 
 void TestAccumulate::dotErrors() {

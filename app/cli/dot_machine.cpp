@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "dot_machine.h"
+
+#include "presentation.h"
+
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/decimal_text.h"
+#include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/value_parser.h"
+#include "term_options.h"
+
+#include <stdexcept>
+
+namespace fpx::cli {
+namespace {
+
+ExactValue roundInto(const ExactValue& x, const FormatSpec& spec) {
+    return decodeCode(spec, roundToFormat(x, spec).code).value;
+}
+
+std::string elementsOf(const MachineModel& machine) {
+    std::string text;
+    for (const MachineInstruction& instruction : machine.instructions)
+        for (const std::string& id : instruction.elements)
+            text += (text.empty() ? "" : ", ") + id;
+    return text;
+}
+
+ExactValue relativeTo(const ExactValue& error, const ExactValue& exact) {
+    if (!exact.isFinite() || exact.isZero() || !error.isFinite())
+        return ExactValue::nan();
+    return error / exact;
+}
+
+} // namespace
+
+std::string defaultMachineElement(const std::string& name) {
+    std::string error;
+    const std::optional<MachineModel> machine = findMachine(name, error);
+    if (!machine || machine->instructions.empty() || machine->instructions.front().elements.empty())
+        return {};
+    return machine->instructions.front().elements.front();
+}
+
+Outcome<MachineDotRequest> readMachineDotOptions(const Arguments& args, const FormatSpec& element) {
+    for (const char* own : {"product", "accumulator", "block"})
+        if (args.has(own))
+            return CommandError{std::string("--") + own +
+                                ": the machine fixes how products are added (drop --machine "
+                                "to choose them)"};
+    MachineDotRequest request;
+    std::string error;
+    std::optional<MachineModel> machine = findMachine(*args.value("machine"), error);
+    if (!machine)
+        return CommandError{"--machine: " + error};
+    request.machine = std::move(*machine);
+    const MachineInstruction* instruction = request.machine.instructionFor(element.id);
+    if (!instruction)
+        return CommandError{"--machine " + request.machine.name + " has no instruction for " +
+                            element.id + " elements (its elements: " + elementsOf(request.machine) +
+                            ")"};
+    if (auto text = args.value("c")) {
+        const ParsedValue parsed = parseValue(*text);
+        if (!parsed)
+            return CommandError{"--c '" + *text + "': " + parsed.error.message};
+        // c is an accumulator value: the output format's nearest, as a register holds it.
+        request.c = roundInto(*parsed.value, outputFormat(instruction->model.output));
+    }
+    if (auto text = args.value("promote")) {
+        const auto every = parseTermCount(*text);
+        if (!every || *every % std::size_t(instruction->products) != 0)
+            return CommandError{"--promote: expected a multiple of the " +
+                                std::to_string(instruction->products) + " products of " +
+                                request.machine.name + "'s " + element.id + " instruction, got '" +
+                                *text + "'"};
+        request.promoteEvery = *every;
+    }
+    return request;
+}
+
+MachineDotReport computeMachineDot(const MachineDotRequest& request, const FormatSpec& element,
+                                   const TermSequence& a, const TermSequence& b) {
+    std::vector<ExactValue> x(a.size()), y(b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        x[i] = a.at(i);
+        y[i] = b.at(i);
+    }
+    MachineDotReport report;
+    report.request = request;
+    report.element = element.id;
+    report.terms = x.size();
+    MachineDotOptions options;
+    options.c = request.c;
+    options.promoteEvery = request.promoteEvery;
+    report.result = machineDot(request.machine, element, x, y, options);
+    report.bits = roundToFormat(report.result.value, *report.result.format).code;
+    ExactValue exact = request.c;
+    ExactValue fma = request.c;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        const ExactValue product = x[i] * y[i];
+        exact = exact + product;
+        fma = roundInto(fma + product, fp32Spec());
+    }
+    report.exact = exact;
+    report.fma = fma;
+    report.error = report.result.value - exact;
+    report.relativeError = relativeTo(report.error, exact);
+    return report;
+}
+
+void renderMachineDotText(const MachineDotReport& report, std::ostream& out) {
+    const MachineDotResult& r = report.result;
+    out << "dot product of " << report.terms << " terms on " << report.request.machine.name
+        << ": elements " << report.element << ", " << r.steps << " instruction"
+        << (r.steps == 1 ? "" : "s");
+    if (report.request.promoteEvery > 0)
+        out << ", promoted into fp32 every " << report.request.promoteEvery << " elements";
+    out << "\n";
+    auto line = [&](const char* label, const std::string& text) {
+        std::string padded(label);
+        padded.resize(16, ' ');
+        out << "  " << padded << text << '\n';
+    };
+    line("value", toDecimal(r.value).text + "  (" + codeToHex(report.bits, r.format->totalBits()) +
+                      " in " + r.format->id + ")");
+    line("exact", toDecimal(report.exact).text);
+    line("error", toDecimal(report.error).text);
+    line("relative error",
+         report.relativeError.isNaN() ? "-" : toSignificantDigits(report.relativeError, 6));
+    line("fp32 fma", toDecimal(report.fma).text + "  (FP32 fused multiply-adds in order)");
+}
+
+void renderMachineDotJson(const MachineDotReport& report, std::ostream& out) {
+    const MachineDotResult& r = report.result;
+    Json json;
+    json["terms"] = report.terms;
+    json["element"] = report.element;
+    json["machine"] = report.request.machine.name;
+    json["steps"] = r.steps;
+    json["promote"] =
+        report.request.promoteEvery > 0 ? Json(report.request.promoteEvery) : Json(nullptr);
+    json["c"] = decimalOrNull(report.request.c);
+    json["value"] = decimalOrNull(r.value);
+    json["bits"] = codeToHex(report.bits, r.format->totalBits());
+    json["result_format"] = r.format->id;
+    json["exact"] = decimalOrNull(report.exact);
+    json["error"] = decimalOrNull(report.error);
+    json["rel_error"] = decimalOrNull(report.relativeError);
+    json["fp32_fma"] = decimalOrNull(report.fma);
+    printJson(out, json);
+}
+
+} // namespace fpx::cli

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "arguments.h"
+#include "commands.h"
+
+#include "fpx/accumulation/accumulation.h"
+#include "fpx/machines/machine_dot.h"
+
+#include <ostream>
+
+namespace fpx::cli {
+
+// fpx dot --machine M: the dot product as a matrix engine computes it (docs/behaviour.md,
+// "Machines"), beside the exact one and FP32 fused multiply-adds in order.
+struct MachineDotRequest {
+    MachineModel machine;
+    ExactValue c;                 // the accumulator's first value, in the output's format
+    std::size_t promoteEvery = 0; // 0: no promotion
+};
+
+// --machine, --c and --promote, for elements of `element`; --product, --accumulator and
+// --block are the machine's own and are refused beside it. The machine rounds as its model
+// says: --round has no say in it.
+Outcome<MachineDotRequest> readMachineDotOptions(const Arguments& args, const FormatSpec& element);
+// The element a machine's first instruction takes ("fp16"), the default of --element with it;
+// empty for a name that is no machine (its error comes with the other options).
+std::string defaultMachineElement(const std::string& name);
+
+struct MachineDotReport {
+    MachineDotRequest request;
+    std::string element;
+    std::size_t terms = 0;
+    MachineDotResult result;
+    Code bits = 0;            // of result.value in its format
+    ExactValue exact;         // c + Σ a_i·b_i
+    ExactValue error;         // result − exact
+    ExactValue relativeError; // NaN when exact is 0
+    ExactValue fma;           // FP32 fused multiply-adds in order, from c
+};
+
+MachineDotReport computeMachineDot(const MachineDotRequest& request, const FormatSpec& element,
+                                   const TermSequence& a, const TermSequence& b);
+void renderMachineDotText(const MachineDotReport& report, std::ostream& out);
+void renderMachineDotJson(const MachineDotReport& report, std::ostream& out);
+
+} // namespace fpx::cli
