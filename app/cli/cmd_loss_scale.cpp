@@ -26,7 +26,9 @@ constexpr const char* kUsage =
     "  --amax: geometric:START:END or constant:V, then ,spikes:P:FACTOR ,spike-at:I:FACTOR\n"
     "  --dist: each step's gradients (--count of them, default 4096) drawn from SPEC and\n"
     "          scaled to the step's amax: the fraction flushed to zero and left subnormal\n"
-    "  --seed: spikes and gradient draws (default 0)\n";
+    "  --seed: spikes and gradient draws (default 0)\n"
+    "  --growth-factor, --backoff: doubles, as Python holds them; each change is the FP32\n"
+    "          scale times the factor in double, stored as FP32, as GradScaler's kernel does\n";
 
 constexpr std::size_t kMaxSteps = kMaxLossScaleSteps;
 constexpr std::size_t kMaxGradientValues = kMaxSimulatedGradients; // steps × count
@@ -70,7 +72,7 @@ Outcome<LossScaleOptions> parseLossScaleOptions(const Arguments& args) {
         options.scaler.initScale = *v;
     }
     if (auto text = args.value("growth-factor")) {
-        const auto v = parsePositiveFp32("--growth-factor", *text, error);
+        const auto v = parsePositiveDouble("--growth-factor", *text, error);
         if (!v)
             return CommandError{error};
         if (!(*v > 1))
@@ -78,7 +80,7 @@ Outcome<LossScaleOptions> parseLossScaleOptions(const Arguments& args) {
         options.scaler.growthFactor = *v;
     }
     if (auto text = args.value("backoff")) {
-        const auto v = parsePositiveFp32("--backoff", *text, error);
+        const auto v = parsePositiveDouble("--backoff", *text, error);
         if (!v)
             return CommandError{error};
         if (!(*v < 1))

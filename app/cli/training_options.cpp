@@ -14,6 +14,25 @@
 
 namespace fpx::cli {
 
+std::optional<double> parsePositiveDouble(const std::string& option, const std::string& text,
+                                          std::string& error) {
+    const ParsedValue parsed = parseValue(text);
+    if (!parsed) {
+        error = option + ": '" + text + "': " + parsed.error.message;
+        return std::nullopt;
+    }
+    if (!parsed.value->isFinite() || parsed.value->isNegative() || parsed.value->isZero()) {
+        error = option + ": '" + text + "' must be a positive finite number";
+        return std::nullopt;
+    }
+    const double value = nearestDouble(*parsed.value);
+    if (!std::isfinite(value) || value == 0) {
+        error = option + ": '" + text + "' is outside a double's range";
+        return std::nullopt;
+    }
+    return value;
+}
+
 std::optional<float> parsePositiveFp32(const std::string& option, const std::string& text,
                                        std::string& error) {
     const ParsedValue parsed = parseValue(text);
@@ -58,8 +77,8 @@ std::optional<std::uint64_t> parseSeedOption(const std::string& text, std::strin
     return seed;
 }
 
-std::string exactDecimal(float value) {
-    return toDecimal(exactFromDouble(double(value))).text;
+std::string exactDecimal(double value) {
+    return toDecimal(exactFromDouble(value)).text;
 }
 
 Json jsonNumber(double value) {

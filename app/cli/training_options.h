@@ -20,14 +20,19 @@ namespace fpx::cli {
 std::optional<float> parsePositiveFp32(const std::string& option, const std::string& text,
                                        std::string& error);
 
+// A positive factor as a Python float holds it: the text rounded once (nearest even) to a
+// double. nullopt with `error` when it is not a number, not positive, or beyond a double.
+std::optional<double> parsePositiveDouble(const std::string& option, const std::string& text,
+                                          std::string& error);
+
 // A count from 1 to `limit`.
 std::optional<std::size_t> parseCountOption(const std::string& option, const std::string& text,
                                             std::size_t limit, std::string& error);
 
 std::optional<std::uint64_t> parseSeedOption(const std::string& text, std::string& error);
 
-// An FP32 scale as its exact decimal ("65536", "0.0009765625").
-std::string exactDecimal(float value);
+// An FP32 scale or a double factor as its exact decimal ("65536", "0.0009765625").
+std::string exactDecimal(double value);
 // A double for JSON: a number when finite, else "inf", "-inf" or "nan" as a string.
 Json jsonNumber(double value);
 // A fraction as a percentage for text output: "12.5%", "0%", "<0.01%".

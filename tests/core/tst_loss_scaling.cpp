@@ -5,6 +5,7 @@
 // 2000-step growth interval), from a GradScaler written out plainly in this file (float
 // arithmetic, overflow as |amax·S| ≥ 65520 with power-of-two scales, where the double
 // product is exact), and from FP16's zone edges typed here (2^−25, 2^−14 − 2^−25).
+#include "fpx/exact/conversion.h"
 #include "fpx/exact/format_catalogue.h"
 #include "fpx/training/loss_scaling.h"
 #include "fpx/training/step_series.h"
@@ -14,7 +15,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <fstream>
 #include <limits>
 
@@ -308,17 +311,37 @@ class TestLossScaling : public QObject {
         QCOMPARE(run.steps[3].scale, 0x1p127f);
     }
 
-    void scaleArithmeticIsFp32() {
-        // 3 · 1.1f rounded once to FP32 (not to double first).
+    void scaleArithmeticIsGradScalers() {
+        // The factors are doubles (Python floats), never rounded to FP32 first: the scale is
+        // the FP32 scale times the double factor, rounded to double, then stored as FP32. The
+        // expected values go through the exact core: exact product → FP64 → FP32.
         const FormatSpec fp16 = lookUp("fp16");
+        auto update = [](float scale, const char* factor) {
+            const ExactValue product =
+                exactFromDouble(double(scale)) * exactFromDouble(nearestDouble(exactValue(factor)));
+            const ExactValue inDouble = exactFromDouble(nearestDouble(product));
+            return std::bit_cast<float>(
+                static_cast<std::uint32_t>(roundToFormat(inDouble, fp32Spec()).code));
+        };
         LossScalerOptions options;
         options.initScale = 3;
-        options.growthFactor = 1.1f;
-        options.backoffFactor = 0.3f;
+        options.growthFactor = 1.1;
+        options.backoffFactor = 0.3;
         options.growthInterval = 1;
         const auto run = simulateLossScaling({1, kInf, 1}, fp16, options);
-        QCOMPARE(run.steps[1].scale, 3.0f * 1.1f);
-        QCOMPARE(run.steps[2].scale, (3.0f * 1.1f) * 0.3f);
+        QCOMPARE(run.steps[1].scale, update(3, "1.1"));
+        QCOMPARE(run.steps[2].scale, update(update(3, "1.1"), "0.3"));
+        // Backing off by 0.7 five times from 2^16: 11014.6357421875 with the double factor,
+        // where a factor first rounded to FP32 gives 11014.634765625 (worked out by hand in
+        // IEEE arithmetic; the two agree for the first four steps).
+        LossScalerOptions backoff;
+        backoff.backoffFactor = 0.7;
+        const auto overflows = simulateLossScaling(std::vector<double>(6, kInf), fp16, backoff);
+        QCOMPARE(double(overflows.steps[5].scale), 11014.6357421875);
+        float scale = 65536.0f;
+        for (int k = 0; k < 5; ++k)
+            scale = update(scale, "0.7");
+        QCOMPARE(overflows.steps[5].scale, scale);
     }
 
     void againstTheReferenceScaler() {

@@ -15,12 +15,12 @@ namespace fpx {
 
 namespace {
 
-// One FP32 multiplication, rounded to nearest even: both operands are floats, so their
-// product (at most 48 significant bits, exponent well inside a double's) is exact in double,
-// and the conversion to float is the one rounding. GradScaler computes it the same way
-// (float scale times the factor in double, then cast to float).
-float fp32Product(float scale, float factor) {
-    return static_cast<float>(double(scale) * double(factor));
+// GradScaler's update, as its kernel computes it: `*current_scale * growth_factor` with a
+// float scale and a double factor is a double multiplication (nearest even), and storing it
+// into the float scale tensor is a second rounding (nearest even). The double arithmetic here
+// is the framework's own, not a detour: fpx reproduces what it computes, bit for bit.
+float gradScalerProduct(float scale, double factor) {
+    return static_cast<float>(double(scale) * factor);
 }
 
 // amax·S not finite once rounded into the format, decided by range fit's zones on the exact
@@ -93,10 +93,10 @@ LossScaleRun simulateLossScaling(const std::vector<double>& amaxes, const Format
             if (step.overflow) {
                 step.skipped = true;
                 run.skipped.push_back(t);
-                scale = fp32Product(scale, options.backoffFactor);
+                scale = gradScalerProduct(scale, options.backoffFactor);
                 growthTracker = 0;
             } else if (growthTracker + 1 == options.growthInterval) {
-                const float grown = fp32Product(scale, options.growthFactor);
+                const float grown = gradScalerProduct(scale, options.growthFactor);
                 if (std::isfinite(grown))
                     scale = grown;
                 growthTracker = 0;

@@ -125,8 +125,8 @@ std::optional<LossScaleRequest> LossScaleView::request(QString& error) const {
         return std::nullopt;
     }
     r.options.initScale = *init;
-    r.options.growthFactor = float(growth_->value());
-    r.options.backoffFactor = float(backoff_->value());
+    r.options.growthFactor = growth_->value();
+    r.options.backoffFactor = backoff_->value();
     r.options.growthInterval = std::size_t(interval_->value());
     if (static_->isChecked()) {
         r.options.staticScale = fp32Scale(staticScale_->text());

@@ -11,10 +11,11 @@
 
 namespace fpx {
 
-// Loss scaling as PyTorch's GradScaler does it. The scale is an FP32 number; every change is
-// one FP32 multiplication (scale × growth or × backoff, rounded to nearest even, as the
-// framework's FP32 scale tensor is). A step overflows when any scaled gradient g·S is not
-// finite once rounded into the gradient format (so with amax alone: when amax·S is not); an
+// Loss scaling as PyTorch's GradScaler does it. The scale is an FP32 number and the factors
+// are Python floats (doubles); every change is what GradScaler's update kernel computes: the
+// FP32 scale times the double factor in double, converted to FP32 (both nearest even), so a
+// factor such as 0.7 is never rounded to FP32 first. A step overflows when any scaled gradient g·S
+// is not finite once rounded into the gradient format (so with amax alone: when amax·S is not); an
 // overflowed step is skipped and the scale backs off; after `growthInterval` consecutive
 // steps without overflow the scale grows and the count restarts. Static scaling keeps S and
 // skips nothing (an overflowed step is reported, and its update is lost to ∞/NaN).
@@ -26,8 +27,8 @@ inline constexpr std::size_t kMaxSimulatedGradients = std::size_t(1) << 31; // o
 
 struct LossScalerOptions {
     float initScale = 65536.0f; // 2^16
-    float growthFactor = 2.0f;
-    float backoffFactor = 0.5f;
+    double growthFactor = 2.0;  // as given in Python: a double
+    double backoffFactor = 0.5;
     std::size_t growthInterval = 2000;
     std::optional<float> staticScale; // set: static scaling with this scale
 };
