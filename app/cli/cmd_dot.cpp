@@ -174,22 +174,24 @@ Outcome<DotCommandOptions> parseDotOptions(const Arguments& args) {
                             std::to_string(kMaxExactTerms) + " terms"};
 
     // A list fixes the length for a distribution on the other side: --a is read first unless
-    // only --b can tell its length.
+    // only --b can tell its length. A machine that truncates FP32 operands reads them as FP32.
+    const FormatSpec readFormat =
+        options.machine ? operandReadFormat(*options.machine, dot.element) : dot.element;
     const bool aFirst = !isDistribution(*aText) || count > 0 || isDistribution(*bText);
     std::optional<Outcome<TermSequence>> a;
     if (aFirst) {
-        a = readVector("a", *aText, count, dot.element, setup.seed);
+        a = readVector("a", *aText, count, readFormat, setup.seed);
         if (!*a)
             return (*a).error();
         if (count == 0)
             count = (**a).size();
     }
     Outcome<TermSequence> b =
-        readVector("b", *bText, count, dot.element, stochasticBits(setup.seed, 1));
+        readVector("b", *bText, count, readFormat, stochasticBits(setup.seed, 1));
     if (!b)
         return b.error();
     if (!aFirst) {
-        a = readVector("a", *aText, b->size(), dot.element, setup.seed);
+        a = readVector("a", *aText, b->size(), readFormat, setup.seed);
         if (!*a)
             return (*a).error();
     }

@@ -59,6 +59,7 @@ Outcome<MachineDotRequest> readMachineDotOptions(const Arguments& args, const Fo
         return CommandError{"--machine " + request.machine.name + " has no instruction for " +
                             element.id + " elements (its elements: " + elementsOf(request.machine) +
                             ")"};
+    request.instruction = *instruction;
     if (auto text = args.value("c")) {
         const ParsedValue parsed = parseValue(*text);
         if (!parsed)
@@ -78,12 +79,16 @@ Outcome<MachineDotRequest> readMachineDotOptions(const Arguments& args, const Fo
     return request;
 }
 
+const FormatSpec& operandReadFormat(const MachineDotRequest& request, const FormatSpec& element) {
+    return request.instruction.truncatesFp32Operands ? fp32Spec() : element;
+}
+
 MachineDotReport computeMachineDot(const MachineDotRequest& request, const FormatSpec& element,
                                    const TermSequence& a, const TermSequence& b) {
     std::vector<ExactValue> x(a.size()), y(b.size());
     for (std::size_t i = 0; i < a.size(); ++i) {
-        x[i] = a.at(i);
-        y[i] = b.at(i);
+        x[i] = machineOperand(request.instruction, element, a.at(i));
+        y[i] = machineOperand(request.instruction, element, b.at(i));
     }
     MachineDotReport report;
     report.request = request;
@@ -94,10 +99,12 @@ MachineDotReport computeMachineDot(const MachineDotRequest& request, const Forma
     options.promoteEvery = request.promoteEvery;
     report.result = machineDot(request.machine, element, x, y, options);
     report.bits = roundToFormat(report.result.value, *report.result.format).code;
+    // The exact value and the FMAs are of the operands as read: for TF32, the FP32 values,
+    // so that the error includes the instruction's truncation of them.
     ExactValue exact = request.c;
     ExactValue fma = request.c;
-    for (std::size_t i = 0; i < x.size(); ++i) {
-        const ExactValue product = x[i] * y[i];
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const ExactValue product = a.at(i) * b.at(i);
         exact = exact + product;
         fma = roundInto(fma + product, fp32Spec());
     }

@@ -15,14 +15,18 @@ namespace fpx::cli {
 // "Machines"), beside the exact one and FP32 fused multiply-adds in order.
 struct MachineDotRequest {
     MachineModel machine;
-    ExactValue c;                 // the accumulator's first value, in the output's format
-    std::size_t promoteEvery = 0; // 0: no promotion
+    MachineInstruction instruction; // the machine's, for the element
+    ExactValue c;                   // the accumulator's first value, in the output's format
+    std::size_t promoteEvery = 0;   // 0: no promotion
 };
 
 // --machine, --c and --promote, for elements of `element`; --product, --accumulator and
 // --block are the machine's own and are refused beside it. The machine rounds as its model
 // says: --round has no say in it.
 Outcome<MachineDotRequest> readMachineDotOptions(const Arguments& args, const FormatSpec& element);
+// The format --a and --b are read into before the machine takes them: the element, or FP32
+// for an instruction that truncates FP32 operands (TF32).
+const FormatSpec& operandReadFormat(const MachineDotRequest& request, const FormatSpec& element);
 // The element a machine's first instruction takes ("fp16"), the default of --element with it;
 // empty for a name that is no machine (its error comes with the other options).
 std::string defaultMachineElement(const std::string& name);
@@ -33,7 +37,7 @@ struct MachineDotReport {
     std::size_t terms = 0;
     MachineDotResult result;
     Code bits = 0;            // of result.value in its format
-    ExactValue exact;         // c + Σ a_i·b_i
+    ExactValue exact;         // c + Σ a_i·b_i of the operands as read (TF32's: FP32 values)
     ExactValue error;         // result − exact
     ExactValue relativeError; // NaN when exact is 0
     ExactValue fma;           // FP32 fused multiply-adds in order, from c

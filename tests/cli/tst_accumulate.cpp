@@ -455,6 +455,13 @@ void TestAccumulate::dotOnAMachine() {
     QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
     QCOMPARE(json(run)["value"].toString(), QString("258"));
     QCOMPARE(json(run)["result_format"].toString(), QString("fp32"));
+    // TF32 operands are FP32 values truncated, not rounded: 1 + 3·2^-12 becomes 1 (rounded to
+    // nearest it would be 1 + 2^-10); the exact value is of the FP32 operands.
+    run = runFpx({"dot", "--machine", "nvidia-ampere", "--element", "tf32", "--a", "1+3*2^-12",
+                  "--b", "1", "--json"});
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    QCOMPARE(json(run)["value"].toString(), QString("1"));
+    QCOMPARE(json(run)["exact"].toString(), QString("1.000732421875"));
     // The element defaults to the machine's first; c is an accumulator value.
     run = runFpx({"dot", "--machine", "nvidia-volta", "--a", "1", "--b", "1", "--c", "0.5"});
     QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));

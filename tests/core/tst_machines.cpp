@@ -208,6 +208,13 @@ void TestMachines::catalogueAndGenericModel() {
     QCOMPARE(machine("nvidia-hopper").instructionFor("fp8_e4m3")->products, 32);
     QCOMPARE(machine("nvidia-hopper").instructionFor("fp8_e4m3")->model.fractionBits, 13);
     QCOMPARE(machine("nvidia-ampere").instructionFor("bf16")->products, 8);
+    // TF32 operands are truncated from FP32: 1 + 3·2^-12 becomes 1, not 1 + 2^-10.
+    const MachineInstruction& tf32 = *machine("nvidia-hopper").instructionFor("tf32");
+    QVERIFY(tf32.truncatesFp32Operands);
+    QCOMPARE(text(machineOperand(tf32, format("tf32"), v("1 + 3*2^-12"))), text(v("1")));
+    QCOMPARE(text(machineOperand(tf32, format("tf32"), v("-1 - 3*2^-12"))), text(v("-1")));
+    const MachineInstruction& half = *machine("nvidia-hopper").instructionFor("fp16");
+    QVERIFY(!half.truncatesFp32Operands);
     QVERIFY(!machine("nvidia-volta").instructionFor("bf16"));
     const MachineModel generic = machine("fused:13:32");
     QCOMPARE(generic.instructionFor("int8")->products, 32);

@@ -22,7 +22,15 @@ const std::vector<std::string> kFp8 = {"fp8_e4m3", "fp8_e5m2"};
 
 MachineInstruction instruction(std::vector<std::string> elements, int products, int fractionBits,
                                FusedOutput output = FusedOutput::Fp32TowardZero) {
-    return {std::move(elements), products, {fractionBits, TermCut::TowardZero, output}};
+    return {std::move(elements), products, {fractionBits, TermCut::TowardZero, output}, false};
+}
+
+// TF32 instructions read FP32 registers and use their top 10 fraction bits: the operands are
+// truncated, not rounded, into TF32.
+MachineInstruction tf32(int products, int fractionBits) {
+    MachineInstruction made = instruction({"tf32"}, products, fractionBits);
+    made.truncatesFp32Operands = true;
+    return made;
 }
 
 std::vector<MachineModel> makeBuiltIns() {
@@ -39,23 +47,23 @@ std::vector<MachineModel> makeBuiltIns() {
          "A100 mma: k=16 fp16/bf16 in two halves of 8, tf32 4, FP32 accumulator, 24 fraction "
          "bits",
          std::string(kFasi) + "; " + kMmaSim,
-         {instruction(kHalf, 8, 24), instruction({"tf32"}, 4, 24)}},
+         {instruction(kHalf, 8, 24), tf32(4, 24)}},
         {"nvidia-ada",
          "L40/RTX 40 mma: as Ampere; fp8 k=32 in two halves of 16 at 13 fraction bits, e8m13 "
          "output",
          kMmaSim,
-         {instruction(kHalf, 8, 24), instruction({"tf32"}, 4, 24),
+         {instruction(kHalf, 8, 24), tf32(4, 24),
           instruction(kFp8, 16, 13, FusedOutput::E8M13TowardZero)}},
         {"nvidia-hopper",
          "H100 wgmma: fp16/bf16 16, tf32 8 at 25 fraction bits; fp8 32 at 13 fraction bits, "
          "e8m13 output",
          std::string(kMmaSim) + "; " + kKhattak,
-         {instruction(kHalf, 16, 25), instruction({"tf32"}, 8, 25),
+         {instruction(kHalf, 16, 25), tf32(8, 25),
           instruction(kFp8, 32, 13, FusedOutput::E8M13TowardZero)}},
         {"nvidia-blackwell",
          "B200 tcgen05.mma: fp16/bf16 16, tf32 8, fp8 32, all at 25 fraction bits, FP32 output",
          std::string(kMmaSim) + "; " + kKhattak,
-         {instruction(kHalf, 16, 25), instruction({"tf32"}, 8, 25), instruction(kFp8, 32, 25)}},
+         {instruction(kHalf, 16, 25), tf32(8, 25), instruction(kFp8, 32, 25)}},
     };
 }
 

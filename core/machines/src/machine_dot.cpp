@@ -20,6 +20,15 @@ ExactValue addInFp32(const ExactValue& total, const ExactValue& x) {
 
 } // namespace
 
+ExactValue machineOperand(const MachineInstruction& instruction, const FormatSpec& element,
+                          const ExactValue& value) {
+    if (!instruction.truncatesFp32Operands)
+        return value;
+    RoundingOptions truncate;
+    truncate.mode = RoundingMode::TowardZero;
+    return decodeCode(element, roundToFormat(value, element, truncate).code).value;
+}
+
 MachineDotResult machineDot(const MachineModel& machine, const FormatSpec& element,
                             std::span<const ExactValue> a, std::span<const ExactValue> b,
                             const MachineDotOptions& options) {

@@ -16,6 +16,9 @@ struct MachineInstruction {
     std::vector<std::string> elements; // format ids: "fp16", "bf16", "fp8_e4m3", …
     int products = 4;                  // fused per instruction
     FusedStepModel model;
+    // The operands are FP32 values the instruction truncates into the element (TF32: the low
+    // 13 fraction bits cleared), rather than values already rounded into it.
+    bool truncatesFp32Operands = false;
 };
 
 // A matrix engine as data (docs/behaviour.md, "Machines"): its instructions and where the

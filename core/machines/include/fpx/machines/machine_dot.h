@@ -27,6 +27,11 @@ struct MachineDotResult {
     std::vector<FusedStep> explained;
 };
 
+// An operand as `instruction` takes it from `value`, a value of the element format or, for an
+// instruction that truncates FP32 operands (TF32), an FP32 value it truncates into the element.
+ExactValue machineOperand(const MachineInstruction& instruction, const FormatSpec& element,
+                          const ExactValue& value);
+
 // c + Σ a_i·b_i on `machine`, a_i and b_i values of `element`: one instruction per `products`
 // elements of K, each instruction's output the next one's c (the last chunk may be shorter, as
 // if padded with zeros). Throws std::invalid_argument when the machine has no instruction for
