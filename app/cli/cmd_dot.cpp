@@ -32,11 +32,12 @@ constexpr const char* kUsage =
     "  ones, const:V, a distribution (uniform:A:B, normal:MU:SIGMA, lognormal:MU:SIGMA,\n"
     "  laplace:B, student:NU) or file:PATH, with --terms N.\n"
     "usage: fpx dot --machine M --a LIST|DIST --b LIST|DIST [--element ID] [--terms N]\n"
-    "               [--c V] [--promote N] [--json]\n"
+    "               [--c V] [--promote N] [--explain] [--json]\n"
     "  The same dot product on matrix engine M (fpx machines lists them; fused:F[:G] is\n"
     "  the generic model): its instructions chained through their accumulator, starting at\n"
     "  c, beside the exact value and FP32 fused multiply-adds in order. --promote N: every N\n"
-    "  elements the accumulator is added into an FP32 total and restarts at 0.\n";
+    "  elements the accumulator is added into an FP32 total and restarts at 0. --explain:\n"
+    "  each instruction's terms as they came and as they were cut, their sum and output.\n";
 
 // Whether --a or --b is a DIST rather than a LIST: "ones", or a distribution's kind and its
 // colon (no value has a colon).
@@ -141,7 +142,7 @@ Outcome<DotCommandOptions> parseDotOptions(const Arguments& args) {
             return machine.error();
         options.machine = std::move(*machine);
     } else {
-        for (const char* option : {"c", "promote"})
+        for (const char* option : {"c", "promote", "explain"})
             if (args.has(option))
                 return CommandError{std::string("--") + option + ": only with --machine"};
     }
@@ -270,7 +271,7 @@ int runDot(const std::vector<std::string>& rawArgs, Streams& io) {
     const Arguments args(rawArgs,
                          {"a", "b", "terms", "element", "product", "accumulator", "block", "round",
                           "overflow", "seed", "scale", "machine", "c", "promote"},
-                         {"json"});
+                         {"json", "explain"});
     if (const auto stop = checkOptionsOnly(args, io, "dot", kUsage))
         return *stop;
     const Outcome<DotCommandOptions> options = parseDotOptions(args);

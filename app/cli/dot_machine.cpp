@@ -32,6 +32,60 @@ ExactValue relativeTo(const ExactValue& error, const ExactValue& exact) {
     return error / exact;
 }
 
+std::string exponentText(std::int64_t e) {
+    return "2^" + std::to_string(e);
+}
+
+// Each explained instruction: the alignment, every term as it came and as it was kept, the
+// exact sum and the output.
+void renderExplainedSteps(const MachineDotReport& report, std::ostream& out) {
+    const MachineDotResult& r = report.result;
+    const int fractionBits = report.request.instruction.model.fractionBits;
+    for (std::size_t k = 0; k < r.explained.size(); ++k) {
+        const FusedStep& step = r.explained[k];
+        out << "instruction " << k + 1 << ": largest exponent " << step.alignment
+            << ", terms cut to multiples of " << exponentText(step.alignment - fractionBits)
+            << " (F = " << fractionBits << ")\n";
+        for (std::size_t t = 0; t < step.terms.size(); ++t) {
+            const FusedTerm& term = step.terms[t];
+            // "·" is two bytes in UTF-8 and one column on the terminal.
+            const std::string name =
+                t == 0 ? "c" : "a" + std::to_string(t) + "·b" + std::to_string(t);
+            const std::size_t columns = t == 0 ? name.size() : name.size() - 1;
+            const std::string padding(columns < 10 ? 10 - columns : 1, ' ');
+            out << "  " << name << padding << toDecimal(term.value).text;
+            if (term.cut)
+                out << "  → " << toDecimal(term.kept).text << "  (bits cut)";
+            out << "\n";
+        }
+        out << "  sum       " << toDecimal(step.sum).text << "\n";
+        out << "  output    " << toDecimal(step.output).text << "  ("
+            << outputFormat(report.request.instruction.model.output).id << ", "
+            << outputRoundingId(report.request.instruction.model.output) << ")\n";
+    }
+    if (r.steps > r.explained.size() && !r.explained.empty())
+        out << "(the first " << r.explained.size() << " of " << r.steps
+            << " instructions are written out)\n";
+}
+
+Json explainedStepsJson(const MachineDotReport& report) {
+    Json steps = Json::array();
+    const int fractionBits = report.request.instruction.model.fractionBits;
+    for (const FusedStep& step : report.result.explained) {
+        Json terms = Json::array();
+        for (const FusedTerm& term : step.terms)
+            terms.push_back({{"value", decimalOrNull(term.value)},
+                             {"kept", decimalOrNull(term.kept)},
+                             {"cut", term.cut}});
+        steps.push_back({{"alignment_exponent", step.alignment},
+                         {"quantum_exponent", step.alignment - fractionBits},
+                         {"terms", std::move(terms)},
+                         {"sum", decimalOrNull(step.sum)},
+                         {"output", decimalOrNull(step.output)}});
+    }
+    return steps;
+}
+
 } // namespace
 
 std::string defaultMachineElement(const std::string& name) {
@@ -60,6 +114,7 @@ Outcome<MachineDotRequest> readMachineDotOptions(const Arguments& args, const Fo
                             element.id + " elements (its elements: " + elementsOf(request.machine) +
                             ")"};
     request.instruction = *instruction;
+    request.explain = args.has("explain");
     if (auto text = args.value("c")) {
         const ParsedValue parsed = parseValue(*text);
         if (!parsed)
@@ -97,7 +152,10 @@ MachineDotReport computeMachineDot(const MachineDotRequest& request, const Forma
     MachineDotOptions options;
     options.c = request.c;
     options.promoteEvery = request.promoteEvery;
+    options.explain = request.explain;
     report.result = machineDot(request.machine, element, x, y, options);
+    if (report.result.explained.size() > kMaxExplainedSteps)
+        report.result.explained.resize(kMaxExplainedSteps);
     report.bits = roundToFormat(report.result.value, *report.result.format).code;
     // The exact value and the FMAs are of the operands as read: for TF32, the FP32 values,
     // so that the error includes the instruction's truncation of them.
@@ -135,6 +193,7 @@ void renderMachineDotText(const MachineDotReport& report, std::ostream& out) {
     line("relative error",
          report.relativeError.isNaN() ? "-" : toSignificantDigits(report.relativeError, 6));
     line("fp32 fma", toDecimal(report.fma).text + "  (FP32 fused multiply-adds in order)");
+    renderExplainedSteps(report, out);
 }
 
 void renderMachineDotJson(const MachineDotReport& report, std::ostream& out) {
@@ -154,6 +213,8 @@ void renderMachineDotJson(const MachineDotReport& report, std::ostream& out) {
     json["error"] = decimalOrNull(report.error);
     json["rel_error"] = decimalOrNull(report.relativeError);
     json["fp32_fma"] = decimalOrNull(report.fma);
+    if (report.request.explain)
+        json["explain"] = explainedStepsJson(report);
     printJson(out, json);
 }
 

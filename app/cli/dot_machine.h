@@ -18,7 +18,12 @@ struct MachineDotRequest {
     MachineInstruction instruction; // the machine's, for the element
     ExactValue c;                   // the accumulator's first value, in the output's format
     std::size_t promoteEvery = 0;   // 0: no promotion
+    bool explain = false;           // --explain: every instruction's terms, cut and sum
 };
+
+// The instructions --explain writes out at most: the first ones show how the chain starts,
+// and a long K would bury the answer.
+inline constexpr std::size_t kMaxExplainedSteps = 16;
 
 // --machine, --c and --promote, for elements of `element`; --product, --accumulator and
 // --block are the machine's own and are refused beside it. The machine rounds as its model

@@ -455,6 +455,24 @@ void TestAccumulate::dotOnAMachine() {
     QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
     QCOMPARE(json(run)["value"].toString(), QString("258"));
     QCOMPARE(json(run)["result_format"].toString(), QString("fp32"));
+    // --explain: each instruction's terms, as they came and as they were cut.
+    run = runFpx(QStringList{"dot", "--machine", "nvidia-hopper", "--element", "fp8_e4m3", "--a",
+                             "16,0.125", "--b", "16,0.125", "--explain", "--json"});
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    const QJsonArray steps = json(run)["explain"].toArray();
+    QCOMPARE(steps.size(), 1);
+    const QJsonObject step = steps[0].toObject();
+    QCOMPARE(step["alignment_exponent"].toInt(), 8);
+    QCOMPARE(step["quantum_exponent"].toInt(), -5);
+    const QJsonArray terms = step["terms"].toArray();
+    QCOMPARE(terms.size(), 3); // c, then the two products
+    QCOMPARE(terms[2].toObject()["value"].toString(), QString("0.015625"));
+    QCOMPARE(terms[2].toObject()["kept"].toString(), QString("0"));
+    QVERIFY(terms[2].toObject()["cut"].toBool());
+    QVERIFY(!terms[1].toObject()["cut"].toBool());
+    run = runFpx({"dot", "--a", "1", "--b", "1", "--explain"});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY(run.err.contains("--explain: only with --machine"));
     // TF32 operands are FP32 values truncated, not rounded: 1 + 3·2^-12 becomes 1 (rounded to
     // nearest it would be 1 + 2^-10); the exact value is of the FP32 operands.
     run = runFpx({"dot", "--machine", "nvidia-ampere", "--element", "tf32", "--a", "1+3*2^-12",
