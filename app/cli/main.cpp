@@ -58,6 +58,10 @@ Usage:
   fpx dot --a LIST|DIST --b LIST|DIST [--terms N] [--element ID]
           [--product ID|exact] [--accumulator ID|exact] [--block K] [--json]
       A dot product with separate element, product and accumulator formats.
+  fpx dot --machine M --a LIST|DIST --b LIST|DIST [--element ID] [--c V]
+          [--promote N] [--explain] [--json]
+      The same on a tensor core (fpx machines): products cut to F bits below
+      the largest exponent, instructions chained, promotion into FP32.
   fpx quantize (--input PATH[:TENSOR] [--dtype D] | --dist SPEC --count N [--seed S]
                | --values V1,V2,...) --formats ID,... [--block N|row|tensor]
                [--scale-rule floor|ceil|even] [--json|--csv] [--codes] [--sweep N,...]
