@@ -14,8 +14,12 @@
 
 namespace fpx::cli {
 
-std::optional<double> parsePositiveDouble(const std::string& option, const std::string& text,
-                                          std::string& error) {
+namespace {
+
+// The text of a positive option, exactly: nullopt with `error` when it is not a number or not
+// positive and finite.
+std::optional<ExactValue> positiveValue(const std::string& option, const std::string& text,
+                                        std::string& error) {
     const ParsedValue parsed = parseValue(text);
     if (!parsed) {
         error = option + ": '" + text + "': " + parsed.error.message;
@@ -25,7 +29,17 @@ std::optional<double> parsePositiveDouble(const std::string& option, const std::
         error = option + ": '" + text + "' must be a positive finite number";
         return std::nullopt;
     }
-    const double value = nearestDouble(*parsed.value);
+    return *parsed.value;
+}
+
+} // namespace
+
+std::optional<double> parsePositiveDouble(const std::string& option, const std::string& text,
+                                          std::string& error) {
+    const std::optional<ExactValue> exact = positiveValue(option, text, error);
+    if (!exact)
+        return std::nullopt;
+    const double value = nearestDouble(*exact);
     if (!std::isfinite(value) || value == 0) {
         error = option + ": '" + text + "' is outside a double's range";
         return std::nullopt;
@@ -35,17 +49,10 @@ std::optional<double> parsePositiveDouble(const std::string& option, const std::
 
 std::optional<float> parsePositiveFp32(const std::string& option, const std::string& text,
                                        std::string& error) {
-    const ParsedValue parsed = parseValue(text);
-    if (!parsed) {
-        error = option + ": '" + text + "': " + parsed.error.message;
+    const std::optional<ExactValue> exact = positiveValue(option, text, error);
+    if (!exact)
         return std::nullopt;
-    }
-    if (!parsed.value->isFinite() || parsed.value->isNegative() || parsed.value->isZero()) {
-        error = option + ": '" + text + "' must be a positive finite number";
-        return std::nullopt;
-    }
-    const FormatSpec& fp32 = fp32Spec();
-    const Conversion c = roundToFormat(*parsed.value, fp32);
+    const Conversion c = roundToFormat(*exact, fp32Spec());
     const float value = std::bit_cast<float>(static_cast<std::uint32_t>(c.code));
     if (!std::isfinite(value) || value == 0) {
         error = option + ": '" + text + "' is outside FP32's range (2^-149 to 3.40282347e38)";
