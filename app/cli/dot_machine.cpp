@@ -14,10 +14,6 @@
 namespace fpx::cli {
 namespace {
 
-ExactValue roundInto(const ExactValue& x, const FormatSpec& spec) {
-    return decodeCode(spec, roundToFormat(x, spec).code).value;
-}
-
 std::string elementsOf(const MachineModel& machine) {
     std::string text;
     for (const MachineInstruction& instruction : machine.instructions)
@@ -120,7 +116,7 @@ Outcome<MachineDotRequest> readMachineDotOptions(const Arguments& args, const Fo
         if (!parsed)
             return CommandError{"--c '" + *text + "': " + parsed.error.message};
         // c is an accumulator value: the output format's nearest, as a register holds it.
-        request.c = roundInto(*parsed.value, outputFormat(instruction->model.output));
+        request.c = roundedInto(*parsed.value, outputFormat(instruction->model.output));
     }
     if (auto text = args.value("promote")) {
         const auto every = parseTermCount(*text);
@@ -164,7 +160,7 @@ MachineDotReport computeMachineDot(const MachineDotRequest& request, const Forma
     for (std::size_t i = 0; i < a.size(); ++i) {
         const ExactValue product = a.at(i) * b.at(i);
         exact = exact + product;
-        fma = roundInto(fma + product, fp32Spec());
+        fma = roundedInto(fma + product, fp32Spec());
     }
     report.exact = exact;
     report.fma = fma;

@@ -57,9 +57,7 @@ class TermWriter {
         return doubleFromExact(roundExact(exactFromDouble(x)));
     }
 
-    ExactValue roundExact(const ExactValue& x) const {
-        return decodeCode(terms_.element, roundToFormat(x, terms_.element).code).value;
-    }
+    ExactValue roundExact(const ExactValue& x) const { return roundedInto(x, terms_.element); }
 
     void addDouble(double x) {
         switch (terms_.storage) {

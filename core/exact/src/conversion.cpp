@@ -551,4 +551,9 @@ DecodedCode decodeCode(const FormatSpec& spec, Code code) {
     return {};
 }
 
+ExactValue roundedInto(const ExactValue& input, const FormatSpec& spec,
+                       const RoundingOptions& options) {
+    return decodeCode(spec, roundToFormat(input, spec, options).code).value;
+}
+
 } // namespace fpx

@@ -77,7 +77,7 @@ FormatSpec nf4Format() {
     s.kind = FormatKind::Lookup;
     for (const char* text : kLevels) {
         const ExactValue decimal = *parseValue(text).value;
-        s.table.push_back(decodeCode(fp32, roundToFormat(decimal, fp32).code).value);
+        s.table.push_back(roundedInto(decimal, fp32));
     }
     s.scale = ExactValue::integer(1);
     return s;

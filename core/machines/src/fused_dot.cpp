@@ -138,7 +138,7 @@ FusedStep fusedDotAdd(std::span<const ExactValue> a, std::span<const ExactValue>
     step.sum = sum;
     RoundingOptions rounding;
     rounding.mode = outputRounding(model.output);
-    step.output = decodeCode(output, roundToFormat(sum, output, rounding).code).value;
+    step.output = roundedInto(sum, output, rounding);
     return step;
 }
 

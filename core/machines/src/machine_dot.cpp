@@ -10,15 +10,6 @@
 #include <stdexcept>
 
 namespace fpx {
-namespace {
-
-// total + x in FP32, rounded to nearest even: the promotion's ordinary addition.
-ExactValue addInFp32(const ExactValue& total, const ExactValue& x) {
-    const ExactValue sum = total + x;
-    return decodeCode(fp32Spec(), roundToFormat(sum, fp32Spec()).code).value;
-}
-
-} // namespace
 
 ExactValue machineOperand(const MachineInstruction& instruction, const FormatSpec& element,
                           const ExactValue& value) {
@@ -26,7 +17,7 @@ ExactValue machineOperand(const MachineInstruction& instruction, const FormatSpe
         return value;
     RoundingOptions truncate;
     truncate.mode = RoundingMode::TowardZero;
-    return decodeCode(element, roundToFormat(value, element, truncate).code).value;
+    return roundedInto(value, element, truncate);
 }
 
 MachineDotResult machineDot(const MachineModel& machine, const FormatSpec& element,
@@ -47,25 +38,24 @@ MachineDotResult machineDot(const MachineModel& machine, const FormatSpec& eleme
     const bool promoted = options.promoteEvery > 0;
     ExactValue total = options.c;                                 // promoted: the FP32 total
     ExactValue accumulator = promoted ? ExactValue() : options.c; // the instruction's c
-    std::size_t sincePromotion = 0;
-    for (std::size_t begin = 0; begin < a.size() || result.steps == 0; begin += products) {
+    // At least one instruction: with no products it still returns c through its output.
+    const std::size_t steps = std::max<std::size_t>(1, (a.size() + products - 1) / products);
+    const std::size_t promoteSteps = promoted ? options.promoteEvery / products : 0;
+    for (std::size_t k = 0; k < steps; ++k) {
+        const std::size_t begin = k * products;
         const std::size_t count = std::min(products, a.size() - std::min(begin, a.size()));
         FusedStep step = fusedDotAdd(a.subspan(begin, count), b.subspan(begin, count), element,
                                      accumulator, instruction->model);
         accumulator = step.output;
-        ++result.steps;
         if (options.explain)
             result.explained.push_back(std::move(step));
-        sincePromotion += products;
-        if (promoted && (sincePromotion == options.promoteEvery || begin + products >= a.size())) {
-            total = addInFp32(total, accumulator);
+        if (promoted && ((k + 1) % promoteSteps == 0 || k + 1 == steps)) {
+            total = roundedInto(total + accumulator, fp32Spec()); // an FP32 add, nearest even
             accumulator = ExactValue();
-            sincePromotion = 0;
             ++result.promotions;
         }
-        if (a.empty())
-            break;
     }
+    result.steps = steps;
     result.value = promoted ? total : accumulator;
     if (promoted)
         result.format = &fp32Spec();

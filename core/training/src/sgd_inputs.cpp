@@ -14,8 +14,7 @@ namespace fpx {
 
 std::optional<ExactValue> learningRateAsDouble(const ExactValue& written) {
     const FormatLookup fp64 = findFormat("fp64");
-    const ExactValue nearest =
-        decodeCode(*fp64.spec, roundToFormat(written, *fp64.spec).code).value;
+    const ExactValue nearest = roundedInto(written, *fp64.spec);
     if (!nearest.isFinite())
         return std::nullopt;
     return nearest;

@@ -28,7 +28,7 @@ std::uint64_t streamOf(std::uint64_t seed, SgdStream stream) {
 ExactValue roundedValue(const ExactValue& x, const FormatSpec& spec, RoundingOptions options,
                         std::uint64_t randomBits) {
     options.randomBits = randomBits;
-    return decodeCode(spec, roundToFormat(x, spec, options).code).value;
+    return roundedInto(x, spec, options);
 }
 
 // An update is lost when it leaves the value where it was: equal values (−0 and +0 alike), or

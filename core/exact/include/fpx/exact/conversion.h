@@ -51,4 +51,9 @@ struct DecodedCode {
 // Precondition: code fits in spec.totalBits().
 DecodedCode decodeCode(const FormatSpec& spec, Code code);
 
+// The value `input` becomes in `spec`: roundToFormat, then the code's exact value (NaN for a
+// NaN code). Where a computation carries a rounded value on rather than its code.
+ExactValue roundedInto(const ExactValue& input, const FormatSpec& spec,
+                       const RoundingOptions& options = {});
+
 } // namespace fpx
