@@ -48,11 +48,7 @@ void renderMachinesText(const MachinesReport& report, std::ostream& out) {
         for (const MachineInstruction& instruction : machine.instructions) {
             std::string elements = elementsText(instruction);
             elements.resize(std::max<std::size_t>(elements.size(), 20), ' ');
-            out << "  " << elements << "  " << instruction.products
-                << " products, F = " << instruction.model.fractionBits << ", terms cut "
-                << termCutId(instruction.model.cut) << ", output "
-                << outputFormat(instruction.model.output).id << " "
-                << outputRoundingId(instruction.model.output) << "\n";
+            out << "  " << elements << "  " << instructionSummary(instruction) << "\n";
         }
         out << "  source: " << machine.source << "\n";
     }
@@ -65,13 +61,19 @@ void renderMachinesJson(const MachinesReport& report, std::ostream& out) {
     for (const MachineModel& machine : report.machines) {
         Json instructions = Json::array();
         for (const MachineInstruction& instruction : machine.instructions)
-            instructions.push_back(
-                {{"elements", instruction.elements},
-                 {"products", instruction.products},
-                 {"fraction_bits", instruction.model.fractionBits},
-                 {"cut", termCutId(instruction.model.cut)},
-                 {"output", outputFormat(instruction.model.output).id},
-                 {"output_rounding", outputRoundingId(instruction.model.output)}});
+            instructions.push_back({{"elements", instruction.elements},
+                                    {"products", instruction.products},
+                                    {"fraction_bits", instruction.model.fractionBits},
+                                    {"cut", termCutId(instruction.model.cut)},
+                                    {"output", outputFormat(instruction.model.output).id},
+                                    {"output_rounding", outputRoundingId(instruction.model.output)},
+                                    {"algorithm", algorithmId(instruction.algorithm)},
+                                    {"two_stage", instruction.twoStage},
+                                    {"flushes_subnormals", instruction.flushesSubnormals},
+                                    {"truncates_fp32_operands", instruction.truncatesFp32Operands},
+                                    {"block_scaled", instruction.blockScaled},
+                                    {"sub_block", instruction.subBlock},
+                                    {"summary", instructionSummary(instruction)}});
         machines.push_back({{"name", machine.name},
                             {"description", machine.description},
                             {"source", machine.source},

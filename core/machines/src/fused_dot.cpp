@@ -19,24 +19,6 @@ FormatSpec formatNamed(const char* name) {
     return *lookup.spec;
 }
 
-// The exponent a nonzero finite value is aligned by: its binade, or the format's minimum
-// exponent for a subnormal.
-std::int64_t alignmentExponent(const ExactValue& x, const FormatSpec& format) {
-    return std::max<std::int64_t>(x.floorLog2(), format.minExponent());
-}
-
-// x cut to a multiple of 2^q by `cut`.
-ExactValue cutTerm(const ExactValue& x, std::int64_t q, TermCut cut, bool& dropped) {
-    const Truncation t = truncateAt(x, q);
-    dropped = t.inexact();
-    BigInt kept = t.kept;
-    if (cut == TermCut::TowardNegative && x.isNegative() && dropped)
-        kept += 1; // a larger magnitude below zero is further down
-    if (kept == 0)
-        return ExactValue::zero(x.isNegative());
-    return ExactValue::dyadic(x.isNegative(), kept, q);
-}
-
 RoundingMode outputRounding(FusedOutput output) {
     switch (output) {
     case FusedOutput::Fp32TowardZero:
@@ -49,7 +31,29 @@ RoundingMode outputRounding(FusedOutput output) {
     return RoundingMode::NearestEven;
 }
 
-// The IEEE result of a sum holding NaN or infinities, if it does.
+} // namespace
+
+std::int64_t alignmentExponent(const ExactValue& x, const FormatSpec& format) {
+    return std::max<std::int64_t>(x.floorLog2(), format.minExponent());
+}
+
+ExactValue cutToQuantum(const ExactValue& x, std::int64_t q, TermCut cut, bool* dropped) {
+    if (!x.isFinite() || x.isZero()) {
+        if (dropped)
+            *dropped = false;
+        return x;
+    }
+    const Truncation t = truncateAt(x, q);
+    if (dropped)
+        *dropped = t.inexact();
+    BigInt kept = t.kept;
+    if (cut == TermCut::TowardNegative && x.isNegative() && t.inexact())
+        kept += 1; // a larger magnitude below zero is further down
+    if (kept == 0)
+        return ExactValue::zero(x.isNegative());
+    return ExactValue::dyadic(x.isNegative(), kept, q);
+}
+
 std::optional<ExactValue> specialSum(const std::vector<FusedTerm>& terms) {
     bool positive = false, negative = false;
     for (const FusedTerm& t : terms) {
@@ -64,8 +68,6 @@ std::optional<ExactValue> specialSum(const std::vector<FusedTerm>& terms) {
         return ExactValue::infinity(negative);
     return std::nullopt;
 }
-
-} // namespace
 
 const FormatSpec& outputFormat(FusedOutput output) {
     switch (output) {
@@ -96,23 +98,31 @@ FusedStep fusedDotAdd(std::span<const ExactValue> a, std::span<const ExactValue>
                       const FormatSpec& element, const ExactValue& c, const FusedStepModel& model) {
     if (a.size() != b.size())
         throw std::invalid_argument("fusedDotAdd: the vectors differ in length");
-    const FormatSpec& output = outputFormat(model.output);
-    FusedStep step;
-    std::optional<std::int64_t> largest;
-    auto add = [&](ExactValue value, std::optional<std::int64_t> exponent) {
-        if (exponent)
-            largest = std::max(largest.value_or(*exponent), *exponent);
-        step.terms.push_back({std::move(value), exponent.value_or(0), {}, false});
-    };
-    const bool cFinite = c.isFinite() && !c.isZero();
-    add(c, cFinite ? std::optional(alignmentExponent(c, output)) : std::nullopt);
+    std::vector<FusedTerm> terms;
+    terms.reserve(a.size() + 1);
+    terms.push_back(fusedTerm(c, outputFormat(model.output)));
     for (std::size_t i = 0; i < a.size(); ++i) {
         ExactValue product = a[i] * b[i];
         const bool nonzero = product.isFinite() && !product.isZero();
-        add(std::move(product), nonzero ? std::optional(alignmentExponent(a[i], element) +
-                                                        alignmentExponent(b[i], element))
-                                        : std::nullopt);
+        const std::int64_t exponent =
+            nonzero ? alignmentExponent(a[i], element) + alignmentExponent(b[i], element) : 0;
+        terms.push_back({std::move(product), exponent, {}, false, nonzero});
     }
+    return fuseTerms(std::move(terms), model);
+}
+
+FusedTerm fusedTerm(const ExactValue& x, const FormatSpec& format) {
+    const bool aligns = x.isFinite() && !x.isZero();
+    return {x, aligns ? alignmentExponent(x, format) : 0, {}, false, aligns};
+}
+
+FusedStep fuseTerms(std::vector<FusedTerm> terms, const FusedStepModel& model) {
+    FusedStep step;
+    step.terms = std::move(terms);
+    std::optional<std::int64_t> largest;
+    for (const FusedTerm& t : step.terms)
+        if (t.aligns)
+            largest = std::max(largest.value_or(t.exponent), t.exponent);
     if (std::optional<ExactValue> special = specialSum(step.terms)) {
         step.sum = *special;
         step.output = *special;
@@ -132,13 +142,13 @@ FusedStep fusedDotAdd(std::span<const ExactValue> a, std::span<const ExactValue>
     const std::int64_t quantum = *largest - model.fractionBits;
     ExactValue sum;
     for (FusedTerm& t : step.terms) {
-        t.kept = t.value.isZero() ? t.value : cutTerm(t.value, quantum, model.cut, t.cut);
+        t.kept = cutToQuantum(t.value, quantum, model.cut, &t.cut);
         sum = sum + t.kept;
     }
     step.sum = sum;
     RoundingOptions rounding;
     rounding.mode = outputRounding(model.output);
-    step.output = roundedInto(sum, output, rounding);
+    step.output = roundedInto(sum, outputFormat(model.output), rounding);
     return step;
 }
 

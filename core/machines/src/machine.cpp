@@ -25,6 +25,38 @@ MachineInstruction instruction(std::vector<std::string> elements, int products, 
     return {std::move(elements), products, {fractionBits, TermCut::TowardZero, output}, false};
 }
 
+// Blackwell's block-scaled kinds: MXF8F6F4 takes 32 products a scale pair; MXF4 and NVF4 64, in
+// runs of 16 added exactly, at 35 fraction bits.
+MachineInstruction blockScaled(std::vector<std::string> elements, int products, int fractionBits,
+                               int subBlock) {
+    MachineInstruction made = instruction(std::move(elements), products, fractionBits);
+    made.blockScaled = true;
+    made.subBlock = subBlock;
+    return made;
+}
+
+// AMD CDNA3: products fused, then rounded down with c, FP32 to nearest even.
+MachineInstruction cdnaFused(std::vector<std::string> elements, int products, bool twoStage) {
+    MachineInstruction made{std::move(elements),
+                            products,
+                            {24, TermCut::TowardZero, FusedOutput::Fp32NearestEven},
+                            false};
+    made.algorithm = InstructionAlgorithm::FusedThenAccumulator;
+    made.twoStage = twoStage;
+    return made;
+}
+
+// AMD CDNA1 and CDNA2: FP32 multiplies and additions in a pairwise tree.
+MachineInstruction pairwise(std::vector<std::string> elements, int products, bool flush) {
+    MachineInstruction made{std::move(elements),
+                            products,
+                            {23, TermCut::TowardZero, FusedOutput::Fp32NearestEven},
+                            false};
+    made.algorithm = InstructionAlgorithm::PairwiseFp32;
+    made.flushesSubnormals = flush;
+    return made;
+}
+
 // TF32 instructions read FP32 registers and use their top 10 fraction bits: the operands are
 // truncated, not rounded, into TF32.
 MachineInstruction tf32(int products, int fractionBits) {
@@ -61,9 +93,32 @@ std::vector<MachineModel> makeBuiltIns() {
          {instruction(kHalf, 16, 25), tf32(8, 25),
           instruction(kFp8, 32, 13, FusedOutput::E8M13TowardZero)}},
         {"nvidia-blackwell",
-         "B200 tcgen05.mma: fp16/bf16 16, tf32 8, fp8 32, all at 25 fraction bits, FP32 output",
+         "B200 tcgen05.mma: fp16/bf16 16, tf32 8, fp8 32, all at 25 fraction bits, FP32 output; "
+         "block-scaled MXF8F6F4 32 at 25, MXF4/NVF4 64 in runs of 16 at 35",
          std::string(kMmaSim) + "; " + kKhattak,
-         {instruction(kHalf, 16, 25), tf32(8, 25), instruction(kFp8, 32, 25)}},
+         {instruction(kHalf, 16, 25), tf32(8, 25), instruction(kFp8, 32, 25),
+          blockScaled({"mxfp8_e4m3", "mxfp8_e5m2", "mxfp6_e3m2", "mxfp6_e2m3"}, 32, 25, 0),
+          blockScaled({"mxfp4", "nvfp4"}, 64, 35, 16)}},
+        {"amd-cdna1",
+         "MI100 v_mfma: fp16 groups of 4, bf16 groups of 2, FP32 multiplies and pairwise FP32 "
+         "additions, round to nearest even",
+         kMmaSim,
+         {pairwise({"fp16"}, 4, false), pairwise({"bf16"}, 2, false)}},
+        {"amd-cdna2",
+         "MI200 v_mfma: fp16 and bf16 (the _1k instructions) groups of 4 as CDNA1, subnormals "
+         "flushed to zero",
+         kMmaSim,
+         {pairwise(kHalf, 4, true)}},
+        {"amd-cdna3",
+         "MI300 v_mfma: fp16/bf16 groups of 8 and xf32 of 4 fused at 24 fraction bits, fp8 "
+         "(FNUZ) 16 in two stages; the sum and c rounded down, FP32 to nearest even",
+         kMmaSim,
+         {cdnaFused(kHalf, 8, false), cdnaFused({"fp8_e4m3fnuz", "fp8_e5m2fnuz"}, 16, true),
+          [] {
+              MachineInstruction xf32 = cdnaFused({"tf32"}, 4, false);
+              xf32.truncatesFp32Operands = true;
+              return xf32;
+          }()}},
     };
 }
 
@@ -86,6 +141,51 @@ const MachineInstruction* MachineModel::instructionFor(std::string_view elementI
                 return &instruction;
     }
     return nullptr;
+}
+
+std::string_view algorithmId(InstructionAlgorithm algorithm) {
+    switch (algorithm) {
+    case InstructionAlgorithm::Fused:
+        break;
+    case InstructionAlgorithm::FusedThenAccumulator:
+        return "fused-then-accumulator";
+    case InstructionAlgorithm::PairwiseFp32:
+        return "pairwise-fp32";
+    }
+    return "fused";
+}
+
+std::string instructionSummary(const MachineInstruction& instruction) {
+    const std::string products = std::to_string(instruction.products) + " products";
+    const std::string fraction = "F = " + std::to_string(instruction.model.fractionBits);
+    std::string text;
+    switch (instruction.algorithm) {
+    case InstructionAlgorithm::Fused:
+        text = products + " fused at " + fraction + ", cut " +
+               std::string(termCutId(instruction.model.cut));
+        if (instruction.blockScaled)
+            text += instruction.subBlock > 0
+                        ? ", block-scaled, runs of " + std::to_string(instruction.subBlock) +
+                              " added exactly and aligned by their scales"
+                        : ", block-scaled, each product aligned with its scales";
+        text += "; output " + outputFormat(instruction.model.output).id + " " +
+                std::string(outputRoundingId(instruction.model.output));
+        break;
+    case InstructionAlgorithm::FusedThenAccumulator:
+        text = products + " fused at " + fraction + ", cut toward-zero" +
+               (instruction.twoStage ? ", even and odd apart (two stages)" : "") +
+               "; their sum and c rounded down, added, output fp32 nearest-even";
+        break;
+    case InstructionAlgorithm::PairwiseFp32:
+        text = products + ": FP32 products added in a pairwise tree, then to c, fp32 "
+                          "nearest-even";
+        if (instruction.flushesSubnormals)
+            text += ", subnormals flushed to zero";
+        break;
+    }
+    if (instruction.truncatesFp32Operands)
+        text += "; FP32 operands truncated into the element";
+    return text;
 }
 
 const std::vector<MachineModel>& builtInMachines() {

@@ -54,17 +54,20 @@ GemmOperands drawGemmOperands(const MachineInstruction& instruction, const Forma
     operands.k = k;
     // Each row and column its own stream, so that a larger m or n keeps the smaller's data.
     for (std::size_t i = 0; i < m; ++i)
-        operands.rows.push_back(drawOperand(instruction, element, distribution, k,
-                                            seed * 0x9E3779B97F4A7C15ULL + 2 * i));
+        operands.rows.push_back(
+            drawOperand(instruction, element, distribution, k, streamSeed(seed, 2 * i)));
     for (std::size_t j = 0; j < n; ++j)
-        operands.columns.push_back(drawOperand(instruction, element, distribution, k,
-                                               seed * 0x9E3779B97F4A7C15ULL + 2 * j + 1));
+        operands.columns.push_back(
+            drawOperand(instruction, element, distribution, k, streamSeed(seed, 2 * j + 1)));
     return operands;
 }
 
-MachineErrorPoint measureMachineError(const MachineModel& machine, const FormatSpec& element,
-                                      const GemmOperands& operands, std::size_t k,
-                                      std::size_t promoteEvery, unsigned threads) {
+namespace {
+
+// Each result's error, result(r) giving {machine's value, exact value} of result r.
+template <typename Result>
+MachineErrorPoint measure(const GemmOperands& operands, std::size_t k, std::size_t promoteEvery,
+                          unsigned threads, const Result& result) {
     if (k > operands.k)
         throw std::invalid_argument("measureMachineError: K " + std::to_string(k) +
                                     " is longer than the operands' " + std::to_string(operands.k));
@@ -73,15 +76,8 @@ MachineErrorPoint measureMachineError(const MachineModel& machine, const FormatS
     // the same order whatever the threads.
     std::vector<ResultError> errors(results);
     parallelChunks(results, 1, threads, [&](std::size_t begin, std::size_t end) {
-        MachineDotOptions options;
-        options.promoteEvery = promoteEvery;
         for (std::size_t r = begin; r < end; ++r) {
-            const std::span<const ExactValue> a(operands.rows[r / operands.n].data(), k);
-            const std::span<const ExactValue> b(operands.columns[r % operands.n].data(), k);
-            ExactValue exact;
-            for (std::size_t i = 0; i < k; ++i)
-                exact = exact + a[i] * b[i];
-            const ExactValue value = machineDot(machine, element, a, b, options).value;
+            const auto [value, exact] = result(r);
             if (!exact.isFinite() || exact.isZero())
                 continue;
             if (!value.isFinite()) {
@@ -110,6 +106,68 @@ MachineErrorPoint measureMachineError(const MachineModel& machine, const FormatS
     }
     point.meanRelativeError = point.compared > 0 ? sum / double(point.compared) : 0;
     return point;
+}
+
+BlockScaledOperand prefix(const BlockScaledOperand& operand, std::size_t k) {
+    BlockScaledOperand first;
+    first.values.assign(operand.values.begin(), operand.values.begin() + std::ptrdiff_t(k));
+    first.scales.assign(operand.scales.begin(), operand.scales.begin() + std::ptrdiff_t(k));
+    first.tensorScale = operand.tensorScale;
+    return first;
+}
+
+} // namespace
+
+std::optional<GemmOperands> drawBlockGemmOperands(const BlockFormat& format,
+                                                  const ValueDistribution& distribution,
+                                                  std::size_t m, std::size_t n, std::size_t k,
+                                                  std::uint64_t seed, std::string& error) {
+    GemmOperands operands;
+    operands.m = m;
+    operands.n = n;
+    operands.k = k;
+    auto draw = [&](std::uint64_t stream, std::vector<BlockScaledOperand>& into) {
+        const std::vector<float> drawn = drawFloats(distribution, k, stream);
+        std::optional<BlockScaledOperand> quantized = quantizeOperand(format, drawn, error);
+        if (quantized)
+            into.push_back(std::move(*quantized));
+        return quantized.has_value();
+    };
+    for (std::size_t i = 0; i < m; ++i)
+        if (!draw(streamSeed(seed, 2 * i), operands.scaledRows))
+            return std::nullopt;
+    for (std::size_t j = 0; j < n; ++j)
+        if (!draw(streamSeed(seed, 2 * j + 1), operands.scaledColumns))
+            return std::nullopt;
+    return operands;
+}
+
+MachineErrorPoint measureMachineError(const MachineModel& machine, const FormatSpec& element,
+                                      const GemmOperands& operands, std::size_t k,
+                                      std::size_t promoteEvery, unsigned threads) {
+    MachineDotOptions options;
+    options.promoteEvery = promoteEvery;
+    return measure(operands, k, promoteEvery, threads, [&](std::size_t r) {
+        const std::span<const ExactValue> a(operands.rows[r / operands.n].data(), k);
+        const std::span<const ExactValue> b(operands.columns[r % operands.n].data(), k);
+        ExactValue exact;
+        for (std::size_t i = 0; i < k; ++i)
+            exact = exact + a[i] * b[i];
+        return std::pair(machineDot(machine, element, a, b, options).value, exact);
+    });
+}
+
+MachineErrorPoint measureMachineError(const MachineModel& machine, const BlockFormat& format,
+                                      const GemmOperands& operands, std::size_t k,
+                                      std::size_t promoteEvery, unsigned threads) {
+    MachineDotOptions options;
+    options.promoteEvery = promoteEvery;
+    return measure(operands, k, promoteEvery, threads, [&](std::size_t r) {
+        const BlockScaledOperand a = prefix(operands.scaledRows[r / operands.n], k);
+        const BlockScaledOperand b = prefix(operands.scaledColumns[r % operands.n], k);
+        return std::pair(machineBlockDot(machine, format, a, b, options).value,
+                         blockScaledExact(a, b, ExactValue()));
+    });
 }
 
 } // namespace fpx

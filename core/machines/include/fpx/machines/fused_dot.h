@@ -5,6 +5,7 @@
 #include "fpx/exact/format_spec.h"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -56,10 +57,11 @@ struct FusedStepModel {
 
 // One term of an instruction, as it was aligned and cut.
 struct FusedTerm {
-    ExactValue value;      // the exact product, or c
-    std::int64_t exponent; // its alignment exponent (subnormals at their format's minimum)
-    ExactValue kept;       // a multiple of 2^(E−F)
-    bool cut = false;      // bits were dropped
+    ExactValue value;          // the exact product, or c
+    std::int64_t exponent = 0; // its alignment exponent (subnormals at their format's minimum)
+    ExactValue kept;           // a multiple of 2^(E−F)
+    bool cut = false;          // bits were dropped
+    bool aligns = false;       // its exponent counts for E (a zero's does not)
 };
 
 struct FusedStep {
@@ -68,6 +70,20 @@ struct FusedStep {
     ExactValue sum;               // of the kept terms, exact
     ExactValue output;            // the sum rounded into the output format
 };
+
+// The exponent a nonzero finite value of `format` is aligned by: its binade, or the format's
+// minimum exponent for a subnormal.
+std::int64_t alignmentExponent(const ExactValue& x, const FormatSpec& format);
+// x cut to a multiple of 2^q by `cut`; `dropped`, when given, says whether bits were lost.
+// NaN, infinities and zeros come back as they are.
+ExactValue cutToQuantum(const ExactValue& x, std::int64_t q, TermCut cut, bool* dropped = nullptr);
+// x as a term of an instruction, aligned by its own exponent in `format` (zeros do not align).
+FusedTerm fusedTerm(const ExactValue& x, const FormatSpec& format);
+// The IEEE result of a sum holding NaN or infinities, if it does.
+std::optional<ExactValue> specialSum(const std::vector<FusedTerm>& terms);
+// Terms with their alignment exponents, fused: aligned to the largest exponent among those
+// that align, each cut F bits below it, added exactly, rounded into the output.
+FusedStep fuseTerms(std::vector<FusedTerm> terms, const FusedStepModel& model);
 
 // One instruction: c + Σ a_i·b_i with a_i, b_i values of `element` and c a value of the
 // output's format (NaN and infinities as IEEE arithmetic: a NaN or ∞ − ∞ gives NaN).

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "fpx/machines/block_scaled_dot.h"
 #include "fpx/machines/machine.h"
 
 #include <cstddef>
@@ -35,10 +36,20 @@ ExactValue machineOperand(const MachineInstruction& instruction, const FormatSpe
 // c + Σ a_i·b_i on `machine`, a_i and b_i values of `element`: one instruction per `products`
 // elements of K, each instruction's output the next one's c (the last chunk may be shorter, as
 // if padded with zeros). Throws std::invalid_argument when the machine has no instruction for
-// the element, the vectors differ in length, or promoteEvery is not a multiple of the
-// instruction's products.
+// the element (or only a block-scaled one), the vectors differ in length, or promoteEvery is
+// not a multiple of the instruction's products.
 MachineDotResult machineDot(const MachineModel& machine, const FormatSpec& element,
                             std::span<const ExactValue> a, std::span<const ExactValue> b,
                             const MachineDotOptions& options = {});
+
+// The same with block-scaled operands (quantizeOperand) on the machine's instruction for
+// `format` (mxfp8_e4m3, mxfp4, nvfp4, …). NVFP4's tensor scales are applied after the
+// instructions, as a GEMM's epilogue does: the result times FP32(tA·tB), rounded into FP32.
+MachineDotResult machineBlockDot(const MachineModel& machine, const BlockFormat& format,
+                                 const BlockScaledOperand& a, const BlockScaledOperand& b,
+                                 const MachineDotOptions& options = {});
+// c + Σ a_i·b_i of block-scaled operands, exactly: what the dequantized values give.
+ExactValue blockScaledExact(const BlockScaledOperand& a, const BlockScaledOperand& b,
+                            const ExactValue& c);
 
 } // namespace fpx

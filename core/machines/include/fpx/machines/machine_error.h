@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,14 +20,25 @@ namespace fpx {
 // smoothly rather than jumping from one draw to the next.
 struct GemmOperands {
     std::size_t m = 0, n = 0, k = 0;
-    std::vector<std::vector<ExactValue>>
-        rows; // m rows of A, K values each, as the machine takes them
-    std::vector<std::vector<ExactValue>> columns; // n columns of B
+    // m rows of A and n columns of B, K values each, as the machine takes them.
+    std::vector<std::vector<ExactValue>> rows;
+    std::vector<std::vector<ExactValue>> columns;
+    // For a block-scaled instruction instead: each row and column quantized along K.
+    std::vector<BlockScaledOperand> scaledRows;
+    std::vector<BlockScaledOperand> scaledColumns;
 };
 
 GemmOperands drawGemmOperands(const MachineInstruction& instruction, const FormatSpec& element,
                               const ValueDistribution& distribution, std::size_t m, std::size_t n,
                               std::size_t k, std::uint64_t seed);
+
+// The same for a block-scaled instruction: each row and column drawn as above, then quantized
+// along K by `format` (quantizeOperand); a shorter K takes the first K values and their scales.
+// nullopt with `error` when the quantizer refuses them.
+std::optional<GemmOperands> drawBlockGemmOperands(const BlockFormat& format,
+                                                  const ValueDistribution& distribution,
+                                                  std::size_t m, std::size_t n, std::size_t k,
+                                                  std::uint64_t seed, std::string& error);
 
 // How far one machine's m·n dot products of length K are from the exact ones.
 struct MachineErrorPoint {
@@ -47,6 +59,11 @@ struct MachineErrorPoint {
 // instruction's products). The results are computed on up to `threads` threads (0: all the
 // hardware has), and do not depend on how many.
 MachineErrorPoint measureMachineError(const MachineModel& machine, const FormatSpec& element,
+                                      const GemmOperands& operands, std::size_t k,
+                                      std::size_t promoteEvery, unsigned threads = 0);
+// The same on a block-scaled instruction (operands from drawBlockGemmOperands), against the
+// exact dot products of the dequantized values.
+MachineErrorPoint measureMachineError(const MachineModel& machine, const BlockFormat& format,
                                       const GemmOperands& operands, std::size_t k,
                                       std::size_t promoteEvery, unsigned threads = 0);
 
