@@ -142,6 +142,19 @@ int topBinadePrecision(const FormatSpec& element) {
     return element.precision();
 }
 
+// The block exponent for a finite amax ≥ 0, clamped to what E8M0 holds (2^−127 … 2^127): an
+// all-zero block, or one whose exponent falls below, gets the smallest scale; above (FP64
+// inputs only), the largest, and its elements saturate.
+std::int64_t clampedMxExponent(const BlockFormat& format, const ExactValue& amax,
+                               const ExactValue& elementMax, const FormatLimits& scaleLimits) {
+    const std::int64_t minExponent = scaleLimits.minPositive.floorLog2();
+    const std::int64_t maxExponent = scaleLimits.maxExponent;
+    if (amax.isZero())
+        return minExponent;
+    return std::clamp(mxScaleExponent(format, amax, elementMax, topBinadePrecision(format.element)),
+                      minExponent, maxExponent);
+}
+
 class Quantizer {
   public:
     Quantizer(const BlockFormat& format, const TensorView& input, const QuantizeProgress& progress)
@@ -249,16 +262,8 @@ void Quantizer::mx(BlockRange block) {
         storeBlockOfZeros(block, true);
         return;
     }
-    // E8M0 holds 2^−127 … 2^127: an all-zero block, or one whose exponent falls below, gets the
-    // smallest scale; above (FP64 inputs only), the largest, and its elements saturate.
-    const std::int64_t minExponent = scaleLimits.minPositive.floorLog2();
-    const std::int64_t maxExponent = scaleLimits.maxExponent;
-    std::int64_t exponent = minExponent;
-    if (scan.amax != 0) {
-        exponent = mxScaleExponent(format_, exactFromDouble(scan.amax), elementMax_,
-                                   topBinadePrecision(format_.element));
-        exponent = std::clamp(exponent, minExponent, maxExponent);
-    }
+    const std::int64_t exponent =
+        clampedMxExponent(format_, exactFromDouble(scan.amax), elementMax_, scaleLimits);
     out_.scaleCodes.push_back(static_cast<std::uint32_t>(exponent + e8m0.bias));
     const ExactValue scale = ExactValue::dyadic(false, 1, exponent);
     for (std::size_t i = block.begin; i < block.end; ++i)
@@ -455,6 +460,28 @@ double doubleQuantizedAbsmax(std::int64_t level, float groupScale, float offset)
 }
 
 } // namespace
+
+MxBlockScale mxBlockScale(const BlockFormat& format, const ExactValue& amax) {
+    const FormatSpec& e8m0 = *format.scale;
+    const FormatLimits scaleLimits = deriveLimits(e8m0);
+    MxBlockScale s;
+    if (!amax.isFinite()) {
+        // A NaN or ±∞ makes the block's scale NaN and its elements +0, as Quantizer::mx does.
+        s.nonFinite = true;
+        s.scaleCode = *scaleLimits.nanCode;
+        s.elementCode = zeroCode(format.element);
+        return s;
+    }
+    const ExactValue magnitude = amax.abs();
+    s.exponent =
+        clampedMxExponent(format, magnitude, deriveLimits(format.element).max, scaleLimits);
+    s.scaleCode = static_cast<Code>(s.exponent + e8m0.bias);
+    const ElementResult r =
+        roundElement(magnitude / ExactValue::dyadic(false, 1, s.exponent), format.element);
+    s.elementCode = r.code;
+    s.clipped = r.clipped;
+    return s;
+}
 
 float fp32ScaleOf(const ExactValue& x) {
     const Code code = roundToFormat(x, fp32Spec(), kNearestSaturating).code;

@@ -61,6 +61,18 @@ std::optional<QuantizedTensor> quantizeExactly(const BlockFormat& format, const 
                                                std::string& error,
                                                const QuantizeProgress& progress = {});
 
+// One MX block whose largest magnitude is |amax|, scaled as quantizeExactly scales it: the E8M0
+// scale its format's ScaleRule picks (clamped to 2^−127 … 2^127) and what |amax| becomes in the
+// element format. `format` must be an Mx scheme (BlockFormat::scale is E8M0).
+struct MxBlockScale {
+    bool nonFinite = false;    // amax is NaN or ±∞: the NaN scale, elements +0
+    std::int64_t exponent = 0; // the scale is 2^exponent (finite amax only)
+    Code scaleCode = 0;        // the E8M0 code: exponent + 127, or 0xff for the NaN scale
+    Code elementCode = 0;      // |amax| / 2^exponent, nearest even, saturating
+    bool clipped = false;      // that rounding overflowed: the element saturated at its max
+};
+MxBlockScale mxBlockScale(const BlockFormat& format, const ExactValue& amax);
+
 // The rule every FP32 scale follows (NVFP4's tensor scale, NF4's absmax, the integer scales,
 // nf4_dq's offset and group scales): x rounded once to FP32, nearest even, saturating; a
 // non-zero x that rounds to 0 gets 2^−149, so that quotients by the scale stay finite.
