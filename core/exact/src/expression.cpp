@@ -2,6 +2,7 @@
 #include "fpx/exact/expression.h"
 
 #include "fpx/exact/code_details.h"
+#include "fpx/exact/format_catalogue.h"
 #include "fpx/exact/work_budget.h"
 #include "text_cursor.h"
 
@@ -9,6 +10,7 @@
 #include <array>
 #include <cmath>
 #include <iterator>
+#include <stdexcept>
 
 namespace fpx {
 
@@ -56,9 +58,19 @@ std::string column(std::size_t position) {
     return std::to_string(position + 1);
 }
 
+// "w, lr or g" for messages.
+std::string listOfNames(const std::vector<std::string>& names) {
+    std::string text;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+    return text;
+}
+
 class ExpressionParser : public TextCursor {
   public:
-    explicit ExpressionParser(std::string_view text) : TextCursor(text, 0) {}
+    // `syntax` set: the explicit language, with written roundings and these names.
+    ExpressionParser(std::string_view text, const ExplicitSyntax* syntax)
+        : TextCursor(text, 0), syntax_(syntax) {}
 
     Expression parseAll() {
         if (text_.size() > kMaxExpressionLength)
@@ -265,6 +277,8 @@ class ExpressionParser : public TextCursor {
                 return parseLiteral(true);
         const auto function = std::find_if(kFunctions.begin(), kFunctions.end(),
                                            [&](const Function& f) { return f.name == name; });
+        if (function == kFunctions.end() && syntax_ != nullptr)
+            return parseExplicitName(begin, end);
         if (function == kFunctions.end())
             throw fail("unknown name '" + std::string(text_.substr(begin, end - begin)) +
                        "': use numbers, + - * /, parentheses, fma, sqrt, min, max or abs");
@@ -297,6 +311,108 @@ class ExpressionParser : public TextCursor {
         return Parsed{operation(function->op, std::move(operands), begin, pos_), begin, pos_};
     }
 
+    // The explicit language's names, written exactly as declared for variables and bound
+    // formats: a variable, or a format (bound, or the catalogue's) followed by '('.
+    Parsed parseExplicitName(std::size_t begin, std::size_t end) {
+        const std::string written(text_.substr(begin, end - begin));
+        const auto slotIn =
+            [&](const std::vector<std::string>& names) -> std::optional<std::size_t> {
+            const auto found = std::find(names.begin(), names.end(), written);
+            if (found == names.end())
+                return std::nullopt;
+            return static_cast<std::size_t>(found - names.begin());
+        };
+        if (const auto slot = slotIn(syntax_->variables)) {
+            pos_ = end;
+            skipBlanks();
+            if (peek() == '(')
+                throw fail("'" + written + "' is a variable, not a format or a function");
+            pos_ = end;
+            Expression node;
+            node.kind = Expression::Kind::Variable;
+            node.name = written;
+            node.slot = *slot;
+            node.begin = begin;
+            node.end = end;
+            node.text = written;
+            return Parsed{std::move(node), begin, end};
+        }
+        if (const auto slot = slotIn(syntax_->formats))
+            return parseRounding(begin, end, std::nullopt, *slot);
+        // A format of the catalogue only where a rounding is written: a bare "x" is an unknown
+        // variable, however like a format it reads.
+        std::size_t next = end;
+        while (next < text_.size() && (text_[next] == ' ' || text_[next] == '\t'))
+            ++next;
+        if (next < text_.size() && text_[next] == '(') {
+            const FormatLookup format = findFormat(written);
+            if (!format)
+                throw failAt(begin, format.error.rfind("unknown format", 0) == 0
+                                        ? format.error
+                                        : "unknown format '" + written + "': " + format.error);
+            return parseRounding(begin, end, *format.spec, 0);
+        }
+        if (syntax_->variables.empty())
+            throw failAt(begin, "unknown name '" + written +
+                                    "': this expression has no variables; write a number, or a "
+                                    "format's rounding such as bf16(0.1)");
+        throw failAt(begin, "unknown variable '" + written + "': use " +
+                                listOfNames(syntax_->variables) +
+                                " (a format rounds only what follows it in parentheses)");
+    }
+
+    // format '(' sum [',' mode] ')': one rounding of the argument into the format.
+    Parsed parseRounding(std::size_t begin, std::size_t end, std::optional<FormatSpec> format,
+                         std::size_t slot) {
+        const std::string written(text_.substr(begin, end - begin));
+        pos_ = end;
+        skipBlanks();
+        if (peek() != '(')
+            throw fail("expected '(' after the format '" + written + "': write " + written +
+                       "(x) or " + written + "(x, rtz)");
+        const std::size_t open = pos_;
+        enter();
+        ++pos_;
+        skipBlanks();
+        if (peek() == ')')
+            throw fail(written + "(…) rounds one argument: write " + written + "(x)");
+        std::vector<Expression> operands;
+        operands.push_back(parseSum().node);
+        skipBlanks();
+        std::optional<RoundingMode> mode;
+        if (peek() == ',') {
+            ++pos_;
+            skipBlanks();
+            const std::size_t modeBegin = pos_;
+            while (!atEnd() && (isLetter(peek()) || isDigit(peek()) || peek() == '-'))
+                ++pos_;
+            const std::string_view modeText = text_.substr(modeBegin, pos_ - modeBegin);
+            if (modeText.empty())
+                throw fail("expected a rounding mode after ',' (rne, rna, rtz, rup, rdn, rto "
+                           "or sr), found " +
+                           (atEnd() ? std::string("the end") : describeUnexpected().substr(11)));
+            mode = parseRoundingMode(modeText);
+            if (!mode)
+                throw failAt(modeBegin, "unknown rounding mode '" + std::string(modeText) +
+                                            "': use rne, rna, rtz, rup, rdn, rto or sr");
+            skipBlanks();
+        }
+        expectClosing(open);
+        leave();
+        Expression node;
+        node.kind = Expression::Kind::Rounding;
+        node.name = written;
+        node.slot = slot;
+        node.format = std::move(format);
+        node.mode = mode;
+        node.operands = std::move(operands);
+        node.begin = begin;
+        node.end = pos_;
+        node.text = std::string(text_.substr(begin, pos_ - begin));
+        return Parsed{std::move(node), begin, pos_};
+    }
+
+    const ExplicitSyntax* syntax_ = nullptr;
     int depth_ = 0;
 };
 
@@ -364,6 +480,13 @@ void chargeWork(const Expression& node, const std::vector<ExactValue>& operands,
                                              "(simplify it)"}};
 }
 
+// The format an exact operation is given where none matters; made once, since an update rule
+// is evaluated at every step.
+const FormatSpec& anyFormat() {
+    static const FormatSpec spec;
+    return spec;
+}
+
 ExactEvaluation evaluateOperation(const Expression& node, std::vector<ExactEvaluation> in,
                                   double* work) {
     std::vector<ExactValue> operands;
@@ -381,16 +504,26 @@ ExactEvaluation evaluateOperation(const Expression& node, std::vector<ExactEvalu
     }
     // Every other operation (and sqrt of 0, ∞, NaN or a negative) is exact; the format only
     // matters to the root's stand-in, so any format will do.
-    const ExactResult r = exactOperation(node.op, operands, FormatSpec{});
+    const ExactResult r = exactOperation(node.op, operands, anyFormat());
     return ExactEvaluation{r.value, approximate};
 }
 
+// The exact value, a written rounding taken as exact (an explicit expression's value without
+// its roundings).
 ExactEvaluation evaluate(const Expression& expression, double* work) {
     std::vector<ExactEvaluation> values;
     postOrder(expression, [&](const Expression& node) {
-        if (node.isLiteral()) {
+        switch (node.kind) {
+        case Expression::Kind::Literal:
             values.push_back(ExactEvaluation{node.value, !node.exact});
             return;
+        case Expression::Kind::Variable:
+            throw std::invalid_argument("evaluateExactly: the variable '" + node.name +
+                                        "' has no value");
+        case Expression::Kind::Rounding:
+            return; // its argument's value stays on the stack
+        case Expression::Kind::Operation:
+            break;
         }
         std::vector<ExactEvaluation> operands = popOperands(values, node.operands.size());
         values.push_back(evaluateOperation(node, std::move(operands), work));
@@ -398,24 +531,192 @@ ExactEvaluation evaluate(const Expression& expression, double* work) {
     return std::move(values.back());
 }
 
-} // namespace
+// What an explicit evaluation carries for each node: the value, whether it is approximate,
+// and whether rounding it settles that: a square root's approximation of an exact operand is
+// truncated with a sticky bit below far more bits than any format keeps, so it rounds as the
+// root does; so does a literal's stand-in where the format accepts it (acceptsStandInInput).
+struct ExplicitValue {
+    ExactValue value;
+    bool approximate = false;
+    bool rootOfExact = false;
+    bool standIn = false;
+};
 
-ExpressionParse parseExpression(std::string_view text) {
+// Rounding costs a division by the value's denominator and a shift: its size squared.
+void chargeRounding(const Expression& node, const ExactValue& argument, double& work,
+                    double budget) {
+    work += argument.isFinite() ? valueWork(argument) : 0;
+    if (work > budget)
+        throw Failure{ParseError{node.begin, "expression too costly to compute exactly "
+                                             "(simplify it)"}};
+}
+
+ExplicitEvaluation explicitEvaluation(const Expression& expression,
+                                      const ExplicitBindings& bindings,
+                                      const ExplicitOptions& options) {
+    ExplicitEvaluation out;
+    std::vector<ExplicitValue> values;
+    values.reserve(8);
+    std::size_t rounding = 0;
+    try {
+        postOrder(expression, [&](const Expression& node) {
+            switch (node.kind) {
+            case Expression::Kind::Literal:
+                values.push_back(ExplicitValue{node.value, !node.exact, false, !node.exact});
+                return;
+            case Expression::Kind::Variable:
+                if (node.slot >= bindings.variables.size())
+                    throw std::invalid_argument("evaluateExplicitly: the variable '" + node.name +
+                                                "' has no value");
+                values.push_back(ExplicitValue{bindings.variables[node.slot]});
+                return;
+            case Expression::Kind::Rounding:
+                break;
+            case Expression::Kind::Operation: {
+                std::vector<ExplicitValue> in = popOperands(values, node.operands.size());
+                std::vector<ExactValue> operands;
+                bool approximate = false;
+                for (ExplicitValue& v : in) {
+                    approximate = approximate || v.approximate;
+                    operands.push_back(std::move(v.value));
+                }
+                double* work = &out.work;
+                chargeWork(node, operands, work);
+                if (out.work > options.workBudget)
+                    throw Failure{ParseError{node.begin, "expression too costly to compute "
+                                                         "exactly (simplify it)"}};
+                const ExactValue& x = operands[0];
+                if (node.op == Operation::Sqrt && x.isFinite() && !x.isZero() && !x.isNegative()) {
+                    bool exact = true;
+                    ExactValue root = squareRootApproximation(x, kExactRootBits, exact);
+                    values.push_back(
+                        ExplicitValue{std::move(root), approximate || !exact, !approximate});
+                    return;
+                }
+                ExactResult r = exactOperation(node.op, operands, anyFormat());
+                out.flags.invalid = out.flags.invalid || r.invalid;
+                out.flags.divideByZero = out.flags.divideByZero || r.divideByZero;
+                values.push_back(ExplicitValue{std::move(r.value), approximate});
+                return;
+            }
+            }
+            ExplicitValue argument = std::move(values.back());
+            values.pop_back();
+            if (!node.format && node.slot >= bindings.formats.size())
+                throw std::invalid_argument("evaluateExplicitly: the format '" + node.name +
+                                            "' is not bound");
+            const FormatSpec& spec = node.format ? *node.format : bindings.formats[node.slot];
+            chargeRounding(node, argument.value, out.work, options.workBudget);
+            RoundingOptions o = options.rounding;
+            if (node.mode)
+                o.mode = *node.mode;
+            o.randomBits =
+                options.randomBits ? options.randomBits(rounding) : stochasticBits(0, rounding);
+            ++rounding;
+            Conversion rounded = roundToFormat(argument.value, spec, o);
+            ExactValue value = decodeCode(spec, rounded.code).value;
+            out.flags |= fromConversionFlags(rounded.flags);
+            const bool settled = argument.rootOfExact ||
+                                 (argument.standIn && acceptsStandInInput(spec, argument.value));
+            const bool approximate = argument.approximate && !settled;
+            if (!options.trace) {
+                values.push_back(ExplicitValue{std::move(value), approximate});
+                return;
+            }
+            ExplicitRounding step;
+            step.text = node.text;
+            step.spec = spec;
+            step.mode = o.mode;
+            step.argument = std::move(argument.value);
+            step.argumentApproximate = argument.approximate;
+            step.rounded = std::move(rounded);
+            step.value = value;
+            out.roundings.push_back(std::move(step));
+            values.push_back(ExplicitValue{std::move(value), approximate});
+        });
+    } catch (const Failure& failure) {
+        out.error = failure.error;
+        out.roundings.clear();
+        return out;
+    }
+    out.value = std::move(values.back().value);
+    out.approximate = values.back().approximate;
+    return out;
+}
+
+ExpressionParse parse(std::string_view text, const ExplicitSyntax* syntax) {
     double work = 0;
     try {
-        ExpressionParser parser(text);
+        ExpressionParser parser(text, syntax);
         Expression expression = parser.parseAll();
         // Evaluate once under the work budget, so that evaluateExactly (which has none) is
-        // known to finish promptly.
-        evaluate(expression, &work);
+        // known to finish promptly. An explicit expression without names is evaluated with its
+        // roundings too, as evaluateExplicitly will; with names, each evaluation is charged.
+        const bool bound =
+            syntax != nullptr && (!syntax->variables.empty() || !syntax->formats.empty());
+        if (!bound) {
+            evaluate(expression, &work);
+            if (syntax != nullptr) {
+                ExplicitOptions options;
+                options.trace = false;
+                const ExplicitEvaluation once = explicitEvaluation(expression, {}, options);
+                work += once.work;
+                if (once.error)
+                    throw Failure{*once.error};
+            }
+        }
         return ExpressionParse{std::move(expression), {}, work};
     } catch (const Failure& failure) {
         return ExpressionParse{std::nullopt, failure.error, work};
     }
 }
 
+} // namespace
+
+ExpressionParse parseExpression(std::string_view text) {
+    return parse(text, nullptr);
+}
+
+ExpressionParse parseExplicitExpression(std::string_view text, const ExplicitSyntax& syntax) {
+    return parse(text, &syntax);
+}
+
 ExactEvaluation evaluateExactly(const Expression& expression) {
     return evaluate(expression, nullptr);
+}
+
+bool isExplicit(const Expression& expression) {
+    bool found = false;
+    postOrder(expression, [&](const Expression& node) {
+        found = found || node.kind == Expression::Kind::Rounding ||
+                node.kind == Expression::Kind::Variable;
+    });
+    return found;
+}
+
+ExplicitEvaluation evaluateExplicitly(const Expression& expression,
+                                      const ExplicitBindings& bindings,
+                                      const ExplicitOptions& options) {
+    return explicitEvaluation(expression, bindings, options);
+}
+
+std::string withFormatsBound(const Expression& expression, std::string_view text,
+                             const ExplicitBindings& bindings) {
+    // The bound formats' names, by position, replaced from the last so that earlier
+    // positions stay where they are.
+    std::vector<std::pair<std::size_t, const Expression*>> bound;
+    postOrder(expression, [&](const Expression& node) {
+        if (node.kind == Expression::Kind::Rounding && !node.format &&
+            node.slot < bindings.formats.size())
+            bound.emplace_back(node.begin, &node);
+    });
+    std::sort(bound.begin(), bound.end(),
+              [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::string result(text);
+    for (const auto& [begin, node] : bound)
+        if (begin + node->name.size() <= result.size())
+            result.replace(begin, node->name.size(), bindings.formats[node->slot].id);
+    return result;
 }
 
 namespace {
@@ -513,6 +814,11 @@ FormatEvaluation evaluateInFormat(const Expression& expression, const FormatSpec
                                   const ExactEvaluation& exact) {
     FormatEvaluation out;
     out.spec = spec;
+    if (isExplicit(expression)) {
+        out.unsupported = "the expression writes its own roundings (bf16(…)): it is computed as "
+                          "written, not in a format";
+        return out;
+    }
     out.unsupported = arithmeticUnsupported(spec);
     if (!out.unsupported && hasStandIn(expression, spec))
         out.unsupported = spec.id + " cannot take a literal longer than 40000 digits or beyond "

@@ -72,6 +72,77 @@ std::vector<std::size_t> sampledSteps(std::size_t steps, std::size_t points) {
     return sampled;
 }
 
+// One step of the update rule: its formula evaluated with w, lr and g bound and F the stepped
+// format, then rounded into that format unless the formula's last step already is.
+class RuleStep {
+  public:
+    RuleStep(const UpdateRule& rule, const FormatSpec& stepped, const SgdOptions& options,
+             std::size_t steps)
+        : stepped_(stepped), options_(options), steps_(steps) {
+        if (auto why = rule.unsupported(stepped))
+            throw std::invalid_argument("simulateSgd: " + *why);
+        formula_ = rule.formulaFor(stepped);
+        // The default rule is round_F(w − lr·g) by its formula; computed so directly, a long
+        // run costs what one rounding a step costs.
+        direct_ = rule.builtin() && rule.name == exactUpdateRule().name;
+        const Expression& root = formula_->expression;
+        settled_ = root.kind == Expression::Kind::Rounding && !root.format && root.slot == 0;
+        bindings_.variables.resize(3);
+        bindings_.variables[1] = options.learningRate;
+        bindings_.formats = {stepped};
+        evaluation_.rounding = options.rounding;
+        evaluation_.trace = false;
+        updateSeed_ = streamOf(options.seed, SgdStream::Update);
+        settleSeed_ = streamOf(options.seed, SgdStream::Settle);
+        // The exact rule's one rounding draws what the update of step t always drew.
+        evaluation_.randomBits = [this](std::size_t k) {
+            return stochasticBits(k == 0 ? updateSeed_ : streamSeed(updateSeed_, k), step_);
+        };
+    }
+
+    // `update` is lr·g, exact.
+    ExactValue operator()(std::size_t t, const ExactValue& weight, const ExactValue& gradient,
+                          const ExactValue& update) {
+        if (direct_)
+            return roundedValue(weight - update, stepped_, options_.rounding,
+                                stochasticBits(updateSeed_, t));
+        step_ = t;
+        bindings_.variables[0] = weight;
+        bindings_.variables[2] = gradient;
+        const ExplicitEvaluation e =
+            evaluateExplicitly(formula_->expression, bindings_, evaluation_);
+        if (e.error)
+            throw std::invalid_argument("simulateSgd: the update rule at column " +
+                                        std::to_string(e.error->position + 1) + ": " +
+                                        e.error->message);
+        work_ += e.work;
+        // The steps cost alike (w is a value of its format, lr and g are as given), so the
+        // first step's cost tells the run's; the running total holds the bound regardless.
+        if ((t == 0 && e.work * static_cast<double>(steps_) > kMaxSgdRuleWork) ||
+            work_ > kMaxSgdRuleWork)
+            throw std::invalid_argument("simulateSgd: the update rule is too costly to compute "
+                                        "exactly over " +
+                                        std::to_string(steps_) + " steps (simplify it)");
+        if (settled_)
+            return e.value;
+        return roundedValue(e.value, stepped_, options_.rounding, stochasticBits(settleSeed_, t));
+    }
+
+  private:
+    const FormatSpec& stepped_;
+    const SgdOptions& options_;
+    std::size_t steps_;
+    const UpdateFormula* formula_ = nullptr;
+    bool direct_ = false;
+    bool settled_ = false;
+    ExplicitBindings bindings_;
+    ExplicitOptions evaluation_;
+    std::uint64_t updateSeed_ = 0;
+    std::uint64_t settleSeed_ = 0;
+    std::size_t step_ = 0;
+    double work_ = 0;
+};
+
 } // namespace
 
 SgdRun simulateSgd(const std::vector<ExactValue>& gradients, const FormatSpec& format,
@@ -91,13 +162,16 @@ SgdRun simulateSgd(const std::vector<ExactValue>& gradients, const FormatSpec& f
     const std::uint64_t castSeed = streamOf(seed, SgdStream::Cast);
     const std::uint64_t gradientSeed = streamOf(seed, SgdStream::Gradient);
     const std::uint64_t initialSeed = streamOf(seed, SgdStream::Initial);
-    const std::uint64_t updateSeed = streamOf(seed, SgdStream::Update);
 
     SgdRun run;
     run.format = format;
     run.master = master;
     // `updated` is the value the optimizer steps: the master copy when there is one.
     const FormatSpec& updatedFormat = master ? *master : format;
+    const UpdateRule& rule = options.update ? *options.update : exactUpdateRule();
+    RuleStep step(rule, updatedFormat, options, gradients.size());
+    run.updateRule = rule.name;
+    run.updateFormula = rule.expandedFormula(updatedFormat);
     ExactValue working =
         roundedValue(options.initialWeight, format, rounding, stochasticBits(initialSeed, 0));
     ExactValue updated = master ? roundedValue(options.initialWeight, *master, rounding,
@@ -124,8 +198,7 @@ SgdRun simulateSgd(const std::vector<ExactValue>& gradients, const FormatSpec& f
                                                        stochasticBits(gradientSeed, t))
                                         : given;
         const ExactValue update = options.learningRate * gradient;
-        const ExactValue next =
-            roundedValue(updated - update, updatedFormat, rounding, stochasticBits(updateSeed, t));
+        const ExactValue next = step(t, updated, gradient, update);
         if (!update.isZero() && sameValue(next, updated))
             ++run.lostUpdates;
         updated = next;

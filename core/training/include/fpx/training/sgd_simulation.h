@@ -4,6 +4,8 @@
 #include "fpx/exact/exact_value.h"
 #include "fpx/exact/format_spec.h"
 #include "fpx/exact/rounding.h"
+#include "fpx/exact/work_budget.h"
+#include "fpx/training/update_rule.h"
 
 #include <cstddef>
 #include <optional>
@@ -20,6 +22,10 @@ namespace fpx {
 //   F with a master copy M m_{t+1} = round_M(m_t − lr·g_t), w_{t+1} = round_F(m_{t+1}): the
 //                          optimizer updates the master and the working copy is cast from it
 //   exact                  e_{t+1} = e_t − lr·g_t in exact arithmetic (the reference)
+// The step's arithmetic is the update rule's (update_rule.h; docs/behaviour.md, "Update
+// rules"): the default, exact, is F(w - lr*g) as above; another rule computes the step as its
+// formula says, with F the stepped format (M with a master), and its result is rounded into
+// that format when the formula does not end with F(…).
 // w_0 = round_F(W) (and m_0 = round_M(W)); the gradients are used as given (exact), unless
 // `gradientFormat` rounds each one into a format first, as gradients held in BF16 are.
 //
@@ -31,12 +37,28 @@ namespace fpx {
 //   the working copy's cast at step t                        stochasticBits(cast, t)
 //   the gradient's rounding at step t                        stochasticBits(gradient, t)
 //   the initial roundings of W into F and into M             stochasticBits(initial, 0 and 1)
+//   the rule's k-th rounding at step t, k ≥ 1                stochasticBits(streamSeed(update,
+//                                                            k), t); k = 0 is the update's
+//   the rule's result rounded into the stepped format        stochasticBits(settle, t)
 // where each stream's seed is streamSeed(seed, SgdStream::…) (rounding.h): none is `seed`
 // itself, from which parseGradientSequence draws the gradients.
 // simulateSgd throws std::invalid_argument when the format, the master's or the gradients'
-// has no arithmetic (arithmeticUnsupported: NF4, E8M0), or when the initial weight, the
-// learning rate or a gradient is not finite.
-enum class SgdStream : std::uint64_t { Cast = 0, Gradient = 1, Initial = 2, Update = 3 };
+// has no arithmetic (arithmeticUnsupported: NF4, E8M0), when the initial weight, the
+// learning rate or a gradient is not finite, when the update rule has no formula for the
+// stepped format, or when its formula would cost more exact work than kMaxSgdRuleWork over the
+// run.
+enum class SgdStream : std::uint64_t {
+    Cast = 0,
+    Gradient = 1,
+    Initial = 2,
+    Update = 3,
+    Settle = 4
+};
+
+// The most big-integer work (work_budget.h's units) a run's update rule may spend over all its
+// steps: the built-ins cost a few ten thousand a step, so a million steps stay far below it,
+// while a formula full of huge literals is refused rather than run for hours.
+inline constexpr double kMaxSgdRuleWork = kStreamWork;
 
 // The longest run `fpx sgd` and the Training page simulate: each step is a few exact roundings.
 inline constexpr std::size_t kMaxSgdSteps = 1'000'000;
@@ -49,11 +71,14 @@ struct SgdOptions {
     std::uint64_t seed = 0;             // for stochastic rounding: the streams above
     std::size_t trajectoryPoints = 512; // how many evenly spaced steps keep their weights
                                         // (steps 0 … N; 0 keeps none, 1 only the last)
+    std::optional<UpdateRule> update;   // the step's arithmetic; none: exactUpdateRule()
 };
 
 struct SgdRun {
     FormatSpec format;                // the format the weight is held in
     std::optional<FormatSpec> master; // the master copy's format, when there is one
+    std::string updateRule;           // the update rule's name ("exact", "pytorch-cpu", …)
+    std::string updateFormula;        // its formula for the stepped format, F written out
     ExactValue finalWeight;           // the working copy after the last step
     ExactValue finalExact;            // the exact reference after the last step
     std::size_t lostUpdates = 0;      // steps with lr·g ≠ 0 that left the held value unchanged
