@@ -37,7 +37,10 @@ constexpr const char* kUsage =
     "  the generic model): its instructions chained through their accumulator, starting at\n"
     "  c, beside the exact value and FP32 fused multiply-adds in order. --promote N: every N\n"
     "  elements the accumulator is added into an FP32 total and restarts at 0. --explain:\n"
-    "  each instruction's terms as they came and as they were cut, their sum and output.\n";
+    "  each instruction's terms as they came and as they were cut, their sum and output.\n"
+    "  --element: what the machine's instructions take (default its first); a block format\n"
+    "  (mxfp8_e4m3, mxfp4, nvfp4, ...) on a block-scaled instruction quantizes --a and --b\n"
+    "  along K first, and the report adds the exact product of the quantized values.\n";
 
 // Whether --a or --b is a DIST rather than a LIST: "ones", or a distribution's kind and its
 // colon (no value has a colon).
@@ -123,25 +126,24 @@ Outcome<DotCommandOptions> parseDotOptions(const Arguments& args) {
     if (!aText || !bText)
         return CommandError{"--a and --b are required"};
 
-    // On a machine the elements default to what its first instruction takes.
-    const std::string machineElement =
-        args.has("machine") ? defaultMachineElement(*args.value("machine")) : std::string();
-    const auto element = readStageFormat(
-        args, "element", machineElement.empty() ? "fp32" : machineElement.c_str(), setup);
-    if (!element)
-        return element.error();
-    if (!*element)
-        return CommandError{"--element: the elements need a format (exact is for --product and "
-                            "--accumulator)"};
     DotCommandOptions options;
     DotOptions& dot = options.dot;
-    dot.element = **element;
     if (args.has("machine")) {
-        Outcome<MachineDotRequest> machine = readMachineDotOptions(args, dot.element);
+        // A machine's elements are its instructions' (block formats among them), and default
+        // to what its first instruction takes.
+        Outcome<MachineDotRequest> machine = readMachineDotOptions(args);
         if (!machine)
             return machine.error();
         options.machine = std::move(*machine);
+        dot.element = options.machine->element.format;
     } else {
+        const auto element = readStageFormat(args, "element", "fp32", setup);
+        if (!element)
+            return element.error();
+        if (!*element)
+            return CommandError{"--element: the elements need a format (exact is for --product "
+                                "and --accumulator)"};
+        dot.element = **element;
         for (const char* option : {"c", "promote", "explain"})
             if (args.has(option))
                 return CommandError{std::string("--") + option + ": only with --machine"};
@@ -177,7 +179,7 @@ Outcome<DotCommandOptions> parseDotOptions(const Arguments& args) {
     // A list fixes the length for a distribution on the other side: --a is read first unless
     // only --b can tell its length. A machine that truncates FP32 operands reads them as FP32.
     const FormatSpec readFormat =
-        options.machine ? operandReadFormat(*options.machine, dot.element) : dot.element;
+        options.machine ? operandReadFormat(*options.machine) : dot.element;
     const bool aFirst = !isDistribution(*aText) || count > 0 || isDistribution(*bText);
     std::optional<Outcome<TermSequence>> a;
     if (aFirst) {
@@ -278,8 +280,12 @@ int runDot(const std::vector<std::string>& rawArgs, Streams& io) {
     if (!options)
         return reportError(io, "dot", options.error());
     if (options->machine) {
-        const MachineDotReport report =
-            computeMachineDot(*options->machine, options->dot.element, options->a, options->b);
+        MachineDotReport report;
+        try {
+            report = computeMachineDot(*options->machine, options->a, options->b);
+        } catch (const std::invalid_argument& e) {
+            return reportError(io, "dot", dataError(e.what()));
+        }
         if (options->json)
             renderMachineDotJson(report, io.out);
         else

@@ -87,6 +87,7 @@ int runFp8Scaling(const std::vector<std::string>& args, Streams& io);
 int runSgd(const std::vector<std::string>& args, Streams& io);
 int runMemory(const std::vector<std::string>& args, Streams& io);
 int runLesson(const std::vector<std::string>& args, Streams& io);
+int runGemm(const std::vector<std::string>& args, Streams& io);
 int runMachines(const std::vector<std::string>& args, Streams& io);
 
 } // namespace fpx::cli

@@ -92,7 +92,7 @@ std::string defaultMachineElement(const std::string& name) {
     return machine->instructions.front().elements.front();
 }
 
-Outcome<MachineDotRequest> readMachineDotOptions(const Arguments& args, const FormatSpec& element) {
+Outcome<MachineDotRequest> readMachineDotOptions(const Arguments& args) {
     for (const char* own : {"product", "accumulator", "block"})
         if (args.has(own))
             return CommandError{std::string("--") + own +
@@ -104,11 +104,17 @@ Outcome<MachineDotRequest> readMachineDotOptions(const Arguments& args, const Fo
     if (!machine)
         return CommandError{"--machine: " + error};
     request.machine = std::move(*machine);
-    const MachineInstruction* instruction = request.machine.instructionFor(element.id);
+    const std::string elementId =
+        args.value("element").value_or(defaultMachineElement(request.machine.name));
+    std::optional<MachineElement> element = findMachineElement(elementId, error);
+    if (!element)
+        return CommandError{"--element: " + error};
+    request.element = std::move(*element);
+    const std::string& id = request.element.id;
+    const MachineInstruction* instruction = request.machine.instructionFor(id);
     if (!instruction)
-        return CommandError{"--machine " + request.machine.name + " has no instruction for " +
-                            element.id + " elements (its elements: " + elementsOf(request.machine) +
-                            ")"};
+        return CommandError{"--machine " + request.machine.name + " has no instruction for " + id +
+                            " elements (its elements: " + elementsOf(request.machine) + ")"};
     request.instruction = *instruction;
     request.explain = args.has("explain");
     if (auto text = args.value("c")) {
@@ -123,38 +129,70 @@ Outcome<MachineDotRequest> readMachineDotOptions(const Arguments& args, const Fo
         if (!every || *every % std::size_t(instruction->products) != 0)
             return CommandError{"--promote: expected a multiple of the " +
                                 std::to_string(instruction->products) + " products of " +
-                                request.machine.name + "'s " + element.id + " instruction, got '" +
-                                *text + "'"};
+                                request.machine.name + "'s " + id + " instruction, got '" + *text +
+                                "'"};
         request.promoteEvery = *every;
     }
     return request;
 }
 
-const FormatSpec& operandReadFormat(const MachineDotRequest& request, const FormatSpec& element) {
-    return request.instruction.truncatesFp32Operands ? fp32Spec() : element;
+const FormatSpec& operandReadFormat(const MachineDotRequest& request) {
+    return request.instruction.truncatesFp32Operands || request.element.block
+               ? fp32Spec()
+               : request.element.format;
 }
 
-MachineDotReport computeMachineDot(const MachineDotRequest& request, const FormatSpec& element,
-                                   const TermSequence& a, const TermSequence& b) {
+namespace {
+
+std::vector<float> floatsOf(const TermSequence& terms) {
+    std::vector<float> values(terms.size());
+    for (std::size_t i = 0; i < terms.size(); ++i)
+        values[i] = static_cast<float>(nearestDouble(terms.at(i))); // FP32 values: exact
+    return values;
+}
+
+MachineDotResult runOnMachine(const MachineDotRequest& request, const TermSequence& a,
+                              const TermSequence& b, const MachineDotOptions& options,
+                              MachineDotReport& report) {
+    const MachineElement& element = request.element;
+    if (element.block) {
+        std::string error;
+        const std::optional<BlockScaledOperand> x =
+            quantizeOperand(*element.block, floatsOf(a), error);
+        const std::optional<BlockScaledOperand> y =
+            x ? quantizeOperand(*element.block, floatsOf(b), error) : std::nullopt;
+        if (!x || !y)
+            throw std::invalid_argument(element.id + ": " + error);
+        report.dequantizedExact = blockScaledExact(*x, *y, request.c);
+        return machineBlockDot(request.machine, *element.block, *x, *y, options);
+    }
     std::vector<ExactValue> x(a.size()), y(b.size());
     for (std::size_t i = 0; i < a.size(); ++i) {
-        x[i] = machineOperand(request.instruction, element, a.at(i));
-        y[i] = machineOperand(request.instruction, element, b.at(i));
+        x[i] = machineOperand(request.instruction, element.format, a.at(i));
+        y[i] = machineOperand(request.instruction, element.format, b.at(i));
     }
+    return machineDot(request.machine, element.format, x, y, options);
+}
+
+} // namespace
+
+MachineDotReport computeMachineDot(const MachineDotRequest& request, const TermSequence& a,
+                                   const TermSequence& b) {
     MachineDotReport report;
     report.request = request;
-    report.element = element.id;
-    report.terms = x.size();
+    report.element = request.element.id;
+    report.terms = a.size();
     MachineDotOptions options;
     options.c = request.c;
     options.promoteEvery = request.promoteEvery;
     options.explain = request.explain;
-    report.result = machineDot(request.machine, element, x, y, options);
+    report.result = runOnMachine(request, a, b, options, report);
     if (report.result.explained.size() > kMaxExplainedSteps)
         report.result.explained.resize(kMaxExplainedSteps);
     report.bits = roundToFormat(report.result.value, *report.result.format).code;
-    // The exact value and the FMAs are of the operands as read: for TF32, the FP32 values,
-    // so that the error includes the instruction's truncation of them.
+    // The exact value and the FMAs are of the operands as read: for TF32 and block formats,
+    // the FP32 values, so that the error includes the instruction's truncation of them or
+    // their quantization.
     ExactValue exact = request.c;
     ExactValue fma = request.c;
     for (std::size_t i = 0; i < a.size(); ++i) {
@@ -185,6 +223,9 @@ void renderMachineDotText(const MachineDotReport& report, std::ostream& out) {
     line("value", toDecimal(r.value).text + "  (" + codeToHex(report.bits, r.format->totalBits()) +
                       " in " + r.format->id + ")");
     line("exact", toDecimal(report.exact).text);
+    if (report.dequantizedExact)
+        line("dequantized", toDecimal(*report.dequantizedExact).text +
+                                "  (exact, of the quantized operands the instructions take)");
     line("error", toDecimal(report.error).text);
     line("relative error",
          report.relativeError.isNaN() ? "-" : toSignificantDigits(report.relativeError, 6));
@@ -206,6 +247,8 @@ void renderMachineDotJson(const MachineDotReport& report, std::ostream& out) {
     json["bits"] = codeToHex(report.bits, r.format->totalBits());
     json["result_format"] = r.format->id;
     json["exact"] = decimalOrNull(report.exact);
+    json["dequantized_exact"] =
+        report.dequantizedExact ? decimalOrNull(*report.dequantizedExact) : Json(nullptr);
     json["error"] = decimalOrNull(report.error);
     json["rel_error"] = decimalOrNull(report.relativeError);
     json["fp32_fma"] = decimalOrNull(report.fma);

@@ -6,6 +6,7 @@
 
 #include "fpx/accumulation/accumulation.h"
 #include "fpx/machines/machine_dot.h"
+#include "fpx/machines/machine_element.h"
 
 #include <ostream>
 
@@ -15,6 +16,7 @@ namespace fpx::cli {
 // "Machines"), beside the exact one and FP32 fused multiply-adds in order.
 struct MachineDotRequest {
     MachineModel machine;
+    MachineElement element;         // --element: a format, or a block format
     MachineInstruction instruction; // the machine's, for the element
     ExactValue c;                   // the accumulator's first value, in the output's format
     std::size_t promoteEvery = 0;   // 0: no promotion
@@ -25,13 +27,13 @@ struct MachineDotRequest {
 // and a long K would bury the answer.
 inline constexpr std::size_t kMaxExplainedSteps = 16;
 
-// --machine, --c and --promote, for elements of `element`; --product, --accumulator and
-// --block are the machine's own and are refused beside it. The machine rounds as its model
-// says: --round has no say in it.
-Outcome<MachineDotRequest> readMachineDotOptions(const Arguments& args, const FormatSpec& element);
+// --machine, --element (default: what the machine's first instruction takes), --c and
+// --promote; --product, --accumulator and --block are the machine's own and are refused
+// beside it. The machine rounds as its model says: --round has no say in it.
+Outcome<MachineDotRequest> readMachineDotOptions(const Arguments& args);
 // The format --a and --b are read into before the machine takes them: the element, or FP32
-// for an instruction that truncates FP32 operands (TF32).
-const FormatSpec& operandReadFormat(const MachineDotRequest& request, const FormatSpec& element);
+// for an instruction that truncates FP32 operands (TF32) or quantizes them (block formats).
+const FormatSpec& operandReadFormat(const MachineDotRequest& request);
 // The element a machine's first instruction takes ("fp16"), the default of --element with it;
 // empty for a name that is no machine (its error comes with the other options).
 std::string defaultMachineElement(const std::string& name);
@@ -41,15 +43,18 @@ struct MachineDotReport {
     std::string element;
     std::size_t terms = 0;
     MachineDotResult result;
-    Code bits = 0;            // of result.value in its format
-    ExactValue exact;         // c + Σ a_i·b_i of the operands as read (TF32's: FP32 values)
+    Code bits = 0;    // of result.value in its format
+    ExactValue exact; // c + Σ a_i·b_i of the operands as read (TF32's: FP32 values)
+    // Block formats: c + Σ of the dequantized operands, what the instructions are given.
+    std::optional<ExactValue> dequantizedExact;
     ExactValue error;         // result − exact
     ExactValue relativeError; // NaN when exact is 0
     ExactValue fma;           // FP32 fused multiply-adds in order, from c
 };
 
-MachineDotReport computeMachineDot(const MachineDotRequest& request, const FormatSpec& element,
-                                   const TermSequence& a, const TermSequence& b);
+// Throws std::invalid_argument when a block format's quantizer refuses the operands.
+MachineDotReport computeMachineDot(const MachineDotRequest& request, const TermSequence& a,
+                                   const TermSequence& b);
 void renderMachineDotText(const MachineDotReport& report, std::ostream& out);
 void renderMachineDotJson(const MachineDotReport& report, std::ostream& out);
 

@@ -98,8 +98,14 @@ Usage:
       The built-in lessons, or a lesson's steps: title, prose and the
       fpx-explorer command line of each step's state (docs/lessons.md).
   fpx machines [--json]
-      The matrix engines fpx models (tensor cores by generation): products per
-      instruction, fraction bits kept, output and rounding, and their sources.
+      The matrix engines fpx models (NVIDIA tensor cores by generation, AMD
+      matrix cores): products per instruction, fraction bits kept, output and
+      rounding, and their sources.
+  fpx gemm --machine M[,M...] [--element E] [--k K[,K...]] [--dist SPEC]
+           [--m M] [--n N] [--promote N[,N...]] [--seed S] [--json|--csv]
+      A drawn matrix product on each machine against the exact one: the
+      largest and mean relative error and the share off by an FP32 ulp, per K,
+      with and without promotion into FP32.
 
 Values: 0.3952  -1.5e-7  1/3  2^-24  3*2^-4  0x1.8p-3  inf  -inf  nan  -0
 Formats: fp64 fp32 tf32 bf16 fp16 fp8_e4m3 fp8_e5m2 fp8_e4m3fnuz fp8_e5m2fnuz
@@ -119,7 +125,7 @@ Exit status: 0 success, 1 some input could not be converted, 2 bad usage.
 
 constexpr const char* kCommands =
     "formats, show, convert, table, plot, bench, calc, accumulate, dot, quantize, inspect, "
-    "range-fit, loss-scale, fp8-scaling, sgd, memory, lesson or machines";
+    "range-fit, loss-scale, fp8-scaling, sgd, memory, lesson, machines or gemm";
 
 } // namespace
 
@@ -171,6 +177,8 @@ int main(int argc, char** argv) {
             return fpx::cli::runSgd(args, io);
         if (command == "machines")
             return fpx::cli::runMachines(args, io);
+        if (command == "gemm")
+            return fpx::cli::runGemm(args, io);
         if (command == "lesson")
             return fpx::cli::runLesson(args, io);
         if (command == "help" || command == "--help" || command == "-h") {

@@ -84,7 +84,7 @@ void TestCli::everyCommandHasHelp() {
 const QStringList kCommands = {"formats", "show",      "convert",    "table",       "plot",
                                "bench",   "calc",      "accumulate", "dot",         "quantize",
                                "inspect", "range-fit", "loss-scale", "fp8-scaling", "sgd",
-                               "memory",  "lesson",    "machines"};
+                               "memory",  "lesson",    "machines",   "gemm"};
 
 void TestCli::everyCommandReportsBadOptionsInTwoLines() {
     // A bad command line: what is wrong and where help is, two lines on stderr and nothing on

@@ -170,4 +170,44 @@ MachineErrorPoint measureMachineError(const MachineModel& machine, const BlockFo
     });
 }
 
+std::vector<MachineErrorCurve> measureGemmErrors(const GemmErrorRequest& request,
+                                                 const std::atomic<bool>* cancelled) {
+    const std::size_t longest =
+        request.ks.empty() ? 0 : *std::max_element(request.ks.begin(), request.ks.end());
+    const MachineElement& element = request.element;
+    std::vector<MachineErrorCurve> curves;
+    for (const MachineModel& machine : request.machines) {
+        const MachineInstruction* instruction = machine.instructionFor(element.id);
+        if (!instruction)
+            throw std::invalid_argument(machine.name + " has no instruction for " + element.id);
+        GemmOperands operands;
+        if (element.block) {
+            std::string error;
+            std::optional<GemmOperands> drawn =
+                drawBlockGemmOperands(*element.block, request.distribution, request.m, request.n,
+                                      longest, request.seed, error);
+            if (!drawn)
+                throw std::invalid_argument(element.id + ": " + error);
+            operands = std::move(*drawn);
+        } else {
+            operands = drawGemmOperands(*instruction, element.format, request.distribution,
+                                        request.m, request.n, longest, request.seed);
+        }
+        for (const std::size_t promote : request.promotions) {
+            MachineErrorCurve curve{machine.name, promote, {}};
+            for (const std::size_t k : request.ks) {
+                if (cancelled && cancelled->load())
+                    return curves;
+                curve.points.push_back(
+                    element.block ? measureMachineError(machine, *element.block, operands, k,
+                                                        promote, request.threads)
+                                  : measureMachineError(machine, element.format, operands, k,
+                                                        promote, request.threads));
+            }
+            curves.push_back(std::move(curve));
+        }
+    }
+    return curves;
+}
+
 } // namespace fpx

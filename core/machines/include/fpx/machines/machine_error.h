@@ -3,7 +3,9 @@
 
 #include "fpx/data/value_distribution.h"
 #include "fpx/machines/machine_dot.h"
+#include "fpx/machines/machine_element.h"
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -66,5 +68,31 @@ MachineErrorPoint measureMachineError(const MachineModel& machine, const FormatS
 MachineErrorPoint measureMachineError(const MachineModel& machine, const BlockFormat& format,
                                       const GemmOperands& operands, std::size_t k,
                                       std::size_t promoteEvery, unsigned threads = 0);
+
+// Error against K for several machines, with and without promotion, on one set of drawn data
+// (docs/behaviour.md, "Machines"): what fpx gemm prints and the Machines page plots.
+struct GemmErrorRequest {
+    std::vector<MachineModel> machines;
+    MachineElement element;
+    std::vector<std::size_t> ks;         // the lengths of K measured, ascending
+    std::vector<std::size_t> promotions; // 0: none; others every so many elements of K
+    ValueDistribution distribution;
+    std::size_t m = 16, n = 16;
+    std::uint64_t seed = 1;
+    unsigned threads = 0;
+};
+
+struct MachineErrorCurve {
+    std::string machine;
+    std::size_t promoteEvery = 0;
+    std::vector<MachineErrorPoint> points; // one per K, in the request's order
+};
+
+// One curve per machine and promotion, in that order (machines outer). Throws
+// std::invalid_argument when a machine has no instruction for the element, a promotion is not
+// a multiple of its products, or the quantizer refuses the drawn values. `cancelled`, when
+// given and set, stops it between points (the curves so far come back).
+std::vector<MachineErrorCurve> measureGemmErrors(const GemmErrorRequest& request,
+                                                 const std::atomic<bool>* cancelled = nullptr);
 
 } // namespace fpx
