@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ namespace fpx::cli {
 struct CalcOptions {
     std::string text; // EXPR as typed, its words joined by spaces
     Expression expression;
+    // --explicit: EXPR names its roundings (bf16(0.1)+bf16(0.2)) and is computed exactly
+    // elsewhere, instead of in each format.
+    bool explicitRoundings = false;
     std::vector<FormatSpec> formats; // --scale applied
     RoundingOptions rounding;
     std::uint64_t seed = 0;
@@ -35,8 +39,11 @@ struct CalcReport {
     std::string text;
     RoundingOptions rounding;
     std::uint64_t seed = 0;
-    ExactEvaluation exact;
+    ExactEvaluation exact;                 // for --explicit, the value without its roundings
     std::vector<FormatEvaluation> results; // one per format
+    // --explicit: the value with the written roundings, and each rounding in order.
+    std::optional<ExplicitEvaluation> explicitResult;
+    bool resultRounded = false; // EXPR's last step is a rounding: the result has a code
     // kExitDataError when a format could not compute the expression.
     int status = kExitOk;
 };
@@ -47,5 +54,9 @@ CalcReport computeCalc(const CalcOptions& options);
 void renderCalcText(const CalcReport& report, const TerminalStyle& style, bool full,
                     std::ostream& out);
 void renderCalcJson(const CalcReport& report, std::ostream& out);
+// --explicit: each written rounding, what it rounded into what, and the result.
+void renderExplicitText(const CalcReport& report, const TerminalStyle& style, bool full,
+                        std::ostream& out);
+void renderExplicitJson(const CalcReport& report, std::ostream& out);
 
 } // namespace fpx::cli

@@ -244,4 +244,116 @@ void renderCalcText(const CalcReport& report, const TerminalStyle& style, bool f
     printTable(out, report.results, style, full);
 }
 
+namespace {
+
+std::string modeAndFlags(const ExplicitRounding& r) {
+    const ArithmeticFlags flags = fromConversionFlags(r.rounded.flags);
+    return std::string(roundingModeId(r.mode)) + ", " +
+           (flags.any() ? arithmeticFlagsToString(flags) : "exact");
+}
+
+// The difference of the rounded result from the value without roundings, as calc's error is
+// computed: 0 for the same infinity, NaN when either is NaN.
+ExactValue differenceOf(const ExactValue& value, const ExactValue& exact) {
+    if (value.isNaN() || exact.isNaN())
+        return ExactValue::nan();
+    if (value.isInfinity() && exact.isInfinity())
+        return value.isNegative() == exact.isNegative() ? ExactValue::zero() : value;
+    return value - exact;
+}
+
+} // namespace
+
+void renderExplicitText(const CalcReport& report, const TerminalStyle& style, bool full,
+                        std::ostream& out) {
+    const ExplicitEvaluation& e = *report.explicitResult;
+    auto line = [&](std::string_view label, const std::string& text) {
+        std::string padded(label);
+        padded.resize(12, ' ');
+        out << "  " << style.dim(padded) << text << '\n';
+    };
+    out << style.bold("explicit roundings") << '\n';
+    line("expression", report.text);
+    line("rounding", std::string(roundingModeName(report.rounding.mode)) +
+                         " where no mode is written, overflow " +
+                         std::string(overflowPolicyId(report.rounding.overflow)) +
+                         "; exact everywhere else");
+    out << '\n';
+    if (e.roundings.empty()) {
+        out << "no rounding written: the value is exact\n";
+    } else {
+        out << style.bold("roundings") << " (in evaluation order: each rounds its argument once)\n";
+        TextTable table(
+            {"#", "rounding", "argument (exact)", "into", "bits", "value", "mode, flags"});
+        for (std::size_t i = 0; i < e.roundings.size(); ++i) {
+            const ExplicitRounding& r = e.roundings[i];
+            const DecimalText argument = valueText(r.argument, r.argumentApproximate);
+            const DecimalText value = toDecimal(r.value);
+            table.addRow({std::to_string(i + 1), elide(r.text, full, 32),
+                          elide(argument.text, full, 40) + (argument.exact ? "" : "…"), r.spec.id,
+                          bitsOf(r.spec, r.rounded.code),
+                          elide(value.text, full, 40) + (value.exact ? "" : "…"), modeAndFlags(r)});
+        }
+        table.print(out, style.enabled);
+    }
+    out << '\n';
+    const DecimalText value = valueText(e.value, e.approximate);
+    std::string result = elide(value.text, full, 100) + (value.exact ? "" : "…");
+    if (report.resultRounded && !e.roundings.empty()) {
+        const ExplicitRounding& last = e.roundings.back();
+        result = bitsOf(last.spec, last.rounded.code) + " " + last.spec.id + "  " + result;
+    }
+    line("result", result + (e.approximate ? "  (approximate: a square root)" : ""));
+    const DecimalText exactText = valueText(report.exact.value, report.exact.approximate);
+    line("unrounded", elide(exactText.text, full, 100) + (exactText.exact ? "" : "…") +
+                          "  (the same expression with no rounding)");
+    const ExactValue difference = differenceOf(e.value, report.exact.value);
+    if (!difference.isNaN()) {
+        const DecimalText text = valueText(difference, e.approximate || report.exact.approximate);
+        line("difference", elide(text.text, full, 100) + (text.exact ? "" : "…"));
+    }
+    line("flags", flagsOrNone(e.flags));
+}
+
+void renderExplicitJson(const CalcReport& report, std::ostream& out) {
+    const ExplicitEvaluation& e = *report.explicitResult;
+    Json json;
+    json["expression"] = report.text;
+    json["explicit"] = true;
+    json["round"] = roundingModeId(report.rounding.mode);
+    json["overflow"] = overflowPolicyId(report.rounding.overflow);
+    if (report.rounding.mode == RoundingMode::Stochastic)
+        json["seed"] = report.seed;
+    const DecimalText value = valueText(e.value, e.approximate);
+    json["value"] = e.value.isNaN() ? Json(nullptr) : Json(value.text);
+    json["value_decimal_complete"] = value.exact && !e.approximate;
+    json["value_approximate"] = e.approximate;
+    const bool coded = report.resultRounded && !e.roundings.empty();
+    json["result_format"] = coded ? Json(e.roundings.back().spec.id) : Json(nullptr);
+    json["result_bits"] =
+        coded ? Json(bitsOf(e.roundings.back().spec, e.roundings.back().rounded.code))
+              : Json(nullptr);
+    const ExactEvaluation& exact = report.exact;
+    const DecimalText exactText = valueText(exact.value, exact.approximate);
+    json["unrounded"] = exact.value.isNaN() ? Json(nullptr) : Json(exactText.text);
+    json["unrounded_approximate"] = exact.approximate;
+    const ExactValue difference = differenceOf(e.value, exact.value);
+    json["difference"] = difference.isNaN()
+                             ? Json(nullptr)
+                             : Json(valueText(difference, e.approximate || exact.approximate).text);
+    json["flags"] = flagNames(e.flags);
+    Json roundings = Json::array();
+    for (const ExplicitRounding& r : e.roundings)
+        roundings.push_back({{"text", r.text},
+                             {"format", r.spec.id},
+                             {"mode", roundingModeId(r.mode)},
+                             {"argument", decimalJson(r.argument, r.argumentApproximate)},
+                             {"argument_approximate", r.argumentApproximate},
+                             {"bits", bitsOf(r.spec, r.rounded.code)},
+                             {"value", decimalJson(r.value)},
+                             {"flags", flagNames(fromConversionFlags(r.rounded.flags))}});
+    json["roundings"] = std::move(roundings);
+    printJson(out, json);
+}
+
 } // namespace fpx::cli

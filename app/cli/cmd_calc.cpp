@@ -17,7 +17,14 @@ namespace {
 constexpr const char* kUsage =
     "usage: fpx calc EXPR [--formats ID,...] [--round MODE] [--overflow POLICY] [--seed N]\n"
     "                     [--scale S] [--json] [--full] [--color|--no-color]\n"
-    "  EXPR: numbers, + - * / ( ), fma(a,b,c), sqrt(x), min(a,b), max(a,b), abs(x)\n";
+    "       fpx calc --explicit EXPR [--round MODE] [--overflow POLICY] [--seed N] [--json]\n"
+    "                     [--full] [--color|--no-color]\n"
+    "  EXPR: numbers, + - * / ( ), fma(a,b,c), sqrt(x), min(a,b), max(a,b), abs(x)\n"
+    "  --explicit: EXPR is computed exactly except where it names a format, which rounds\n"
+    "  its argument once: bf16(0.1)+bf16(0.2), fp32(1 + 2^-30), bf16(fp32(1/3)*3, rtz).\n"
+    "  Any format id (fpx formats) rounds; a mode after a comma overrides --round.\n"
+    "  Prints each rounding (what was rounded into what) and the result beside the\n"
+    "  value with no rounding.\n";
 
 } // namespace
 
@@ -31,6 +38,28 @@ Outcome<CalcOptions> parseCalcOptions(const Arguments& args) {
     // `fpx calc 0.1 + 0.2` reads as `fpx calc "0.1 + 0.2"`.
     for (const std::string& part : args.positionals())
         options.text += (options.text.empty() ? "" : " ") + part;
+
+    options.explicitRoundings = args.has("explicit");
+    if (options.explicitRoundings) {
+        // The formats are written in EXPR, each where it rounds.
+        for (const char* option : {"formats", "scale"})
+            if (args.has(option))
+                return CommandError{std::string("--") + option +
+                                    " does not go with --explicit: EXPR names its formats "
+                                    "where it rounds (bf16(0.1))"};
+        ExpressionParse parsed = parseExplicitExpression(options.text);
+        if (!parsed)
+            return dataError("cannot read EXPR '" + options.text + "' at column " +
+                             std::to_string(parsed.error.position + 1) + ": " +
+                             parsed.error.message);
+        options.expression = std::move(*parsed.expression);
+        options.rounding = setup.rounding;
+        options.seed = setup.seed;
+        options.json = args.has("json");
+        options.full = args.has("full");
+        options.color = readColorChoice(args);
+        return options;
+    }
 
     if (auto list = args.value("formats")) {
         FormatListLookup lookup = findFormats(*list);
@@ -64,6 +93,18 @@ CalcReport computeCalc(const CalcOptions& options) {
     report.rounding = options.rounding;
     report.seed = options.seed;
     report.exact = evaluateExactly(options.expression);
+    if (options.explicitRoundings) {
+        ExplicitOptions explicitOptions;
+        explicitOptions.rounding = options.rounding;
+        // The k-th rounding draws as the k-th rounding of fpx calc in a format does.
+        const std::uint64_t seed = options.seed;
+        explicitOptions.randomBits = [seed](std::size_t k) { return stochasticBits(seed, k); };
+        report.explicitResult = evaluateExplicitly(options.expression, {}, explicitOptions);
+        report.resultRounded = options.expression.kind == Expression::Kind::Rounding;
+        if (report.explicitResult->error)
+            report.status = kExitDataError;
+        return report;
+    }
     report.results.reserve(options.formats.size());
     for (const FormatSpec& spec : options.formats) {
         report.results.push_back(evaluateInFormat(options.expression, spec, options.rounding,
@@ -76,13 +117,26 @@ CalcReport computeCalc(const CalcOptions& options) {
 
 int runCalc(const std::vector<std::string>& rawArgs, Streams& io) {
     const Arguments args(rawArgs, {"formats", "round", "overflow", "seed", "scale"},
-                         {"json", "full", "color", "no-color"});
+                         {"json", "full", "color", "no-color", "explicit"});
     if (const auto stop = checkArguments(args, io, "calc", kUsage))
         return *stop;
     const Outcome<CalcOptions> options = parseCalcOptions(args);
     if (!options)
         return reportError(io, "calc", options.error());
     const CalcReport report = computeCalc(*options);
+    if (report.explicitResult) {
+        if (const auto& error = report.explicitResult->error)
+            return reportError(io, "calc",
+                               dataError("EXPR '" + report.text + "' at column " +
+                                         std::to_string(error->position + 1) + ": " +
+                                         error->message));
+        if (options->json)
+            renderExplicitJson(report, io.out);
+        else
+            renderExplicitText(report, TerminalStyle::forChoice(options->color, io.outIsTerminal),
+                               options->full, io.out);
+        return report.status;
+    }
     if (options->json)
         renderCalcJson(report, io.out);
     else

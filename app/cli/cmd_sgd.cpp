@@ -16,6 +16,9 @@
 #include "fpx/exact/text_util.h"
 #include "fpx/exact/value_parser.h"
 #include "fpx/training/sgd_simulation.h"
+#include "fpx/training/update_rule.h"
+
+#include <stdexcept>
 
 namespace fpx::cli {
 
@@ -23,8 +26,9 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: fpx sgd --weight W --lr LR --grads DIST|LIST [--steps N] --formats ID,...\n"
-    "               [--master ID] [--grad-format ID] [--exact-lr] [--round MODE]\n"
-    "               [--overflow POLICY] [--seed S] [--scale S] [--trajectory N] [--json]\n"
+    "               [--master ID] [--grad-format ID] [--update RULE] [--exact-lr]\n"
+    "               [--round MODE] [--overflow POLICY] [--seed S] [--scale S]\n"
+    "               [--trajectory N] [--json]\n"
     "  Plain SGD on one weight, w <- w - lr*g, for N steps with the weight held in each\n"
     "  format (each update computed exactly and rounded once), and with --master M also\n"
     "  in each format with a master copy in M (the update rounded into M, the working\n"
@@ -38,6 +42,15 @@ constexpr const char* kUsage =
     "  exactly (needs --steps); or comma-separated exact values used in turn and\n"
     "  repeated (--steps defaults to their number). --grad-format ID rounds each\n"
     "  gradient into ID first.\n"
+    "  --update RULE: how a step is computed and rounded, with F the stepped format\n"
+    "  (the master's with --master):\n"
+    "    exact        F(w - lr*g): exact, rounded once (the default)\n"
+    "    pytorch-cpu  PyTorch's CPU kernel of param.add_(grad, alpha=-lr): bf16, fp16\n"
+    "                 F(fp32(w + F(fp32(-lr))*g)), fp32 F(w + F(-lr)*g), fp64 exact\n"
+    "    fp32-opmath  F(fp32(w + fp32(-lr)*g)): FP32 arithmetic, rounded into F\n"
+    "  or a formula in w, lr, g: exact arithmetic (+ - * / fma sqrt min max abs),\n"
+    "  rounded once where a format is named: bf16(fp32(w + bf16(-lr)*g)); fp32(x, rtz)\n"
+    "  names the mode (else --round's). The result is rounded into F at the end.\n"
     "  --round sr: stochastic rounding, a fresh draw per step (seeded by --seed).\n"
     "  --trajectory N: N evenly spaced steps of each run beside the exact weight.\n";
 
@@ -137,6 +150,22 @@ Outcome<SgdCommandOptions> parseSgdOptions(const Arguments& args) {
         simulation.gradientFormat = *spec;
     }
 
+    if (auto text = args.value("update")) {
+        UpdateRuleParse rule = parseUpdateRule(*text);
+        if (!rule)
+            return CommandError{"--update '" + *text + "': column " +
+                                std::to_string(rule.error.position + 1) + ": " +
+                                rule.error.message};
+        // The stepped format is each held format, or the master for the runs with one.
+        std::vector<FormatSpec> stepped = options.held;
+        if (options.master)
+            stepped.push_back(*options.master);
+        for (const FormatSpec& spec : stepped)
+            if (auto why = rule.rule->unsupported(spec))
+                return CommandError{"--update: " + *why};
+        simulation.update = std::move(*rule.rule);
+    }
+
     std::string error;
     options.gradsText = *args.value("grads");
     auto gradients = parseGradientSequence(options.gradsText, steps, setup.seed, error);
@@ -172,14 +201,19 @@ SgdReport computeSgd(const SgdCommandOptions& options) {
 int runSgd(const std::vector<std::string>& rawArgs, Streams& io) {
     const Arguments args(rawArgs,
                          {"weight", "lr", "grads", "steps", "formats", "master", "grad-format",
-                          "trajectory", "round", "overflow", "seed", "scale"},
+                          "update", "trajectory", "round", "overflow", "seed", "scale"},
                          {"json", "exact-lr"});
     if (const auto stop = checkOptionsOnly(args, io, "sgd", kUsage))
         return *stop;
     const Outcome<SgdCommandOptions> options = parseSgdOptions(args);
     if (!options)
         return reportError(io, "sgd", options.error());
-    const SgdReport report = computeSgd(*options);
+    SgdReport report;
+    try {
+        report = computeSgd(*options);
+    } catch (const std::invalid_argument& refused) { // a custom rule too costly to run
+        return reportError(io, "sgd", dataError(refused.what()));
+    }
     if (options->json)
         renderSgdJson(report, io.out);
     else

@@ -45,6 +45,9 @@ Usage:
       rounded once, with IEEE flags; bits, value and error against the exact
       result, every operation in order. With one format, each step written out:
       alignment, exact result, guard/round/sticky bits, the rounding decision.
+  fpx calc --explicit EXPR [--round MODE] [--json]
+      EXPR computed exactly except where it names a format, which rounds its
+      argument once: bf16(0.1)+bf16(0.2), fp32(1 + 2^-30). Each rounding listed.
   fpx bench [--formats ID,...] [--sizes 16k,16M] [--threads N] [--budget S]
             [--distribution normal|subnormal|overflow|nan] [--json F] [--csv F]
       FP32 conversion throughput on this CPU beside its memcpy bandwidth, each
@@ -91,9 +94,12 @@ Usage:
       delayed:LEN:most_recent, as Transformer Engine defines them): per step the
       scale, the amax, the overflowed and flushed fractions and the SQNR.
   fpx sgd --weight W --lr LR --grads DIST|LIST --steps N --formats ID,...
-          [--master fp32] [--grad-format ID] [--round MODE] [--seed S] [--json]
+          [--master fp32] [--grad-format ID] [--update RULE] [--round MODE]
+          [--seed S] [--json]
       SGD on one weight held in each format (and with an FP32 master copy)
-      against exact arithmetic: final weight, lost updates, error.
+      against exact arithmetic: final weight, lost updates, error. --update:
+      exact (default), pytorch-cpu, fp32-opmath or a formula such as
+      bf16(fp32(w + bf16(-lr)*g)), exact except at the written roundings.
   fpx lesson [NAME|FILE] [--step K] [--json]
       The built-in lessons, or a lesson's steps: title, prose and the
       fpx-explorer command line of each step's state (docs/lessons.md).

@@ -10,6 +10,7 @@
 #include "fpx/exact/decimal_text.h"
 #include "fpx/exact/text_util.h"
 
+#include <algorithm>
 #include <ostream>
 
 namespace fpx::cli {
@@ -39,6 +40,7 @@ Json runJson(const SgdRun& run, bool withTrajectory) {
     json["master"] = run.master ? Json(run.master->id) : Json(nullptr);
     json["final"] = decimalOrNull(run.finalWeight);
     json["final_exact"] = decimalOrNull(run.finalExact);
+    json["update_formula"] = run.updateFormula;
     json["lost_updates"] = run.lostUpdates;
     json["error"] = decimalOrNull(run.error);
     const auto relative = relativeError(run);
@@ -71,6 +73,9 @@ void renderSgdJson(const SgdReport& report, std::ostream& out) {
     json["round"] = roundingModeId(simulation.rounding.mode);
     json["overflow"] = overflowPolicyId(simulation.rounding.overflow);
     json["seed"] = simulation.seed;
+    const UpdateRule& rule = simulation.update ? *simulation.update : exactUpdateRule();
+    json["update"] = {
+        {"rule", rule.name}, {"formula", rule.formulaText()}, {"description", rule.description}};
     json["exact"] = decimalOrNull(report.exactFinal);
     Json results = Json::array();
     for (const SgdRun& run : report.runs)
@@ -91,6 +96,20 @@ void renderSgdText(const SgdReport& report, const TerminalStyle& style, std::ost
         << (namesDistribution(report.gradsText) ? ", seed " + std::to_string(simulation.seed) : "")
         << (simulation.gradientFormat ? ", rounded into " + simulation.gradientFormat->id : "")
         << '\n';
+    // The rule's name, then its formula for each stepped format with F written out: what
+    // each run computed, not only what was asked.
+    const UpdateRule& rule = simulation.update ? *simulation.update : exactUpdateRule();
+    out << "  update rule     " << rule.name << '\n';
+    std::vector<std::string> shown;
+    for (const SgdRun& run : report.runs) {
+        const std::string& stepped = run.master ? run.master->id : run.format.id;
+        if (std::find(shown.begin(), shown.end(), stepped) != shown.end())
+            continue;
+        shown.push_back(stepped);
+        std::string label = "    " + stepped;
+        label.resize(std::max<std::size_t>(label.size() + 2, 18), ' ');
+        out << label << run.updateFormula << '\n';
+    }
     out << "  exact final     " << toSignificantDigits(report.exactFinal, 17) << "\n\n";
     TextTable table({"weights", "final", "lost updates", "error", "relative error"});
     for (const SgdRun& run : report.runs) {

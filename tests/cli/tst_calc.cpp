@@ -56,6 +56,10 @@ class TestCalc : public QObject {
     void stochasticIsSeeded();
     void badExpressions_data();
     void badExpressions();
+    void explicitRoundings();
+    void explicitText();
+    void explicitErrors_data();
+    void explicitErrors();
     void showStochastic();
     void showStochasticErrors_data();
     void showStochasticErrors();
@@ -234,6 +238,95 @@ void TestCalc::badExpressions_data() {
 }
 
 void TestCalc::badExpressions() {
+    QFETCH(QStringList, args);
+    QFETCH(int, exitCode);
+    QFETCH(QString, message);
+    const Run run = runFpx(args);
+    QCOMPARE(run.exitCode, exitCode);
+    QVERIFY2(QString::fromUtf8(run.err).contains(message), run.err.constData());
+    QVERIFY(run.out.isEmpty());
+}
+
+// Written roundings, everything else exact: bf16(0.1) = 0x3dcd = 0.10009765625 and
+// bf16(0.2) = 0x3e4d = 0.2001953125 add up exactly to 0.30029296875; 2^-30 is far below half
+// FP32's ULP of 1 (2^-24), so fp32(1 + 2^-30) is 1.
+void TestCalc::explicitRoundings() {
+    const Run sum = runFpx({"calc", "--explicit", "bf16(0.1)+bf16(0.2)", "--json"});
+    QVERIFY2(sum.exitCode == 0, sum.err.constData());
+    const QJsonObject root = json(sum);
+    QVERIFY(root["explicit"].toBool());
+    QCOMPARE(root["value"].toString(), QString("0.30029296875"));
+    QVERIFY(root["value_decimal_complete"].toBool());
+    QCOMPARE(root["unrounded"].toString(), QString("0.3"));
+    QCOMPARE(root["difference"].toString(), QString("0.00029296875"));
+    QVERIFY(root["result_format"].isNull());
+    QCOMPARE(strings(root["flags"]), QStringList{"inexact"});
+    const QJsonArray roundings = root["roundings"].toArray();
+    QCOMPARE(roundings.size(), 2);
+    const QJsonObject first = roundings[0].toObject();
+    QCOMPARE(first["text"].toString(), QString("bf16(0.1)"));
+    QCOMPARE(first["format"].toString(), QString("bf16"));
+    QCOMPARE(first["mode"].toString(), QString("rne"));
+    QCOMPARE(first["argument"].toString(), QString("0.1"));
+    QCOMPARE(first["bits"].toString(), QString("0x3dcd"));
+    QCOMPARE(first["value"].toString(), QString("0.10009765625"));
+    QCOMPARE(roundings[1].toObject()["bits"].toString(), QString("0x3e4d"));
+
+    const Run one = runFpx({"calc", "--explicit", "fp32(1 + 2^-30)", "--json"});
+    QVERIFY2(one.exitCode == 0, one.err.constData());
+    const QJsonObject oneRoot = json(one);
+    QCOMPARE(oneRoot["value"].toString(), QString("1"));
+    QCOMPARE(oneRoot["result_format"].toString(), QString("fp32"));
+    QCOMPARE(oneRoot["result_bits"].toString(), QString("0x3f800000"));
+    QCOMPARE(oneRoot["unrounded"].toString(), QString("1.000000000931322574615478515625"));
+    QCOMPARE(oneRoot["difference"].toString(), QString("-9.31322574615478515625e-10"));
+
+    // A written mode, and --round for the roundings that name none: 1/3 lies between BF16's
+    // 0x3eaa and 0x3eab.
+    const Run modes =
+        runFpx({"calc", "--explicit", "bf16(1/3, rtz) + bf16(1/3)", "--round", "rup", "--json"});
+    QVERIFY2(modes.exitCode == 0, modes.err.constData());
+    const QJsonArray modeRoundings = json(modes)["roundings"].toArray();
+    QCOMPARE(modeRoundings[0].toObject()["bits"].toString(), QString("0x3eaa"));
+    QCOMPARE(modeRoundings[0].toObject()["mode"].toString(), QString("rtz"));
+    QCOMPARE(modeRoundings[1].toObject()["bits"].toString(), QString("0x3eab"));
+    QCOMPARE(modeRoundings[1].toObject()["mode"].toString(), QString("rup"));
+    // Stochastic rounding is seeded: the same seed, the same draws.
+    const QStringList sr = {"calc", "--explicit", "fp16(0.1)+fp16(0.2)", "--round", "sr", "--seed",
+                            "5",    "--json"};
+    QCOMPARE(runFpx(sr).out, runFpx(sr).out);
+}
+
+void TestCalc::explicitText() {
+    const Run run = runFpx({"calc", "--explicit", "bf16(0.1)+bf16(0.2)"});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    const QString out = QString::fromUtf8(run.out);
+    for (const char* expected : {"bf16(0.1)", "0x3dcd", "0.10009765625", "0x3e4d", "0.30029296875",
+                                 "0.00029296875", "rne, inexact"})
+        QVERIFY2(out.contains(expected), qPrintable(expected + QString("\n") + out));
+    const Run coded = runFpx({"calc", "--explicit", "fp32(sqrt(2))"});
+    QVERIFY2(coded.exitCode == 0, coded.err.constData());
+    QVERIFY2(coded.out.contains("0x3fb504f3 fp32  1.41421353816986083984375"),
+             coded.out.constData());
+}
+
+void TestCalc::explicitErrors_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("unclosed") << QStringList{"calc", "--explicit", "bf16(0.1"} << 1
+                              << "at column 9: expected ')' to close the '(' at column 5";
+    QTest::newRow("unknown format") << QStringList{"calc", "--explicit", "bf17(1)"} << 1
+                                    << "at column 1: unknown format 'bf17'";
+    QTest::newRow("no variables") << QStringList{"calc", "--explicit", "fp32(x)"} << 1
+                                  << "at column 6: unknown name 'x'";
+    QTest::newRow("unknown mode") << QStringList{"calc", "--explicit", "fp32(1, up-ish)"} << 1
+                                  << "at column 9: unknown rounding mode 'up-ish'";
+    QTest::newRow("with formats") << QStringList{"calc", "--explicit", "1", "--formats", "bf16"}
+                                  << 2 << "--formats does not go with --explicit";
+}
+
+void TestCalc::explicitErrors() {
     QFETCH(QStringList, args);
     QFETCH(int, exitCode);
     QFETCH(QString, message);

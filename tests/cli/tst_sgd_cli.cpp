@@ -10,6 +10,7 @@
 #include "fpx/exact/exact_value.h"
 
 #include <QJsonArray>
+#include <QJsonObject>
 #include <QTest>
 
 #include <string>
@@ -203,6 +204,54 @@ class TestSgdCli : public QObject {
                      qPrintable(expected + QString("\n") + describe(run)));
     }
 
+    // w = 1 in BF16, g = 1, lr = 2^-9 + 2^-40 kept exact. Exact: 1 − 2^-9 − 2^-40 lies just
+    // below the midpoint 1 − 2^-9 of BF16's gap under 1, so it rounds down to 1 − 2^-8.
+    // FP32 arithmetic first rounds lr to 2^-9 (24 bits), and 1 − 2^-9 is then a tie that goes
+    // to the even 1: the update is lost, and PyTorch's CPU kernel (lr cast to BF16 through
+    // FP32, one FP32 FMA) loses it too.
+    void updateRules() {
+        const QString base = "--weight 1 --lr 2^-9+2^-40 --exact-lr --grads 1 --formats bf16";
+        const CliRun exact = runFpx(sgd(base + " --json"));
+        QVERIFY2(exact.exitCode == 0, qPrintable(describe(exact)));
+        QCOMPARE(json(exact)["update"].toObject()["rule"].toString(), QString("exact"));
+        QCOMPARE(json(exact)["update"].toObject()["formula"].toString(), QString("F(w - lr*g)"));
+        QCOMPARE(resultsOf(exact)[0].toObject()["final"].toString(), QString("0.99609375"));
+        QCOMPARE(resultsOf(exact)[0].toObject()["update_formula"].toString(),
+                 QString("bf16(w - lr*g)"));
+        // Naming the default changes nothing.
+        const CliRun named = runFpx(sgd(base + " --json --update exact"));
+        QCOMPARE(resultsOf(named), resultsOf(exact));
+        for (const char* rule : {"fp32-opmath", "pytorch-cpu", "bf16(fp32(w+bf16(fp32(-lr))*g))"}) {
+            const CliRun run = runFpx(sgd(base + " --json --update " + rule));
+            QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+            const QJsonObject r = resultsOf(run)[0].toObject();
+            QCOMPARE(r["final"].toString(), QString("1"));
+            QCOMPARE(r["lost_updates"].toInt(), 1);
+        }
+        const CliRun pytorch = runFpx(sgd(base + " --json --update pytorch-cpu --formats "
+                                                 "bf16,fp16,fp32 --master fp64"));
+        QVERIFY2(pytorch.exitCode == 0, qPrintable(describe(pytorch)));
+        const QJsonObject update = json(pytorch)["update"].toObject();
+        QCOMPARE(update["rule"].toString(), QString("pytorch-cpu"));
+        QVERIFY(update["description"].toString().contains("add_"));
+        const QStringList formulas = {"bf16(fp32(w + bf16(fp32(-lr))*g))",
+                                      "fp16(fp32(w + fp16(fp32(-lr))*g))",
+                                      "fp32(w + fp32(-lr)*g)",
+                                      "fp64(w - lr*g)",
+                                      "fp64(w - lr*g)",
+                                      "fp64(w - lr*g)"};
+        const QJsonArray results = resultsOf(pytorch);
+        QCOMPARE(results.size(), formulas.size());
+        for (int i = 0; i < results.size(); ++i)
+            QCOMPARE(results[i].toObject()["update_formula"].toString(), formulas[i]);
+        const CliRun text = runFpx(sgd(base + " --update fp32-opmath --formats bf16,fp16"));
+        for (const char* expected :
+             {"update rule     fp32-opmath", "    bf16          bf16(fp32(w + fp32(-lr)*g))",
+              "    fp16          fp16(fp32(w + fp32(-lr)*g))"})
+            QVERIFY2(text.out.contains(expected),
+                     qPrintable(expected + QString("\n") + describe(text)));
+    }
+
     void usageErrors_data() {
         QTest::addColumn<QString>("options");
         QTest::addColumn<QString>("message");
@@ -246,6 +295,19 @@ class TestSgdCli : public QObject {
                                    << "--round: unknown rounding mode";
         QTest::newRow("stray argument") << base + " --formats fp16 extra"
                                         << "unexpected argument 'extra'";
+        QTest::newRow("bad formula") << base + " --formats bf16 --update bf16(w+*g)"
+                                     << "--update 'bf16(w+*g)': column 8: expected a number";
+        QTest::newRow("unknown format in formula")
+            << base + " --formats bf16 --update bf17(w-lr*g)"
+            << "--update 'bf17(w-lr*g)': column 1: unknown format 'bf17'";
+        QTest::newRow("unknown variable") << base + " --formats bf16 --update F(w-eta*g)"
+                                          << "column 5: unknown variable 'eta': use w, lr or g";
+        QTest::newRow("unknown rule") << base + " --formats bf16 --update pytorch"
+                                      << "unknown update rule 'pytorch': use exact, pytorch-cpu";
+        QTest::newRow("rule without the format")
+            << base + " --formats fp8_e4m3 --update pytorch-cpu"
+            << "--update: the update rule pytorch-cpu is defined for bf16, fp16, fp32, fp64 "
+               "weights, not fp8_e4m3";
     }
 
     void usageErrors() {
@@ -262,6 +324,9 @@ class TestSgdCli : public QObject {
         const CliRun run = runFpx({"sgd", "--help"});
         QCOMPARE(run.exitCode, 0);
         QVERIFY(run.out.contains("Python float"));
+        QVERIFY(run.out.contains("--update RULE"));
+        QVERIFY(run.out.contains("pytorch-cpu"));
+        QVERIFY(run.out.contains("fp32-opmath"));
         QVERIFY(runFpx({"--help"}).out.contains("fpx sgd"));
     }
 };
