@@ -25,7 +25,13 @@ constexpr const char* kUsage =
     "usage: fpx show VALUE [--formats ID,...] [--round MODE] [--overflow POLICY] [--json]\n"
     "                      [--round sr [--seed N] [--draws N]]\n"
     "       fpx show --bits CODE --as FORMAT [...]\n"
-    "       fpx show --bits CODE --width N [--formats ID,...] [--json]\n";
+    "       fpx show --bits CODE --width N [--formats ID,...] [--json]\n"
+    "       fpx show VALUE --conventions [--formats ID,...] [--json]\n"
+    "\n"
+    "  --conventions  VALUE cast into FP8, FP6 and FP4 as the OCP specs, NVIDIA's cvt,\n"
+    "                 PyTorch, ml_dtypes and Transformer Engine cast it, beside fpx's own\n"
+    "                 cast, and the E8M0 scale each MX scale rule (floor, ceil, even) picks\n"
+    "                 for |VALUE| as a block's amax, with whether the amax then clips\n";
 
 // The most stochastic roundings --draws may ask for: each is one exact rounding.
 constexpr std::uint64_t kMaxDraws = 10'000'000;
@@ -96,6 +102,22 @@ std::optional<CommandError> readValueInput(const Arguments& args, ShowInput& inp
     return std::nullopt;
 }
 
+// --conventions shows only formats some convention casts into.
+std::optional<CommandError> checkConventionFormats(const std::vector<FormatSpec>& formats) {
+    for (const FormatSpec& spec : formats) {
+        const auto& conventions = castConventions();
+        if (std::any_of(conventions.begin(), conventions.end(),
+                        [&](const CastConvention& c) { return conventionCovers(c, spec); }))
+            continue;
+        std::string covered;
+        for (const FormatSpec& f : conventionFormats())
+            covered += (covered.empty() ? "" : ", ") + f.id;
+        return CommandError{"--formats: no conversion convention casts into " + spec.id +
+                            " (the conventions cover " + covered + ")"};
+    }
+    return std::nullopt;
+}
+
 StochasticView stochasticView(const ExactValue& x, const FormatSpec& spec,
                               const RoundingOptions& options, std::uint64_t seed,
                               std::uint64_t draws) {
@@ -118,6 +140,9 @@ Outcome<ShowOptions> parseShowOptions(const Arguments& args) {
     options.json = args.has("json");
     options.full = args.has("full");
     options.color = readColorChoice(args);
+    options.conventions = args.has("conventions");
+    if (options.conventions && (args.has("width") || args.has("draws")))
+        return CommandError{"--conventions takes no --width and no --draws"};
     if (auto text = args.value("draws")) {
         const char* end = text->data() + text->size();
         const auto [ptr, ec] = std::from_chars(text->data(), end, options.draws);
@@ -135,10 +160,13 @@ Outcome<ShowOptions> parseShowOptions(const Arguments& args) {
         options.formats = std::move(lookup.specs);
         options.formatsGiven = true;
     } else {
-        options.formats = builtinFormats();
+        options.formats = options.conventions ? conventionFormats() : builtinFormats();
     }
     for (FormatSpec& spec : options.formats)
         setup.applyScale(spec);
+    if (options.conventions)
+        if (auto error = checkConventionFormats(options.formats))
+            return *error;
 
     std::optional<CommandError> error;
     if (args.has("width")) {
@@ -214,13 +242,21 @@ SameBitsReport computeSameBits(const ShowOptions& options) {
 int runShow(const std::vector<std::string>& rawArgs, Streams& io) {
     const Arguments args(
         rawArgs, {"formats", "round", "overflow", "seed", "scale", "bits", "as", "draws", "width"},
-        {"json", "full", "color", "no-color"});
+        {"json", "full", "color", "no-color", "conventions"});
     if (const auto stop = checkArguments(args, io, "show", kUsage))
         return *stop;
     const Outcome<ShowOptions> options = parseShowOptions(args);
     if (!options)
         return reportError(io, "show", options.error());
     const auto style = TerminalStyle::forChoice(options->color, io.outIsTerminal);
+    if (options->conventions) {
+        const ConventionsReport report = computeConventions(*options);
+        if (options->json)
+            renderConventionsJson(report, io.out);
+        else
+            renderConventionsText(report, style, io.out);
+        return kExitOk;
+    }
     if (options->width) {
         const SameBitsReport report = computeSameBits(*options);
         if (options->json)

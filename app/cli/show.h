@@ -13,6 +13,8 @@
 #include "fpx/exact/rounding.h"
 #include "fpx/exact/same_bits.h"
 #include "fpx/exact/stochastic_rounding.h"
+#include "fpx/quantization/block_quantization.h"
+#include "fpx/quantization/cast_conventions.h"
 
 #include <cstdint>
 #include <iosfwd>
@@ -44,6 +46,7 @@ struct ShowOptions {
     int widthBits = 0;
     bool json = false;
     bool full = false;
+    bool conventions = false; // --conventions: each convention's cast and the E8M0 scales
     ColorChoice color = ColorChoice::Auto;
 };
 
@@ -80,6 +83,53 @@ struct SameBitsReport {
 };
 
 SameBitsReport computeSameBits(const ShowOptions& options);
+
+// --conventions: VALUE cast into each format as every convention that covers it casts it, beside
+// fpx's own cast under --round and --overflow; and |VALUE| as the amax of a one-value MX block,
+// with the E8M0 scale each scale rule picks (docs/behaviour.md, "Conversion conventions").
+struct ConventionResult {
+    const CastConvention* convention = nullptr; // an entry of castConventions()
+    ConventionCast cast;
+    DecodedCode decoded;
+    bool agreesWithDefault = false; // the same code as fpx's own cast
+};
+
+struct ConventionsForFormat {
+    FormatSpec spec;
+    DecodedCode fpx; // fpx's own cast with the command line's options
+    ConversionFlags fpxFlags;
+    std::vector<ConventionResult> results; // the conventions that cover the format
+    bool allAgree = true;                  // every convention gives the same code
+};
+
+struct ScaleRuleResult {
+    const ScaleConvention* rule = nullptr; // an entry of scaleConventions()
+    MxBlockScale scale;
+    ExactValue quotient;     // |amax| / scale, what the element rounds (finite amax)
+    ExactValue elementValue; // the element code's value
+    ExactValue clippedBy;    // |amax| − element value × scale, when the element clipped
+};
+
+struct ScalesForElement {
+    FormatSpec element;
+    std::string blockFormat; // mxfp8_e4m3, …
+    ExactValue elementMax;
+    std::vector<ScaleRuleResult> rules; // floor, ceil, even
+};
+
+struct ConventionsReport {
+    ShowInput input;
+    RoundingOptions rounding;
+    bool inputIsFp32 = true; // VALUE is an FP32 value, as the implementations' inputs are
+    ExactValue amax;         // |VALUE|
+    std::vector<ConventionsForFormat> formats;
+    std::vector<ScalesForElement> scales;
+};
+
+ConventionsReport computeConventions(const ShowOptions& options);
+void renderConventionsText(const ConventionsReport& report, const TerminalStyle& style,
+                           std::ostream& out);
+void renderConventionsJson(const ConventionsReport& report, std::ostream& out);
 
 // One format: a step-by-step decode; several: one row each.
 void renderShowText(const ShowReport& report, const TerminalStyle& style, bool full,
