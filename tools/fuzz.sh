@@ -3,7 +3,8 @@
 # Builds (if needed) and runs the libFuzzer targets of fuzz/ (docs/fuzzing.md).
 #   tools/fuzz.sh                   every target, 60 s each
 #   tools/fuzz.sh TARGET [SECONDS]  one target (value, calc, format_spec, code, convert_text,
-#                                   convert_raw, npy, safetensors, saved_run, lesson), or "all"
+#                                   convert_raw, npy, safetensors, saved_run, lesson,
+#                                   machine_file), or "all"
 # Environment: FPX_FUZZ_BUILD_DIR (default build-fuzz), FPX_FUZZ_NO_BUILD=1 (ctest sets it),
 # CXX (default clang++).
 # New inputs that reach new coverage go to BUILD/fuzz/corpus/TARGET (never into the seed
@@ -12,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-TARGETS=(value calc format_spec code convert_text convert_raw npy safetensors saved_run lesson)
+TARGETS=(value calc format_spec code convert_text convert_raw npy safetensors saved_run lesson machine_file)
 target=${1:-all}
 seconds=${2:-60}
 if ! [[ $seconds =~ ^[1-9][0-9]*$ ]]; then

@@ -32,7 +32,7 @@ constexpr const char* kUsage =
     "  ones, const:V, a distribution (uniform:A:B, normal:MU:SIGMA, lognormal:MU:SIGMA,\n"
     "  laplace:B, student:NU) or file:PATH, with --terms N.\n"
     "usage: fpx dot --machine M --a LIST|DIST --b LIST|DIST [--element ID] [--terms N]\n"
-    "               [--c V] [--promote N] [--explain] [--json]\n"
+    "               [--c V] [--promote N] [--explain] [--machines FILE] [--json]\n"
     "  The same dot product on matrix engine M (fpx machines lists them; fused:F[:G] is\n"
     "  the generic model): its instructions chained through their accumulator, starting at\n"
     "  c, beside the exact value and FP32 fused multiply-adds in order. --promote N: every N\n"
@@ -40,7 +40,8 @@ constexpr const char* kUsage =
     "  each instruction's terms as they came and as they were cut, their sum and output.\n"
     "  --element: what the machine's instructions take (default its first); a block format\n"
     "  (mxfp8_e4m3, mxfp4, nvfp4, ...) on a block-scaled instruction quantizes --a and --b\n"
-    "  along K first, and the report adds the exact product of the quantized values.\n";
+    "  along K first, and the report adds the exact product of the quantized values.\n"
+    "  --machines FILE: machines of one's own (docs/behaviour.md, \"Machine files\").\n";
 
 // Whether --a or --b is a DIST rather than a LIST: "ones", or a distribution's kind and its
 // colon (no value has a colon).
@@ -272,7 +273,7 @@ void renderDotText(const DotReport& report, std::ostream& out) {
 int runDot(const std::vector<std::string>& rawArgs, Streams& io) {
     const Arguments args(rawArgs,
                          {"a", "b", "terms", "element", "product", "accumulator", "block", "round",
-                          "overflow", "seed", "scale", "machine", "c", "promote"},
+                          "overflow", "seed", "scale", "machine", "machines", "c", "promote"},
                          {"json", "explain"});
     if (const auto stop = checkOptionsOnly(args, io, "dot", kUsage))
         return *stop;

@@ -4,6 +4,7 @@
 // JSON and CSV renderers.
 #include "arguments.h"
 #include "commands.h"
+#include "dot_machine.h"
 #include "presentation.h"
 #include "term_options.h"
 #include "text_table.h"
@@ -21,7 +22,8 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: fpx gemm --machine M[,M...] [--element E] [--k K[,K...]] [--dist SPEC]\n"
-    "                [--m M] [--n N] [--promote N[,N...]] [--seed S] [--json|--csv]\n"
+    "                [--m M] [--n N] [--promote N[,N...]] [--seed S] [--machines FILE]\n"
+    "                [--json|--csv]\n"
     "  C = A·B with A m×K and B K×n drawn from SPEC (default normal:0:1, each value rounded\n"
     "  to FP32, then into the element as the instruction takes it), computed on each machine\n"
     "  (fpx machines lists them) and compared with the exact product, for each K (default\n"
@@ -33,7 +35,8 @@ constexpr const char* kUsage =
     "  --promote N: also every machine with its accumulator added into an FP32 total every\n"
     "          N elements of K (DeepSeek-V3's fix for Hopper FP8, CUTLASS's 2xAcc); N a\n"
     "          multiple of each instruction's products\n"
-    "  --m, --n: results per K are m·n (default 16 each, at most 256)\n";
+    "  --m, --n: results per K are m·n (default 16 each, at most 256)\n"
+    "  --machines FILE: machines of one's own (docs/behaviour.md, \"Machine files\")\n";
 
 constexpr std::size_t kMaxSide = 256;
 constexpr std::size_t kMaxK = 65536;
@@ -88,18 +91,18 @@ Outcome<GemmOptions> parseGemmOptions(const Arguments& args) {
     const std::optional<std::string> machines = args.value("machine");
     if (!machines)
         return CommandError{"--machine is required (fpx machines lists them)"};
+    const Outcome<std::vector<MachineModel>> own = readOwnMachines(args);
+    if (!own)
+        return own.error();
     std::string error;
     for (const std::string_view name : splitAt(*machines, ',')) {
-        std::optional<MachineModel> machine = findMachine(trim(name), error);
+        std::optional<MachineModel> machine = findMachine(trim(name), error, *own);
         if (!machine)
             return CommandError{"--machine: " + error};
         request.machines.push_back(std::move(*machine));
     }
-    const MachineModel& first = request.machines.front();
-    const std::string elementId = args.value("element").value_or(
-        first.instructions.empty() || first.instructions.front().elements.empty()
-            ? std::string("fp16")
-            : first.instructions.front().elements.front());
+    const std::string elementId =
+        args.value("element").value_or(defaultMachineElement(request.machines.front()));
     std::optional<MachineElement> element = findMachineElement(elementId, error);
     if (!element)
         return CommandError{"--element: " + error};
@@ -242,8 +245,9 @@ void renderGemmCsv(const GemmReport& report, std::ostream& out) {
 } // namespace
 
 int runGemm(const std::vector<std::string>& rawArgs, Streams& io) {
-    const Arguments args(rawArgs, {"machine", "element", "k", "dist", "m", "n", "promote", "seed"},
-                         {"json", "csv"});
+    const Arguments args(
+        rawArgs, {"machine", "machines", "element", "k", "dist", "m", "n", "promote", "seed"},
+        {"json", "csv"});
     if (const auto stop = checkOptionsOnly(args, io, "gemm", kUsage))
         return *stop;
     const Outcome<GemmOptions> options = parseGemmOptions(args);

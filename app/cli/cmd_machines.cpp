@@ -4,9 +4,11 @@
 // listed, and its text and JSON renderers.
 #include "arguments.h"
 #include "commands.h"
+#include "dot_machine.h"
 #include "presentation.h"
 
 #include "fpx/machines/machine.h"
+#include "fpx/machines/machine_file.h"
 
 #include <ostream>
 
@@ -15,24 +17,30 @@ namespace fpx::cli {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: fpx machines [--json]\n"
+    "usage: fpx machines [--machines FILE] [--json|--file]\n"
     "  The matrix engines fpx models (fpx dot --machine M): for each instruction the\n"
     "  elements it takes, the products it fuses, the fraction bits F its terms keep below\n"
     "  the largest exponent, its output and its rounding, and the publications the model\n"
     "  follows. fused:F[:G] is the generic model: G products (default 4), F bits, FP32\n"
-    "  output truncated, any element.\n";
+    "  output truncated, any element. --machines FILE lists a machine file's machines first\n"
+    "  (docs/behaviour.md, \"Machine files\"), and checks it. --file: the catalogue as a\n"
+    "  machine file, a start for one's own.\n";
 
 struct MachinesOptions {
     bool json = false;
+    bool file = false; // as a machine file
 };
 
 struct MachinesReport {
     std::vector<MachineModel> machines; // the built-ins, in catalogue order
 };
 
-// The options choose only the form, so the catalogue is the same for every command line.
-MachinesReport computeMachines() {
-    return {builtInMachines()};
+// A machine file's machines first, then the built-ins.
+MachinesReport computeMachines(std::vector<MachineModel> own) {
+    MachinesReport report{std::move(own)};
+    report.machines.insert(report.machines.end(), builtInMachines().begin(),
+                           builtInMachines().end());
+    return report;
 }
 
 std::string elementsText(const MachineInstruction& instruction) {
@@ -54,6 +62,14 @@ void renderMachinesText(const MachinesReport& report, std::ostream& out) {
     }
     out << "fused:F[:G]  the generic model: G products (default 4), F fraction bits, FP32 "
            "output truncated, any element\n";
+}
+
+void renderMachinesFile(const MachinesReport& report, std::ostream& out) {
+    out << "# fpx machines --file: every machine as a machine file\n"
+           "# (docs/behaviour.md, \"Machine files\"). Rename one and change it to describe your "
+           "own.\n";
+    for (const MachineModel& machine : report.machines)
+        out << "\n" << machineFileText(machine);
 }
 
 void renderMachinesJson(const MachinesReport& report, std::ostream& out) {
@@ -87,12 +103,19 @@ void renderMachinesJson(const MachinesReport& report, std::ostream& out) {
 } // namespace
 
 int runMachines(const std::vector<std::string>& rawArgs, Streams& io) {
-    const Arguments args(rawArgs, {}, {"json"});
+    const Arguments args(rawArgs, {"machines"}, {"json", "file"});
     if (const auto stop = checkOptionsOnly(args, io, "machines", kUsage))
         return *stop;
-    const MachinesOptions options{args.has("json")};
-    const MachinesReport report = computeMachines();
-    if (options.json)
+    Outcome<std::vector<MachineModel>> own = readOwnMachines(args);
+    if (!own)
+        return reportError(io, "machines", own.error());
+    const MachinesOptions options{args.has("json"), args.has("file")};
+    if (options.json && options.file)
+        return reportError(io, "machines", CommandError{"choose one of --json and --file"});
+    const MachinesReport report = computeMachines(std::move(*own));
+    if (options.file)
+        renderMachinesFile(report, io.out);
+    else if (options.json)
         renderMachinesJson(report, io.out);
     else
         renderMachinesText(report, io.out);

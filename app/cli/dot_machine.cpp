@@ -84,12 +84,20 @@ Json explainedStepsJson(const MachineDotReport& report) {
 
 } // namespace
 
-std::string defaultMachineElement(const std::string& name) {
-    std::string error;
-    const std::optional<MachineModel> machine = findMachine(name, error);
-    if (!machine || machine->instructions.empty() || machine->instructions.front().elements.empty())
-        return {};
-    return machine->instructions.front().elements.front();
+std::string defaultMachineElement(const MachineModel& machine) {
+    if (machine.instructions.empty() || machine.instructions.front().elements.empty())
+        return "fp32"; // the generic model takes any element
+    return machine.instructions.front().elements.front();
+}
+
+Outcome<std::vector<MachineModel>> readOwnMachines(const Arguments& args) {
+    const std::optional<std::string> path = args.value("machines");
+    if (!path)
+        return std::vector<MachineModel>();
+    MachineFileParse parse = readMachineFile(*path);
+    if (!parse)
+        return dataError("--machines: " + parse.error);
+    return std::move(parse.machines);
 }
 
 Outcome<MachineDotRequest> readMachineDotOptions(const Arguments& args) {
@@ -99,13 +107,16 @@ Outcome<MachineDotRequest> readMachineDotOptions(const Arguments& args) {
                                 ": the machine fixes how products are added (drop --machine "
                                 "to choose them)"};
     MachineDotRequest request;
+    const Outcome<std::vector<MachineModel>> own = readOwnMachines(args);
+    if (!own)
+        return own.error();
     std::string error;
-    std::optional<MachineModel> machine = findMachine(*args.value("machine"), error);
+    std::optional<MachineModel> machine = findMachine(*args.value("machine"), error, *own);
     if (!machine)
         return CommandError{"--machine: " + error};
     request.machine = std::move(*machine);
     const std::string elementId =
-        args.value("element").value_or(defaultMachineElement(request.machine.name));
+        args.value("element").value_or(defaultMachineElement(request.machine));
     std::optional<MachineElement> element = findMachineElement(elementId, error);
     if (!element)
         return CommandError{"--element: " + error};

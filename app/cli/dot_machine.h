@@ -7,6 +7,7 @@
 #include "fpx/accumulation/accumulation.h"
 #include "fpx/machines/machine_dot.h"
 #include "fpx/machines/machine_element.h"
+#include "fpx/machines/machine_file.h"
 
 #include <ostream>
 
@@ -27,6 +28,10 @@ struct MachineDotRequest {
 // and a long K would bury the answer.
 inline constexpr std::size_t kMaxExplainedSteps = 16;
 
+// --machines FILE: the machines of a machine file (docs/behaviour.md, "Machine files"), to be
+// found by name beside the built-ins; none without the option.
+Outcome<std::vector<MachineModel>> readOwnMachines(const Arguments& args);
+
 // --machine, --element (default: what the machine's first instruction takes), --c and
 // --promote; --product, --accumulator and --block are the machine's own and are refused
 // beside it. The machine rounds as its model says: --round has no say in it.
@@ -34,9 +39,9 @@ Outcome<MachineDotRequest> readMachineDotOptions(const Arguments& args);
 // The format --a and --b are read into before the machine takes them: the element, or FP32
 // for an instruction that truncates FP32 operands (TF32) or quantizes them (block formats).
 const FormatSpec& operandReadFormat(const MachineDotRequest& request);
-// The element a machine's first instruction takes ("fp16"), the default of --element with it;
-// empty for a name that is no machine (its error comes with the other options).
-std::string defaultMachineElement(const std::string& name);
+// The element a machine's first instruction takes ("fp16"), the default of --element with it
+// (fp32 for the generic model, which takes any).
+std::string defaultMachineElement(const MachineModel& machine);
 
 struct MachineDotReport {
     MachineDotRequest request;

@@ -5,7 +5,9 @@
 // every bad command line refused with its reason.
 #include "cli_runner.h"
 
+#include <QFile>
 #include <QJsonArray>
+#include <QTemporaryDir>
 #include <QTest>
 
 using fpx::test::CliRun;
@@ -22,6 +24,7 @@ class TestMachinesCli : public QObject {
     void gemmErrors_data();
     void gemmErrors();
     void dotOnBlockScaledAndAmdInstructions();
+    void machinesOfOnesOwn();
 };
 
 namespace {
@@ -144,6 +147,47 @@ void TestMachinesCli::dotOnBlockScaledAndAmdInstructions() {
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains("nvidia-hopper has no instruction for nvfp4"),
              qPrintable(describe(run)));
+}
+
+void TestMachinesCli::machinesOfOnesOwn() {
+    // The catalogue as a machine file, renamed, is read back as machines of one's own, and
+    // each computes as the built-in it copies.
+    CliRun run = runFpx({"machines", "--file"});
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    QByteArray text = run.out;
+    text.replace("\nmachine ", "\nmachine my-");
+    QTemporaryDir dir;
+    const QString path = dir.filePath("mine.machines");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(text);
+    file.close();
+    run = runFpx({"machines", "--machines", path, "--json"});
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    const QJsonArray machines = json(run)["machines"].toArray();
+    QCOMPARE(machines[0].toObject()["name"].toString(), QString("my-nvidia-volta"));
+    const QStringList vectors{"--element", "fp8_e4m3",       "--a",   "16,0.125,0.125",
+                              "--b",       "16,0.125,0.125", "--json"};
+    run = runFpx(QStringList{"dot", "--machines", path, "--machine", "my-nvidia-hopper"} + vectors);
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    QCOMPARE(json(run)["value"].toString(), QString("256"));
+    QCOMPARE(json(run)["machine"].toString(), QString("my-nvidia-hopper"));
+    run = runFpx({"gemm", "--machines", path, "--machine", "my-amd-cdna2,amd-cdna2", "--k", "64",
+                  "--m", "3", "--n", "3", "--json"});
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    const QJsonArray rows = json(run)["rows"].toArray();
+    QCOMPARE(rows.size(), 2);
+    QCOMPARE(rows[0].toObject()["mean_rel_error"], rows[1].toObject()["mean_rel_error"]);
+    // A bad file: its line and column, exit 1, nothing on stdout.
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write("machine mine\ninstruction fp16 products=4 fraction-bits=300\n");
+    file.close();
+    run = runFpx(QStringList{"dot", "--machines", path, "--machine", "mine"} + vectors);
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY(run.out.isEmpty());
+    QVERIFY2(
+        run.err.contains((path + ":2:43: fraction-bits: expected 1 to 200, got '300'").toUtf8()),
+        qPrintable(describe(run)));
 }
 
 QTEST_GUILESS_MAIN(TestMachinesCli)

@@ -193,7 +193,11 @@ const std::vector<MachineModel>& builtInMachines() {
     return machines;
 }
 
-std::optional<MachineModel> findMachine(std::string_view name, std::string& error) {
+std::optional<MachineModel> findMachine(std::string_view name, std::string& error,
+                                        std::span<const MachineModel> own) {
+    for (const MachineModel& machine : own)
+        if (machine.name == name)
+            return machine;
     for (const MachineModel& machine : builtInMachines())
         if (machine.name == name)
             return machine;
@@ -220,6 +224,8 @@ std::optional<MachineModel> findMachine(std::string_view name, std::string& erro
         return machine;
     }
     std::string names;
+    for (const MachineModel& machine : own)
+        names += (names.empty() ? "" : ", ") + machine.name;
     for (const MachineModel& machine : builtInMachines())
         names += (names.empty() ? "" : ", ") + machine.name;
     error = "unknown machine '" + std::string(name) + "' (use " + names + " or fused:F[:G])";

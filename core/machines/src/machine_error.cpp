@@ -198,11 +198,11 @@ std::vector<MachineErrorCurve> measureGemmErrors(const GemmErrorRequest& request
             for (const std::size_t k : request.ks) {
                 if (cancelled && cancelled->load())
                     return curves;
-                curve.points.push_back(
-                    element.block ? measureMachineError(machine, *element.block, operands, k,
-                                                        promote, request.threads)
-                                  : measureMachineError(machine, element.format, operands, k,
-                                                        promote, request.threads));
+                curve.points.push_back(element.block
+                                           ? measureMachineError(machine, *element.block, operands,
+                                                                 k, promote, request.threads)
+                                           : measureMachineError(machine, element.format, operands,
+                                                                 k, promote, request.threads));
             }
             curves.push_back(std::move(curve));
         }

@@ -4,6 +4,7 @@
 #include "fpx/machines/fused_dot.h"
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -70,9 +71,11 @@ struct MachineModel {
 
 const std::vector<MachineModel>& builtInMachines();
 
-// A built-in machine by name, or the generic model `fused:F[:G]`: F fraction bits kept below
-// the largest exponent, G products an instruction (default 4), FP32 output truncated, for
-// any element format. nullopt with `error` naming what is wrong.
-std::optional<MachineModel> findMachine(std::string_view name, std::string& error);
+// A machine by name: one of `own` (read from machine files), a built-in, or the generic model
+// `fused:F[:G]`: F fraction bits kept below the largest exponent, G products an instruction
+// (default 4), FP32 output truncated, for any element format. nullopt with `error` naming
+// what is wrong.
+std::optional<MachineModel> findMachine(std::string_view name, std::string& error,
+                                        std::span<const MachineModel> own = {});
 
 } // namespace fpx
