@@ -5,6 +5,7 @@
 // arithmetic on this CPU for the CDNA1/2 trees, and crafted inputs whose results are worked
 // out by hand.
 #include "fpx/machines/machine_dot.h"
+#include "fpx/machines/machine_element.h"
 
 #include "fpx/exact/conversion.h"
 #include "fpx/exact/format_catalogue.h"
@@ -14,6 +15,7 @@
 
 #include <QTest>
 
+#include <cfenv>
 #include <cmath>
 #include <optional>
 #include <random>
@@ -132,6 +134,62 @@ float referencePairwise(const std::vector<double>& a, const std::vector<double>&
     return float(flushed(start + group, -126));
 }
 
+// Blackwell's block-scaled instruction in doubles (MMA-Sim's model): terms aligned by their
+// exponents (each product's with its scales', or each run's scales' alone), truncated F bits
+// below the largest, added, truncated into FP32 by the CPU's own conversion.
+double referenceBlockScaled(const std::vector<double>& a, const std::vector<double>& b,
+                            const std::vector<double>& sa, const std::vector<double>& sb,
+                            int elementMin, int scaleMin, double c, int fractionBits,
+                            int subBlock) {
+    auto exponentOf = [](double x, int minimum) { return std::max(std::ilogb(x), minimum); };
+    std::vector<std::pair<double, std::optional<int>>> terms;
+    terms.push_back({c, c != 0 ? std::optional(exponentOf(c, -126)) : std::nullopt});
+    if (subBlock == 0) {
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            const double p = a[i] * b[i] * sa[i] * sb[i];
+            terms.push_back({p, p != 0 ? std::optional(exponentOf(a[i], elementMin) +
+                                                       exponentOf(b[i], elementMin) +
+                                                       exponentOf(sa[i], scaleMin) +
+                                                       exponentOf(sb[i], scaleMin))
+                                       : std::nullopt});
+        }
+    } else {
+        for (std::size_t begin = 0; begin < a.size(); begin += std::size_t(subBlock)) {
+            double sum = 0;
+            for (std::size_t i = begin; i < std::min(a.size(), begin + subBlock); ++i)
+                sum += a[i] * b[i];
+            const bool aligns = sa[begin] != 0 && sb[begin] != 0;
+            terms.push_back({sum * sa[begin] * sb[begin],
+                             aligns ? std::optional(exponentOf(sa[begin], scaleMin) +
+                                                    exponentOf(sb[begin], scaleMin))
+                                    : std::nullopt});
+        }
+    }
+    std::optional<int> largest;
+    for (const auto& [value, exponent] : terms)
+        if (exponent)
+            largest = std::max(largest.value_or(*exponent), *exponent);
+    if (!largest)
+        return c;
+    const int q = *largest - fractionBits;
+    double sum = 0;
+    for (const auto& [value, exponent] : terms)
+        sum += std::ldexp(std::trunc(std::ldexp(value, -q)), q);
+    const int previous = std::fegetround();
+    std::fesetround(FE_TOWARDZERO);
+    volatile double wide = sum;
+    volatile float narrow = static_cast<float>(wide);
+    std::fesetround(previous);
+    return narrow;
+}
+
+std::vector<double> doublesOf(const std::vector<ExactValue>& values) {
+    std::vector<double> made;
+    for (const ExactValue& x : values)
+        made.push_back(doubleFromExact(x));
+    return made;
+}
+
 } // namespace
 
 class TestMachineInstructions : public QObject {
@@ -150,6 +208,8 @@ class TestMachineInstructions : public QObject {
     void blockScaledRunsAlignByTheirScalesAlone();
     void blockScaledOperandsFromTheQuantizer();
     void nvfp4TensorScalesInTheEpilogue();
+    void randomChainsAgainstTheModels_data();
+    void randomChainsAgainstTheModels();
 };
 
 void TestMachineInstructions::cdna3RoundsTheSumDown() {
@@ -394,6 +454,118 @@ void TestMachineInstructions::nvfp4TensorScalesInTheEpilogue() {
     const MachineDotResult r = machineBlockDot(blackwell, *nvfp4, a, b);
     QCOMPARE(text(r.value), text(v("15 + 2^-19")));
     QCOMPARE(text(blockScaledExact(a, b, ExactValue())), text(v("15 + 15*2^-23")));
+}
+
+void TestMachineInstructions::randomChainsAgainstTheModels_data() {
+    QTest::addColumn<QString>("machineName");
+    QTest::addColumn<QString>("element");
+    for (const char* name : {"amd-cdna1", "amd-cdna2", "amd-cdna3", "nvidia-blackwell"})
+        for (const MachineInstruction& instruction : machine(name).instructions)
+            for (const std::string& id : instruction.elements)
+                if (std::string(name) != "nvidia-blackwell" || instruction.blockScaled)
+                    if (id != "tf32")
+                        QTest::newRow((std::string(name) + " " + id).c_str())
+                            << QString(name) << QString::fromStdString(id);
+}
+
+void TestMachineInstructions::randomChainsAgainstTheModels() {
+    // Dot products of K up to 512 with and without c and promotion, through the machine and
+    // through the chain written again here around each instruction's reference (the model in
+    // doubles, or this CPU's FP32 for CDNA1/2); block formats from the quantizer's codes and
+    // scales.
+    QFETCH(QString, machineName);
+    QFETCH(QString, element);
+    const MachineModel m = machine(machineName.toLatin1().constData());
+    std::string error;
+    const std::optional<MachineElement> e = findMachineElement(element.toStdString(), error);
+    QVERIFY2(e, error.c_str());
+    const MachineInstruction& instruction = *m.instructionFor(e->id);
+    const std::size_t group = std::size_t(instruction.products);
+    const FormatSpec& spec = e->format;
+    std::vector<double> values;
+    for (const double x : finiteValues(spec))
+        if (x == 0 || (std::fabs(x) < 0x1p30 && std::fabs(x) > 0x1p-30))
+            values.push_back(x);
+    std::mt19937_64 random(17);
+    std::normal_distribution<float> normal(0, 1);
+    for (int trial = 0; trial < 40; ++trial) {
+        const std::size_t k = std::size_t(1 + random() % 512);
+        const double c = trial % 3 == 0 ? 0.0 : double(float(normal(random) * 4));
+        const std::size_t promote = trial % 2 == 0 ? 0 : group * (1 + random() % 4);
+        std::vector<double> a(k), b(k), sa(k, 1.0), sb(k, 1.0);
+        std::optional<BlockScaledOperand> qa, qb;
+        if (e->block) {
+            std::vector<float> x(k), y(k);
+            for (std::size_t i = 0; i < k; ++i) {
+                x[i] = normal(random) * float(std::ldexp(1.0, int(random() % 9) - 4));
+                y[i] = normal(random);
+            }
+            qa = quantizeOperand(*e->block, x, error);
+            qb = quantizeOperand(*e->block, y, error);
+            QVERIFY2(qa && qb, error.c_str());
+            a = doublesOf(qa->values);
+            b = doublesOf(qb->values);
+            sa = doublesOf(qa->scales);
+            sb = doublesOf(qb->scales);
+        } else {
+            for (std::size_t i = 0; i < k; ++i) {
+                a[i] = values[random() % values.size()];
+                b[i] = values[random() % values.size()];
+            }
+        }
+        auto slice = [](const std::vector<double>& v, std::size_t begin, std::size_t end) {
+            return std::vector<double>(v.begin() + std::ptrdiff_t(begin),
+                                       v.begin() + std::ptrdiff_t(end));
+        };
+        double total = c, accumulator = promote > 0 ? 0.0 : c;
+        const std::size_t steps = std::max<std::size_t>(1, (k + group - 1) / group);
+        for (std::size_t s = 0; s < steps; ++s) {
+            const std::size_t begin = s * group, end = std::min(k, begin + group);
+            const auto ga = slice(a, begin, end), gb = slice(b, begin, end);
+            switch (instruction.algorithm) {
+            case InstructionAlgorithm::FusedThenAccumulator:
+                accumulator =
+                    referenceCdna3(ga, gb, spec.minExponent(), accumulator, instruction.twoStage);
+                break;
+            case InstructionAlgorithm::PairwiseFp32:
+                accumulator = referencePairwise(ga, gb, spec.minExponent(), float(accumulator),
+                                                instruction.flushesSubnormals);
+                break;
+            case InstructionAlgorithm::Fused:
+                accumulator = referenceBlockScaled(
+                    ga, gb, slice(sa, begin, end), slice(sb, begin, end), spec.minExponent(),
+                    e->block->scale->minExponent(), accumulator, instruction.model.fractionBits,
+                    instruction.subBlock);
+                break;
+            }
+            if (promote > 0 && ((s + 1) % (promote / group) == 0 || s + 1 == steps)) {
+                total = double(float(total) + float(accumulator));
+                accumulator = 0;
+            }
+        }
+        double expected = promote > 0 ? total : accumulator;
+        MachineDotOptions options;
+        options.c = exactFromDouble(c);
+        options.promoteEvery = promote;
+        double got;
+        if (e->block) {
+            const float alpha =
+                float(doubleFromExact(qa->tensorScale)) * float(doubleFromExact(qb->tensorScale));
+            if (alpha != 1.0f)
+                expected = double(float(expected) * alpha);
+            got = doubleFromExact(machineBlockDot(m, *e->block, *qa, *qb, options).value);
+        } else {
+            got =
+                doubleFromExact(machineDot(m, spec, exactValues(a), exactValues(b), options).value);
+        }
+        if (got != expected)
+            QFAIL(qPrintable(QString("trial %1 (K %2, promote %3): model %4, reference %5")
+                                 .arg(trial)
+                                 .arg(k)
+                                 .arg(promote)
+                                 .arg(got, 0, 'g', 17)
+                                 .arg(expected, 0, 'g', 17)));
+    }
 }
 
 QTEST_APPLESS_MAIN(TestMachineInstructions)

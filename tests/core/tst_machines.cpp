@@ -62,6 +62,8 @@ class TestMachines : public QObject {
     void catalogueAndGenericModel();
     void randomInstructionsAgainstHardwareRounding_data();
     void randomInstructionsAgainstHardwareRounding();
+    void randomChainsAgainstTheModelInDoubles_data();
+    void randomChainsAgainstTheModelInDoubles();
 };
 
 void TestMachines::smallProductVanishesAtThirteenBits() {
@@ -321,6 +323,84 @@ void TestMachines::randomInstructionsAgainstHardwareRounding() {
         if (got != expected || std::signbit(got) != std::signbit(expected))
             QFAIL(qPrintable(QString("trial %1: model %2, reference %3")
                                  .arg(trial)
+                                 .arg(got, 0, 'g', 17)
+                                 .arg(expected, 0, 'g', 17)));
+    }
+}
+
+void TestMachines::randomChainsAgainstTheModelInDoubles_data() {
+    QTest::addColumn<QString>("machineName");
+    QTest::addColumn<QString>("element");
+    for (const MachineModel& m : builtInMachines())
+        for (const MachineInstruction& instruction : m.instructions)
+            for (const std::string& id : instruction.elements)
+                if (instruction.algorithm == InstructionAlgorithm::Fused &&
+                    !instruction.blockScaled && !instruction.truncatesFp32Operands &&
+                    instruction.model.output != FusedOutput::Fp16NearestEven)
+                    QTest::newRow((m.name + " " + id).c_str())
+                        << QString::fromStdString(m.name) << QString::fromStdString(id);
+}
+
+void TestMachines::randomChainsAgainstTheModelInDoubles() {
+    // Dot products of K up to 512 with and without c and promotion: the chain and the FP32
+    // promotion written again here, around the independent instruction in doubles, on every
+    // built-in NVIDIA instruction with 8- and 16-bit elements. bf16 is drawn within 2^±30 so
+    // that the doubles stay exact.
+    QFETCH(QString, machineName);
+    QFETCH(QString, element);
+    const MachineModel m = machine(machineName.toLatin1().constData());
+    const FormatSpec spec = format(element.toLatin1().constData());
+    const MachineInstruction& instruction = *m.instructionFor(spec.id);
+    const bool e8m13 = instruction.model.output == FusedOutput::E8M13TowardZero;
+    std::vector<double> values;
+    for (Code code = 0; code < (Code{1} << std::min(spec.totalBits(), 12)); ++code)
+        if (const DecodedCode d = decodeCode(spec, code); d.value.isFinite()) {
+            const double x = doubleFromExact(d.value);
+            if (x == 0 || (std::fabs(x) < 0x1p30 && std::fabs(x) > 0x1p-30))
+                values.push_back(x);
+        }
+    std::mt19937_64 random(99);
+    auto draw = [&] { return values[random() % values.size()]; };
+    const std::size_t group = std::size_t(instruction.products);
+    for (int trial = 0; trial < 60; ++trial) {
+        const std::size_t k = std::size_t(1 + random() % 512);
+        std::vector<double> a(k), b(k);
+        for (std::size_t i = 0; i < k; ++i) {
+            a[i] = draw();
+            b[i] = draw();
+        }
+        const double c = trial % 3 == 0 ? 0.0 : double(float(draw() * draw()));
+        const std::size_t promote = trial % 2 == 0 ? 0 : group * (1 + random() % 4);
+        // The chain: each group through the instruction, its output the next one's c; promoted,
+        // the accumulator restarts at 0 and an FP32 addition takes it into the total.
+        double total = c, accumulator = promote > 0 ? 0.0 : c;
+        const std::size_t steps = std::max<std::size_t>(1, (k + group - 1) / group);
+        for (std::size_t s = 0; s < steps; ++s) {
+            const std::size_t begin = s * group, end = std::min(k, begin + group);
+            const std::vector<double> ga(a.begin() + begin, a.begin() + end);
+            const std::vector<double> gb(b.begin() + begin, b.begin() + end);
+            accumulator = referenceInstruction(ga, gb, spec.minExponent(), accumulator,
+                                               instruction.model.fractionBits, e8m13);
+            if (promote > 0 && ((s + 1) % (promote / group) == 0 || s + 1 == steps)) {
+                total = double(float(total) + float(accumulator));
+                accumulator = 0;
+            }
+        }
+        const double expected = promote > 0 ? total : accumulator;
+        std::vector<ExactValue> ea, eb;
+        for (std::size_t i = 0; i < k; ++i) {
+            ea.push_back(exactFromDouble(a[i]));
+            eb.push_back(exactFromDouble(b[i]));
+        }
+        MachineDotOptions options;
+        options.c = exactFromDouble(c);
+        options.promoteEvery = promote;
+        const double got = doubleFromExact(machineDot(m, spec, ea, eb, options).value);
+        if (got != expected)
+            QFAIL(qPrintable(QString("trial %1 (K %2, promote %3): model %4, reference %5")
+                                 .arg(trial)
+                                 .arg(k)
+                                 .arg(promote)
                                  .arg(got, 0, 'g', 17)
                                  .arg(expected, 0, 'g', 17)));
     }
