@@ -6,6 +6,7 @@
 
 #include "fpx/exact/format_catalogue.h"
 
+#include "machine_test_support.h"
 #include "test_support.h"
 
 #include <QTest>
@@ -18,11 +19,7 @@ using namespace fpx;
 namespace {
 
 MachineModel machine(const char* name) {
-    std::string error;
-    const std::optional<MachineModel> found = findMachine(name, error);
-    if (!found)
-        qFatal("%s", error.c_str());
-    return *found;
+    return test::machineNamed(name);
 }
 
 ExactValue power(int e) {

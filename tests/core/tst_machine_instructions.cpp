@@ -11,6 +11,7 @@
 #include "fpx/exact/format_catalogue.h"
 #include "fpx/quantization/block_format.h"
 
+#include "machine_test_support.h"
 #include "test_support.h"
 
 #include <QTest>
@@ -33,11 +34,7 @@ FormatSpec format(const char* id) {
 }
 
 MachineModel machine(const char* name) {
-    std::string error;
-    const std::optional<MachineModel> found = findMachine(name, error);
-    if (!found)
-        qFatal("%s", error.c_str());
-    return *found;
+    return test::machineNamed(name);
 }
 
 QString text(const ExactValue& x) {
@@ -49,15 +46,6 @@ std::vector<ExactValue> exactValues(const std::vector<double>& values) {
     for (const double x : values)
         made.push_back(exactFromDouble(x));
     return made;
-}
-
-// Every finite value of a narrow format, as doubles.
-std::vector<double> finiteValues(const FormatSpec& spec) {
-    std::vector<double> values;
-    for (Code code = 0; code < (Code{1} << std::min(spec.totalBits(), 12)); ++code)
-        if (const DecodedCode d = decodeCode(spec, code); d.value.isFinite())
-            values.push_back(doubleFromExact(d.value));
-    return values;
 }
 
 // MMA-Sim's CDNA3 instruction in doubles: the products (exact in double for 8- and 16-bit
@@ -262,13 +250,9 @@ void TestMachineInstructions::cdna3AgainstTheModelInDoubles() {
     const FormatSpec spec = format(element.toLatin1().constData());
     const MachineModel cdna3 = machine("amd-cdna3");
     const MachineInstruction& instruction = *cdna3.instructionFor(spec.id);
-    const std::vector<double> values = finiteValues(spec);
     // bf16's full range would overflow FP32 and leave the doubles' exact range; its values
     // within 2^±40 keep every product and sum exact in the reference.
-    std::vector<double> drawn;
-    for (const double x : values)
-        if (x == 0 || (std::fabs(x) < 0x1p40 && std::fabs(x) > 0x1p-40))
-            drawn.push_back(x);
+    const std::vector<double> drawn = test::finiteDoubles(spec, 40);
     std::mt19937_64 random(7);
     auto draw = [&] { return drawn[random() % drawn.size()]; };
     for (int trial = 0; trial < 3000; ++trial) {
@@ -323,7 +307,7 @@ void TestMachineInstructions::pairwiseAgainstThisCpu() {
     const FormatSpec spec = format(element.toLatin1().constData());
     const MachineModel m = machine(machineName.toLatin1().constData());
     const MachineInstruction& instruction = *m.instructionFor(spec.id);
-    const std::vector<double> values = finiteValues(spec);
+    const std::vector<double> values = test::finiteDoubles(spec);
     std::mt19937_64 random(11);
     auto draw = [&] { return values[random() % values.size()]; };
     for (int trial = 0; trial < 3000; ++trial) {
@@ -482,10 +466,7 @@ void TestMachineInstructions::randomChainsAgainstTheModels() {
     const MachineInstruction& instruction = *m.instructionFor(e->id);
     const std::size_t group = std::size_t(instruction.products);
     const FormatSpec& spec = e->format;
-    std::vector<double> values;
-    for (const double x : finiteValues(spec))
-        if (x == 0 || (std::fabs(x) < 0x1p30 && std::fabs(x) > 0x1p-30))
-            values.push_back(x);
+    const std::vector<double> values = test::finiteDoubles(spec, 30);
     std::mt19937_64 random(17);
     std::normal_distribution<float> normal(0, 1);
     for (int trial = 0; trial < 40; ++trial) {

@@ -9,6 +9,7 @@
 #include "fpx/exact/conversion.h"
 #include "fpx/exact/format_catalogue.h"
 
+#include "machine_test_support.h"
 #include "test_support.h"
 
 #include <QTest>
@@ -33,11 +34,7 @@ FormatSpec format(const char* id) {
 }
 
 MachineModel machine(const char* name) {
-    std::string error;
-    const std::optional<MachineModel> found = findMachine(name, error);
-    if (!found)
-        qFatal("%s", error.c_str());
-    return *found;
+    return test::machineNamed(name);
 }
 
 QString text(const ExactValue& x) {
@@ -297,11 +294,7 @@ void TestMachines::randomInstructionsAgainstHardwareRounding() {
     const FormatSpec spec = format(element.toLatin1().constData());
     const MachineInstruction& instruction = *m.instructionFor(spec.id);
     const bool e8m13 = instruction.model.output == FusedOutput::E8M13TowardZero;
-    // Every finite value of the element format, to draw from.
-    std::vector<double> values;
-    for (Code code = 0; code < (Code{1} << std::min(spec.totalBits(), 12)); ++code)
-        if (const DecodedCode d = decodeCode(spec, code); d.value.isFinite())
-            values.push_back(doubleFromExact(d.value));
+    const std::vector<double> values = test::finiteDoubles(spec); // to draw from
     std::mt19937_64 random(42);
     auto draw = [&] { return values[random() % values.size()]; };
     for (int trial = 0; trial < 3000; ++trial) {
@@ -352,13 +345,7 @@ void TestMachines::randomChainsAgainstTheModelInDoubles() {
     const FormatSpec spec = format(element.toLatin1().constData());
     const MachineInstruction& instruction = *m.instructionFor(spec.id);
     const bool e8m13 = instruction.model.output == FusedOutput::E8M13TowardZero;
-    std::vector<double> values;
-    for (Code code = 0; code < (Code{1} << std::min(spec.totalBits(), 12)); ++code)
-        if (const DecodedCode d = decodeCode(spec, code); d.value.isFinite()) {
-            const double x = doubleFromExact(d.value);
-            if (x == 0 || (std::fabs(x) < 0x1p30 && std::fabs(x) > 0x1p-30))
-                values.push_back(x);
-        }
+    const std::vector<double> values = test::finiteDoubles(spec, 30);
     std::mt19937_64 random(99);
     auto draw = [&] { return values[random() % values.size()]; };
     const std::size_t group = std::size_t(instruction.products);
