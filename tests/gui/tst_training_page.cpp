@@ -20,6 +20,7 @@
 
 #include "fpx/exact/decimal_text.h"
 
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFile>
@@ -27,6 +28,7 @@
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QLabel>
 #include <QLineEdit>
 #include <QProcess>
 #include <QSlider>
@@ -107,6 +109,7 @@ class TestTrainingPage : public QObject {
     void lossScalerFollowsGradScaler();
     void fp8RecipesRunSideBySide();
     void masterWeightsAgainstExactArithmetic();
+    void masterWeightsUpdateRule();
     void pageAgreesWithTheCommandLine();
     void everyViewExports();
     void badInputShowsAnError();
@@ -420,6 +423,93 @@ void TestTrainingPage::masterWeightsAgainstExactArithmetic() {
     QCOMPARE(view->table()->item(0, 2)->text(), QLocale().toString(10));
 }
 
+// w = 1, g = 1, lr = 2^-9 + 2^-40 (a double), BF16. Exact: 1 − 2^-9 − 2^-40 lies below the
+// midpoint of BF16's gap under 1 and rounds down, and so on every step: 100 steps end at
+// 0.609375 with none lost. FP32 arithmetic first rounds lr to 2^-9, and 1 − 2^-9 is a tie
+// back to the even 1: all 100 are lost; PyTorch's CPU kernel does the same; so does the
+// formula written in the field. The view shows each rule's formula for BF16.
+void TestTrainingPage::masterWeightsUpdateRule() {
+    MainWindow window;
+    TrainingPage* training = window.trainingPage();
+    WeightsView* view = training->weightsView();
+    view->findChild<QLineEdit*>("weightsInitial")->setText("1");
+    view->findChild<QLineEdit*>("weightsRate")->setText("2^-9+2^-40");
+    view->findChild<QLineEdit*>("weightsGradients")->setText("1");
+    view->findChild<QSpinBox*>("weightsSteps")->setValue(100);
+    QVERIFY(view->setVariants("bf16").isEmpty());
+    auto* combo = view->findChild<QComboBox*>("weightsRule");
+    auto* formula = view->findChild<QLineEdit*>("weightsFormula");
+    auto* shown = view->findChild<QLabel*>("weightsRuleShown");
+    QVERIFY(combo && formula && shown);
+    QCOMPARE(combo->currentText(), QString("exact"));
+    QCOMPARE(formula->text(), QString("F(w - lr*g)"));
+    training->showView(TrainingPage::View::MasterWeights);
+    window.showPage(MainWindow::Page::Training);
+    window.show();
+    QVERIFY(waitFor(view));
+    QCOMPARE(view->result().runs.at(0).lostUpdates, std::size_t(0));
+    QVERIFY(view->result().runs.at(0).finalWeight == ExactValue::integer(39).timesPowerOfTwo(-6));
+    QVERIFY2(shown->text().contains("bf16(w - lr*g)"), qPrintable(shown->text()));
+
+    struct Case {
+        QString rule;
+        QString formula; // what the field shows
+        QString shown;   // what the label shows for BF16
+    };
+    const Case cases[] = {
+        {"fp32-opmath", "F(fp32(w + fp32(-lr)*g))", "bf16(fp32(w + fp32(-lr)*g))"},
+        {"pytorch-cpu", "bf16, fp16: F(fp32(w + F(fp32(-lr))*g))",
+         "bf16(fp32(w + bf16(fp32(-lr))*g))"},
+        {"bf16(fp32(w + bf16(-lr)*g))", "bf16(fp32(w + bf16(-lr)*g))",
+         "bf16(fp32(w + bf16(-lr)*g))"},
+    };
+    for (const Case& c : cases) {
+        QVERIFY(view->setUpdateRule(c.rule).isEmpty());
+        QVERIFY2(formula->text().startsWith(c.formula), qPrintable(formula->text()));
+        QCOMPARE(view->updateRuleText(), c.rule);
+        view->run();
+        QVERIFY(waitFor(view));
+        QVERIFY2(view->errorText().isEmpty(), qPrintable(view->errorText()));
+        QCOMPARE(view->result().runs.at(0).lostUpdates, std::size_t(100));
+        QVERIFY(view->result().runs.at(0).finalWeight == ExactValue::integer(1));
+        QVERIFY2(shown->text().contains(c.shown.toHtmlEscaped()), qPrintable(shown->text()));
+    }
+    QCOMPARE(combo->currentText(), combo->itemText(combo->count() - 1)); // the custom entry
+
+    // Writing in the field makes the rule that formula.
+    QVERIFY(view->setUpdateRule("exact").isEmpty());
+    QCOMPARE(combo->currentText(), QString("exact"));
+    formula->selectAll();
+    QTest::keyClicks(formula, "F(w - lr*g + 0)");
+    QCOMPARE(combo->currentIndex(), combo->count() - 1);
+    QCOMPARE(view->updateRuleText(), QString("F(w - lr*g + 0)"));
+    // Choosing a built-in again shows its formula, and the custom one comes back after.
+    combo->setCurrentIndex(1);
+    QCOMPARE(view->updateRuleText(), QString("pytorch-cpu"));
+    combo->setCurrentIndex(combo->count() - 1);
+    QCOMPARE(formula->text(), QString("F(w - lr*g + 0)"));
+
+    // A formula that does not read: the column, in the view's error line.
+    QVERIFY(view->setUpdateRule("F(w +* g)").contains("column 6"));
+    view->run();
+    QVERIFY(waitFor(view));
+    QVERIFY2(view->errorText().contains("column 6"), qPrintable(view->errorText()));
+    // A rule without a formula for the format.
+    QVERIFY(view->setUpdateRule("pytorch-cpu").isEmpty());
+    QVERIFY(view->setVariants("fp8_e4m3").isEmpty());
+    view->run();
+    QVERIFY(waitFor(view));
+    QVERIFY2(view->errorText().contains("not fp8_e4m3"), qPrintable(view->errorText()));
+
+    // The page option, as the command line and lessons set it.
+    TrainingPageState state;
+    state.update = "fp32-opmath";
+    training->showView(TrainingPage::View::Range);
+    QVERIFY(training->apply(state).isEmpty());
+    QCOMPARE(training->currentView(), TrainingPage::View::MasterWeights);
+    QVERIFY(training->state().update == QString("fp32-opmath"));
+}
+
 void TestTrainingPage::pageAgreesWithTheCommandLine() {
     // The same settings on the page and in fpx fp8-scaling / fpx loss-scale give the same
     // exact scales step by step: one simulation, two front ends.
@@ -569,7 +659,8 @@ void TestTrainingPage::screenshotFlag() {
     QVERIFY(QString::fromUtf8(missing.readAllStandardError()).contains("nothing.npy"));
     for (const QStringList& bad : {QStringList{"--page", "training", "--training-view", "nope"},
                                    QStringList{"--page", "training", "--loss-scale", "3"},
-                                   QStringList{"--page", "training", "--formats", "fp17"}}) {
+                                   QStringList{"--page", "training", "--formats", "fp17"},
+                                   QStringList{"--page", "training", "--update", "F(w+*g)"}}) {
         QProcess refused;
         refused.setProcessEnvironment(env);
         refused.start(QStringLiteral(FPX_EXPLORER_PATH),

@@ -4,8 +4,10 @@
 #include "pages/training/range_view.h"
 #include "pages/training/training_page.h"
 #include "pages/training/training_plots.h"
+#include "pages/training/weights_view.h"
 
 #include "fpx/exact/value_parser.h"
+#include "fpx/training/update_rule.h"
 
 #include <algorithm>
 #include <array>
@@ -73,6 +75,20 @@ const std::array kOptions{
                state.formats = text;
                return QString(); // the view checks them
            }},
+    Option{"update", "RULE",
+           "Training page: the master-weights view's update rule: exact, pytorch-cpu, "
+           "fp32-opmath or a formula in w, lr, g with explicit roundings, such as "
+           "bf16(fp32(w + bf16(-lr)*g)) (as fpx sgd --update).",
+           [](const QString& text, State& state) {
+               const UpdateRuleParse parsed = parseUpdateRule(text.toStdString());
+               if (!parsed)
+                   return QStringLiteral("column %1: %2")
+                       .arg(parsed.error.position + 1)
+                       .arg(QString::fromStdString(parsed.error.message));
+               state.update = text;
+               return QString();
+           },
+           OpensPage::Yes},
 };
 
 } // namespace
@@ -82,8 +98,14 @@ std::span<const PageOption<TrainingPageState>> TrainingPage::options() {
 }
 
 QString TrainingPage::apply(const TrainingPageState& state) {
+    // The update rule is the master-weights view's: it shows that view unless one is named.
     if (state.view)
         showView(*state.view);
+    else if (state.update)
+        showView(View::MasterWeights);
+    if (state.update)
+        if (QString error = weights_->setUpdateRule(*state.update); !error.isEmpty())
+            return "--update: " + error;
     if (state.lossScaleExponent)
         if (QString error = range_->setScaleExponent(*state.lossScaleExponent); !error.isEmpty())
             return "--loss-scale: " + error;
@@ -111,6 +133,7 @@ TrainingPageState TrainingPage::state() const {
     state.view = currentView();
     state.lossScaleExponent = range_->scaleExponent();
     state.formats = range_->formatsText();
+    state.update = weights_->updateRuleText();
     return state;
 }
 

@@ -11,7 +11,8 @@ namespace fpx::gui {
 
 // The Training page as options and lessons set it: each field that is set is applied, the
 // others are left as they are (TrainingPage::apply). The source and formats are the range
-// view's; TrainingPage::state() sets the view, the loss scale and the range view's formats.
+// view's; TrainingPage::state() sets the view, the loss scale, the range view's formats and
+// the master-weights view's update rule.
 struct TrainingPageState {
     enum class View { Range, LossScale, Fp8, MasterWeights };
 
@@ -22,6 +23,8 @@ struct TrainingPageState {
     std::optional<qulonglong> count;
     std::optional<qulonglong> seed;
     std::optional<QString> formats; // comma-separated
+    // The master-weights view's update rule: a built-in's name or a formula.
+    std::optional<QString> update;
 };
 
 } // namespace fpx::gui

@@ -8,6 +8,7 @@
 #include "fpx/exact/text_util.h"
 #include "fpx/exact/value_parser.h"
 #include "fpx/training/step_series.h"
+#include "fpx/training/update_rule.h"
 
 #include <algorithm>
 #include <cmath>
@@ -247,6 +248,17 @@ SgdResult runSgd(const SgdRequest& request, const std::atomic<bool>& stop) {
         return result;
     }
 
+    // The update rule as `fpx sgd --update` reads it.
+    UpdateRuleParse rule = parseUpdateRule(request.updateRule);
+    if (!rule) {
+        result.error = "update rule: column " + std::to_string(rule.error.position + 1) + ": " +
+                       rule.error.message;
+        return result;
+    }
+    result.updateRule = rule.rule->name;
+    result.updateDescription = rule.rule->description;
+    options.update = std::move(*rule.rule);
+
     // The gradients as `fpx sgd --grads` reads them.
     std::string gradientError;
     const std::optional<std::vector<ExactValue>> gradients =
@@ -268,6 +280,10 @@ SgdResult runSgd(const SgdRequest& request, const std::atomic<bool>& stop) {
         if (!variant.master.empty() && !(master = lookUp(variant.master, result.error)))
             return result;
         const std::string label = format->id + (master ? " + " + master->id + " master" : "");
+        if (auto why = options.update->unsupported(master ? *master : *format)) {
+            result.error = label + ": " + *why;
+            return result;
+        }
         try {
             result.runs.push_back(simulateSgd(*gradients, *format, master, options));
         } catch (const std::invalid_argument& refused) { // no arithmetic in the format (NF4)

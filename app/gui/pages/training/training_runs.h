@@ -123,11 +123,15 @@ struct SgdRequest {
     std::vector<SgdVariant> variants = {
         {"fp32", ""}, {"bf16", ""}, {"fp16", ""}, {"bf16", "fp32"}, {"fp16", "fp32"}};
     std::size_t trajectoryPoints = 400;
+    // How a step is computed and rounded: a built-in's name or a formula (update_rule.h).
+    std::string updateRule = "exact";
 };
 
 struct SgdResult {
     std::string error;
     std::string description;
+    std::string updateRule;          // the rule's name ("custom" for a formula)
+    std::string updateDescription;   // where it comes from, one line
     std::vector<std::string> labels; // "bf16", "bf16 + fp32 master"
     std::vector<SgdRun> runs;
     bool cancelled = false;

@@ -6,9 +6,13 @@
 
 #include "fpx/exact/decimal_text.h"
 #include "fpx/exact/format_catalogue.h"
+#include "fpx/training/update_rule.h"
 
+#include <QComboBox>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -40,6 +44,21 @@ std::optional<std::vector<SgdVariant>> parseVariants(const QString& text, QStrin
         return std::nullopt;
     }
     return variants;
+}
+
+// The combo's last entry: the formula field as written.
+constexpr int kCustom = 3;
+
+QString customFormulaTip() {
+    return QObject::tr("A formula in w, lr and g: exact arithmetic (+ − × ÷, fma, sqrt, min, "
+                       "max, abs), rounded once where a format is named (bf16(…), fp32(…, "
+                       "rtz)); F is the stepped weight's format. The result is rounded into F "
+                       "at the end.");
+}
+
+// The rule of a built-in's name; they always read.
+UpdateRule builtinRule(const QString& name) {
+    return *parseUpdateRule(name.toStdString()).rule;
 }
 
 } // namespace
@@ -81,6 +100,38 @@ WeightsView::WeightsView(QWidget* parent)
     seed_->setRange(0, 1'000'000'000);
     seed_->setValue(1);
     form->addRow(tr("S&eed"), seed_);
+    rule_ = new QComboBox(this);
+    rule_->setObjectName("weightsRule");
+    for (const std::string& name : builtinUpdateRuleNames())
+        rule_->addItem(QString::fromStdString(name), QString::fromStdString(name));
+    rule_->addItem(tr("custom formula"));
+    rule_->setToolTip(tr("How each step computes w − lr·g and where it rounds, F being the "
+                         "format the stepped weight is held in (the master's, with one): exact "
+                         "and rounded once; PyTorch's CPU kernel; FP32 arithmetic; or the "
+                         "formula as written."));
+    form->addRow(tr("&Update rule"), rule_);
+    customFormula_ = QStringLiteral("F(fp32(w + F(fp32(-lr))*g))");
+    formula_ = new QLineEdit(this);
+    formula_->setObjectName("weightsFormula");
+    form->addRow(tr("F&ormula"), formula_);
+    connect(rule_, &QComboBox::currentIndexChanged, this, [this] { showChosenRule(); });
+    // Writing in the field makes the rule the formula written.
+    connect(formula_, &QLineEdit::textEdited, this, [this](const QString& text) {
+        customFormula_ = text;
+        if (rule_->currentIndex() != kCustom) {
+            // The text stays as typed, and the cursor where it is.
+            const QSignalBlocker blocker(rule_);
+            rule_->setCurrentIndex(kCustom);
+            formula_->setToolTip(customFormulaTip());
+        }
+    });
+    showChosenRule();
+
+    ruleShown_ = new QLabel(this);
+    ruleShown_->setObjectName("weightsRuleShown");
+    ruleShown_->setWordWrap(true);
+    ruleShown_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    results()->addWidget(ruleShown_);
 
     table_ = new QTableWidget(0, 4, this);
     table_->setObjectName("weightsTable");
@@ -101,6 +152,7 @@ std::optional<SgdRequest> WeightsView::request(QString& error) const {
     r.gradients = gradients_->text().trimmed().toStdString();
     r.steps = std::size_t(steps_->value());
     r.seed = std::uint64_t(seed_->value());
+    r.updateRule = updateRuleText().trimmed().toStdString();
     QString message;
     const std::optional<std::vector<SgdVariant>> variants =
         parseVariants(variants_->text(), message);
@@ -117,6 +169,43 @@ QString WeightsView::setVariants(const QString& commaSeparated) {
     QString error;
     parseVariants(commaSeparated, error);
     return error;
+}
+
+void WeightsView::showChosenRule() {
+    if (rule_->currentIndex() == kCustom) {
+        formula_->setText(customFormula_);
+        formula_->setToolTip(customFormulaTip());
+        return;
+    }
+    const UpdateRule rule = builtinRule(rule_->currentData().toString());
+    formula_->setText(QString::fromStdString(rule.formulaText()));
+    formula_->setCursorPosition(0);
+    formula_->setToolTip(
+        QString::fromStdString(rule.name + ": " + rule.description + ".\n" + rule.formulaText()) +
+        tr("\nWrite in the field to make it a formula of your own."));
+}
+
+QString WeightsView::setUpdateRule(const QString& text) {
+    const UpdateRuleParse parsed = parseUpdateRule(text.toStdString());
+    const int builtin = parsed && parsed.rule->builtin()
+                            ? rule_->findData(QString::fromStdString(parsed.rule->name))
+                            : -1;
+    if (builtin >= 0) {
+        rule_->setCurrentIndex(builtin);
+        return {};
+    }
+    customFormula_ = text;
+    rule_->setCurrentIndex(kCustom);
+    showChosenRule(); // also when the combo was on the custom entry already
+    if (!parsed)
+        return tr("column %1: %2")
+            .arg(parsed.error.position + 1)
+            .arg(QString::fromStdString(parsed.error.message));
+    return {};
+}
+
+QString WeightsView::updateRuleText() const {
+    return rule_->currentIndex() == kCustom ? customFormula_ : rule_->currentData().toString();
 }
 
 void WeightsView::start() {
@@ -140,6 +229,21 @@ void WeightsView::apply(SgdResult result) {
     showError({});
     result_ = std::move(result);
     setStatus(QString::fromStdString(result_.description) + '.');
+    // What each run computed: the rule's formula for each stepped format, F written out.
+    QStringList formulas;
+    QStringList stepped;
+    for (const SgdRun& run : result_.runs) {
+        const QString id = QString::fromStdString(run.master ? run.master->id : run.format.id);
+        if (stepped.contains(id))
+            continue;
+        stepped << id;
+        formulas << QStringLiteral("%1: <code>%2</code>")
+                        .arg(id, QString::fromStdString(run.updateFormula).toHtmlEscaped());
+    }
+    ruleShown_->setText(tr("<b>Update rule %1</b> — %2")
+                            .arg(QString::fromStdString(result_.updateRule).toHtmlEscaped(),
+                                 formulas.join(QStringLiteral(" · "))));
+    ruleShown_->setToolTip(QString::fromStdString(result_.updateDescription));
     table_->setRowCount(int(result_.runs.size()));
     for (int r = 0; r < int(result_.runs.size()); ++r) {
         const SgdRun& run = result_.runs[std::size_t(r)];
