@@ -4,10 +4,14 @@
 # (Debian-like; the build packages are installed as ./build.sh does):
 #   1. configures and builds the CUDA backend, fpx and tst_cuda in build-gpu/ for this GPU;
 #   2. runs tst_cuda: every CUDA conversion path against the exact core, bit for bit;
-#   3. runs `fpx bench --backend cuda` (copy bandwidth, conversions, cuBLASLt matmuls), then a
+#   3. builds tools/gpu_probe/accumulator_probe.cu with nvcc, runs its crafted dot products
+#      through mma.sync, wgmma (sm_90a) and cuBLASLt FP8, and compares every result with
+#      `fpx dot --machine` for this GPU, bit for bit (tools/gpu_probe/compare.sh; the output in
+#      $OUT/machines/);
+#   4. runs `fpx bench --backend cuda` (copy bandwidth, conversions, cuBLASLt matmuls), then a
 #      second, conversions-only run with the saturating policy (where FP8 uses the hardware
 #      cvt.rn.satfinite instructions);
-#   4. prints every figure and a summary of the acceptance criteria.
+#   5. prints every figure and a summary of the acceptance criteria.
 # Usage: tools/gpu_check.sh            (results in ./gpu-results)
 #        OUT=/some/dir tools/gpu_check.sh
 #        FPX_GPU_PREBUILT=gpu-bundle.tar.xz tools/gpu_check.sh
@@ -15,8 +19,11 @@
 #            built elsewhere by tools/gpu_bundle.sh and carries the libraries it needs.
 # Environment: OUT, FPX_GPU_BUILD_DIR (build-gpu), FPX_GPU_BUDGET (0.1 s per measurement),
 # CUDA_ARCH (default: the GPU's compute capability from nvidia-smi, else "native"),
-# FPX_GPU_PREBUILT, and each step's time limit in seconds: FPX_GPU_TEST_TIMEOUT (240),
-# FPX_GPU_BENCH_TIMEOUT (200), FPX_GPU_SATURATE_TIMEOUT (90).
+# FPX_GPU_PREBUILT, FPX_GPU_PROBE (an accumulator_probe built elsewhere by
+# tools/gpu_probe/build.sh, for a machine without nvcc; a bundle's bin/accumulator_probe is
+# taken where there is one), and each step's time limit in seconds: FPX_GPU_TEST_TIMEOUT (240),
+# FPX_GPU_PROBE_TIMEOUT (60: build, run and comparison together), FPX_GPU_BENCH_TIMEOUT (200),
+# FPX_GPU_SATURATE_TIMEOUT (90).
 # It keeps going after a failed step and exits non-zero if any step failed.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -28,11 +35,13 @@ BUILD_DIR=${FPX_GPU_BUILD_DIR:-build-gpu}
 BUDGET=${FPX_GPU_BUDGET:-0.1}
 # Each step's limit in seconds; together they keep a run inside a ten-minute device lease.
 TEST_TIMEOUT=${FPX_GPU_TEST_TIMEOUT:-240}
+PROBE_TIMEOUT=${FPX_GPU_PROBE_TIMEOUT:-60}
 BENCH_TIMEOUT=${FPX_GPU_BENCH_TIMEOUT:-200}
 SATURATE_TIMEOUT=${FPX_GPU_SATURATE_TIMEOUT:-90}
 exec > >(tee "$OUT/gpu_check.log") 2>&1
 
 failures=()
+notes=()
 section() { printf '\n======== %s ========\n' "$*"; }
 elapsed() { echo "[$(($(date +%s) - START))s]"; }
 START=$(date +%s)
@@ -220,6 +229,79 @@ if grep '^SKIP' "$OUT/tst_cuda.txt" | grep -qv 'withoutDevice()'; then
     failures+=("tst_cuda skipped the GPU checks")
 fi
 
+section "accumulator probe: crafted dot products on the tensor cores against fpx's machines $(elapsed)"
+# The probe runs each crafted case on every instruction this GPU has and prints the FP32 bits;
+# compare.sh runs the same dot product on the fpx machine that models the instruction here and
+# fails on any difference. An instruction the GPU lacks is reported skipped.
+probe_dir="$OUT/machines"
+mkdir -p "$probe_dir"
+probe_deadline=$(($(date +%s) + PROBE_TIMEOUT))
+probe_left() {
+    local left=$((probe_deadline - $(date +%s)))
+    if [ "$left" -lt 1 ]; then
+        left=1
+    fi
+    echo "$left"
+}
+probe_cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '. ')
+probe_bin=${FPX_GPU_PROBE:-}
+probe_skip=""
+if [ -z "$probe_bin" ] && [ -n "$PREBUILT" ] && [ -x "$BIN_DIR/accumulator_probe" ]; then
+    probe_bin="$BIN_DIR/accumulator_probe"
+fi
+if [ -z "$probe_bin" ]; then
+    probe_nvcc=${NVCC:-${CUDACXX:-}}
+    if [ -z "$probe_nvcc" ]; then
+        probe_nvcc=$(command -v nvcc || true)
+    fi
+    if [ -z "$probe_nvcc" ] && [ -x /usr/local/cuda/bin/nvcc ]; then
+        probe_nvcc=/usr/local/cuda/bin/nvcc
+    fi
+    if [ -z "$probe_nvcc" ]; then
+        probe_skip="no nvcc on this machine and no prebuilt probe (FPX_GPU_PROBE)"
+    else
+        case "$BUILD_DIR" in
+        /*) probe_bin="$BUILD_DIR/accumulator_probe/accumulator_probe" ;;
+        *) probe_bin="$PWD/$BUILD_DIR/accumulator_probe/accumulator_probe" ;;
+        esac
+        timeout "$(probe_left)" env NVCC="$probe_nvcc" tools/gpu_probe/build.sh "$probe_bin" \
+            "${probe_cc:-${ARCH:-native}}" 2>&1 | tee "$probe_dir/build.txt"
+        probe_build_status=${PIPESTATUS[0]}
+        if [ "$probe_build_status" -ne 0 ]; then
+            failures+=("accumulator probe build (exit $probe_build_status)")
+            probe_bin=""
+        fi
+    fi
+fi
+if [ -n "$probe_skip" ]; then
+    echo "accumulator probe skipped: $probe_skip"
+    notes+=("accumulator probe skipped: $probe_skip")
+elif [ -n "$probe_bin" ]; then
+    # cuBLASLt, where the loader does not find it, from where CUDA toolkits put it.
+    probe_env=()
+    if ldd "$probe_bin" 2>/dev/null | grep 'not found' >/dev/null; then
+        probe_found=$(find_missing_libraries "${LD_LIBRARY_PATH:-}" "$probe_bin")
+        probe_env=(env "LD_LIBRARY_PATH=$probe_found${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}")
+    fi
+    timeout "$(probe_left)" ${probe_env[@]+"${probe_env[@]}"} "$probe_bin" \
+        >"$probe_dir/probe.jsonl" 2>"$probe_dir/probe_stderr.txt"
+    probe_status=$?
+    cat "$probe_dir/probe_stderr.txt"
+    echo "probe: exit $probe_status, $(wc -l <"$probe_dir/probe.jsonl") lines in machines/probe.jsonl"
+    # 0: every case ran; 1: some reported an error (compare.sh counts them); else it did not run.
+    if [ "$probe_status" -ne 0 ] && [ "$probe_status" -ne 1 ]; then
+        head -n 3 "$probe_dir/probe.jsonl"
+        failures+=("accumulator probe (exit $probe_status)")
+    else
+        FPX="$BIN_DIR/fpx" FPX_LIBRARY_PATH="${library_path:-}" timeout "$(probe_left)" \
+            tools/gpu_probe/compare.sh "$probe_dir/probe.jsonl" "$probe_dir"
+        compare_status=$?
+        if [ "$compare_status" -ne 0 ]; then
+            failures+=("accumulator probe against fpx's machines (exit $compare_status, see machines/comparison.txt)")
+        fi
+    fi
+fi
+
 section "fpx bench --backend cuda $(elapsed)"
 timeout "$BENCH_TIMEOUT" "${with_libraries[@]}" "$BIN_DIR/fpx" bench --backend cuda --sizes 1M,256M --budget "$BUDGET" --samples 5 \
     --json "$OUT/cuda.json" --csv "$OUT/cuda.csv" 2>&1 | tee "$OUT/cuda_bench.txt"
@@ -317,7 +399,11 @@ fi
 
 section "done $(elapsed)"
 echo "results in $OUT: gpu_check.log tst_cuda.txt cuda_bench.txt cuda.json cuda.csv" \
-    "cuda_bench_saturate.txt cuda_saturate.json cuda_saturate.csv"
+    "cuda_bench_saturate.txt cuda_saturate.json cuda_saturate.csv" \
+    "machines/ (probe.jsonl comparison.txt comparison.jsonl)"
+for note in ${notes[@]+"${notes[@]}"}; do
+    echo "$note"
+done
 if [ ${#failures[@]} -gt 0 ]; then
     echo "FAILED: ${failures[*]}"
     exit 1
