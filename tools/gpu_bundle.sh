@@ -34,6 +34,9 @@ root="$stage/gpu-bundle"
 mkdir -p "$root/bin" "$root/lib" "$root/deps" "$root/deps-runtime"
 cp "$BUILD_DIR/bin/fpx" "$BUILD_DIR/bin/tst_cuda" "$root/bin/"
 cp "$BUILD_DIR/lib/libfpx_backend_cuda.so" "$root/lib/"
+# The accumulator probe (tools/gpu_probe), which gpu_check.sh runs from the bundle where the
+# GPU machine has no nvcc; it needs only the CUDA runtime and cuBLASLt of that machine.
+NVCC="$NVCC" tools/gpu_probe/build.sh "$root/bin/accumulator_probe" "$ARCH"
 strip --strip-unneeded "$root/bin/"* "$root/lib/"*
 
 # Every shared library the three load, found here by the dynamic loader, except the C runtime
