@@ -6,6 +6,7 @@
 #include "pages/arithmetic/arithmetic_page.h"
 #include "pages/benchmarks/benchmarks_panel.h"
 #include "pages/explorer/explorer_page.h"
+#include "pages/machines/machines_page.h"
 #include "pages/quantization/quantization_page.h"
 #include "pages/training/training_page.h"
 #include "shell/command_line.h"
@@ -62,9 +63,9 @@ class TestPageOptions : public QObject {
 
 void TestPageOptions::eachTableHoldsAKeyOnceWithHelp() {
     const std::vector<QStringList> tables = {
-        keysOf(ExplorerPage::options()), keysOf(ArithmeticPage::options()),
+        keysOf(ExplorerPage::options()),     keysOf(ArithmeticPage::options()),
         keysOf(QuantizationPage::options()), keysOf(TrainingPage::options()),
-        keysOf(BenchmarksPanel::options())};
+        keysOf(BenchmarksPanel::options()),  keysOf(MachinesPage::options())};
     for (const QStringList& keys : tables) {
         QVERIFY(!keys.isEmpty());
         const std::set<QString> unique(keys.begin(), keys.end());
@@ -152,6 +153,33 @@ void TestPageOptions::aPagesOwnStateChangesNothing() {
     QCOMPARE(*b.srCount, *a.srCount);
     QCOMPARE(*b.delta, *a.delta);
     QVERIFY(*b.lab == *a.lab);
+
+    MachinesPage& machines = *window.machinesPage();
+    QCOMPARE(applySettings(window, {{"machine", "nvidia-ampere"},
+                                    {"machine-a", "1, 2^-30"},
+                                    {"machine-b", "1, 1"},
+                                    {"promote", "64"},
+                                    {"page", "explorer"}}),
+             QString());
+    const MachinesPageState m = machines.state();
+    QCOMPARE(*m.machine, QString("nvidia-ampere"));
+    QCOMPARE(*m.element, QString("fp16")); // the machine brought its first element
+    QCOMPARE(machines.apply(m), QString());
+    const MachinesPageState n = machines.state();
+    QCOMPARE(*n.machine, *m.machine);
+    QCOMPARE(*n.element, *m.element);
+    QCOMPARE(*n.a, *m.a);
+    QCOMPARE(*n.b, *m.b);
+    QCOMPARE(*n.c, *m.c);
+    QCOMPARE(*n.machines, *m.machines);
+    QCOMPARE(*n.promote, *m.promote);
+    QCOMPARE(*n.dist, *m.dist);
+    QCOMPARE(*n.resultRows, *m.resultRows);
+    QCOMPARE(*n.resultColumns, *m.resultColumns);
+    QCOMPARE(*n.seed, *m.seed);
+    QCOMPARE(*n.kMax, *m.kMax);
+    QCOMPARE(*n.tableK, *m.tableK);
+    QVERIFY(*n.statistic == *m.statistic && *n.view == *m.view);
 }
 
 void TestPageOptions::sharedKeysGoToThePageNamed() {

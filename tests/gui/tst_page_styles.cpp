@@ -19,6 +19,7 @@
 #include "pages/benchmarks/benchmarks_panel.h"
 #include "pages/explorer/explorer_controller.h"
 #include "pages/explorer/plots_panel.h"
+#include "pages/machines/machines_page.h"
 #include "pages/quantization/quantization_page.h"
 #include "pages/training/fp8_view.h"
 #include "pages/training/loss_scale_view.h"
@@ -424,6 +425,36 @@ class TestPageStyles : public QObject {
         keepPicture(window, "training-loss-scale", dark);
     }
 
+    void machines_data() { themes(); }
+    void machines() {
+        QFETCH(bool, dark);
+        PaletteScope scope(dark);
+        MainWindow window;
+        window.resize(1280, 900);
+        MachinesPage* page = window.machinesPage();
+        window.showPage(MainWindow::Page::Machines);
+        page->showView(MachinesPage::View::Error);
+        // Every machine that takes fp16, each plain and promoted: more than eight series.
+        QStringList all;
+        for (const MachineModel& machine : builtInMachines())
+            all << QString::fromStdString(machine.name);
+        MachinesPageState state;
+        state.element = "fp16";
+        state.machines = all;
+        state.promote = 64;
+        state.resultRows = state.resultColumns = 2;
+        state.kMax = 256;
+        QCOMPARE(page->apply(state), QString());
+        window.show();
+        QVERIFY(page->waitUntilIdle(kIdleWait));
+        QVERIFY2(page->errorText().isEmpty(), qPrintable(page->errorText()));
+        int takers = 0;
+        for (const MachineModel& machine : builtInMachines())
+            takers += machine.instructionFor("fp16") ? 1 : 0;
+        checkPlot(page->errorPlot(), dark, "machines error against K", 2 * takers);
+        keepPicture(window, "machines", dark);
+    }
+
     void benchmarks_data() { themes(); }
     void benchmarks() {
         QFETCH(bool, dark);
@@ -456,7 +487,8 @@ class TestPageStyles : public QObject {
             {MainWindow::Page::Benchmarks, "benchmarks"},
             {MainWindow::Page::Arithmetic, "arithmetic"},
             {MainWindow::Page::Quantization, "quantization"},
-            {MainWindow::Page::Training, "training"}};
+            {MainWindow::Page::Training, "training"},
+            {MainWindow::Page::Machines, "machines"}};
         for (const auto& [page, name] : pages) {
             window.zoom()->reset();
             window.showPage(page);

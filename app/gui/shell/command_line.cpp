@@ -5,6 +5,7 @@
 #include "pages/arithmetic/arithmetic_page.h"
 #include "pages/benchmarks/benchmarks_panel.h"
 #include "pages/explorer/explorer_page.h"
+#include "pages/machines/machines_page.h"
 #include "pages/quantization/quantization_page.h"
 #include "pages/training/training_page.h"
 #include "shell/presentation_mode.h"
@@ -31,17 +32,19 @@ std::optional<MainWindow::Page> parsePage(const QString& text) {
         return Page::Quantization;
     if (text == "training")
         return Page::Training;
+    if (text == "machines")
+        return Page::Machines;
     return std::nullopt;
 }
 
 const std::array kWindowOptions{
     WindowOption{"page", "PAGE",
-                 "Open on PAGE: explorer, benchmarks, arithmetic, quantize or training.",
+                 "Open on PAGE: explorer, benchmarks, arithmetic, quantize, training or machines.",
                  [](const QString& text, WindowState& state) {
                      state.page = parsePage(text);
                      return state.page ? QString()
                                        : QStringLiteral("use explorer, benchmarks, arithmetic, "
-                                                        "quantize or training");
+                                                        "quantize, training or machines");
                  }},
     WindowOption{"zoom", "PERCENT",
                  "Zoom fonts, bit cells and plots to PERCENT (50 … 300; 100 is actual size).",
@@ -110,6 +113,7 @@ template <typename Visit> void PageStates::visitPages(Visit&& visit) {
     visit(Page::Arithmetic, ArithmeticPage::options(), arithmetic_);
     visit(Page::Quantization, QuantizationPage::options(), quantization_);
     visit(Page::Training, TrainingPage::options(), training_);
+    visit(Page::Machines, MachinesPage::options(), machines_);
 }
 
 void PageStates::addOptionsTo(QCommandLineParser& parser) {
@@ -211,6 +215,7 @@ QString PageStates::apply(MainWindow& window) const {
         {Page::Arithmetic, [&] { return window.arithmeticPage()->apply(arithmetic_); }},
         {Page::Quantization, [&] { return window.quantizationPage()->apply(quantization_); }},
         {Page::Training, [&] { return window.trainingPage()->apply(training_); }},
+        {Page::Machines, [&] { return window.machinesPage()->apply(machines_); }},
     };
     for (const auto& [page, apply] : pages) {
         show(page);

@@ -5,6 +5,7 @@
 #include "pages/arithmetic/arithmetic_page_state.h"
 #include "pages/benchmarks/benchmarks_page_state.h"
 #include "pages/explorer/explorer_page_state.h"
+#include "pages/machines/machines_page_state.h"
 #include "pages/quantization/quantization_page_state.h"
 #include "pages/training/training_page_state.h"
 #include "shell/main_window.h"
@@ -93,6 +94,7 @@ class PageStates {
     ArithmeticPageState arithmetic_;
     QuantizationPageState quantization_;
     TrainingPageState training_;
+    MachinesPageState machines_;
     std::set<MainWindow::Page> opened_; // the pages an option set opens
 };
 

@@ -3,6 +3,7 @@
 #include "pages/arithmetic/arithmetic_page.h"
 #include "pages/arithmetic/expression_panel.h"
 #include "pages/explorer/explorer_history.h"
+#include "pages/machines/machines_page.h"
 #include "pages/quantization/quantization_page.h"
 #include "pages/training/training_page.h"
 #include "shell/command_line.h"
@@ -91,6 +92,7 @@ int main(int argc, char** argv) {
         const QString pageError =
             window.currentPage() == Page::Quantization ? window.quantizationPage()->errorText()
             : window.currentPage() == Page::Training   ? window.trainingPage()->errorText()
+            : window.currentPage() == Page::Machines   ? window.machinesPage()->errorText()
                                                        : QString();
         if (!pageError.isEmpty()) {
             std::fprintf(stderr, "fpx-explorer: %s\n", qPrintable(pageError));

@@ -6,6 +6,7 @@
 #include "pages/benchmarks/benchmarks_panel.h"
 #include "pages/explorer/explorer_history.h"
 #include "pages/explorer/explorer_page.h"
+#include "pages/machines/machines_page.h"
 #include "pages/quantization/quantization_page.h"
 #include "pages/training/training_page.h"
 #include "shell/explorer_settings.h"
@@ -33,8 +34,8 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     setWindowTitle(tr("fpx explorer"));
 
     // The pages: the explorer, the benchmarks (their backends load when first shown) and
-    // arithmetic in the explorer's formats, quantization, training. Ctrl+1 … 5 follow the tabs'
-    // order.
+    // arithmetic in the explorer's formats, quantization, training, machines. Ctrl+1 … 6 follow
+    // the tabs' order.
     pages_ = new QTabWidget(this);
     pages_->setObjectName("pages");
     pages_->setDocumentMode(true);
@@ -48,11 +49,14 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     quantization_->setObjectName("quantizationPage");
     training_ = new TrainingPage(pages_);
     training_->setObjectName("trainingPage");
+    machines_ = new MachinesPage(pages_);
+    machines_->setObjectName("machinesPage");
     pages_->addTab(explorer_, tr("E&xplorer"));
     pages_->addTab(benchmarks_, tr("Bench&marks"));
     pages_->addTab(arithmetic_, tr("&Arithmetic"));
     pages_->addTab(quantization_, tr("&Quantization"));
     pages_->addTab(training_, tr("&Training"));
+    pages_->addTab(machines_, tr("Mach&ines"));
     pages_->setTabToolTip(0, tr("One value in every format, bit by bit (Ctrl+1)."));
     pages_->setTabToolTip(1, tr("Conversion and arithmetic throughput of the formats on this "
                                 "machine's CPU and GPUs (Ctrl+2)."));
@@ -62,6 +66,9 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
                                 "errors, block sizes and each block's codes (Ctrl+4)."));
     pages_->setTabToolTip(4, tr("Mixed-precision training: ranges and loss scaling, the dynamic "
                                 "loss scaler, FP8 scaling recipes, master weights (Ctrl+5)."));
+    pages_->setTabToolTip(5, tr("What a tensor core computes: one instruction bit by bit, error "
+                                "against K with promotion, every machine on one dot product "
+                                "(Ctrl+6)."));
     setCentralWidget(pages_);
 
     statusBar()->addWidget(explorer_->computingLabel(), 1);
@@ -166,6 +173,11 @@ void MainWindow::buildActions() {
     trainingPage->setShortcut(QKeySequence(tr("Ctrl+5")));
     trainingPage->setToolTip(tr("Mixed-precision training: ranges under a loss scale, the dynamic "
                                 "loss scaler, FP8 recipes, master weights."));
+    QAction* machinesPage =
+        view->addAction(tr("Mach&ines"), this, [this] { showPage(Page::Machines); });
+    machinesPage->setShortcut(QKeySequence(tr("Ctrl+6")));
+    machinesPage->setToolTip(tr("What a tensor core computes: one instruction bit by bit, error "
+                                "against K, every machine on one dot product."));
 
     buildViewActions(view);
 
@@ -252,6 +264,9 @@ void MainWindow::showPage(Page page) {
     case Page::Training:
         pages_->setCurrentWidget(training_);
         break;
+    case Page::Machines:
+        pages_->setCurrentWidget(machines_);
+        break;
     }
 }
 
@@ -264,6 +279,8 @@ MainWindow::Page MainWindow::currentPage() const {
         return Page::Quantization;
     if (pages_->currentWidget() == training_)
         return Page::Training;
+    if (pages_->currentWidget() == machines_)
+        return Page::Machines;
     return Page::Explorer;
 }
 
@@ -279,6 +296,8 @@ gui::Page* MainWindow::hostedPage(Page which) const {
         return quantization_;
     case Page::Training:
         return training_;
+    case Page::Machines:
+        return machines_;
     }
     return explorer_;
 }

@@ -22,6 +22,7 @@ class DetailPanel;
 class ExplorerHistory;
 class ExplorerPage;
 class FormatTableModel;
+class MachinesPage;
 class PlotsPanel;
 class PresentationMode;
 class QuantizationPage;
@@ -30,8 +31,8 @@ class TrainingPage;
 class ZoomController;
 
 // The explorer's window: the shell that hosts the pages as tabs (the Explorer, Benchmarks,
-// Arithmetic, Quantization and Training pages), with the menus, the status bar, the zoom and
-// presentation mode, and what is remembered between runs.
+// Arithmetic, Quantization, Training and Machines pages), with the menus, the status bar, the zoom
+// and presentation mode, and what is remembered between runs.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
@@ -41,8 +42,9 @@ class MainWindow : public QMainWindow {
     ~MainWindow() override;
 
     // The window's pages: the explorer, the benchmarks, arithmetic in every format, the
-    // quantization of whole tensors and the mixed-precision training lab.
-    enum class Page { Explorer, Benchmarks, Arithmetic, Quantization, Training };
+    // quantization of whole tensors, the mixed-precision training lab and what a matrix engine
+    // computes.
+    enum class Page { Explorer, Benchmarks, Arithmetic, Quantization, Training, Machines };
     void showPage(Page page);
     Page currentPage() const;
     ExplorerPage* explorerPage() const { return explorer_; }
@@ -50,6 +52,7 @@ class MainWindow : public QMainWindow {
     ArithmeticPage* arithmeticPage() const { return arithmetic_; }
     QuantizationPage* quantizationPage() const { return quantization_; }
     TrainingPage* trainingPage() const { return training_; }
+    MachinesPage* machinesPage() const { return machines_; }
     // Each page, as the shell hosts it: to wait for its work, say (common/page.h).
     gui::Page* hostedPage(Page which) const;
 
@@ -92,6 +95,7 @@ class MainWindow : public QMainWindow {
     ArithmeticPage* arithmetic_;
     QuantizationPage* quantization_;
     TrainingPage* training_;
+    MachinesPage* machines_;
     QLabel* zoomLabel_;
     ZoomController* zoom_;
     PresentationMode* presentation_;
