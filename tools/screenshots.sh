@@ -132,3 +132,11 @@ for view in loss-scale fp8 master; do
     shot "$explorer" --no-settings --page training --training-view "$view" --size 1400x900 \
         --screenshot "$images/training-$view.png"
 done
+# machines-instruction.png is README's picture of the Machines page too.
+shot "$explorer" --no-settings --page machines --size 1400x820 \
+    --screenshot "$images/machines-instruction.png"
+shot "$explorer" --no-settings --page machines --machine-view error --size 1400x820 \
+    --screenshot "$images/machines-error.png"
+shot "$explorer" --no-settings --page machines --machine-view table --machine-c 1 \
+    --machine-a 0.0078125,0.0078125,0.5,0.0078125 --machine-b 0.1171875,0.0078125,0.375,0.015625 \
+    --size 1400x820 --screenshot "$images/machines-table.png"

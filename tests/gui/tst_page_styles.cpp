@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The plots of the Arithmetic, Quantization, Training and Benchmarks pages drawn as the Plots
-// tab's are, offscreen with real widgets: more than eight series on each page that has them,
-// pairwise distinct by (colour, dash) or (colour, fill pattern), every colour from the palette
-// (app/plots/plot_palette.h: the series colours or the named meanings); light and dark, with
-// axis, tick, legend and title text readable against the plot's background (by the contrast
+// The plots of the Arithmetic, Quantization, Training, Benchmarks and Machines pages drawn as
+// the Plots tab's are, offscreen with real widgets: more than eight series on each page that has
+// them, pairwise distinct by (colour, dash) or (colour, fill pattern), every colour from the
+// palette (app/plots/plot_palette.h: the series colours or the named meanings); light and dark,
+// with axis, tick, legend and title text readable against the plot's background (by the contrast
 // ratio of WCAG 2, from the colours the plot draws with and from the rendered pixels); legends
 // outside every axis rect. And the zoom: at 150 % every page's tables and texts, the
 // fixed-width numbers included, are drawn 1.5 times their 100 % size.
