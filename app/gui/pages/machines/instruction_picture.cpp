@@ -302,7 +302,11 @@ void InstructionPicture::paintPicture(QPainter& painter, const QRect& area) cons
     }
     const DrawnInstruction& d = *drawn_;
     const std::vector<Row> all = rows();
-    const auto [top, bottom] = columnRange();
+    // Plain names rather than a structured binding: the lambdas below capture them, which
+    // C++20 allows but not every compiler the project builds with (clang 14).
+    const std::pair<std::int64_t, std::int64_t> range = columnRange();
+    const std::int64_t top = range.first;
+    const std::int64_t bottom = range.second;
     const int columns = int(top - bottom + 1);
     const std::int64_t e = d.step.alignment;
     const int f = d.instruction.model.fractionBits;
