@@ -3,7 +3,8 @@
 // against values worked out here by hand (a product cut, one vanishing at Hopper's F = 13 and
 // kept at Blackwell's F = 25), error against K through the page's worker with and without
 // promotion, one dot product on every machine in the table, the page's options and their
-// problems, the exports and the headless screenshot.
+// problems, a machine file's machines beside the built-in ones, the exports and the headless
+// screenshot.
 #include "pages/machines/instruction_picture.h"
 #include "pages/machines/machines_page.h"
 #include "shell/command_line.h"
@@ -11,20 +12,25 @@
 
 #include <qcustomplot.h>
 
+#include "fpx/exact/conversion.h"
 #include "fpx/exact/value_parser.h"
 #include "fpx/machines/machine.h"
 
 #include <QComboBox>
 #include <QFile>
 #include <QImage>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QProcess>
+#include <QRegularExpression>
+#include <QSet>
 #include <QSlider>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextStream>
 
 #include <chrono>
 #include <cmath>
@@ -55,6 +61,15 @@ int machinesTakingCount(const std::string& element) {
     for (const MachineModel& machine : builtInMachines())
         count += machine.instructionFor(element) ? 1 : 0;
     return count;
+}
+
+// Writes `text` to `path`; false when it cannot.
+bool writeFile(const QString& path, const QString& text) {
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Text))
+        return false;
+    QTextStream(&file) << text;
+    return true;
 }
 
 // Chooses the element and the machine in their combo boxes and types the vectors.
@@ -93,6 +108,7 @@ class TestMachinesPage : public QObject {
     void everyMachineOneDotProduct();
     void optionsRoundTrip();
     void badOptionsSayWhichKey();
+    void machineFileJoinsTheBuiltIns();
     void exports();
     void headlessScreenshot();
 };
@@ -353,7 +369,7 @@ void TestMachinesPage::optionsRoundTrip() {
 void TestMachinesPage::badOptionsSayWhichKey() {
     PageStates states(PageStates::Source::Lesson);
     const std::vector<QString> problems = states.set({{"promote", "100"},
-                                                      {"machine", "nvidia-nope"},
+                                                      {"machine", ""},
                                                       {"machine-element", "nf4"},
                                                       {"machines", "fused:13"},
                                                       {"machine-results", "16"},
@@ -361,17 +377,23 @@ void TestMachinesPage::badOptionsSayWhichKey() {
                                                       {"machine-dist", "normal:0"},
                                                       {"machine-view", "plot"}});
     QCOMPARE(problems[0], QString("--promote: expected 0 (off) or a multiple of 16 up to 512"));
-    QVERIFY2(problems[1].startsWith("--machine: unknown machine 'nvidia-nope'"),
-             qPrintable(problems[1]));
+    QCOMPARE(problems[1], QString("--machine: expected a machine's name or fused:F[:G]"));
     QVERIFY2(problems[2].startsWith("--machine-element: "), qPrintable(problems[2]));
-    QVERIFY2(problems[3].startsWith("--machines: 'fused:13' is not a built-in machine"),
-             qPrintable(problems[3]));
+    QVERIFY(problems[3].isEmpty()); // names are the page's to check: a machine file adds some
     QCOMPARE(problems[4], QString("--machine-results: expected MxN, each 1 to 64, e.g. 16x16"));
     QCOMPARE(problems[5], QString("--machine-kmax: expected a power of two from 64 to 16384"));
     QVERIFY2(problems[6].startsWith("--machine-dist: "), qPrintable(problems[6]));
     QCOMPARE(problems[7], QString("--machine-view: use instruction, error or table"));
 
-    // What needs the page: the vectors, and the machine and the element together.
+    // What needs the page: the machines' names, the vectors, and the machine and the element
+    // together.
+    MainWindow names;
+    const QString unknown = applySettings(names, {{"machine", "nvidia-nope"}});
+    QVERIFY2(unknown.startsWith("--machine: unknown machine 'nvidia-nope' (use nvidia-"),
+             qPrintable(unknown));
+    const QString notPlotted = applySettings(names, {{"machines", "nvidia-hopper,fused:13"}});
+    QVERIFY2(notPlotted.startsWith("--machines: 'fused:13' is not a built-in machine (use nvidia-"),
+             qPrintable(notPlotted));
     MainWindow window;
     QCOMPARE(applySettings(window, {{"machine-a", "1, x"}}),
              QString("--machine-a: item 2 ('x'): expected a number, found character 'x'"));
@@ -382,6 +404,145 @@ void TestMachinesPage::badOptionsSayWhichKey() {
     MainWindow third;
     QVERIFY(applySettings(third, {{"machine-a", "1,2,3"}, {"machine-b", "1,2"}})
                 .startsWith("--machine-b: a has 3 values and b 2"));
+}
+
+void TestMachinesPage::machineFileJoinsTheBuiltIns() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    // One machine at F = 16, and a copy of Hopper's FP8 instruction under another name.
+    const QString path = dir.filePath("mine.machines");
+    QVERIFY(writeFile(path, "# two machines of my own\n"
+                            "machine my-fp8\n"
+                            "description FP8 summed at 16 fraction bits, e8m13 output\n"
+                            "instruction fp8_e4m3 products=32 fraction-bits=16 "
+                            "output=e8m13-toward-zero\n"
+                            "\n"
+                            "machine my-hopper\n"
+                            "instruction fp8_e4m3,fp8_e5m2 products=32 fraction-bits=13 "
+                            "output=e8m13-toward-zero\n"));
+    const std::size_t builtIns = builtInMachines().size();
+
+    MainWindow window;
+    window.resize(1024, 768);
+    MachinesPage* page = window.machinesPage();
+    // The file is applied before the names that are its machines'.
+    QCOMPARE(applySettings(window, {{"machine", "my-hopper"},
+                                    {"machines", "my-fp8,my-hopper,nvidia-hopper"},
+                                    {"machine-file", path},
+                                    {"machine-element", "fp8_e4m3"},
+                                    {"machine-a", kA},
+                                    {"machine-b", kB},
+                                    {"machine-c", "1"},
+                                    {"machine-results", "2x2"},
+                                    {"machine-kmax", "256"},
+                                    {"page", "machines"}}),
+             QString());
+    window.show();
+    QCOMPARE(page->machineFile(), path);
+    QCOMPARE(page->catalogue().size(), builtIns + 2);
+    QCOMPARE(page->catalogue()[0]->name, std::string("my-fp8"));
+    QVERIFY2(page->machineFileLabel()->text().startsWith("2 machines from mine.machines"),
+             qPrintable(page->machineFileLabel()->text()));
+    // The machine combo box and the error plot's list hold them, first.
+    QCOMPARE(page->machineCombo()->count(), int(builtIns + 2));
+    QCOMPARE(page->machineCombo()->itemText(0), QString("my-fp8"));
+    QCOMPARE(page->machineCombo()->itemText(1), QString("my-hopper"));
+    QCOMPARE(page->machineList()->count(), int(builtIns + 2));
+    QCOMPARE(page->machineList()->item(0)->text(), QString("my-fp8"));
+    QCOMPARE(page->machineList()->item(1)->text(), QString("my-hopper"));
+    QVERIFY(page->machineList()->item(0)->flags() & Qt::ItemIsEnabled);
+
+    // The copy draws what Hopper draws, bit for bit.
+    QVERIFY(page->instruction().has_value());
+    const DrawnInstruction copy = *page->instruction();
+    QCOMPARE(copy.machine.name, std::string("my-hopper"));
+    page->machineCombo()->setCurrentText("nvidia-hopper");
+    QVERIFY(page->instruction().has_value());
+    const DrawnInstruction hopper = *page->instruction();
+    QVERIFY(copy.step.output.isIdenticalTo(hopper.step.output));
+    QCOMPARE(roundToFormat(copy.step.output, copy.outputFormat()).code,
+             roundToFormat(hopper.step.output, hopper.outputFormat()).code);
+    QCOMPARE(copy.step.terms.size(), hopper.step.terms.size());
+    for (std::size_t t = 0; t < copy.step.terms.size(); ++t)
+        QVERIFY(copy.step.terms[t].kept.isIdenticalTo(hopper.step.terms[t].kept));
+    QVERIFY(copy.fates == hopper.fates);
+    QVERIFY(copy.step.output == v("1.1884765625"));
+    // F = 16 keeps the 2^-14 bits Hopper's F = 13 drops.
+    page->machineCombo()->setCurrentText("my-fp8");
+    QVERIFY(page->instruction().has_value());
+    QCOMPARE(page->instruction()->instruction.model.fractionBits, 16);
+    QVERIFY(page->instruction()->step.output == v("1.1885986328125"));
+
+    // The error plot measures them, each in a colour of its own.
+    page->showView(MachinesPage::View::Error);
+    QVERIFY(page->waitUntilIdle(kIdleWait));
+    QVERIFY2(page->errorText().isEmpty(), qPrintable(page->errorText()));
+    QStringList curves;
+    for (const MachineErrorCurve& curve : page->errorResult().curves)
+        if (curve.promoteEvery == 0)
+            curves << QString::fromStdString(curve.machine);
+    QCOMPARE(curves, QStringList({"my-fp8", "my-hopper", "nvidia-hopper"}));
+    QSet<QRgb> colours;
+    for (int g = 0; g < page->errorPlot()->graphCount(); ++g)
+        colours << page->errorPlot()->graph(g)->pen().color().rgb();
+    QVERIFY(colours.size() >= 3);
+
+    // The table: a row for each machine taking the element, one's own among them.
+    page->showView(MachinesPage::View::Table);
+    QVERIFY(page->waitUntilIdle(kIdleWait));
+    QCOMPARE(page->table()->rowCount(), machinesTakingCount("fp8_e4m3") + 2);
+    const MachineComparisonRow* mine = nullptr;
+    const MachineComparisonRow* theirs = nullptr;
+    for (const MachineComparisonRow& row : page->comparison().rows) {
+        mine = row.machine == "my-hopper" ? &row : mine;
+        theirs = row.machine == "nvidia-hopper" ? &row : theirs;
+    }
+    QVERIFY(mine && theirs);
+    QVERIFY(mine->value.isIdenticalTo(theirs->value));
+    QCOMPARE(mine->bits, theirs->bits);
+    QCOMPARE(page->comparison().rows.front().machine, std::string("my-fp8"));
+
+    // The state reads the file back, and applies unchanged.
+    const MachinesPageState s = page->state();
+    QCOMPARE(*s.machineFile, path);
+    QCOMPARE(*s.machine, QString("my-fp8"));
+    QCOMPARE(page->apply(s), QString());
+    const MachinesPageState t = page->state();
+    QCOMPARE(*t.machineFile, *s.machineFile);
+    QCOMPARE(*t.machine, *s.machine);
+    QCOMPARE(*t.machines, *s.machines);
+    QCOMPARE(page->catalogue().size(), builtIns + 2);
+
+    // A broken file is refused with its line and column; the catalogue stays as it was.
+    const QString broken = dir.filePath("broken.machines");
+    QVERIFY(writeFile(broken, "machine my-wide\n"
+                              "instruction fp8_e4m3 products=32 fraction-bits=300\n"));
+    const QString problem = applySettings(window, {{"machine-file", broken}});
+    QVERIFY2(
+        QRegularExpression("^--machine-file: " + QRegularExpression::escape(broken) + ":2:\\d+: .+")
+            .match(problem)
+            .hasMatch(),
+        qPrintable(problem));
+    QCOMPARE(page->machineFile(), path);
+    QCOMPARE(page->catalogue().size(), builtIns + 2);
+    QCOMPARE(page->machineCombo()->count(), int(builtIns + 2));
+    QVERIFY(page->machineFileLabel()->text().contains(broken + ":2:"));
+    QVERIFY(page->machineFileLabel()->styleSheet().contains("color"));
+    // Another file replaces the first's machines; none leaves the built-in ones.
+    const QString other = dir.filePath("other.machines");
+    QVERIFY(writeFile(other, "machine my-one\n"
+                             "instruction fp16 products=16 fraction-bits=30\n"));
+    QCOMPARE(applySettings(window, {{"machine-file", other}, {"machine", "my-one"}}), QString());
+    QCOMPARE(page->catalogue().size(), builtIns + 1);
+    QCOMPARE(page->machineCombo()->itemText(0), QString("my-one"));
+    QCOMPARE(*page->state().element, QString("fp16")); // the machine brought its element
+    QVERIFY2(page->machineFileLabel()->text().startsWith("1 machine from other.machines"),
+             qPrintable(page->machineFileLabel()->text()));
+    QCOMPARE(applySettings(window, {{"machine-file", ""}, {"machine", "nvidia-ampere"}}),
+             QString());
+    QCOMPARE(page->catalogue().size(), builtIns);
+    QCOMPARE(*page->state().machineFile, QString());
+    QVERIFY(!page->machineFileLabel()->isVisible());
 }
 
 void TestMachinesPage::exports() {

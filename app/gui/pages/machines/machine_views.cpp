@@ -17,8 +17,8 @@
 
 namespace fpx::gui {
 
-void drawErrorAgainstK(QCustomPlot& plot, const ErrorSweepResult& result,
-                       ErrorStatistic statistic) {
+void drawErrorAgainstK(QCustomPlot& plot, const ErrorSweepResult& result, ErrorStatistic statistic,
+                       std::span<const MachineModel> own) {
     const bool max = statistic == ErrorStatistic::Max;
     const QString what =
         max ? QObject::tr("Largest relative error") : QObject::tr("Mean relative error");
@@ -49,10 +49,13 @@ void drawErrorAgainstK(QCustomPlot& plot, const ErrorSweepResult& result,
     y->setLabel(QObject::tr("|machine − exact| / |exact|"));
     y->grid()->setSubGridVisible(true);
 
-    // One colour per machine, by its place among the built-in machines, so that a machine keeps
-    // its colour whichever others are plotted; its promoted curve dashed in the same colour.
+    // One colour per machine, by its place among the built-in machines and then one's own, so
+    // that a machine keeps its colour whichever others are plotted; its promoted curve dashed
+    // in the same colour.
     std::vector<std::string> order;
     for (const MachineModel& machine : builtInMachines())
+        order.push_back(machine.name);
+    for (const MachineModel& machine : own)
         order.push_back(machine.name);
     for (const MachineModel& machine : result.request.machines)
         if (std::find(order.begin(), order.end(), machine.name) == order.end())

@@ -3,6 +3,8 @@
 
 #include "pages/machines/machines_model.h"
 
+#include <span>
+
 class QCustomPlot;
 class QTableWidget;
 
@@ -14,7 +16,10 @@ namespace fpx::gui {
 
 enum class ErrorStatistic { Max, Mean };
 
-void drawErrorAgainstK(QCustomPlot& plot, const ErrorSweepResult& result, ErrorStatistic statistic);
+// Each machine's colour is by its place among the built-in machines, then `own` (a machine
+// file's), so that a machine keeps its colour whichever others are plotted.
+void drawErrorAgainstK(QCustomPlot& plot, const ErrorSweepResult& result, ErrorStatistic statistic,
+                       std::span<const MachineModel> own = {});
 
 namespace machine_table {
 

@@ -124,7 +124,7 @@ std::optional<DrawnInstruction> drawInstruction(const InstructionInput& input, s
         return std::nullopt;
     };
     DrawnInstruction drawn;
-    std::optional<MachineModel> machine = findMachine(input.machine, error);
+    std::optional<MachineModel> machine = findMachine(input.machine, error, input.own);
     if (!machine)
         return fault(InstructionField::Machine);
     drawn.machine = std::move(*machine);
@@ -357,7 +357,7 @@ std::string errorSweepCsv(const ErrorSweepResult& result) {
 
 MachineComparison compareMachines(const std::string& elementId, const std::vector<ExactValue>& a,
                                   const std::vector<ExactValue>& b, const ExactValue& c,
-                                  std::size_t k) {
+                                  std::size_t k, std::span<const MachineModel> own) {
     MachineComparison comparison;
     comparison.element = elementId;
     const FormatLookup lookup = findFormat(elementId);
@@ -377,7 +377,7 @@ MachineComparison compareMachines(const std::string& elementId, const std::vecto
         const std::size_t j = i % typed;
         return j < v.size() ? v[j] : ExactValue();
     };
-    for (const MachineModel* machine : machinesTaking(element.id)) {
+    for (const MachineModel* machine : machinesTaking(element.id, own)) {
         const MachineInstruction& instruction = *machine->instructionFor(element.id);
         const FormatSpec& read = operandReadFormat(instruction, element);
         const FormatSpec& output = outputFormat(instruction.model.output);
@@ -444,26 +444,41 @@ std::string comparisonCsv(const MachineComparison& comparison) {
     return csv;
 }
 
-std::vector<const MachineModel*> machinesTaking(std::string_view element) {
+std::vector<const MachineModel*> machineCatalogue(std::span<const MachineModel> own) {
     std::vector<const MachineModel*> machines;
+    for (const MachineModel& machine : own)
+        machines.push_back(&machine);
     for (const MachineModel& machine : builtInMachines())
-        if (machine.instructionFor(element))
-            machines.push_back(&machine);
+        machines.push_back(&machine);
     return machines;
 }
 
-std::vector<std::string> builtInElements() {
+std::vector<const MachineModel*> machinesTaking(std::string_view element,
+                                                std::span<const MachineModel> own) {
+    std::vector<const MachineModel*> machines;
+    for (const MachineModel* machine : machineCatalogue(own))
+        if (machine->instructionFor(element))
+            machines.push_back(machine);
+    return machines;
+}
+
+std::vector<std::string> machineElements(std::span<const MachineModel> own) {
     std::vector<std::string> elements;
-    for (const MachineModel& machine : builtInMachines())
+    auto add = [&elements](const MachineModel& machine) {
         for (const MachineInstruction& instruction : machine.instructions)
             for (const std::string& id : instruction.elements) {
                 // Element formats only: an instruction may name a block format its operands
                 // are quantized into, which the page's values cannot be typed in.
                 const FormatLookup format = findFormat(id);
                 if (format && format.spec->kind == FormatKind::BinaryFloat &&
-                    std::find(elements.begin(), elements.end(), id) == elements.end())
-                    elements.push_back(id);
+                    std::find(elements.begin(), elements.end(), format.spec->id) == elements.end())
+                    elements.push_back(format.spec->id);
             }
+    };
+    for (const MachineModel& machine : builtInMachines())
+        add(machine);
+    for (const MachineModel& machine : own)
+        add(machine);
     return elements;
 }
 

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,11 @@ namespace fpx::gui {
 
 // What the Machines page computes, Qt-free: one instruction term by term, error against K for
 // several machines, and one dot product on every machine (docs/behaviour.md, "Machines").
+// The machines are a catalogue: one's own (a machine file's, docs/behaviour.md, "Machine
+// files"), given where they count, then the built-in ones.
+
+// The catalogue: `own` first, then the built-in machines.
+std::vector<const MachineModel*> machineCatalogue(std::span<const MachineModel> own);
 
 // "1, 0.0078125, 2^-7" as exact values; nullopt with `error` naming the item that failed.
 // An empty text is an empty list.
@@ -44,10 +50,11 @@ enum class TermFate {
 
 // One instruction as typed: c + Σ a_i·b_i on one machine's instruction for one element.
 struct InstructionInput {
-    std::string machine; // a built-in name or fused:F[:G]
-    std::string element; // a format id
-    std::string a, b;    // comma-separated values
-    std::string c;       // empty: 0
+    std::string machine;           // a name in the catalogue or fused:F[:G]
+    std::string element;           // a format id
+    std::string a, b;              // comma-separated values
+    std::string c;                 // empty: 0
+    std::vector<MachineModel> own; // one's own machines, found before the built-in ones
 };
 
 struct DrawnInstruction {
@@ -118,7 +125,7 @@ runErrorSweep(const ErrorSweepRequest& request,
 // results off by an FP32 ulp, non-finite results.
 std::string errorSweepCsv(const ErrorSweepResult& result);
 
-// One dot product on every built-in machine that has an instruction for the element.
+// One dot product on every machine of the catalogue that has an instruction for the element.
 struct MachineComparisonRow {
     std::string machine;
     int fractionBits = 0;
@@ -146,12 +153,14 @@ struct MachineComparison {
 // zeros); c rounded into each machine's accumulator.
 MachineComparison compareMachines(const std::string& element, const std::vector<ExactValue>& a,
                                   const std::vector<ExactValue>& b, const ExactValue& c,
-                                  std::size_t k);
+                                  std::size_t k, std::span<const MachineModel> own = {});
 std::string comparisonCsv(const MachineComparison& comparison);
 
-// The built-in machines with an instruction for `element`, in their order.
-std::vector<const MachineModel*> machinesTaking(std::string_view element);
-// The elements of every built-in machine, each once, in order of first appearance.
-std::vector<std::string> builtInElements();
+// The machines of the catalogue with an instruction for `element`, in its order.
+std::vector<const MachineModel*> machinesTaking(std::string_view element,
+                                                std::span<const MachineModel> own = {});
+// The elements of every machine of the catalogue that values can be typed in, each once, the
+// built-in machines' first, then those only `own` machines take, in order of first appearance.
+std::vector<std::string> machineElements(std::span<const MachineModel> own = {});
 
 } // namespace fpx::gui

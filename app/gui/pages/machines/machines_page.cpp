@@ -8,10 +8,12 @@
 
 #include "fpx/exact/format_catalogue.h"
 #include "fpx/exact/value_parser.h"
+#include "fpx/machines/machine_file.h"
 
 #include <qcustomplot.h>
 
 #include <QComboBox>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -22,6 +24,7 @@
 #include <QListWidget>
 #include <QMenu>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QSaveFile>
 #include <QScrollArea>
 #include <QSignalBlocker>
@@ -157,7 +160,8 @@ void MachinesPage::fitForm() {
     formScroll_->setMinimumWidth(
         std::max(formScroll_->widget()->minimumSizeHint().width() + 20, wanted));
     formScroll_->setMaximumWidth(formScroll_->minimumWidth() + 60);
-    machines_->setFixedHeight(machines_->sizeHintForRow(0) * machines_->count() +
+    // As tall as its rows, up to 24 of them (a machine file may hold many machines).
+    machines_->setFixedHeight(machines_->sizeHintForRow(0) * std::min(machines_->count(), 24) +
                               2 * machines_->frameWidth() + 4);
 }
 
@@ -172,12 +176,25 @@ QWidget* MachinesPage::buildForm() {
     auto* column = new QVBoxLayout(controls);
     column->setContentsMargins(0, 0, 4, 0);
 
+    // One's own machines: a machine file's, first in every list of machines.
+    openFile_ = new QPushButton(tr("Open machine file…"), controls);
+    openFile_->setObjectName("machineOpenFile");
+    openFile_->setToolTip(tr("Machines of your own, in a text file (fpx machines --file writes "
+                             "the built-in ones as a start): they join the built-in machines."));
+    column->addWidget(openFile_, 0, Qt::AlignLeft);
+    fileLabel_ = new QLabel(controls);
+    fileLabel_->setObjectName("machineFileLabel");
+    fileLabel_->setWordWrap(true);
+    fileLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    fileLabel_->setVisible(false);
+    column->addWidget(fileLabel_);
+
     auto* elementForm = new QFormLayout;
     elementForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     element_ = new QComboBox(controls);
     element_->setObjectName("machineElement");
     element_->setToolTip(tr("The element format the products are of, for every view."));
-    for (const std::string& id : builtInElements())
+    for (const std::string& id : machineElements())
         element_->addItem(text(id), text(id));
     element_->setCurrentIndex(std::max(0, element_->findData("fp8_e4m3")));
     elementForm->addRow(tr("&Element"), element_);
@@ -191,10 +208,8 @@ QWidget* MachinesPage::buildForm() {
     machine_->setObjectName("machineName");
     machine_->setEditable(true);
     machine_->setInsertPolicy(QComboBox::NoInsert);
-    machine_->setToolTip(tr("A built-in machine, or the generic model fused:F[:G]: F fraction "
-                            "bits kept, G products an instruction."));
-    for (const MachineModel& machine : builtInMachines())
-        machine_->addItem(text(machine.name));
+    machine_->setToolTip(tr("A machine of the machine file or a built-in one, or the generic "
+                            "model fused:F[:G]: F fraction bits kept, G products an instruction."));
     // The default instruction shows a cut best where the window is narrowest: of the machines
     // taking the default element, the one with the fewest fraction bits (of those, the most
     // products).
@@ -239,14 +254,9 @@ QWidget* MachinesPage::buildForm() {
     machines_->setObjectName("machineList");
     machines_->setToolTip(tr("The machines plotted; those without an instruction for the "
                              "element are greyed."));
-    for (const MachineModel& machine : builtInMachines()) {
-        auto* item = new QListWidgetItem(text(machine.name), machines_);
-        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-        item->setCheckState(Qt::Checked);
-        item->setToolTip(text(machine.description));
-    }
-    // Every machine in sight: the list is as tall as its rows.
-    machines_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    fillMachines();
+    // Every machine in sight: the list is as tall as its rows, up to a point (fitForm).
+    machines_->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     errorForm->addRow(machines_);
     promote_ = new QSlider(Qt::Horizontal, errorGroup_);
     promote_->setObjectName("machinePromote");
@@ -348,6 +358,7 @@ QWidget* MachinesPage::buildForm() {
     column->addWidget(export_, 0, Qt::AlignLeft);
     column->addStretch(1);
 
+    connect(openFile_, &QPushButton::clicked, this, &MachinesPage::openMachineFile);
     connect(machine_, &QComboBox::currentTextChanged, this, &MachinesPage::machineEdited);
     connect(element_, &QComboBox::currentIndexChanged, this, &MachinesPage::elementChosen);
     for (QLineEdit* edit : {a_, b_, c_})
@@ -368,7 +379,8 @@ QWidget* MachinesPage::buildForm() {
         if (!sweep_.curves.empty())
             drawErrorAgainstK(*plot_, sweep_,
                               statistic_->currentData() == "mean" ? ErrorStatistic::Mean
-                                                                  : ErrorStatistic::Max);
+                                                                  : ErrorStatistic::Max,
+                              own_);
     });
     connect(dist_, &QLineEdit::textChanged, this, &MachinesPage::errorFormChanged);
     for (QSpinBox* spin : {rows_, columns_, seed_})
@@ -422,7 +434,7 @@ void MachinesPage::machineEdited() {
     // A machine without the element switches the element to its first one.
     std::string error;
     const std::optional<MachineModel> machine =
-        findMachine(machine_->currentText().trimmed().toStdString(), error);
+        findMachine(machine_->currentText().trimmed().toStdString(), error, own_);
     if (machine && !machine->instructionFor(element_->currentData().toString().toStdString()) &&
         !machine->instructions.empty() && !machine->instructions.front().elements.empty()) {
         const QSignalBlocker blocker(element_);
@@ -439,9 +451,9 @@ void MachinesPage::elementChosen() {
     const std::string element = element_->currentData().toString().toStdString();
     std::string error;
     const std::optional<MachineModel> machine =
-        findMachine(machine_->currentText().trimmed().toStdString(), error);
+        findMachine(machine_->currentText().trimmed().toStdString(), error, own_);
     if (machine && !machine->instructionFor(element)) {
-        const std::vector<const MachineModel*> taking = machinesTaking(element);
+        const std::vector<const MachineModel*> taking = machinesTaking(element, own_);
         if (!taking.empty()) {
             const QSignalBlocker blocker(machine_);
             machine_->setCurrentText(text(taking.front()->name));
@@ -469,12 +481,97 @@ QString MachinesPage::setElementId(const QString& id) {
     return {};
 }
 
+std::vector<const MachineModel*> MachinesPage::catalogue() const {
+    return machineCatalogue(own_);
+}
+
+QString MachinesPage::loadMachineFile(const QString& path) {
+    if (path.isEmpty()) {
+        machineFile_.clear();
+        own_.clear();
+        fileLabel_->clear();
+        fileLabel_->setVisible(false);
+    } else {
+        MachineFileParse parse = readMachineFile(path.toStdString());
+        if (!parse) {
+            const QString error = QString::fromStdString(parse.error);
+            fileLabel_->setText(QStringLiteral("⚠ ") + error);
+            fileLabel_->setToolTip(QString());
+            styleErrorLabel(*fileLabel_);
+            fileLabel_->setVisible(true);
+            return error;
+        }
+        machineFile_ = path;
+        own_ = std::move(parse.machines);
+        fileLabel_->setStyleSheet(QString());
+        fileLabel_->setText(own_.size() == 1
+                                ? tr("1 machine from %1").arg(QFileInfo(path).fileName())
+                                : tr("%1 machines from %2")
+                                      .arg(qulonglong(own_.size()))
+                                      .arg(QFileInfo(path).fileName()));
+        fileLabel_->setToolTip(QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath()));
+        fileLabel_->setVisible(true);
+    }
+    // The combo boxes and the list follow the catalogue; what was measured on machines of the
+    // previous file is measured again.
+    {
+        const QSignalBlocker blockElement(element_);
+        for (const std::string& id : machineElements(own_))
+            if (element_->findData(text(id)) < 0)
+                element_->addItem(text(id), text(id));
+    }
+    fillMachines();
+    fitForm();
+    cache_.clear();
+    cacheKey_.clear();
+    redrawInstruction();
+    plotStale_ = tableStale_ = true;
+    refreshVisible();
+    return {};
+}
+
+void MachinesPage::openMachineFile() {
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open machine file"), machineFile_,
+                                     tr("Machine files (*.machines *.txt);;All files (*)"));
+    if (!path.isEmpty())
+        loadMachineFile(path);
+}
+
+void MachinesPage::fillMachines() {
+    // The machine combo box keeps the text typed; the list keeps each machine's check and
+    // checks the machines new to it.
+    const std::vector<const MachineModel*> machines = catalogue();
+    {
+        const QSignalBlocker blocker(machine_);
+        const QString current = machine_->currentText();
+        machine_->clear();
+        for (const MachineModel* machine : machines)
+            machine_->addItem(text(machine->name));
+        machine_->setCurrentText(current);
+    }
+    const QSignalBlocker blocker(machines_);
+    std::map<QString, Qt::CheckState> checks;
+    for (int i = 0; i < machines_->count(); ++i)
+        checks[machines_->item(i)->text()] = machines_->item(i)->checkState();
+    machines_->clear();
+    for (const MachineModel* machine : machines) {
+        auto* item = new QListWidgetItem(text(machine->name), machines_);
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        const auto known = checks.find(item->text());
+        item->setCheckState(known == checks.end() ? Qt::Checked : known->second);
+        item->setToolTip(text(machine->description));
+    }
+    updateMachineList();
+}
+
 void MachinesPage::updateMachineList() {
     const std::string element = element_->currentData().toString().toStdString();
+    const std::vector<const MachineModel*> machines = catalogue();
     const QSignalBlocker blocker(machines_);
-    for (int i = 0; i < machines_->count(); ++i) {
+    for (int i = 0; i < machines_->count() && std::size_t(i) < machines.size(); ++i) {
         QListWidgetItem* item = machines_->item(i);
-        const MachineModel& machine = builtInMachines()[std::size_t(i)];
+        const MachineModel& machine = *machines[std::size_t(i)];
         const MachineInstruction* instruction = machine.instructionFor(element);
         Qt::ItemFlags flags = item->flags();
         item->setFlags(instruction ? flags | Qt::ItemIsEnabled : flags & ~Qt::ItemIsEnabled);
@@ -500,6 +597,7 @@ void MachinesPage::redrawInstruction() {
     input.a = a_->text().toStdString();
     input.b = b_->text().toStdString();
     input.c = c_->text().toStdString();
+    input.own = own_;
     std::string error;
     InstructionField field = InstructionField::Machine;
     std::optional<DrawnInstruction> drawn = drawInstruction(input, error, &field);
@@ -556,8 +654,9 @@ std::optional<ErrorSweepRequest> MachinesPage::errorRequest(QString& error) cons
         return std::nullopt;
     }
     request.element = *element.spec;
-    for (int i = 0; i < machines_->count(); ++i) {
-        const MachineModel& machine = builtInMachines()[std::size_t(i)];
+    const std::vector<const MachineModel*> machines = catalogue();
+    for (int i = 0; i < machines_->count() && std::size_t(i) < machines.size(); ++i) {
+        const MachineModel& machine = *machines[std::size_t(i)];
         if (machines_->item(i)->checkState() == Qt::Checked &&
             machine.instructionFor(request.element.id))
             request.machines.push_back(machine);
@@ -670,9 +769,9 @@ void MachinesPage::applySweep(ErrorSweepResult result) {
                                             .arg(qulonglong(sweep_.curves.size()))
                                             .arg(qulonglong(sweep_.request.m * sweep_.request.n))
                                             .arg(qulonglong(sweep_.request.ks.size())));
-    drawErrorAgainstK(*plot_, sweep_,
-                      statistic_->currentData() == "mean" ? ErrorStatistic::Mean
-                                                          : ErrorStatistic::Max);
+    drawErrorAgainstK(
+        *plot_, sweep_,
+        statistic_->currentData() == "mean" ? ErrorStatistic::Mean : ErrorStatistic::Max, own_);
     emit finished();
 }
 
@@ -708,8 +807,9 @@ void MachinesPage::startTable() {
     tableError_->setVisible(false);
     const std::string element = element_->currentData().toString().toStdString();
     const std::size_t k = std::size_t(tableK_->value());
-    tableRunner_.start([element, a = *a, b = *b, c = *c, k](JobControl&) {
-        return compareMachines(element, a, b, c, k);
+    // The job has its own copy of one's machines: a file loaded meanwhile replaces the page's.
+    tableRunner_.start([element, a = *a, b = *b, c = *c, k, own = own_](JobControl&) {
+        return compareMachines(element, a, b, c, k, own);
     });
 }
 

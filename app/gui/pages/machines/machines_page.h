@@ -15,6 +15,7 @@
 #include <span>
 #include <string>
 #include <utility>
+#include <vector>
 
 class QComboBox;
 class QCustomPlot;
@@ -23,6 +24,7 @@ class QLabel;
 class QLineEdit;
 class QListWidget;
 class QProgressBar;
+class QPushButton;
 class QScrollArea;
 class QSlider;
 class QSpinBox;
@@ -39,7 +41,8 @@ class InstructionPicture;
 // once, it is one instruction); error against K for several machines, with and without
 // promotion, measured in the background; and one dot product on every built-in machine that
 // takes the element, in a table, also in the background. The machines and their elements are
-// the core's data (builtInMachines), never a list of the page's own.
+// a catalogue: the machines of a machine file the page has loaded (docs/behaviour.md, "Machine
+// files"), then the core's built-in ones (builtInMachines), never a list of the page's own.
 class MachinesPage : public Page {
     Q_OBJECT
 
@@ -55,6 +58,15 @@ class MachinesPage : public Page {
     static std::span<const PageOption<State>> options();
     QString apply(const State& state);
     State state() const;
+
+    // Reads the machine file at `path` (empty: none) and makes its machines the catalogue's
+    // first, in place of the previous file's. A file refused leaves the catalogue as it was;
+    // the problem, "FILE:LINE:COLUMN: message", is returned and shown under the button.
+    QString loadMachineFile(const QString& path);
+    QString machineFile() const { return machineFile_; }
+    // The machine file's machines, then the built-in ones.
+    std::vector<const MachineModel*> catalogue() const;
+    const std::vector<MachineModel>& ownMachines() const { return own_; }
 
     // The error plot's or the table's work in flight, until its result is shown.
     bool busy() const override;
@@ -74,6 +86,7 @@ class MachinesPage : public Page {
     QTableWidget* table() const { return table_; }
     InstructionPicture* picture() const { return picture_; }
     QString summaryText() const;
+    QLabel* machineFileLabel() const { return fileLabel_; }
 
     // What the views show: the instruction drawn (nullopt when the form does not read), the
     // last error sweep and comparison shown.
@@ -108,6 +121,8 @@ class MachinesPage : public Page {
     void startTable();
     void applySweep(ErrorSweepResult result);
     void applyComparison(MachineComparison comparison);
+    void openMachineFile();
+    void fillMachines();
     void updateMachineList();
     void updatePromoteLabel();
     void updateGroups();
@@ -117,6 +132,8 @@ class MachinesPage : public Page {
 
     QComboBox* machine_;
     QComboBox* element_;
+    QPushButton* openFile_;
+    QLabel* fileLabel_;
     QLineEdit* a_;
     QLineEdit* b_;
     QLineEdit* c_;
@@ -147,6 +164,10 @@ class MachinesPage : public Page {
     QCustomPlot* plot_;
     QLabel* tableCaption_;
     QTableWidget* table_;
+
+    // The loaded machine file and its machines.
+    QString machineFile_;
+    std::vector<MachineModel> own_;
 
     QTimer progressTimer_;
     bool plotStale_ = true;

@@ -31,14 +31,31 @@ QString setText(const QString& text, std::optional<QString>& field) {
     return {};
 }
 
+// The names of the page's catalogue, for messages.
+QString catalogueNames(const MachinesPage& page) {
+    QStringList names;
+    for (const MachineModel* machine : page.catalogue())
+        names << QString::fromStdString(machine->name);
+    return names.join(", ");
+}
+
 const std::array kOptions{
-    Option{"machine", "NAME",
-           "Machines page: draw one instruction of NAME, a built-in machine (fpx machines lists "
-           "them) or fused:F[:G].",
+    Option{"machine-file", "FILE",
+           "Machines page: a machine file (docs/behaviour.md, \"Machine files\") whose machines "
+           "join the built-ins.",
            [](const QString& text, State& state) {
-               std::string error;
-               if (!findMachine(text.trimmed().toStdString(), error))
-                   return QString::fromStdString(error);
+               state.machineFile = text.trimmed();
+               return QString();
+           },
+           OpensPage::Yes},
+    // The names --machine and --machines give are checked by apply(), against the page's
+    // machines: a machine file's are known only there.
+    Option{"machine", "NAME",
+           "Machines page: draw one instruction of NAME, a machine of --machine-file, a built-in "
+           "machine (fpx machines lists them) or fused:F[:G].",
+           [](const QString& text, State& state) {
+               if (text.trimmed().isEmpty())
+                   return QStringLiteral("expected a machine's name or fused:F[:G]");
                state.machine = text.trimmed();
                return QString();
            },
@@ -65,24 +82,12 @@ const std::array kOptions{
            [](const QString& text, State& state) { return setText(text, state.c); },
            OpensPage::Yes},
     Option{"machines", "LIST",
-           "Machines page: the built-in machines whose error against K is plotted, "
-           "comma-separated.",
+           "Machines page: the machines whose error against K is plotted, comma-separated: "
+           "built-in ones and those of --machine-file.",
            [](const QString& text, State& state) {
                QStringList names;
-               for (const QString& part : text.split(',', Qt::SkipEmptyParts)) {
-                   const QString name = part.trimmed();
-                   bool known = false;
-                   for (const MachineModel& machine : builtInMachines())
-                       known = known || machine.name == name.toStdString();
-                   if (!known) {
-                       QStringList all;
-                       for (const MachineModel& machine : builtInMachines())
-                           all << QString::fromStdString(machine.name);
-                       return QStringLiteral("'%1' is not a built-in machine (use %2)")
-                           .arg(name, all.join(", "));
-                   }
-                   names << name;
-               }
+               for (const QString& part : text.split(',', Qt::SkipEmptyParts))
+                   names << part.trimmed();
                state.machines = names;
                return QString();
            },
@@ -194,13 +199,31 @@ std::span<const PageOption<MachinesPageState>> MachinesPage::options() {
 }
 
 QString MachinesPage::apply(const MachinesPageState& state) {
+    // The machine file first: the names the other fields give may be its machines'.
+    if (state.machineFile && *state.machineFile != machineFile_)
+        if (QString problem = loadMachineFile(*state.machineFile); !problem.isEmpty())
+            return "--machine-file: " + problem;
+    // The names given are the catalogue's (or fused:F[:G] for --machine).
+    if (state.machine) {
+        std::string error;
+        if (!findMachine(state.machine->toStdString(), error, own_))
+            return "--machine: " + QString::fromStdString(error); // it lists the known names
+    }
+    if (state.machines)
+        for (const QString& name : *state.machines)
+            if (machines_->findItems(name, Qt::MatchExactly).isEmpty())
+                return QStringLiteral("--machines: '%1' is not %2 (use %3)")
+                    .arg(name,
+                         own_.empty() ? tr("a built-in machine")
+                                      : tr("a built-in machine or one of the machine file's"),
+                         catalogueNames(*this));
     // The element and the machine together: a machine given without the element brings its
     // own first element; given both, the machine must take the element.
     if (state.element || state.machine) {
         std::string error;
         const std::optional<MachineModel> machine = findMachine(
             (state.machine ? *state.machine : machine_->currentText().trimmed()).toStdString(),
-            error);
+            error, own_);
         QString element = state.element ? *state.element : element_->currentData().toString();
         if (machine && !machine->instructionFor(element.toStdString())) {
             QStringList elements;
@@ -222,7 +245,8 @@ QString MachinesPage::apply(const MachinesPageState& state) {
             machine_->setCurrentText(*state.machine);
         } else if (machine && !machine->instructionFor(element.toStdString())) {
             // The element alone: the drawn machine follows it, as choosing it in the form does.
-            const std::vector<const MachineModel*> taking = machinesTaking(element.toStdString());
+            const std::vector<const MachineModel*> taking =
+                machinesTaking(element.toStdString(), own_);
             if (!taking.empty())
                 machine_->setCurrentText(QString::fromStdString(taking.front()->name));
         }
@@ -278,8 +302,10 @@ QString MachinesPage::apply(const MachinesPageState& state) {
     if (!picture_->drawn()) {
         InstructionInput input{machine_->currentText().trimmed().toStdString(),
                                element_->currentData().toString().toStdString(),
-                               a_->text().toStdString(), b_->text().toStdString(),
-                               c_->text().toStdString()};
+                               a_->text().toStdString(),
+                               b_->text().toStdString(),
+                               c_->text().toStdString(),
+                               own_};
         std::string error;
         InstructionField field = InstructionField::Machine;
         drawInstruction(input, error, &field);
@@ -305,6 +331,7 @@ QString MachinesPage::apply(const MachinesPageState& state) {
 
 MachinesPageState MachinesPage::state() const {
     MachinesPageState state;
+    state.machineFile = machineFile_;
     state.machine = machine_->currentText().trimmed();
     state.element = element_->currentData().toString();
     state.a = a_->text();

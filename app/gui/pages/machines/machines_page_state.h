@@ -17,12 +17,15 @@ struct MachinesPageState {
     enum class View { Instruction, Error, Table };
     enum class Statistic { Max, Mean };
 
+    // A machine file whose machines join the built-in ones (docs/behaviour.md, "Machine files"),
+    // applied before every other field; empty: none.
+    std::optional<QString> machineFile;
     // The instruction drawn: its machine, the element, a, b and c as typed.
-    std::optional<QString> machine; // a built-in name or fused:F[:G]
+    std::optional<QString> machine; // a machine's name or fused:F[:G]
     std::optional<QString> element; // a format id, for the whole page
     std::optional<QString> a, b, c;
     // Error against K.
-    std::optional<QStringList> machines; // the built-in machines plotted
+    std::optional<QStringList> machines; // the machines plotted, by name
     std::optional<int> promote;          // every N elements, 0: off; a multiple of 16, ≤ 512
     std::optional<Statistic> statistic;
     std::optional<QString> dist;
