@@ -47,7 +47,8 @@ const std::array kOptions{
                state.machineFile = text.trimmed();
                return QString();
            },
-           OpensPage::Yes},
+           // A lesson runs on others' machines, where a path of the author's means nothing.
+           OpensPage::Yes, OptionUse::CommandLineOnly},
     // The names --machine and --machines give are checked by apply(), against the page's
     // machines: a machine file's are known only there.
     Option{"machine", "NAME",
