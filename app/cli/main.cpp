@@ -98,7 +98,7 @@ Usage:
           [--seed S] [--json]
       SGD on one weight held in each format (and with an FP32 master copy)
       against exact arithmetic: final weight, lost updates, error. --update:
-      exact (default), pytorch-cpu, fp32-opmath or a formula such as
+      exact (default), pytorch-cpu, pytorch2-cpu, fp32-opmath or a formula such as
       bf16(fp32(w + bf16(-lr)*g)), exact except at the written roundings.
   fpx lesson [NAME|FILE] [--step K] [--json]
       The built-in lessons, or a lesson's steps: title, prose and the

@@ -322,12 +322,14 @@ void TestUpdateRule::roundingModesAndStochasticDraws() {
 
 void TestUpdateRule::builtinRules() {
     QCOMPARE(builtinUpdateRuleNames(),
-             (std::vector<std::string>{"exact", "pytorch-cpu", "fp32-opmath"}));
+             (std::vector<std::string>{"exact", "pytorch-cpu", "pytorch2-cpu", "fp32-opmath"}));
     const FormatSpec bf16Spec = lookUp("bf16");
     QCOMPARE(rule("exact").expandedFormula(bf16Spec), std::string("bf16(w - lr*g)"));
     QCOMPARE(rule("PyTorch-CPU").expandedFormula(bf16Spec),
              std::string("bf16(fp32(w + bf16(fp32(-lr))*g))"));
     QCOMPARE(rule("pytorch-cpu").expandedFormula(lookUp("fp16")),
+             std::string("fp16(w + fp16(fp16(fp32(-lr))*g))"));
+    QCOMPARE(rule("pytorch2-cpu").expandedFormula(lookUp("fp16")),
              std::string("fp16(fp32(w + fp16(fp32(-lr))*g))"));
     QCOMPARE(rule("pytorch-cpu").expandedFormula(lookUp("fp32")),
              std::string("fp32(w + fp32(-lr)*g)"));
@@ -339,7 +341,9 @@ void TestUpdateRule::builtinRules() {
     QCOMPARE(custom.name, std::string("custom"));
     QVERIFY(!custom.builtin());
     QCOMPARE(custom.expandedFormula(lookUp("fp16")), std::string("bf16(fp32(w + bf16(-lr)*g))"));
-    QVERIFY(rule("pytorch-cpu").formulaText().find("bf16, fp16: F(fp32(w + F(fp32(-lr))*g))") !=
+    QVERIFY(rule("pytorch-cpu").formulaText().find("bf16: F(fp32(w + F(fp32(-lr))*g))") !=
+            std::string::npos);
+    QVERIFY(rule("pytorch2-cpu").formulaText().find("bf16, fp16: F(fp32(w + F(fp32(-lr))*g))") !=
             std::string::npos);
 }
 
@@ -435,7 +439,8 @@ void TestUpdateRule::pytorchCpuBf16MatchesFloatReference() {
     QVERIFY(differFromThreeRoundings > 0);
 }
 
-// The same loop for Half: fmadd through FP32, rounded to FP16.
+// The same loop for Half as PyTorch 2's sources read (pytorch2-cpu): fmadd through FP32,
+// rounded to FP16; PyTorch 1.13's (pytorch-cpu) rounds alpha·g and the sum into FP16 each.
 void TestUpdateRule::pytorchCpuFp16MatchesFloatReference() {
     std::mt19937_64 random(77);
     std::uniform_real_distribution<double> rate(1e-4, 0.3);
@@ -449,14 +454,16 @@ void TestUpdateRule::pytorchCpuFp16MatchesFloatReference() {
         std::vector<float> gradients;
         for (int t = 0; t < 400; ++t)
             gradients.push_back(fp16(normal(random)));
-        const SgdRun simulated = run(gradients, w0, lr, format, rule("pytorch-cpu"));
+        const SgdRun fused = run(gradients, w0, lr, format, rule("pytorch2-cpu"));
+        const SgdRun halfOperators = run(gradients, w0, lr, format, rule("pytorch-cpu"));
         const float alpha = fp16(static_cast<float>(-lr));
-        float w = w0;
+        float w = w0, v = w0;
         for (std::size_t t = 0; t < gradients.size(); ++t) {
-            const float previous = w;
             w = fp16(std::fmaf(gradients[t], alpha, w));
-            QCOMPARE(simulated.trajectory.at(t + 1).weight, static_cast<double>(w));
-            differFromThreeRoundings += fp16(previous + fp16(alpha * gradients[t])) != w;
+            v = fp16(v + fp16(alpha * gradients[t]));
+            QCOMPARE(fused.trajectory.at(t + 1).weight, static_cast<double>(w));
+            QCOMPARE(halfOperators.trajectory.at(t + 1).weight, static_cast<double>(v));
+            differFromThreeRoundings += v != w;
         }
     }
     QVERIFY(differFromThreeRoundings > 0);

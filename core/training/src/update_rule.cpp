@@ -24,10 +24,12 @@ struct Builtin {
 
 // PyTorch's CPU path for torch.optim.SGD without momentum is param.add_(grad, alpha=-lr): the
 // add kernel casts alpha into the parameter's dtype (Scalar::to<scalar_t>(); c10's BFloat16
-// and Half are built from a float, so the double lr goes through FP32 first), and its
-// vectorised loop computes fmadd(grad, alpha, param), which for BFloat16 and Half converts to
-// FP32, does one FP32 fused multiply-add and rounds the result back. For float the FMA is in
-// FP32 itself; for double alpha is lr exactly and the FMA rounds once.
+// and Half are built from a float, so the double lr goes through FP32 first). Its vectorised
+// loop computes fmadd(grad, alpha, param): in PyTorch 1.13 (checked against its Debian build)
+// Vectorized<BFloat16> converts to FP32, does one FP32 fused multiply-add and rounds back,
+// while Half's operators round each step into FP16 (alpha·g, then the sum); PyTorch 2's
+// sources convert Half to FP32 as BFloat16 does. For float the FMA is in FP32 itself; for
+// double alpha is lr exactly and the FMA rounds once.
 const std::vector<Builtin>& builtins() {
     static const std::vector<Builtin> list = {
         {"exact",
@@ -35,10 +37,17 @@ const std::vector<Builtin>& builtins() {
          "registers does",
          {{{}, "F(w - lr*g)"}}},
         {"pytorch-cpu",
-         "PyTorch's CPU kernel of param.add_(grad, alpha=-lr) (torch.optim.SGD without "
-         "momentum), its vectorised loop: lr cast into the parameter's dtype through FP32, one "
-         "fused multiply-add in FP32 (in FP64 for fp64), rounded into the dtype; elements past "
-         "the last full vector round three times",
+         "PyTorch 1.13's CPU kernel of param.add_(grad, alpha=-lr) (torch.optim.SGD without "
+         "momentum), its vectorised loop: lr cast into the parameter's dtype through FP32; "
+         "bf16 one fused multiply-add in FP32, rounded into bf16; fp16 alpha·g and the sum each "
+         "rounded into fp16; elements past the last full vector round three times",
+         {{{"bf16"}, "F(fp32(w + F(fp32(-lr))*g))"},
+          {{"fp16"}, "F(w + F(F(fp32(-lr))*g))"},
+          {{"fp32"}, "F(w + F(-lr)*g)"},
+          {{"fp64"}, "F(w - lr*g)"}}},
+        {"pytorch2-cpu",
+         "the same kernel as PyTorch 2's sources read: fp16 too through one FP32 fused "
+         "multiply-add, as bf16",
          {{{"bf16", "fp16"}, "F(fp32(w + F(fp32(-lr))*g))"},
           {{"fp32"}, "F(w + F(-lr)*g)"},
           {{"fp64"}, "F(w - lr*g)"}}},

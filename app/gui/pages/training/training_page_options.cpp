@@ -77,7 +77,7 @@ const std::array kOptions{
            }},
     Option{"update", "RULE",
            "Training page: the master-weights view's update rule: exact, pytorch-cpu, "
-           "fp32-opmath or a formula in w, lr, g with explicit roundings, such as "
+           "pytorch2-cpu, fp32-opmath or a formula in w, lr, g with explicit roundings, such as "
            "bf16(fp32(w + bf16(-lr)*g)) (as fpx sgd --update).",
            [](const QString& text, State& state) {
                const UpdateRuleParse parsed = parseUpdateRule(text.toStdString());
