@@ -447,9 +447,8 @@ void TestMachineInstructions::randomChainsAgainstTheModels_data() {
         for (const MachineInstruction& instruction : machine(name).instructions)
             for (const std::string& id : instruction.elements)
                 if (std::string(name) != "nvidia-blackwell" || instruction.blockScaled)
-                    if (id != "tf32")
-                        QTest::newRow((std::string(name) + " " + id).c_str())
-                            << QString(name) << QString::fromStdString(id);
+                    QTest::newRow((std::string(name) + " " + id).c_str())
+                        << QString(name) << QString::fromStdString(id);
 }
 
 void TestMachineInstructions::randomChainsAgainstTheModels() {

@@ -328,7 +328,7 @@ void TestMachines::randomChainsAgainstTheModelInDoubles_data() {
         for (const MachineInstruction& instruction : m.instructions)
             for (const std::string& id : instruction.elements)
                 if (instruction.algorithm == InstructionAlgorithm::Fused &&
-                    !instruction.blockScaled && !instruction.truncatesFp32Operands &&
+                    !instruction.blockScaled &&
                     instruction.model.output != FusedOutput::Fp16NearestEven)
                     QTest::newRow((m.name + " " + id).c_str())
                         << QString::fromStdString(m.name) << QString::fromStdString(id);
@@ -337,8 +337,8 @@ void TestMachines::randomChainsAgainstTheModelInDoubles_data() {
 void TestMachines::randomChainsAgainstTheModelInDoubles() {
     // Dot products of K up to 512 with and without c and promotion: the chain and the FP32
     // promotion written again here, around the independent instruction in doubles, on every
-    // built-in NVIDIA instruction with 8- and 16-bit elements. bf16 is drawn within 2^±30 so
-    // that the doubles stay exact.
+    // built-in NVIDIA instruction. bf16 and tf32 are drawn within 2^±30 so that the doubles
+    // stay exact.
     QFETCH(QString, machineName);
     QFETCH(QString, element);
     const MachineModel m = machine(machineName.toLatin1().constData());
