@@ -140,3 +140,7 @@ shot "$explorer" --no-settings --page machines --machine-view error --size 1400x
 shot "$explorer" --no-settings --page machines --machine-view table --machine-c 1 \
     --machine-a 0.0078125,0.0078125,0.5,0.0078125 --machine-b 0.1171875,0.0078125,0.375,0.015625 \
     --size 1400x820 --screenshot "$images/machines-table.png"
+# A block-scaled instruction: a and b quantized into MXFP4, then Blackwell's kind::mxf4 runs.
+shot "$explorer" --no-settings --page machines --machine nvidia-blackwell --machine-element mxfp4 \
+    --machine-a 1,2,3,5 --machine-b 1,1,1,0.25 --size 1400x820 \
+    --screenshot "$images/machines-block.png"

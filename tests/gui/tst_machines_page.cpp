@@ -34,6 +34,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <map>
 
 using namespace fpx;
 using namespace fpx::gui;
@@ -83,6 +84,14 @@ void drive(MachinesPage& page, const QString& machine, const QString& element, c
     page.cEdit()->setText(c);
 }
 
+// Typed vectors of `n` values, zeros but for `at` (1-based positions).
+QString vectorWith(int n, const std::map<int, QString>& at) {
+    QStringList values;
+    for (int i = 1; i <= n; ++i)
+        values << (at.count(i) ? at.at(i) : QStringLiteral("0"));
+    return values.join(", ");
+}
+
 // The hand-worked instruction: c = 1 and four fp8_e4m3 products,
 //   a1·b1 = 2^-7 · 1.875·2^-4 = 1.875·2^-11  (bits 2^-11, 2^-12, 2^-13, 2^-14)
 //   a2·b2 = 2^-7 · 2^-7       = 2^-14
@@ -106,6 +115,8 @@ class TestMachinesPage : public QObject {
     void hopperCutsWhatBlackwellKeeps();
     void errorAgainstKWithPromotion();
     void everyMachineOneDotProduct();
+    void blockScaledMxfp4();
+    void blockScaledNvfp4RunOfZerosAligns();
     void optionsRoundTrip();
     void badOptionsSayWhichKey();
     void machineFileJoinsTheBuiltIns();
@@ -314,6 +325,174 @@ void TestMachinesPage::everyMachineOneDotProduct() {
     QVERIFY(page->waitUntilIdle(kIdleWait));
     QCOMPARE(table->rowCount(), machinesTakingCount("fp16"));
     QCOMPARE(page->comparison().k, std::size_t(1000));
+}
+
+// Blackwell's kind::mxf4 on a = b = 1, 2, 3, 4, worked by hand: MXFP4 quantizes along K in
+// blocks of 32, one block here; its amax 4 = 2^2 and E2M1's largest binade is 2^2, so the E8M0
+// scale is 2^(2−2) = 2^0 and every value is an E2M1 value (0.5, 1, 1.5, 2, 3, 4, 6): the
+// elements are 1, 2, 3, 4 exactly. The instruction adds the products of each run of 16 exactly
+// (1 + 4 + 9 + 16 = 30; one run, four typed) and the run's sum times its scales 2^0·2^0 is one
+// term aligned by the scales' exponents, E = 0; F = 35 keeps every bit of 30, and FP32 holds
+// it: the output is 30, as are both exact values.
+void TestMachinesPage::blockScaledMxfp4() {
+    MainWindow window;
+    window.resize(1024, 768);
+    QCOMPARE(applySettings(window, {{"page", "machines"},
+                                    {"machine-element", "mxfp4"},
+                                    {"machine", "nvidia-blackwell"},
+                                    {"machine-a", "1, 2, 3, 4"},
+                                    {"machine-b", "1, 2, 3, 4"},
+                                    {"machine-c", "0"},
+                                    {"machine-view", "instruction"}}),
+             QString());
+    window.show();
+    MachinesPage* page = window.machinesPage();
+    // The block formats come after the plain ones, from the catalogue's instructions.
+    QComboBox* elements = page->elementCombo();
+    const int mxfp4 = elements->findData("mxfp4");
+    QVERIFY(mxfp4 > elements->findData("fp8_e4m3"));
+    QVERIFY(elements->findData("nvfp4") > elements->findData("fp16"));
+    QVERIFY(elements->findData("mxfp8_e4m3") >= 0);
+    QVERIFY(elements->findData("nf4") < 0); // a block format no instruction takes
+    QCOMPARE(elements->itemText(mxfp4), QString("mxfp4 (block-scaled)"));
+    QCOMPARE(elements->currentIndex(), mxfp4);
+    QCOMPARE(*page->state().element, QString("mxfp4"));
+
+    const std::optional<DrawnInstruction>& drawn = page->instruction();
+    QVERIFY2(drawn.has_value(), qPrintable(page->errorText()));
+    QVERIFY(drawn->isBlock());
+    QCOMPARE(drawn->instruction.subBlock, 16);
+    QCOMPARE(drawn->instruction.model.fractionBits, 35);
+    QCOMPARE(drawn->quantizedA.values.size(), std::size_t(4));
+    for (std::size_t i = 0; i < 4; ++i) {
+        QVERIFY(drawn->quantizedA.values[i] == ExactValue::dyadic(false, i + 1, 0));
+        QVERIFY(drawn->quantizedA.scales[i] == v("1"));
+        QVERIFY(drawn->quantizedB.scales[i] == v("1"));
+    }
+    // c and one run.
+    QCOMPARE(drawn->step.terms.size(), std::size_t(2));
+    QVERIFY(drawn->step.terms[1].value == v("30"));
+    QCOMPARE(drawn->step.alignment, std::int64_t(0));
+    QVERIFY(drawn->fates[1] == TermFate::Whole);
+    QVERIFY(drawn->step.output == v("30"));
+    QVERIFY(drawn->value == v("30"));
+    QVERIFY(drawn->inputExact == v("30"));
+    QVERIFY(drawn->dequantizedExact == v("30"));
+    QCOMPARE(page->picture()->rowLabels(),
+             QStringList({"c", "run 1 (a1…a4)·sa·sb", "kept sum", "output", "exact"}));
+    const QString summary = page->summaryText();
+    QVERIFY2(summary.contains("a → (1, 2, 3, 4) × 2^0"), qPrintable(summary));
+    QVERIFY2(summary.contains("of the inputs 30, of the quantized operands 30"),
+             qPrintable(summary));
+    QVERIFY(!page->picture()->grab().toImage().isNull());
+
+    // Every machine: Blackwell's row, 30 exactly; no machine without a block-scaled
+    // instruction for mxfp4.
+    page->showView(MachinesPage::View::Table);
+    QVERIFY(page->waitUntilIdle(kIdleWait));
+    QVERIFY2(page->errorText().isEmpty(), qPrintable(page->errorText()));
+    const MachineComparison& comparison = page->comparison();
+    QVERIFY(comparison.blockScaled);
+    QCOMPARE(int(comparison.rows.size()), machinesTakingCount("mxfp4"));
+    QCOMPARE(page->table()->rowCount(), int(comparison.rows.size()));
+    bool blackwell = false;
+    for (const MachineComparisonRow& row : comparison.rows)
+        if (row.machine == "nvidia-blackwell") {
+            blackwell = true;
+            QVERIFY(row.value == v("30"));
+            QVERIFY(row.exact == v("30"));
+            QVERIFY(row.ulpsFromNearest && *row.ulpsFromNearest == 0);
+        }
+    QVERIFY(blackwell);
+
+    // Error against K: Blackwell's curve, one point per K, each above 0 or exact.
+    QCOMPARE(applySettings(window, {{"machines", "nvidia-blackwell,nvidia-hopper"},
+                                    {"machine-results", "4x4"},
+                                    {"machine-kmax", "256"},
+                                    {"promote", "0"},
+                                    {"machine-view", "error"}}),
+             QString());
+    QVERIFY(page->waitUntilIdle(kIdleWait));
+    QVERIFY2(page->errorText().isEmpty(), qPrintable(page->errorText()));
+    const ErrorSweepResult& sweep = page->errorResult();
+    QCOMPARE(sweep.request.element.id, std::string("mxfp4"));
+    QCOMPARE(sweep.curves.size(), std::size_t(1)); // Hopper has no mxfp4 instruction
+    QCOMPARE(sweep.curves.front().machine, std::string("nvidia-blackwell"));
+    const std::vector<std::size_t> ks = {16, 32, 64, 128, 256};
+    QCOMPARE(sweep.curves.front().points.size(), ks.size());
+    for (const MachineErrorPoint& p : sweep.curves.front().points) {
+        QVERIFY(p.compared > 0);
+        QVERIFY2(p.maxRelativeError >= 0 && std::isfinite(p.maxRelativeError),
+                 qPrintable(QString::number(p.maxRelativeError)));
+        QCOMPARE(p.nonFinite, std::size_t(0));
+    }
+    bool curve = false;
+    for (int i = 0; i < page->errorPlot()->graphCount(); ++i)
+        curve = curve || page->errorPlot()->graph(i)->name().startsWith("nvidia-blackwell");
+    QVERIFY(curve);
+}
+
+// NVFP4 (E2M1 elements, an E4M3 scale per 16, an FP32 tensor scale) on Blackwell's
+// kind::mxf4nvf4, a case worked by hand where a run's sum is zero and still sets the alignment:
+//   a = 2688 at 1; 6·2^-9, 2^-10, 2^-10 at 17, 18, 19; 6 at 33 (33 values, zeros elsewhere)
+//   b = 2688 at 2; 2^-10, −6·2^-9, 2^-10 at 17, 18, 19; 6 at 33
+// The tensor scale is FP32(amax / (448·6)) = 2688 / 2688 = 1. Each block of 16 has the E4M3
+// scale amax/6: 448 for run 1 (a → 6, 0, …; b → 0, 6, …), 6·2^-9/6 = 2^-9 (E4M3's smallest
+// subnormal) for run 2 (a → 6, 0.5, 0.5; b → 0.5, −6, 0.5), 1 for run 3 (6 and 6).
+// The runs: run 1's products are 6·0 and 0·6, its sum 0, but its scales 448·448 align it at
+// 8 + 8 = 16, so E = 16 and, with F = 35, kept are multiples of 2^-19. Run 2's sum is
+// 3 − 3 + 0.25 = 0.25, times 2^-9·2^-9 it is 2^-20: below 2^-19, it vanishes. Run 3 is 36,
+// kept whole. The output is 36 (FP32 holds it; the tensor scales' FP32(1·1) = 1 changes
+// nothing), where both the inputs' and the quantized operands' exact value is 36 + 2^-20.
+void TestMachinesPage::blockScaledNvfp4RunOfZerosAligns() {
+    MainWindow window;
+    window.resize(1280, 900);
+    window.showPage(MainWindow::Page::Machines);
+    window.show();
+    MachinesPage* page = window.machinesPage();
+    const QString a =
+        vectorWith(33, {{1, "2688"}, {17, "6*2^-9"}, {18, "2^-10"}, {19, "2^-10"}, {33, "6"}});
+    const QString b =
+        vectorWith(33, {{2, "2688"}, {17, "2^-10"}, {18, "-6*2^-9"}, {19, "2^-10"}, {33, "6"}});
+    drive(*page, "nvidia-blackwell", "nvfp4", a, b, "0");
+    const std::optional<DrawnInstruction>& drawn = page->instruction();
+    QVERIFY2(drawn.has_value(), qPrintable(page->errorText()));
+    QCOMPARE(drawn->elementId, std::string("nvfp4"));
+    QVERIFY(drawn->quantizedA.tensorScale == v("1"));
+    QVERIFY(drawn->quantizedA.scales[0] == v("448"));
+    QVERIFY(drawn->quantizedA.scales[16] == v("2^-9"));
+    QVERIFY(drawn->quantizedB.scales[16] == v("2^-9"));
+    QVERIFY(drawn->quantizedA.scales[32] == v("1"));
+    QVERIFY(drawn->quantizedB.values[17] == v("-6"));
+    QCOMPARE(drawn->step.terms.size(), std::size_t(4)); // c and three runs
+    QCOMPARE(drawn->step.alignment, std::int64_t(16));
+    QVERIFY(drawn->fates[1] == TermFate::Zero);
+    QVERIFY(drawn->step.terms[1].aligns);
+    QVERIFY(drawn->step.terms[2].value == v("2^-20"));
+    QVERIFY(drawn->fates[2] == TermFate::Vanished);
+    QVERIFY(drawn->fates[3] == TermFate::Whole);
+    QVERIFY(drawn->step.output == v("36"));
+    QVERIFY(drawn->value == v("36"));
+    QVERIFY(drawn->inputExact == v("36.00000095367431640625"));
+    QVERIFY(drawn->dequantizedExact == v("36.00000095367431640625"));
+    QCOMPARE(page->picture()->rowLabels(),
+             QStringList({"c", "run 1 (a1…a16)·sa·sb", "run 2 (a17…a32)·sa·sb", "run 3 (a33)·sa·sb",
+                          "kept sum", "output", "exact"}));
+    const QString summary = page->summaryText();
+    QVERIFY2(summary.contains("1 of 4 terms lost bits (1 vanished)"), qPrintable(summary));
+    QVERIFY2(summary.contains("epilogue"), qPrintable(summary));
+    QVERIFY2(summary.contains("2^-20 below"), qPrintable(summary));
+
+    // The table: Blackwell's row returns the same 36.
+    page->showView(MachinesPage::View::Table);
+    QVERIFY(page->waitUntilIdle(kIdleWait));
+    bool blackwell = false;
+    for (const MachineComparisonRow& row : page->comparison().rows)
+        if (row.machine == "nvidia-blackwell") {
+            blackwell = true;
+            QVERIFY(row.value == v("36"));
+        }
+    QVERIFY(blackwell);
 }
 
 void TestMachinesPage::optionsRoundTrip() {

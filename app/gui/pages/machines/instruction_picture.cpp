@@ -126,7 +126,7 @@ std::vector<InstructionPicture::Row> InstructionPicture::rows() const {
             break;
         const FusedTerm& term = step.terms[t];
         Row row;
-        row.label = t == 0 ? QStringLiteral("c") : QStringLiteral("a%1·b%1").arg(t);
+        row.label = QString::fromStdString(d.termLabel(t));
         row.value = term.value;
         row.keepFrom = windowLow;
         row.struck = term.value;
@@ -134,7 +134,10 @@ std::vector<InstructionPicture::Row> InstructionPicture::rows() const {
         row.lost = fate == TermFate::Cut || fate == TermFate::Vanished;
         switch (fate) {
         case TermFate::Zero:
-            row.text = QStringLiteral("0");
+            // A block-scaled run whose sum is zero still aligns by its scales.
+            row.text = t > 0 && d.isBlock() && term.aligns
+                           ? tr("0 (its scales still set 2^%1)").arg(qlonglong(term.exponent))
+                           : QStringLiteral("0");
             break;
         case TermFate::Whole:
             row.text = number(term.value);
@@ -149,15 +152,41 @@ std::vector<InstructionPicture::Row> InstructionPicture::rows() const {
             row.text = fullDecimal(term.value);
             break;
         }
-        QString what =
-            t == 0 ? tr("c = %1, the accumulator (in %2)")
-                         .arg(fullDecimal(term.value), QString::fromStdString(d.outputFormat().id))
-                   : tr("a%1·b%1 = %2 × %3 = %4")
-                         .arg(t)
-                         .arg(fullDecimal(d.a[t - 1]), fullDecimal(d.b[t - 1]),
-                              fullDecimal(term.value));
-        if (term.value.isFinite() && !term.value.isZero())
-            what += tr("\nalignment exponent %1").arg(qlonglong(term.exponent));
+        QString what;
+        if (t == 0) {
+            what = tr("c = %1, the accumulator (in %2)")
+                       .arg(fullDecimal(term.value), QString::fromStdString(d.outputFormat().id));
+        } else if (!d.isBlock()) {
+            what =
+                tr("a%1·b%1 = %2 × %3 = %4")
+                    .arg(t)
+                    .arg(fullDecimal(d.a[t - 1]), fullDecimal(d.b[t - 1]), fullDecimal(term.value));
+        } else if (d.instruction.subBlock <= 0) {
+            what = tr("a%1·b%1·sa·sb = %2 × %3 × %4 × %5 = %6")
+                       .arg(t)
+                       .arg(fullDecimal(d.a[t - 1]), fullDecimal(d.b[t - 1]),
+                            fullDecimal(d.quantizedA.scales[t - 1]),
+                            fullDecimal(d.quantizedB.scales[t - 1]), fullDecimal(term.value));
+        } else {
+            const std::size_t run = std::size_t(d.instruction.subBlock);
+            const std::size_t first = (t - 1) * run;
+            const std::size_t last = std::min(d.typed, t * run);
+            ExactValue sum;
+            for (std::size_t i = first; i < last; ++i)
+                sum = sum + d.a[i] * d.b[i];
+            what = tr("run %1: the products of a%2…a%3 and b%2…b%3 added exactly, %4, times the "
+                      "run's scales %5 and %6: %7")
+                       .arg(t)
+                       .arg(qulonglong(first + 1))
+                       .arg(qulonglong(last))
+                       .arg(fullDecimal(sum), fullDecimal(d.quantizedA.scales[first]),
+                            fullDecimal(d.quantizedB.scales[first]), fullDecimal(term.value));
+        }
+        if (term.value.isFinite() && (term.aligns || !term.value.isZero()))
+            what +=
+                d.isBlock() && d.instruction.subBlock > 0
+                    ? tr("\nalignment exponent %1, its scales' alone").arg(qlonglong(term.exponent))
+                    : tr("\nalignment exponent %1").arg(qlonglong(term.exponent));
         if (row.lost)
             what += tr("\nkept %1: its bits below 2^%2 are cut")
                         .arg(fullDecimal(term.kept))
@@ -201,7 +230,10 @@ std::vector<InstructionPicture::Row> InstructionPicture::rows() const {
     exact.label = tr("exact");
     exact.value = d.exact;
     exact.text = number(d.exact);
-    exact.tooltip = tr("c + Σ a·b without any cut: %1").arg(fullDecimal(d.exact));
+    exact.tooltip = d.isBlock() ? tr("c + the terms without any cut: %1 (the exact value of the "
+                                     "quantized operands before the tensor scales)")
+                                      .arg(fullDecimal(d.exact))
+                                : tr("c + Σ a·b without any cut: %1").arg(fullDecimal(d.exact));
     rows.push_back(exact);
     return rows;
 }
@@ -248,7 +280,8 @@ QSize InstructionPicture::sizeHint() const {
     const auto [top, bottom] = columnRange();
     const int columns = int(top - bottom + 1);
     const int cell = fontMetrics().height() * 3 / 2;
-    const int lines = int(rows().size()) + 6 + (drawn_ ? int(drawn_->notes.size()) : 1);
+    const int lines = int(rows().size()) + 6 +
+                      (drawn_ ? int(drawn_->notes.size()) + (drawn_->isBlock() ? 3 : 0) : 1);
     return {2 * kMargin + labelWidth() + columns * cell + textWidth() + cell,
             2 * kMargin + lines * rowHeight(cell)};
 }
@@ -257,7 +290,8 @@ QSize InstructionPicture::minimumSizeHint() const {
     const auto [top, bottom] = columnRange();
     const int columns = int(top - bottom + 1);
     const int minCell = std::max(5, fontMetrics().height() * 2 / 5);
-    const int lines = int(rows().size()) + 6 + (drawn_ ? int(drawn_->notes.size()) : 1);
+    const int lines = int(rows().size()) + 6 +
+                      (drawn_ ? int(drawn_->notes.size()) + (drawn_->isBlock() ? 3 : 0) : 1);
     return {2 * kMargin + labelWidth() + columns * minCell + fontMetrics().height() * 8,
             2 * kMargin + lines * rowHeight(minCell)};
 }
@@ -269,7 +303,8 @@ bool InstructionPicture::hasHeightForWidth() const {
 int InstructionPicture::heightForWidth(int width) const {
     // As tall as the rows at that width (the cells, and so the rows, follow the width), so that
     // the picture scrolls rather than overlaps.
-    const int lines = int(rows().size()) + 6 + (drawn_ ? int(drawn_->notes.size()) : 1);
+    const int lines = int(rows().size()) + 6 +
+                      (drawn_ ? int(drawn_->notes.size()) + (drawn_->isBlock() ? 3 : 0) : 1);
     return 2 * kMargin + lines * rowHeight(cellWidth(width));
 }
 
@@ -338,9 +373,13 @@ void InstructionPicture::paintPicture(QPainter& painter, const QRect& area) cons
         tr("F = %1 bits below E: kept are multiples of 2^%2").arg(f).arg(qlonglong(windowLow));
     painter.drawText(
         QRect(x0, y, area.width() - 2 * kMargin, textH), Qt::AlignVCenter | Qt::AlignLeft,
-        tr("%1, %2: %3 products an instruction, F = %4, output %5")
-            .arg(QString::fromStdString(d.machine.name), QString::fromStdString(d.element.id))
-            .arg(d.instruction.products)
+        tr("%1, %2: %3, F = %4, output %5")
+            .arg(QString::fromStdString(d.machine.name), QString::fromStdString(d.elementId))
+            .arg(d.isBlock() && d.instruction.subBlock > 0
+                     ? tr("%1 products an instruction in runs of %2")
+                           .arg(d.instruction.products)
+                           .arg(d.instruction.subBlock)
+                     : tr("%1 products an instruction").arg(d.instruction.products))
             .arg(f)
             .arg(QString::fromStdString(d.outputFormat().id)));
     y += textH;
@@ -509,6 +548,16 @@ void InstructionPicture::paintPicture(QPainter& painter, const QRect& area) cons
                                        : tr("%1 products of 0").arg(qulonglong(padding)))
                      .arg(d.instruction.products)
                      .arg(qulonglong(d.typed));
+    if (d.isBlock()) {
+        lines << tr("a → %1").arg(
+            QString::fromStdString(describeQuantized(*d.block, d.quantizedA)));
+        lines << tr("b → %1").arg(
+            QString::fromStdString(describeQuantized(*d.block, d.quantizedB)));
+        if (d.block->scheme == BlockScheme::Nvfp4)
+            lines << tr("The tensor scales are applied after the instruction (the epilogue): "
+                        "the machine returns %1.")
+                         .arg(number(d.value));
+    }
     for (const std::string& note : d.notes)
         lines << QString::fromStdString(note);
     painter.setPen(text);

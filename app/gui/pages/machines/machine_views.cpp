@@ -80,6 +80,9 @@ void drawErrorAgainstK(QCustomPlot& plot, const ErrorSweepResult& result, ErrorS
             }
         }
         graph->setData(xs, ys, true);
+        bool all = !curve.points.empty();
+        for (const MachineErrorPoint& p : curve.points)
+            all = all && p.compared > 0 && (max ? p.maxRelativeError : p.meanRelativeError) == 0;
         const QPen pen = plots::seriesPen(style, 2);
         graph->setPen(pen);
         graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, pen.color(),
@@ -89,6 +92,8 @@ void drawErrorAgainstK(QCustomPlot& plot, const ErrorSweepResult& result, ErrorS
                                                     .arg(QString::fromStdString(curve.machine))
                                                     .arg(qulonglong(curve.promoteEvery))
                                               : QString::fromStdString(curve.machine));
+        if (all)
+            graph->setName(QObject::tr("%1 (exact at every K)").arg(graph->name()));
     }
     // FP32's unit roundoff: what one correctly rounded FP32 result may be off by.
     const double unit = std::ldexp(1.0, -24);
@@ -103,16 +108,31 @@ void drawErrorAgainstK(QCustomPlot& plot, const ErrorSweepResult& result, ErrorS
     reference->setName(QObject::tr("FP32 unit roundoff 2^-24"));
     low = std::min(low, unit);
     high = std::max(high, unit);
-    y->setRange(low / 3, high * 3);
-    if (exactSomewhere) {
+    // The legend names the curves exact at every K; the notes say what the error is against.
+    QStringList notes;
+    if (result.request.element.block)
+        notes << QObject::tr("Against the exact products of the %1-quantized operands:")
+                     .arg(QString::fromStdString(result.request.element.id))
+              << QObject::tr("the instructions' error, not the quantization's.");
+    if (exactSomewhere)
+        notes << QObject::tr("A missing point: every result exact at that K (0 has no place "
+                             "on a log axis).");
+    // With no error to show, a range wide enough for the axis to read; with notes, room below
+    // the curves for them.
+    const double below = notes.isEmpty() ? 3 : 3 * std::pow(10.0, double(notes.size()) / 2);
+    y->setRange(low == high ? low / 1000 : low / below, low == high ? high * 1000 : high * 3);
+    if (!notes.isEmpty()) {
         // The legend lists curves only: say why a curve lacks a point.
         auto* note = new QCPItemText(&plot);
         note->position->setType(QCPItemPosition::ptAxisRectRatio);
         note->position->setAxisRect(rect);
         note->position->setCoords(0.02, 0.97);
         note->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-        note->setText(QObject::tr("A missing point: every result exact at that K (0 has no place "
-                                  "on a log axis)."));
+        note->setText(notes.join(QLatin1Char('\n')));
+        note->setTextAlignment(Qt::AlignLeft);
+        // Readable over a curve or the unit roundoff's line that passes behind it.
+        note->setBrush(QBrush(theme.legendBackground));
+        note->setPadding(QMargins(4, 2, 4, 2));
         note->setColor(theme.foreground);
     }
     plots::applyTheme(plot, theme);

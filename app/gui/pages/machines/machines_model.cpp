@@ -102,6 +102,53 @@ ExactValue takeOperand(const MachineInstruction& instruction, const FormatSpec& 
                           roundedInto(typed, operandReadFormat(instruction, element)));
 }
 
+std::optional<MachineElement> findPageElement(std::string_view id, std::string& error) {
+    std::optional<MachineElement> element = findMachineElement(id, error);
+    if (element && !element->block && element->format.kind != FormatKind::BinaryFloat) {
+        error = element->id + " is not a floating-point format";
+        return std::nullopt;
+    }
+    return element;
+}
+
+std::optional<BlockScaledOperand> quantizeTyped(const BlockFormat& format,
+                                                const std::vector<ExactValue>& typed,
+                                                std::string& error, std::vector<ExactValue>* fp32) {
+    std::vector<float> floats(typed.size());
+    if (fp32)
+        fp32->resize(typed.size());
+    for (std::size_t i = 0; i < typed.size(); ++i) {
+        const ExactValue read = roundedInto(typed[i], fp32Spec());
+        floats[i] = static_cast<float>(nearestDouble(read)); // an FP32 value: exact
+        if (fp32)
+            (*fp32)[i] = read;
+    }
+    return quantizeOperand(format, floats, error);
+}
+
+std::string describeQuantized(const BlockFormat& format, const BlockScaledOperand& operand,
+                              std::size_t shown) {
+    const std::size_t n = operand.values.size();
+    const std::size_t size = std::max<std::size_t>(1, format.blocks.elementsPerBlock(n, n));
+    std::string text;
+    for (std::size_t begin = 0; begin < n; begin += size) {
+        const std::size_t end = std::min(n, begin + size);
+        std::string values;
+        for (std::size_t i = begin; i < end && i < begin + shown; ++i)
+            values += (i == begin ? "" : ", ") + shortNumber(operand.values[i]);
+        if (end - begin > shown)
+            values += ", … (" + std::to_string(end - begin) + ")";
+        const ExactValue& scale = operand.scales[begin];
+        const std::string power = powerOfTwo(scale);
+        const bool many = end - begin > 1;
+        text += std::string(text.empty() ? "" : "; ") + (many ? "(" : "") + values +
+                (many ? ")" : "") + " × " + (power.empty() ? shortNumber(scale) : power);
+    }
+    if (format.scheme == BlockScheme::Nvfp4)
+        text += ", tensor scale " + shortNumber(operand.tensorScale);
+    return text;
+}
+
 const FormatSpec& DrawnInstruction::outputFormat() const {
     return fpx::outputFormat(instruction.model.output);
 }
@@ -128,20 +175,20 @@ std::optional<DrawnInstruction> drawInstruction(const InstructionInput& input, s
     if (!machine)
         return fault(InstructionField::Machine);
     drawn.machine = std::move(*machine);
-    const FormatLookup element = findFormat(input.element);
-    if (!element) {
-        error = element.error;
+    std::optional<MachineElement> element = findPageElement(input.element, error);
+    if (!element)
         return fault(InstructionField::Element);
-    }
-    drawn.element = *element.spec;
-    if (drawn.element.kind != FormatKind::BinaryFloat) {
-        error = drawn.element.id + " is not a floating-point format";
-        return fault(InstructionField::Element);
-    }
-    const MachineInstruction* instruction = drawn.machine.instructionFor(drawn.element.id);
+    drawn.elementId = element->id;
+    drawn.element = element->format;
+    drawn.block = element->block;
+    const MachineInstruction* instruction = drawn.machine.instructionFor(drawn.elementId);
     if (!instruction) {
-        error = drawn.machine.name + " has no instruction for " + drawn.element.id +
+        error = drawn.machine.name + " has no instruction for " + drawn.elementId +
                 " (its elements: " + elementsOf(drawn.machine) + ")";
+        return fault(InstructionField::Machine);
+    }
+    if (drawn.block && !instruction->blockScaled) {
+        error = drawn.machine.name + "'s " + drawn.elementId + " instruction takes no block scales";
         return fault(InstructionField::Machine);
     }
     drawn.instruction = *instruction;
@@ -163,29 +210,16 @@ std::optional<DrawnInstruction> drawInstruction(const InstructionInput& input, s
         return fault(InstructionField::B);
     }
     if (a->size() > products) {
-        error = drawn.machine.name + "'s " + drawn.element.id + " instruction takes " +
+        error = drawn.machine.name + "'s " + drawn.elementId + " instruction takes " +
                 std::to_string(products) + " products: a and b have " + std::to_string(a->size()) +
                 " values";
         return fault(InstructionField::A);
     }
+    if (drawn.block && a->empty()) {
+        error = "a: type the values to quantize into " + drawn.elementId;
+        return fault(InstructionField::A);
+    }
     drawn.typed = a->size();
-    const std::string read = operandReadFormat(*instruction, drawn.element).id;
-    auto take = [&](const std::vector<ExactValue>& typed, const char* name) {
-        std::vector<ExactValue> taken(products);
-        for (std::size_t i = 0; i < typed.size(); ++i) {
-            taken[i] = takeOperand(*instruction, drawn.element, typed[i]);
-            if (!taken[i].isIdenticalTo(typed[i]))
-                drawn.notes.push_back(
-                    std::string(name) + std::to_string(i + 1) + ": " + shortNumber(typed[i]) +
-                    " is taken as " + decimal(taken[i]) +
-                    (instruction->truncatesFp32Operands
-                         ? " (through " + read + ", truncated into " + drawn.element.id + ")"
-                         : " in " + drawn.element.id));
-        }
-        return taken;
-    };
-    drawn.a = take(*a, "a");
-    drawn.b = take(*b, "b");
     ExactValue c;
     if (!trim(input.c).empty()) {
         const ParsedValue parsed = parseValue(trim(input.c));
@@ -197,20 +231,86 @@ std::optional<DrawnInstruction> drawInstruction(const InstructionInput& input, s
     }
     // c is an accumulator value: the output format's nearest, as a register holds it.
     drawn.c = roundedInto(c, drawn.outputFormat());
-    if (!drawn.c.isIdenticalTo(c))
-        drawn.notes.push_back("c: " + shortNumber(c) + " is " + decimal(drawn.c) + " in " +
-                              drawn.outputFormat().id);
 
-    // Through machineDot, one instruction explained: each machine's own way of adding its
-    // products (the core dispatches on the instruction), never a model of the page's own.
     MachineDotOptions options;
     options.c = drawn.c;
     options.explain = true;
-    MachineDotResult one = machineDot(drawn.machine, drawn.element, drawn.a, drawn.b, options);
-    drawn.step = std::move(one.explained.front());
-    drawn.exact = drawn.c;
-    for (std::size_t i = 0; i < products; ++i)
-        drawn.exact = drawn.exact + drawn.a[i] * drawn.b[i];
+    if (drawn.block) {
+        // As fpx dot reads them: FP32 values, quantized along K by the block format.
+        std::vector<ExactValue> fa, fb;
+        std::optional<BlockScaledOperand> qa = quantizeTyped(*drawn.block, *a, error, &fa);
+        if (!qa) {
+            error = "a: " + error;
+            return fault(InstructionField::A);
+        }
+        std::optional<BlockScaledOperand> qb = quantizeTyped(*drawn.block, *b, error, &fb);
+        if (!qb) {
+            error = "b: " + error;
+            return fault(InstructionField::B);
+        }
+        for (std::size_t i = 0; i < fa.size(); ++i) {
+            if (!fa[i].isIdenticalTo((*a)[i]))
+                drawn.notes.push_back("a" + std::to_string(i + 1) + ": " + shortNumber((*a)[i]) +
+                                      " is read as " + decimal(fa[i]) + " in fp32");
+            if (!fb[i].isIdenticalTo((*b)[i]))
+                drawn.notes.push_back("b" + std::to_string(i + 1) + ": " + shortNumber((*b)[i]) +
+                                      " is read as " + decimal(fb[i]) + " in fp32");
+        }
+        if (!drawn.c.isIdenticalTo(c))
+            drawn.notes.push_back("c: " + shortNumber(c) + " is " + decimal(drawn.c) + " in " +
+                                  drawn.outputFormat().id);
+        drawn.inputExact = drawn.c;
+        for (std::size_t i = 0; i < fa.size(); ++i)
+            drawn.inputExact = drawn.inputExact + fa[i] * fb[i];
+        drawn.quantizedA = std::move(*qa);
+        drawn.quantizedB = std::move(*qb);
+        drawn.a = drawn.quantizedA.values;
+        drawn.b = drawn.quantizedB.values;
+        drawn.dequantizedExact = blockScaledExact(drawn.quantizedA, drawn.quantizedB, drawn.c);
+        MachineDotResult one = machineBlockDot(drawn.machine, *drawn.block, drawn.quantizedA,
+                                               drawn.quantizedB, options);
+        drawn.step = std::move(one.explained.front());
+        drawn.value = one.value;
+        drawn.valueFormat = one.format;
+        // The instruction's own exact sum: c and its terms (products or runs times their
+        // scales) as they came.
+        drawn.exact = drawn.c;
+        for (std::size_t t = 1; t < drawn.step.terms.size(); ++t)
+            drawn.exact = drawn.exact + drawn.step.terms[t].value;
+    } else {
+        const std::string read = operandReadFormat(*instruction, drawn.element).id;
+        auto take = [&](const std::vector<ExactValue>& typed, const char* name) {
+            std::vector<ExactValue> taken(products);
+            for (std::size_t i = 0; i < typed.size(); ++i) {
+                taken[i] = takeOperand(*instruction, drawn.element, typed[i]);
+                if (!taken[i].isIdenticalTo(typed[i]))
+                    drawn.notes.push_back(
+                        std::string(name) + std::to_string(i + 1) + ": " + shortNumber(typed[i]) +
+                        " is taken as " + decimal(taken[i]) +
+                        (instruction->truncatesFp32Operands
+                             ? " (through " + read + ", truncated into " + drawn.element.id + ")"
+                             : " in " + drawn.element.id));
+            }
+            return taken;
+        };
+        drawn.a = take(*a, "a");
+        drawn.b = take(*b, "b");
+        if (!drawn.c.isIdenticalTo(c))
+            drawn.notes.push_back("c: " + shortNumber(c) + " is " + decimal(drawn.c) + " in " +
+                                  drawn.outputFormat().id);
+
+        // Through machineDot, one instruction explained: each machine's own way of adding its
+        // products (the core dispatches on the instruction), never a model of the page's own.
+        MachineDotResult one = machineDot(drawn.machine, drawn.element, drawn.a, drawn.b, options);
+        drawn.step = std::move(one.explained.front());
+        drawn.value = one.value;
+        drawn.valueFormat = one.format;
+        drawn.exact = drawn.c;
+        for (std::size_t i = 0; i < products; ++i)
+            drawn.exact = drawn.exact + drawn.a[i] * drawn.b[i];
+        drawn.inputExact = drawn.exact;
+        drawn.dequantizedExact = drawn.exact;
+    }
     drawn.error = drawn.step.output.isFinite() && drawn.exact.isFinite()
                       ? drawn.step.output - drawn.exact
                       : ExactValue::nan();
@@ -229,8 +329,27 @@ std::optional<DrawnInstruction> drawInstruction(const InstructionInput& input, s
     return drawn;
 }
 
-std::string describeInstruction(const DrawnInstruction& drawn) {
-    const std::size_t terms = 1 + drawn.typed; // c and the products typed
+std::string DrawnInstruction::termLabel(std::size_t t) const {
+    if (t == 0)
+        return "c";
+    const std::string i = std::to_string(t);
+    if (!block)
+        return "a" + i + "·b" + i;
+    if (instruction.subBlock <= 0)
+        return "a" + i + "·b" + i + "·sa·sb";
+    const std::size_t run = std::size_t(instruction.subBlock);
+    const std::size_t first = (t - 1) * run + 1;
+    const std::size_t last = std::min(typed, t * run);
+    return "run " + i + " (a" + std::to_string(first) +
+           (last > first ? "…a" + std::to_string(last) : "") + ")·sa·sb";
+}
+
+namespace {
+
+// The plain description: the instruction's terms, and its output against their exact sum.
+std::string describeStep(const DrawnInstruction& drawn) {
+    // c and the products typed (for a block element, c and the step's terms: runs or products)
+    const std::size_t terms = drawn.isBlock() ? drawn.step.terms.size() : 1 + drawn.typed;
     std::string text;
     const std::size_t lost = drawn.termsLosingBits();
     const std::size_t vanished = drawn.termsVanished();
@@ -243,12 +362,13 @@ std::string describeInstruction(const DrawnInstruction& drawn) {
         text += "; the output is " + decimal(drawn.step.output) + " (IEEE: a NaN or an ∞ term).";
         return text;
     }
+    const std::string exact = drawn.isBlock() ? "the exact sum of its terms" : "the exact sum";
     if (drawn.error.isZero()) {
-        text += "; the output equals the exact sum.";
+        text += "; the output equals " + exact + ".";
         return text;
     }
     const std::string power = powerOfTwo(drawn.error);
-    text += "; the output differs from the exact sum by " + shortNumber(drawn.error) +
+    text += "; the output differs from " + exact + " by " + shortNumber(drawn.error) +
             (power.empty() ? "" : " (" + power + ")");
     if (!drawn.exact.isZero())
         text += ", relative " + toSignificantDigits((drawn.error / drawn.exact), 3);
@@ -257,6 +377,49 @@ std::string describeInstruction(const DrawnInstruction& drawn) {
         text +=
             "; rounding into " + drawn.outputFormat().id + " moved it by " + shortNumber(rounding);
     return text + ".";
+}
+
+// An exact value in full where that is short, else to 12 digits: "36.00000095367431640625".
+std::string exactText(const ExactValue& value) {
+    const std::string full = decimal(value);
+    return full.size() <= 28 ? full : "≈" + toSignificantDigits(value, 12);
+}
+
+// "30", or "36.00000095367431640625 (the machine's is 2^-20 below)": an exact value beside what
+// the machine returns.
+std::string besideValue(const ExactValue& exact, const ExactValue& value) {
+    std::string text = exactText(exact);
+    if (exact.isFinite() && value.isFinite() && compare(exact, value) != 0) {
+        const ExactValue off = (value - exact).abs();
+        const std::string power = powerOfTwo(off);
+        text += " (the machine's is " + (power.empty() ? shortNumber(off) : power) +
+                (compare(value, exact) < 0 ? " below)" : " above)");
+    }
+    return text;
+}
+
+} // namespace
+
+std::string describeInstruction(const DrawnInstruction& drawn) {
+    if (!drawn.isBlock())
+        return describeStep(drawn);
+    const BlockFormat& format = *drawn.block;
+    std::string text = "a and b read as FP32, quantized into " + format.id + " along K: a → " +
+                       describeQuantized(format, drawn.quantizedA) + "; b → " +
+                       describeQuantized(format, drawn.quantizedB) + ".\n";
+    text += describeStep(drawn) + "\n";
+    text += "The machine returns " + shortNumber(drawn.value) +
+            (drawn.valueFormat ? " (" + drawn.valueFormat->id + ")" : std::string()) +
+            ". Exact: of the inputs " + besideValue(drawn.inputExact, drawn.value) +
+            ", of the quantized operands " + besideValue(drawn.dequantizedExact, drawn.value) + ".";
+    if (format.scheme == BlockScheme::Nvfp4) {
+        const ExactValue alpha =
+            roundedInto(drawn.quantizedA.tensorScale * drawn.quantizedB.tensorScale, fp32Spec());
+        text += " The tensor scales stay outside the instruction: its output is multiplied by "
+                "FP32(tA·tB) = " +
+                shortNumber(alpha) + " after it, as a GEMM's epilogue does, and rounded into FP32.";
+    }
+    return text;
 }
 
 std::size_t promotionFor(const MachineInstruction& instruction, std::size_t every) {
@@ -289,7 +452,7 @@ runErrorSweep(const ErrorSweepRequest& request,
     std::vector<Planned> plan;
     for (const MachineModel& machine : request.machines) {
         const MachineInstruction* instruction = machine.instructionFor(request.element.id);
-        if (!instruction)
+        if (!instruction || (request.element.block && !instruction->blockScaled))
             continue;
         std::vector<std::size_t> intervals = {0};
         if (request.promoteEvery > 0)
@@ -317,17 +480,35 @@ runErrorSweep(const ErrorSweepRequest& request,
             result.curves.push_back(*p.done);
             continue;
         }
-        auto found = operands.find(p.machine->name);
-        if (found == operands.end())
-            found = operands
-                        .emplace(p.machine->name, drawGemmOperands(*p.instruction, request.element,
-                                                                   request.distribution, request.m,
-                                                                   request.n, kMax, request.seed))
-                        .first;
+        // A block element's operands are quantized the same for every machine.
+        const std::string key = request.element.block ? std::string() : p.machine->name;
+        auto found = operands.find(key);
+        if (found == operands.end()) {
+            if (request.element.block) {
+                std::string problem;
+                std::optional<GemmOperands> drawn =
+                    drawBlockGemmOperands(*request.element.block, request.distribution, request.m,
+                                          request.n, kMax, request.seed, problem);
+                if (!drawn) {
+                    result.error = request.element.id + ": " + problem;
+                    return result;
+                }
+                found = operands.emplace(key, std::move(*drawn)).first;
+            } else {
+                found = operands
+                            .emplace(key, drawGemmOperands(*p.instruction, request.element.format,
+                                                           request.distribution, request.m,
+                                                           request.n, kMax, request.seed))
+                            .first;
+            }
+        }
         MachineErrorCurve curve{p.machine->name, p.promoteEvery, {}};
         for (const std::size_t k : request.ks) {
-            curve.points.push_back(
-                measureMachineError(*p.machine, request.element, found->second, k, p.promoteEvery));
+            curve.points.push_back(request.element.block
+                                       ? measureMachineError(*p.machine, *request.element.block,
+                                                             found->second, k, p.promoteEvery)
+                                       : measureMachineError(*p.machine, request.element.format,
+                                                             found->second, k, p.promoteEvery));
             ++measured;
             if (progress && !progress(measured, total)) {
                 result.cancelled = true;
@@ -360,12 +541,10 @@ MachineComparison compareMachines(const std::string& elementId, const std::vecto
                                   std::size_t k, std::span<const MachineModel> own) {
     MachineComparison comparison;
     comparison.element = elementId;
-    const FormatLookup lookup = findFormat(elementId);
-    if (!lookup) {
-        comparison.error = lookup.error;
+    std::optional<MachineElement> found = findPageElement(elementId, comparison.error);
+    if (!found)
         return comparison;
-    }
-    const FormatSpec& element = *lookup.spec;
+    const FormatSpec& element = found->format;
     const std::size_t typed = std::max(a.size(), b.size());
     comparison.k = k == 0 ? typed : k;
     if (typed == 0) {
@@ -377,29 +556,63 @@ MachineComparison compareMachines(const std::string& elementId, const std::vecto
         const std::size_t j = i % typed;
         return j < v.size() ? v[j] : ExactValue();
     };
-    for (const MachineModel* machine : machinesTaking(element.id, own)) {
-        const MachineInstruction& instruction = *machine->instructionFor(element.id);
-        const FormatSpec& read = operandReadFormat(instruction, element);
+    // A block element: a and b read as FP32 and quantized along K once, for every machine.
+    std::optional<BlockScaledOperand> qa, qb;
+    ExactValue inputSum; // Σ a_i·b_i of the FP32 values
+    if (found->block) {
+        comparison.blockScaled = true;
+        std::vector<ExactValue> x(comparison.k), y(comparison.k), fx, fy;
+        for (std::size_t i = 0; i < comparison.k; ++i) {
+            x[i] = repeated(a, i);
+            y[i] = repeated(b, i);
+        }
+        std::string problem;
+        qa = quantizeTyped(*found->block, x, problem, &fx);
+        if (qa)
+            qb = quantizeTyped(*found->block, y, problem, &fy);
+        if (!qa || !qb) {
+            comparison.error = found->id + ": " + problem;
+            return comparison;
+        }
+        for (std::size_t i = 0; i < comparison.k; ++i)
+            inputSum = inputSum + fx[i] * fy[i];
+        comparison.quantizedA = describeQuantized(*found->block, *qa);
+        comparison.quantizedB = describeQuantized(*found->block, *qb);
+    }
+    for (const MachineModel* machine : machinesTaking(found->id, own)) {
+        const MachineInstruction& instruction = *machine->instructionFor(found->id);
+        if (found->block && !instruction.blockScaled)
+            continue;
         const FormatSpec& output = outputFormat(instruction.model.output);
         MachineComparisonRow row;
         row.machine = machine->name;
         row.fractionBits = instruction.model.fractionBits;
         row.products = instruction.products;
         row.output = output.id;
-        // The exact value is of the operands as read (for TF32 the FP32 values), so that the
-        // error includes what the instruction's own truncation of them costs.
-        std::vector<ExactValue> x(comparison.k), y(comparison.k);
         MachineDotOptions options;
         options.c = roundedInto(c, output);
-        row.exact = options.c;
-        for (std::size_t i = 0; i < comparison.k; ++i) {
-            const ExactValue ra = roundedInto(repeated(a, i), read);
-            const ExactValue rb = roundedInto(repeated(b, i), read);
-            row.exact = row.exact + ra * rb;
-            x[i] = machineOperand(instruction, element, ra);
-            y[i] = machineOperand(instruction, element, rb);
+        MachineDotResult result{};
+        if (found->block) {
+            // The exact value is of the FP32 inputs, as fpx dot's: the error includes the
+            // quantization's.
+            row.exact = options.c + inputSum;
+            comparison.dequantizedExact = blockScaledExact(*qa, *qb, options.c);
+            result = machineBlockDot(*machine, *found->block, *qa, *qb, options);
+        } else {
+            // The exact value is of the operands as read (for TF32 the FP32 values), so that
+            // the error includes what the instruction's own truncation of them costs.
+            const FormatSpec& read = operandReadFormat(instruction, element);
+            std::vector<ExactValue> x(comparison.k), y(comparison.k);
+            row.exact = options.c;
+            for (std::size_t i = 0; i < comparison.k; ++i) {
+                const ExactValue ra = roundedInto(repeated(a, i), read);
+                const ExactValue rb = roundedInto(repeated(b, i), read);
+                row.exact = row.exact + ra * rb;
+                x[i] = machineOperand(instruction, element, ra);
+                y[i] = machineOperand(instruction, element, rb);
+            }
+            result = machineDot(*machine, element, x, y, options);
         }
-        const MachineDotResult result = machineDot(*machine, element, x, y, options);
         row.value = result.value;
         row.format = result.format;
         row.bits = roundToFormat(result.value, *result.format).code;
@@ -442,6 +655,28 @@ std::string comparisonCsv(const MachineComparison& comparison) {
                (row.ulpsFromNearest ? doubleText(*row.ulpsFromNearest) : std::string()) + "," +
                (row.differsFromMajority ? "yes" : "no") + "\n";
     return csv;
+}
+
+std::vector<std::string> machineBlockElements(std::span<const MachineModel> own) {
+    std::vector<std::string> elements;
+    auto add = [&elements](const MachineModel& machine) {
+        for (const MachineInstruction& instruction : machine.instructions) {
+            if (!instruction.blockScaled)
+                continue;
+            for (const std::string& id : instruction.elements) {
+                std::string error;
+                const std::optional<MachineElement> element = findMachineElement(id, error);
+                if (element && element->block &&
+                    std::find(elements.begin(), elements.end(), element->id) == elements.end())
+                    elements.push_back(element->id);
+            }
+        }
+    };
+    for (const MachineModel& machine : builtInMachines())
+        add(machine);
+    for (const MachineModel& machine : own)
+        add(machine);
+    return elements;
 }
 
 std::vector<const MachineModel*> machineCatalogue(std::span<const MachineModel> own) {

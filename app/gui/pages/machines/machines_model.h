@@ -4,7 +4,9 @@
 #include "fpx/data/value_distribution.h"
 #include "fpx/exact/exact_value.h"
 #include "fpx/exact/format_spec.h"
+#include "fpx/machines/block_scaled_dot.h"
 #include "fpx/machines/machine.h"
+#include "fpx/machines/machine_element.h"
 #include "fpx/machines/machine_error.h"
 
 #include <cstddef>
@@ -30,6 +32,22 @@ std::vector<const MachineModel*> machineCatalogue(std::span<const MachineModel> 
 // An empty text is an empty list.
 std::optional<std::vector<ExactValue>> parseValueList(std::string_view text, std::string& error);
 
+// An element the page takes (findMachineElement): a binary floating-point format, or a block
+// format a block-scaled instruction takes (mxfp8_e4m3, mxfp4, nvfp4, …). nullopt with `error`.
+std::optional<MachineElement> findPageElement(std::string_view id, std::string& error);
+
+// Typed values as a block-scaled instruction's operand: each rounded to nearest even into FP32
+// (as fpx dot reads them), then quantized along K by `format` (quantizeOperand). `fp32`, when
+// given, receives the FP32 values. nullopt with `error` when the quantizer refuses them.
+std::optional<BlockScaledOperand> quantizeTyped(const BlockFormat& format,
+                                                const std::vector<ExactValue>& typed,
+                                                std::string& error,
+                                                std::vector<ExactValue>* fp32 = nullptr);
+// What quantization made of an operand, block by block: "1, 2, 3, 4 × 2^0" (a block of more
+// than `shown` values is cut short: "6, 0, 0, 0, … (16) × 448"), NVFP4's tensor scale after.
+std::string describeQuantized(const BlockFormat& format, const BlockScaledOperand& operand,
+                              std::size_t shown = 8);
+
 // The format an instruction reads its operands in before it takes them: FP32 for an
 // instruction that truncates FP32 operands (TF32), the element otherwise.
 const FormatSpec& operandReadFormat(const MachineInstruction& instruction,
@@ -51,7 +69,7 @@ enum class TermFate {
 // One instruction as typed: c + Σ a_i·b_i on one machine's instruction for one element.
 struct InstructionInput {
     std::string machine;           // a name in the catalogue or fused:F[:G]
-    std::string element;           // a format id
+    std::string element;           // a format id, or a block format's (mxfp4, nvfp4, …)
     std::string a, b;              // comma-separated values
     std::string c;                 // empty: 0
     std::vector<MachineModel> own; // one's own machines, found before the built-in ones
@@ -60,7 +78,23 @@ struct InstructionInput {
 struct DrawnInstruction {
     MachineModel machine;
     MachineInstruction instruction;
-    FormatSpec element;
+    std::string elementId; // as the instructions name it: "fp8_e4m3", "mxfp4"
+    FormatSpec element;    // the element format (a block format's element)
+    // A block-scaled instruction's (Blackwell's kind::mxf8f6f4, mxf4, mxf4nvf4): the block
+    // format the typed values (read as FP32) are quantized into along K, and the operands as
+    // quantized; `a` and `b` are then their element values, the typed ones only, and the
+    // step's terms are products times their scales (subBlock 0) or runs of subBlock products.
+    std::optional<BlockFormat> block;
+    BlockScaledOperand quantizedA, quantizedB;
+    // For every element: what the instruction was asked, c + Σ a_i·b_i of the values as typed
+    // (for a block element, their FP32 values), exactly; for a block element also of the
+    // quantized operands (blockScaledExact: scales and tensor scales applied).
+    ExactValue inputExact;
+    ExactValue dequantizedExact;
+    // What the machine returns: the step's output or, for NVFP4, that times FP32(tA·tB)
+    // rounded into FP32 (the epilogue).
+    ExactValue value;
+    const FormatSpec* valueFormat = nullptr;
     std::vector<ExactValue> a, b; // as the instruction takes them, `products` of each
     ExactValue c;                 // as the accumulator holds it (the output format)
     std::size_t typed = 0;        // products typed; the rest are zeros
@@ -68,10 +102,14 @@ struct DrawnInstruction {
     std::vector<std::string> notes;
     FusedStep step;
     std::vector<TermFate> fates; // one per step.terms
-    ExactValue exact;            // c + Σ a_i·b_i, exact
-    ExactValue error;            // step.output − exact (NaN when either is not finite)
+    ExactValue exact; // c + Σ a_i·b_i as the instruction takes them (times their scales), exact
+    ExactValue error; // step.output − exact (NaN when either is not finite)
 
     const FormatSpec& outputFormat() const;
+    bool isBlock() const { return block.has_value(); }
+    // The label of term t (0: c): "a1·b1", or for a block-scaled instruction "a1·b1·sa·sb"
+    // (subBlock 0) or "run 1 (a1…a16)·sa·sb" (the products of a run of subBlock).
+    std::string termLabel(std::size_t t) const;
     std::size_t termsLosingBits() const; // Cut or Vanished
     std::size_t termsVanished() const;
 };
@@ -84,7 +122,8 @@ enum class InstructionField { Machine, Element, A, B, C };
 std::optional<DrawnInstruction> drawInstruction(const InstructionInput& input, std::string& error,
                                                 InstructionField* field = nullptr);
 // The line under the picture: "2 of 5 terms lost bits (1 vanished); the output is 2^-13 below
-// the exact sum (relative 1.03e-4)."
+// the exact sum (relative 1.03e-4)." For a block element, lines before it on what quantization
+// made of a and b, and after it both exact values and what the machine returns.
 std::string describeInstruction(const DrawnInstruction& drawn);
 
 // Error against K: for each machine, one curve (fpx::MachineErrorCurve) without promotion and,
@@ -92,7 +131,7 @@ std::string describeInstruction(const DrawnInstruction& drawn);
 // instruction's products).
 struct ErrorSweepRequest {
     std::vector<MachineModel> machines; // each has an instruction for `element`
-    FormatSpec element;
+    MachineElement element;             // a format, or a block format (drawBlockGemmOperands)
     ValueDistribution distribution;
     std::size_t m = 16, n = 16;
     std::uint64_t seed = 1;
@@ -145,6 +184,11 @@ struct MachineComparisonRow {
 struct MachineComparison {
     std::string element;
     std::size_t k = 0;
+    // A block element: a and b (as FP32) quantized along K, the same for every machine; each
+    // row's exact value is then of the FP32 values, and this of the quantized operands.
+    bool blockScaled = false;
+    ExactValue dequantizedExact;
+    std::string quantizedA, quantizedB; // describeQuantized
     std::vector<MachineComparisonRow> rows;
     std::string error;
 };
@@ -162,5 +206,8 @@ std::vector<const MachineModel*> machinesTaking(std::string_view element,
 // The elements of every machine of the catalogue that values can be typed in, each once, the
 // built-in machines' first, then those only `own` machines take, in order of first appearance.
 std::vector<std::string> machineElements(std::span<const MachineModel> own = {});
+// The same for the block formats of the catalogue's block-scaled instructions (mxfp8_e4m3,
+// mxfp4, nvfp4, …): typed values are quantized into them.
+std::vector<std::string> machineBlockElements(std::span<const MachineModel> own = {});
 
 } // namespace fpx::gui

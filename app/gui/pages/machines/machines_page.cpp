@@ -2,6 +2,7 @@
 #include "pages/machines/machines_page.h"
 
 #include "common/error_style.h"
+#include "common/number_text.h"
 #include "pages/machines/instruction_picture.h"
 #include "plot_builder.h"
 #include "plot_frame.h"
@@ -196,6 +197,13 @@ QWidget* MachinesPage::buildForm() {
     element_->setToolTip(tr("The element format the products are of, for every view."));
     for (const std::string& id : machineElements())
         element_->addItem(text(id), text(id));
+    // The block formats of the block-scaled instructions, after a separator: typed values are
+    // quantized into them along K (docs/behaviour.md, "Machines").
+    const std::vector<std::string> blocks = machineBlockElements();
+    if (!blocks.empty())
+        element_->insertSeparator(element_->count());
+    for (const std::string& id : blocks)
+        element_->addItem(tr("%1 (block-scaled)").arg(text(id)), text(id));
     element_->setCurrentIndex(std::max(0, element_->findData("fp8_e4m3")));
     elementForm->addRow(tr("&Element"), element_);
     column->addLayout(elementForm);
@@ -466,15 +474,15 @@ void MachinesPage::elementChosen() {
 }
 
 QString MachinesPage::setElementId(const QString& id) {
-    const FormatLookup lookup = findFormat(id.toStdString());
-    if (!lookup)
-        return QString::fromStdString(lookup.error);
-    if (lookup.spec->kind != FormatKind::BinaryFloat)
-        return id + tr(" is not a floating-point format");
-    const QString canonical = text(lookup.spec->id);
+    std::string error;
+    const std::optional<MachineElement> element = findPageElement(id.toStdString(), error);
+    if (!element)
+        return QString::fromStdString(error);
+    const QString canonical = text(element->id);
     int index = element_->findData(canonical);
     if (index < 0) { // an element only the generic model takes
-        element_->addItem(canonical, canonical);
+        element_->addItem(element->block ? tr("%1 (block-scaled)").arg(canonical) : canonical,
+                          canonical);
         index = element_->count() - 1;
     }
     element_->setCurrentIndex(index);
@@ -517,8 +525,19 @@ QString MachinesPage::loadMachineFile(const QString& path) {
     {
         const QSignalBlocker blockElement(element_);
         for (const std::string& id : machineElements(own_))
+            if (element_->findData(text(id)) < 0) {
+                // Before the separator and the block formats, where there are some.
+                int at = element_->count();
+                for (int i = 0; i < element_->count(); ++i)
+                    if (!element_->itemData(i).isValid()) {
+                        at = i;
+                        break;
+                    }
+                element_->insertItem(at, text(id), text(id));
+            }
+        for (const std::string& id : machineBlockElements(own_))
             if (element_->findData(text(id)) < 0)
-                element_->addItem(text(id), text(id));
+                element_->addItem(tr("%1 (block-scaled)").arg(text(id)), text(id));
     }
     fillMachines();
     fitForm();
@@ -648,12 +667,14 @@ void MachinesPage::refreshVisible() {
 
 std::optional<ErrorSweepRequest> MachinesPage::errorRequest(QString& error) const {
     ErrorSweepRequest request;
-    const FormatLookup element = findFormat(element_->currentData().toString().toStdString());
+    std::string problem;
+    std::optional<MachineElement> element =
+        findPageElement(element_->currentData().toString().toStdString(), problem);
     if (!element) {
-        error = QString::fromStdString(element.error);
+        error = QString::fromStdString(problem);
         return std::nullopt;
     }
-    request.element = *element.spec;
+    request.element = std::move(*element);
     const std::vector<const MachineModel*> machines = catalogue();
     for (int i = 0; i < machines_->count() && std::size_t(i) < machines.size(); ++i) {
         const MachineModel& machine = *machines[std::size_t(i)];
@@ -665,7 +686,6 @@ std::optional<ErrorSweepRequest> MachinesPage::errorRequest(QString& error) cons
         error = tr("check a machine that has an instruction for %1").arg(text(request.element.id));
         return std::nullopt;
     }
-    std::string problem;
     const std::optional<ValueDistribution> distribution =
         parseValueDistribution(dist_->text().trimmed().toStdString(), problem);
     if (!distribution) {
@@ -833,17 +853,29 @@ void MachinesPage::applyComparison(MachineComparison comparison) {
     const auto results = [](std::size_t n) {
         return n == 1 ? tr("1 result") : tr("%1 results").arg(qulonglong(n));
     };
+    const QString quantized =
+        comparison_.blockScaled
+            ? tr("a and b read as FP32 and quantized along K: a → %1; b → %2. The exact value, "
+                 "of the FP32 inputs, includes the quantization's error; that of the quantized "
+                 "operands is %3. ")
+                  .arg(text(comparison_.quantizedA), text(comparison_.quantizedB),
+                       shortDecimal(comparison_.dequantizedExact, 9))
+            : QString();
+    // Put together rather than one tr() with arguments: a text put in a place holder must not
+    // meet the next one's digits ("%6" then "1 result" reads as "%61").
     tableCaption_->setText(
         tr("c + Σ a·b over K = %1 elements of %2 (a and b as typed, repeated), c = %3, on every "
-           "machine that takes %2. %4 %5")
+           "machine that takes %2. ")
             .arg(qulonglong(comparison_.k))
             .arg(text(comparison_.element))
-            .arg(c_->text().trimmed().isEmpty() ? QStringLiteral("0") : c_->text().trimmed())
-            .arg(wrong == 0 ? tr("Every result is the exact value rounded to nearest in FP32.")
-                            : tr("%1 not the exact value rounded to nearest in FP32 (tinted).")
-                                  .arg(results(wrong)))
-            .arg(differ == 0 ? QString()
-                             : tr("%1 not the majority's (bold).").arg(results(differ))));
+            .arg(c_->text().trimmed().isEmpty() ? QStringLiteral("0") : c_->text().trimmed()) +
+        quantized +
+        (wrong == 0 ? tr("Every result is the exact value rounded to nearest in FP32.")
+                    : tr("%1 not the exact value rounded to nearest in FP32 (tinted).")
+                          .arg(results(wrong))) +
+        (differ == 0
+             ? QString()
+             : QStringLiteral(" ") + tr("%1 not the majority's (bold).").arg(results(differ))));
     emit finished();
 }
 

@@ -62,14 +62,15 @@ const std::array kOptions{
            },
            OpensPage::Yes},
     Option{"machine-element", "ID",
-           "Machines page: the element format of the products (fp8_e4m3, fp16, tf32, …).",
+           "Machines page: the element format of the products (fp8_e4m3, fp16, tf32, …), or "
+           "a block format a block-scaled instruction takes (mxfp8_e4m3, mxfp4, nvfp4, …).",
            [](const QString& text, State& state) {
-               const FormatLookup lookup = findFormat(text.trimmed().toStdString());
-               if (!lookup)
-                   return QString::fromStdString(lookup.error);
-               if (lookup.spec->kind != FormatKind::BinaryFloat)
-                   return QStringLiteral("%1 is not a floating-point format").arg(text);
-               state.element = QString::fromStdString(lookup.spec->id);
+               std::string error;
+               const std::optional<MachineElement> element =
+                   findPageElement(text.trimmed().toStdString(), error);
+               if (!element)
+                   return QString::fromStdString(error);
+               state.element = QString::fromStdString(element->id);
                return QString();
            },
            OpensPage::Yes},
