@@ -211,9 +211,12 @@ void MasterWeightsPanel::fillTable() {
     if (!kept.isEmpty())
         text += tr("<b style='color:%1'>w changed in %2.</b> ")
                     .arg(plots::meaningColour(plots::Meaning::Good, theme).name(), kept.join(", "));
-    text += tr("A weight kept in a format ignores every update smaller than the smallest Δ "
-               "that moves it (half an ULP when rounding to nearest): training keeps an FP32 "
-               "master copy of the weights and adds the updates there.");
+    text += tr("Each row computes F(F(w) + F(Δ)): w and Δ rounded into the format, their sum "
+               "rounded once. A weight kept in a format ignores every update smaller than the "
+               "smallest Δ that moves it (half an ULP when rounding to nearest): training keeps "
+               "an FP32 master copy of the weights and adds the updates there. How a framework "
+               "computes a step (PyTorch's kernels, FP32 arithmetic) is the update rule of the "
+               "Training page's Master weights view.");
     summary_->setText(text);
 }
 
