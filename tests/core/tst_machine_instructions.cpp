@@ -438,6 +438,14 @@ void TestMachineInstructions::nvfp4TensorScalesInTheEpilogue() {
     const MachineDotResult r = machineBlockDot(blackwell, *nvfp4, a, b);
     QCOMPARE(text(r.value), text(v("15 + 2^-19")));
     QCOMPARE(text(blockScaledExact(a, b, ExactValue())), text(v("15 + 15*2^-23")));
+    // With c = 2^-20 the epilogue adds it to 15·(1 + 2^-23) = 15 + 1.875·2^-20 and rounds
+    // once: 15 + 2.875·2^-20 lies between 15 + 2·2^-20 and 15 + 3·2^-20, nearer the second.
+    // c is not scaled, as in the exact value; the chain runs from 0.
+    MachineDotOptions options;
+    options.c = v("2^-20");
+    QCOMPARE(text(machineBlockDot(blackwell, *nvfp4, a, b, options).value),
+             text(v("15 + 3*2^-20")));
+    QCOMPARE(text(blockScaledExact(a, b, v("2^-20"))), text(v("15 + 15*2^-23 + 2^-20")));
 }
 
 void TestMachineInstructions::randomChainsAgainstTheModels_data() {
@@ -497,7 +505,13 @@ void TestMachineInstructions::randomChainsAgainstTheModels() {
             return std::vector<double>(v.begin() + std::ptrdiff_t(begin),
                                        v.begin() + std::ptrdiff_t(end));
         };
-        double total = c, accumulator = promote > 0 ? 0.0 : c;
+        // NVFP4's tensor scales: the chain runs from 0 and the epilogue computes alpha·acc + c
+        // with one rounding (fmaf).
+        const float alpha = e->block ? float(doubleFromExact(qa->tensorScale)) *
+                                           float(doubleFromExact(qb->tensorScale))
+                                     : 1.0f;
+        const double start = alpha != 1.0f ? 0.0 : c;
+        double total = start, accumulator = promote > 0 ? 0.0 : start;
         const std::size_t steps = std::max<std::size_t>(1, (k + group - 1) / group);
         for (std::size_t s = 0; s < steps; ++s) {
             const std::size_t begin = s * group, end = std::min(k, begin + group);
@@ -529,10 +543,8 @@ void TestMachineInstructions::randomChainsAgainstTheModels() {
         options.promoteEvery = promote;
         double got;
         if (e->block) {
-            const float alpha =
-                float(doubleFromExact(qa->tensorScale)) * float(doubleFromExact(qb->tensorScale));
             if (alpha != 1.0f)
-                expected = double(float(expected) * alpha);
+                expected = double(std::fmaf(alpha, float(expected), float(c)));
             got = doubleFromExact(machineBlockDot(m, *e->block, *qa, *qb, options).value);
         } else {
             got =

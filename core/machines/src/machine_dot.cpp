@@ -112,8 +112,16 @@ MachineDotResult machineBlockDot(const MachineModel& machine, const BlockFormat&
     const std::size_t count = a.values.size();
     if (b.values.size() != count || a.scales.size() != count || b.scales.size() != count)
         throw std::invalid_argument("machineBlockDot: the operands differ in length");
+    // NVFP4's tensor scales stay out of the instructions: the GEMM's epilogue computes
+    // alpha·acc + c with alpha = FP32(t_a·t_b), one FP32 rounding (a fused multiply-add, as
+    // CUTLASS's linear combination does with beta = 1), so c then starts outside the chain.
+    const ExactValue alpha = roundedInto(a.tensorScale * b.tensorScale, fp32Spec());
+    const bool epilogue = !(alpha == ExactValue::dyadic(false, 1, 0));
+    MachineDotOptions chained = options;
+    if (epilogue)
+        chained.c = ExactValue();
     MachineDotResult result =
-        chain(machine, instruction, count, options,
+        chain(machine, instruction, count, chained,
               [&](std::size_t begin, std::size_t n, const ExactValue& c) {
                   const auto part = [&](const std::vector<ExactValue>& v) {
                       return std::span(v).subspan(begin, n);
@@ -122,11 +130,8 @@ MachineDotResult machineBlockDot(const MachineModel& machine, const BlockFormat&
                                            part(b.scales), format.element, *format.scale, c,
                                            instruction.model, instruction.subBlock);
               });
-    // NVFP4's tensor scales stay out of the instruction: the product's epilogue multiplies
-    // by their FP32 product (its alpha), one more FP32 rounding.
-    const ExactValue alpha = roundedInto(a.tensorScale * b.tensorScale, fp32Spec());
-    if (!(alpha == ExactValue::dyadic(false, 1, 0))) {
-        result.value = roundedInto(result.value * alpha, fp32Spec());
+    if (epilogue) {
+        result.value = roundedInto(result.value * alpha + options.c, fp32Spec());
         result.format = &fp32Spec();
     }
     return result;

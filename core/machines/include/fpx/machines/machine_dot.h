@@ -44,7 +44,8 @@ MachineDotResult machineDot(const MachineModel& machine, const FormatSpec& eleme
 
 // The same with block-scaled operands (quantizeOperand) on the machine's instruction for
 // `format` (mxfp8_e4m3, mxfp4, nvfp4, …). NVFP4's tensor scales are applied after the
-// instructions, as a GEMM's epilogue does: the result times FP32(tA·tB), rounded into FP32.
+// instructions, as a GEMM's epilogue does: the chain runs from 0, and the result is
+// FP32(tA·tB)·acc + c rounded once into FP32.
 MachineDotResult machineBlockDot(const MachineModel& machine, const BlockFormat& format,
                                  const BlockScaledOperand& a, const BlockScaledOperand& b,
                                  const MachineDotOptions& options = {});
