@@ -235,7 +235,7 @@ class TestSgdCli : public QObject {
         QCOMPARE(update["rule"].toString(), QString("pytorch-cpu"));
         QVERIFY(update["description"].toString().contains("add_"));
         const QStringList formulas = {"bf16(fp32(w + bf16(fp32(-lr))*g))",
-                                      "fp16(fp32(w + fp16(fp32(-lr))*g))",
+                                      "fp16(w + fp16(fp16(fp32(-lr))*g))",
                                       "fp32(w + fp32(-lr)*g)",
                                       "fp64(w - lr*g)",
                                       "fp64(w - lr*g)",

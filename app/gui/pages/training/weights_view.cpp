@@ -46,8 +46,10 @@ std::optional<std::vector<SgdVariant>> parseVariants(const QString& text, QStrin
     return variants;
 }
 
-// The combo's last entry: the formula field as written.
-constexpr int kCustom = 3;
+// The combo's last entry, after the built-in rules: the formula field as written.
+int customIndex() {
+    return int(builtinUpdateRuleNames().size());
+}
 
 QString customFormulaTip() {
     return QObject::tr("A formula in w, lr and g: exact arithmetic (+ − × ÷, fma, sqrt, min, "
@@ -105,10 +107,11 @@ WeightsView::WeightsView(QWidget* parent)
     for (const std::string& name : builtinUpdateRuleNames())
         rule_->addItem(QString::fromStdString(name), QString::fromStdString(name));
     rule_->addItem(tr("custom formula"));
-    rule_->setToolTip(tr("How each step computes w − lr·g and where it rounds, F being the "
-                         "format the stepped weight is held in (the master's, with one): exact "
-                         "and rounded once; PyTorch's CPU kernel; FP32 arithmetic; or the "
-                         "formula as written."));
+    rule_->setToolTip(
+        tr("How each step computes w − lr·g and where it rounds, F being the format the "
+           "stepped weight is held in (the master's, with one): exact and rounded once; "
+           "PyTorch's CPU kernels (1.13's, and 2's as its sources read); FP32 arithmetic; or "
+           "the formula as written."));
     form->addRow(tr("&Update rule"), rule_);
     customFormula_ = QStringLiteral("F(fp32(w + F(fp32(-lr))*g))");
     formula_ = new QLineEdit(this);
@@ -118,10 +121,10 @@ WeightsView::WeightsView(QWidget* parent)
     // Writing in the field makes the rule the formula written.
     connect(formula_, &QLineEdit::textEdited, this, [this](const QString& text) {
         customFormula_ = text;
-        if (rule_->currentIndex() != kCustom) {
+        if (rule_->currentIndex() != customIndex()) {
             // The text stays as typed, and the cursor where it is.
             const QSignalBlocker blocker(rule_);
-            rule_->setCurrentIndex(kCustom);
+            rule_->setCurrentIndex(customIndex());
             formula_->setToolTip(customFormulaTip());
         }
     });
@@ -172,7 +175,7 @@ QString WeightsView::setVariants(const QString& commaSeparated) {
 }
 
 void WeightsView::showChosenRule() {
-    if (rule_->currentIndex() == kCustom) {
+    if (rule_->currentIndex() == customIndex()) {
         formula_->setText(customFormula_);
         formula_->setToolTip(customFormulaTip());
         return;
@@ -195,7 +198,7 @@ QString WeightsView::setUpdateRule(const QString& text) {
         return {};
     }
     customFormula_ = text;
-    rule_->setCurrentIndex(kCustom);
+    rule_->setCurrentIndex(customIndex());
     showChosenRule(); // also when the combo was on the custom entry already
     if (!parsed)
         return tr("column %1: %2")
@@ -205,7 +208,8 @@ QString WeightsView::setUpdateRule(const QString& text) {
 }
 
 QString WeightsView::updateRuleText() const {
-    return rule_->currentIndex() == kCustom ? customFormula_ : rule_->currentData().toString();
+    return rule_->currentIndex() == customIndex() ? customFormula_
+                                                  : rule_->currentData().toString();
 }
 
 void WeightsView::start() {
