@@ -284,8 +284,8 @@ bool encodeExactly(double v, int exponentBits, int fraction, int maxBiased,
             if (q != std::floor(q) || biased > maxBiased ||
                 (biased == maxBiased && static_cast<std::uint32_t>(q) > maxTopFraction))
                 return false;
-            magnitude = (static_cast<std::uint32_t>(biased) << fraction) |
-                        static_cast<std::uint32_t>(q);
+            magnitude =
+                (static_cast<std::uint32_t>(biased) << fraction) | static_cast<std::uint32_t>(q);
         }
     }
     code = (sign << (exponentBits + fraction)) | magnitude;
@@ -343,38 +343,65 @@ std::vector<Case> makeCases() {
     auto x = [](int e) { return std::ldexp(1.0, e); };
     return {
         // FP8 E4M3, one instruction (K = 32) unless said.
-        {"fp8-subnormal-product", Element::E4M3, 32, 0.0,
+        {"fp8-subnormal-product",
+         Element::E4M3,
+         32,
+         0.0,
          {{0, p, p}, {1, -p, p}, {2, x(-9), x(-9)}},
          "1 - 1 + 2^-9*2^-9 (subnormal operands): the product 2^-18 is kept at F >= 18 "
          "(result 2^-18) and lost at F = 13 (result 0)"},
-        {"fp8-subnormal-product-c", Element::E4M3, 32, -1.0,
+        {"fp8-subnormal-product-c",
+         Element::E4M3,
+         32,
+         -1.0,
          {{0, p, p}, {1, x(-9), x(-9)}},
          "the same through the accumulator: c = -1, 1*1 + 2^-18: c takes part in the "
          "alignment as a product does; 2^-18 at F >= 18, 0 at F = 13"},
-        {"fp8-2^-14", Element::E4M3, 32, 0.0,
+        {"fp8-2^-14",
+         Element::E4M3,
+         32,
+         0.0,
          {{0, p, p}, {1, -p, p}, {2, x(-7), x(-7)}},
          "1 - 1 + 2^-14: kept at F >= 14 (Blackwell, and Hopper mma.sync at F = 25), lost "
          "at F = 13 (Ada mma, Hopper wgmma)"},
-        {"fp8-2^-13", Element::E4M3, 32, 0.0,
+        {"fp8-2^-13",
+         Element::E4M3,
+         32,
+         0.0,
          {{0, p, p}, {1, -p, p}, {2, x(-6), x(-7)}},
          "control: 1 - 1 + 2^-13 is kept at F = 13, so F is at least 13"},
-        {"fp8-negative", Element::E4M3, 32, 0.0,
+        {"fp8-negative",
+         Element::E4M3,
+         32,
+         0.0,
          {{0, p, p}, {1, -1.5 * x(-7), x(-7)}},
          "1 - 1.5*2^-14: at F = 13 truncation toward zero drops the product (1), rounding "
          "to nearest or toward -inf gives 1 - 2^-13; at F = 25 it is kept (1 - 1.5*2^-14)"},
-        {"fp8-e8m13-output", Element::E4M3, 32, 0.0,
+        {"fp8-e8m13-output",
+         Element::E4M3,
+         32,
+         0.0,
          {{0, p, p}, {1, p, p}, {2, x(-6), x(-7)}},
          "1 + 1 + 2^-13 = 2 + 2^-13 lies between two e8m13 values: an e8m13 output gives 2, "
          "an FP32 output 2 + 2^-13"},
-        {"fp8-e8m13-rounding", Element::E4M3, 32, 0.0,
+        {"fp8-e8m13-rounding",
+         Element::E4M3,
+         32,
+         0.0,
          {{0, p, p}, {1, p, p}, {2, x(-6), x(-6)}, {3, x(-6), x(-7)}},
          "2 + 3*2^-13 into e8m13: truncated 2 + 2^-12, rounded to nearest 2 + 2^-11; an FP32 "
          "output keeps 2 + 3*2^-13"},
-        {"fp8-halves", Element::E4M3, 32, 0.0,
+        {"fp8-halves",
+         Element::E4M3,
+         32,
+         0.0,
          {{0, p, p}, {1, -p, p}, {16, x(-9), x(-9)}},
          "1 - 1 in k = 0..15, 2^-18 at k = 16: one group of 32 at F = 13 loses 2^-18 beside 1 "
          "(0); two chained groups of 16 (Ada) align the second on its own and keep it (2^-18)"},
-        {"fp8-c-cut", Element::E4M3, 32, 1.0 + std::ldexp(1.0, -20),
+        {"fp8-c-cut",
+         Element::E4M3,
+         32,
+         1.0 + std::ldexp(1.0, -20),
          {{0, -p, p}},
          "c = 1 + 2^-20 with -1*1: c is cut like a product, to 1 at F = 13 (result 0); kept at "
          "F >= 20 (2^-20)"},
@@ -383,25 +410,43 @@ std::vector<Case> makeCases() {
          "loses every one (256); promotion into FP32 every N elements keeps all but those of "
          "the first N (N = 128: 258); F = 25 keeps them all (259.984375)"},
         // FP16, one instruction (K = 16).
-        {"fp16-2^-25", Element::F16, 16, 0.0,
+        {"fp16-2^-25",
+         Element::F16,
+         16,
+         0.0,
          {{0, p, p}, {1, -p, p}, {2, x(-12), x(-13)}},
          "1 - 1 + 2^-25: kept at F = 25 (Hopper, Blackwell), lost at F = 24 (Ampere, Ada)"},
-        {"fp16-2^-24", Element::F16, 16, 0.0,
+        {"fp16-2^-24",
+         Element::F16,
+         16,
+         0.0,
          {{0, p, p}, {1, -p, p}, {2, x(-12), x(-12)}},
          "control: 1 - 1 + 2^-24 is kept at F >= 24, lost at F = 23 (Volta)"},
-        {"fp16-output-rounding", Element::F16, 16, 0.0,
+        {"fp16-output-rounding",
+         Element::F16,
+         16,
+         0.0,
          {{0, p, p}, {1, x(-12), x(-12)}, {2, x(-12), x(-13)}},
          "1 + 2^-24 + 2^-25 into FP32: at F = 25 truncation gives 1 and rounding to nearest "
          "1 + 2^-23; at F = 24 the sum is 1 + 2^-24 and both give 1"},
-        {"fp16-negative", Element::F16, 16, 0.0,
+        {"fp16-negative",
+         Element::F16,
+         16,
+         0.0,
          {{0, p, p}, {1, -1.5 * x(-13), x(-13)}},
          "1 - 1.5*2^-26: truncated toward zero the product vanishes (1); toward -inf the "
          "result is 1 - 2^-24, and so it is rounded to nearest at F = 25"},
-        {"fp16-halves", Element::F16, 16, 0.0,
+        {"fp16-halves",
+         Element::F16,
+         16,
+         0.0,
          {{0, p, p}, {1, -p, p}, {8, x(-13), x(-13)}},
          "1 - 1 in k = 0..7, 2^-26 at k = 8: one group of 16 at F = 25 loses 2^-26 beside 1 (0); "
          "two chained groups of 8 (Ampere, Ada) keep it (2^-26)"},
-        {"fp16-c-small", Element::F16, 16, std::ldexp(1.0, -25),
+        {"fp16-c-small",
+         Element::F16,
+         16,
+         std::ldexp(1.0, -25),
          {{0, p, p}, {1, -p, p}},
          "c = 2^-25 with 1 - 1: the accumulator is cut as a product is: kept at F = 25 "
          "(2^-25), lost at F = 24 (0, where an FP32 addition keeps 2^-25)"},
@@ -441,16 +486,15 @@ bool isLt(Instruction i) {
 }
 
 struct Outcome {
-    std::string error;  // empty when it ran
+    std::string error; // empty when it ran
     bool compiled = true;
     bool unsupported = false; // cuBLASLt has no algorithm for it here
     float d00 = 0;
-    int strays = 0;     // elements of D other than D[0][0] that are not +0 or -0
-    std::string algo;   // cuBLASLt's choice
+    int strays = 0;   // elements of D other than D[0][0] that are not +0 or -0
+    std::string algo; // cuBLASLt's choice
 };
 
-template <class T>
-struct DeviceArray {
+template <class T> struct DeviceArray {
     T* p = nullptr;
     explicit DeviceArray(std::size_t n) {
         if (cudaMalloc(&p, n * sizeof(T)) != cudaSuccess)
@@ -614,19 +658,17 @@ Outcome runLt(cublasLtHandle_t handle, bool fast, const std::vector<std::uint8_t
                 std::size_t written = 0;
                 cublasLtMatmulAlgoConfigGetAttribute(&found[i].algo, CUBLASLT_ALGO_CONFIG_ID, &id,
                                                      sizeof id, &written);
-                cublasLtMatmulAlgoConfigGetAttribute(&found[i].algo,
-                                                     CUBLASLT_ALGO_CONFIG_TILE_ID, &tile,
-                                                     sizeof tile, &written);
+                cublasLtMatmulAlgoConfigGetAttribute(&found[i].algo, CUBLASLT_ALGO_CONFIG_TILE_ID,
+                                                     &tile, sizeof tile, &written);
                 cublasLtMatmulAlgoConfigGetAttribute(&found[i].algo,
                                                      CUBLASLT_ALGO_CONFIG_SPLITK_NUM, &splitK,
                                                      sizeof splitK, &written);
-                cublasLtMatmulAlgoConfigGetAttribute(&found[i].algo,
-                                                     CUBLASLT_ALGO_CONFIG_STAGES_ID, &stages,
-                                                     sizeof stages, &written);
+                cublasLtMatmulAlgoConfigGetAttribute(&found[i].algo, CUBLASLT_ALGO_CONFIG_STAGES_ID,
+                                                     &stages, sizeof stages, &written);
                 if (pass == 0 && splitK > 1)
                     continue;
                 if (pass == 1 && splitK <= 1)
-                    continue; // tried in the first pass
+                    continue;                                 // tried in the first pass
                 cudaMemset(d.p, 0xFF, m * n * sizeof(float)); // NaN: a D not written shows
                 s = cublasLtMatmul(handle, desc, &alpha, a.p, la, b.p, lb, &beta, cIn.p, lc, d.p,
                                    lc, &found[i].algo, workspace.p, workspaceBytes, 0);
@@ -648,8 +690,7 @@ Outcome runLt(cublasLtHandle_t handle, bool fast, const std::vector<std::uint8_t
                 out.strays = countStrays(host);
                 out.algo = "id " + std::to_string(id) + ", tile " + std::to_string(tile) +
                            ", split-k " + std::to_string(splitK) + ", stages " +
-                           std::to_string(stages) + ", workspace " +
-                           std::to_string(workspaceBytes);
+                           std::to_string(stages) + ", workspace " + std::to_string(workspaceBytes);
                 cleanup();
                 return out;
             }
@@ -703,9 +744,8 @@ bool toCodes(Element e, const std::vector<double>& values, std::vector<std::uint
     return true;
 }
 
-Outcome runOne(const InstructionInfo& info, cublasLtHandle_t lt,
-               const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b, float c,
-               int k) {
+Outcome runOne(const InstructionInfo& info, cublasLtHandle_t lt, const std::vector<std::uint8_t>& a,
+               const std::vector<std::uint8_t>& b, float c, int k) {
     if (isLt(info.id))
         return runLt(lt, info.id == Instruction::LtE4m3Fast, a, b, k);
     return runKernel(info.id, a, b, c, k);
@@ -745,9 +785,8 @@ bool layoutCheck(const InstructionInfo& info, cublasLtHandle_t lt, std::string& 
             return false;
         }
         if (static_cast<double>(o.d00) != w[j] || o.strays != 0) {
-            detail = "k = " + std::to_string(j) + ": D[0][0] = " + hexFloat(o.d00) +
-                     ", expected " + hexFloat(w[j]) + ", " + std::to_string(o.strays) +
-                     " other elements not zero";
+            detail = "k = " + std::to_string(j) + ": D[0][0] = " + hexFloat(o.d00) + ", expected " +
+                     hexFloat(w[j]) + ", " + std::to_string(o.strays) + " other elements not zero";
             return false;
         }
     }
@@ -761,8 +800,8 @@ void printResult(const Case& cs, const InstructionInfo& info, const std::vector<
                 "\"gpu_value\":\"%s\",\"strays\":%d,\"algo\":\"%s\",\"tells\":\"%s\"}\n",
                 cs.id, info.name, elementName(cs.element), cs.k, hexFloat(c).c_str(),
                 listOf(a).c_str(), listOf(b).c_str(), o ? bitsOf(o->d00).c_str() : "",
-                o ? hexFloat(o->d00).c_str() : "", o ? o->strays : 0, o ? jsonText(o->algo).c_str() : "",
-                cs.tells);
+                o ? hexFloat(o->d00).c_str() : "", o ? o->strays : 0,
+                o ? jsonText(o->algo).c_str() : "", cs.tells);
     std::fflush(stdout);
 }
 
