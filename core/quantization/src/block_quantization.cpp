@@ -4,6 +4,9 @@
 // value is exact in a double).
 #include "fpx/quantization/block_quantization.h"
 
+#include "fast_dequantizer.h"
+#include "fpx/exact/parallel_chunks.h"
+
 #include "fpx/exact/conversion.h"
 #include "fpx/exact/format_catalogue.h"
 #include "fpx/exact/format_limits.h"
@@ -537,39 +540,22 @@ void dequantizeInChunks(
     const QuantizedTensor& quantized, std::size_t chunk,
     const std::function<void(std::size_t first, const std::vector<double>& values)>& sink) {
     const std::size_t n = quantized.elementCount;
-    const ElementDecoder decode(quantized.format.element);
-    const bool direct = quantized.format.scheme == BlockScheme::Direct;
-    const std::size_t blockSize = quantized.blockSize ? quantized.blockSize : n;
+    const FastDequantizer dequantizer(quantized);
     chunk = std::max<std::size_t>(chunk, 1);
     std::vector<double> values;
-    std::size_t scaleBlock = std::numeric_limits<std::size_t>::max();
-    double scale = 1;
     for (std::size_t first = 0; first < n; first += chunk) {
-        const std::size_t end = std::min(n, first + chunk);
-        values.resize(end - first);
-        for (std::size_t i = first; i < end; ++i) {
-            const double v = decode(quantized.code(i));
-            if (direct) {
-                values[i - first] = v;
-                continue;
-            }
-            if (i / blockSize != scaleBlock) {
-                scaleBlock = i / blockSize;
-                scale = quantized.blockScale(scaleBlock);
-            }
-            // Exact (docs/behaviour.md): no rounding happens in this product.
-            values[i - first] = v * scale;
-        }
+        values.resize(std::min(n - first, chunk));
+        dequantizer.values(first, values.size(), values.data());
         sink(first, values);
     }
 }
 
 std::vector<double> dequantizeAll(const QuantizedTensor& quantized) {
     std::vector<double> all(quantized.elementCount);
-    dequantizeInChunks(quantized, std::size_t(1) << 16,
-                       [&](std::size_t first, const std::vector<double>& values) {
-                           std::copy(values.begin(), values.end(), all.begin() + first);
-                       });
+    const FastDequantizer dequantizer(quantized);
+    parallelChunks(all.size(), std::size_t(1) << 16, 0, [&](std::size_t begin, std::size_t end) {
+        dequantizer.values(begin, end - begin, all.data() + begin);
+    });
     return all;
 }
 

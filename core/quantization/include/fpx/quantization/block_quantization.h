@@ -4,6 +4,7 @@
 #include "fpx/data/tensor_view.h"
 #include "fpx/exact/exact_value.h"
 #include "fpx/quantization/block_format.h"
+#include "fpx/quantization/error_sums.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -89,9 +90,10 @@ void dequantizeInChunks(
     const std::function<void(std::size_t first, const std::vector<double>& values)>& sink);
 
 // How far the quantized tensor is from its input (NaN and ±∞ inputs left out of the sums and
-// counted apart). The sums of squares are taken in double over non-negative terms, pairwise,
-// so their relative error is far below what 4 decimals of sqnr_db can show (docs/behaviour.md gives
-// the bound).
+// counted apart). The sums of squares are taken in double over non-negative terms in the
+// fixed order of error_sums.h, so their relative error is far below what 4 decimals of
+// sqnr_db can show and every path gives the same bits (docs/design.md, "Quantization
+// statistics", gives the order and the bound).
 struct QuantizationReport {
     std::string format;
     std::size_t elements = 0;
@@ -113,6 +115,20 @@ struct QuantizationReport {
     std::optional<double> tensorScale; // NVFP4's s_tensor; nf4_dq's FP32 offset
 };
 
-QuantizationReport measureQuantization(const TensorView& input, const QuantizedTensor& quantized);
+// On `threads` threads (0: every hardware thread), with the vector loops; the figures do not
+// depend on the thread count.
+QuantizationReport measureQuantization(const TensorView& input, const QuantizedTensor& quantized,
+                                       int threads = 0);
+// The same report one element at a time, each value dequantized by the exact core: slow, the
+// reference the fast paths are tested against.
+QuantizationReport measureQuantizationExactly(const TensorView& input,
+                                              const QuantizedTensor& quantized);
+
+// The unit a quantizer's pieces hold whole (error_sums.h): the block size, or 1 for casts
+// and for one scale over the whole tensor (they work element by element).
+std::size_t statisticsUnit(const BlockFormat& format, std::size_t count, std::size_t blockSize);
+// The report's SQNR, MSE, RMSE and largest error from the sums (of terms scaled by
+// 2^−scaleExponent), its other fields left as they are.
+void finishReport(const ErrorSums& sums, int scaleExponent, QuantizationReport& report);
 
 } // namespace fpx

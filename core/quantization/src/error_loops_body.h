@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The loops of error_loops.h, included by one file per instruction set and compiled with its
+// flags and -ffp-contract=off (a fused multiply-add in one copy and not another would change
+// the bits): internal linkage, so the copies never mix. Plain element code over arrays of eight
+// lanes, for the compiler to vectorise without changing the order of any addition.
+
+#include "error_loops.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#if defined(__AVX512F__) && defined(__AVX512DQ__)
+#include <immintrin.h>
+// GCC's AVX-512 intrinsics start their results from an undefined vector, which it then
+// reports as maybe uninitialized once they are inlined; nothing here reads such a value.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+#endif
+
+namespace {
+
+using namespace fpx;
+
+void scaledLookup(const std::uint8_t* codes, std::size_t count, const double* table, double scale,
+                  double* values) {
+    for (std::size_t i = 0; i < count; ++i)
+        values[i] = table[codes[i]] * scale;
+}
+
+// The eight lanes as arrays (structure of arrays), so that each field is one vector.
+struct Lanes {
+    alignas(64) double signal[kErrorLanes] = {};
+    alignas(64) double noise[kErrorLanes] = {};
+    alignas(64) double maxAbsError[kErrorLanes] = {};
+    alignas(64) std::size_t valid[kErrorLanes] = {};
+    alignas(64) std::size_t nonFiniteOutputs[kErrorLanes] = {};
+    alignas(64) std::size_t maxErrorIndex[kErrorLanes] = {};
+
+    void add(std::size_t j, double x, double q, std::size_t index) {
+        addErrorTerms(x, q, index, signal[j], noise[j], valid[j], nonFiniteOutputs[j],
+                      maxAbsError[j], maxErrorIndex[j]);
+    }
+    ErrorSums met() const {
+        ErrorLane lanes[kErrorLanes];
+        for (std::size_t j = 0; j < kErrorLanes; ++j)
+            lanes[j] = ErrorLane{signal[j],           noise[j],       valid[j],
+                                 nonFiniteOutputs[j], maxAbsError[j], maxErrorIndex[j]};
+        return meetLanes(lanes);
+    }
+};
+
+template <typename X, typename Scaled>
+ErrorSums pieceSums(const X* x, const double* q, std::size_t count, std::size_t first,
+                    const Scaled& scaled) {
+    Lanes lanes;
+    std::size_t i = 0;
+    for (; i + kErrorLanes <= count; i += kErrorLanes)
+        for (std::size_t j = 0; j < kErrorLanes; ++j)
+            lanes.add(j, scaled(x[i + j]), scaled(q[i + j]), first + i + j);
+    for (std::size_t j = 0; i + j < count; ++j)
+        lanes.add(j, scaled(x[i + j]), scaled(q[i + j]), first + i + j);
+    return lanes.met();
+}
+
+#if defined(__AVX512F__) && defined(__AVX512DQ__)
+
+// The eight lanes as one register each: addErrorTerms on eight elements at once, the same
+// operations in the same order (a masked zero where the scalar code picks 0.0).
+struct VectorLanes {
+    __m512d signal = _mm512_setzero_pd();
+    __m512d noise = _mm512_setzero_pd();
+    __m512d maxAbsError = _mm512_setzero_pd();
+    __m512i valid = _mm512_setzero_si512();
+    __m512i nonFiniteOutputs = _mm512_setzero_si512();
+    __m512i maxErrorIndex = _mm512_setzero_si512();
+    __m512i index;
+
+    explicit VectorLanes(std::size_t first)
+        : index(_mm512_add_epi64(_mm512_set1_epi64(static_cast<long long>(first)),
+                                 _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0))) {}
+
+    void add(__m512d x, __m512d q) {
+        const __m512d zero = _mm512_setzero_pd();
+        const __m512i one = _mm512_set1_epi64(1);
+        const __mmask8 finiteX = _mm512_cmp_pd_mask(_mm512_sub_pd(x, x), zero, _CMP_EQ_OQ);
+        const __mmask8 finiteQ = _mm512_cmp_pd_mask(_mm512_sub_pd(q, q), zero, _CMP_EQ_OQ);
+        const __mmask8 ok = finiteX & finiteQ;
+        const __m512d d = _mm512_maskz_sub_pd(ok, x, q);
+        const __m512d xx = _mm512_maskz_mul_pd(ok, x, x);
+        const __m512d dd = _mm512_mul_pd(d, d);
+        signal = _mm512_add_pd(signal, xx);
+        noise = _mm512_add_pd(noise, dd);
+        valid = _mm512_mask_add_epi64(valid, ok, valid, one);
+        nonFiniteOutputs = _mm512_mask_add_epi64(
+            nonFiniteOutputs, static_cast<__mmask8>(finiteX & ~finiteQ), nonFiniteOutputs, one);
+        const __m512d magnitude = _mm512_abs_pd(d);
+        const __mmask8 larger = _mm512_cmp_pd_mask(magnitude, maxAbsError, _CMP_GT_OQ);
+        maxAbsError = _mm512_mask_mov_pd(maxAbsError, larger, magnitude);
+        maxErrorIndex = _mm512_mask_mov_epi64(maxErrorIndex, larger, index);
+        index = _mm512_add_epi64(index, _mm512_set1_epi64(8));
+    }
+
+    // Back to arrays, for the last elements and the meeting of the lanes.
+    Lanes lanes() const {
+        Lanes l;
+        _mm512_store_pd(l.signal, signal);
+        _mm512_store_pd(l.noise, noise);
+        _mm512_store_pd(l.maxAbsError, maxAbsError);
+        _mm512_store_si512(l.valid, valid);
+        _mm512_store_si512(l.nonFiniteOutputs, nonFiniteOutputs);
+        _mm512_store_si512(l.maxErrorIndex, maxErrorIndex);
+        return l;
+    }
+};
+
+void pieceOfFloats(const float* x, const double* q, std::size_t count, std::size_t first,
+                   ErrorSums& sums) {
+    VectorLanes v(first);
+    std::size_t i = 0;
+    for (; i + 8 <= count; i += 8)
+        v.add(_mm512_cvtps_pd(_mm256_loadu_ps(x + i)), _mm512_loadu_pd(q + i));
+    Lanes lanes = v.lanes();
+    for (std::size_t j = 0; i + j < count; ++j)
+        lanes.add(j, double(x[i + j]), q[i + j], first + i + j);
+    sums = lanes.met();
+}
+
+void pieceOfCodes(const float* x, const std::uint8_t* codes, std::size_t count,
+                  std::size_t blockSize, const double* scales, const double* table, bool sixteen,
+                  std::size_t first, ErrorSums& sums) {
+    VectorLanes v(first);
+    const __m512d low = _mm512_loadu_pd(table);
+    const __m512d high = _mm512_loadu_pd(table + 8);
+    std::size_t i = 0;
+    for (std::size_t block = 0; i + 8 <= count; ++block) {
+        const __m512d scale = _mm512_set1_pd(scales[block]);
+        const std::size_t end = std::min(count, i + blockSize);
+        for (; i + 8 <= end; i += 8) {
+            const __m512i code =
+                _mm512_cvtepu8_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(codes + i)));
+            const __m512d element = sixteen ? _mm512_permutex2var_pd(low, code, high)
+                                            : _mm512_i64gather_pd(code, table, 8);
+            v.add(_mm512_cvtps_pd(_mm256_loadu_ps(x + i)), _mm512_mul_pd(element, scale));
+        }
+    }
+    Lanes lanes = v.lanes();
+    for (std::size_t j = 0; i + j < count; ++j)
+        lanes.add(j, double(x[i + j]), table[codes[i + j]] * scales[(i + j) / blockSize],
+                  first + i + j);
+    sums = lanes.met();
+}
+
+#else
+
+void pieceOfFloats(const float* x, const double* q, std::size_t count, std::size_t first,
+                   ErrorSums& sums) {
+    sums = pieceSums(x, q, count, first, [](auto v) { return double(v); });
+}
+
+void pieceOfCodes(const float* x, const std::uint8_t* codes, std::size_t count,
+                  std::size_t blockSize, const double* scales, const double* table, bool,
+                  std::size_t first, ErrorSums& sums) {
+    Lanes lanes;
+    std::size_t i = 0;
+    for (std::size_t block = 0; i < count; ++block) {
+        const double scale = scales[block];
+        const std::size_t end = std::min(count, i + blockSize);
+        for (; i < end; ++i)
+            lanes.add(i % kErrorLanes, double(x[i]), table[codes[i]] * scale, first + i);
+    }
+    sums = lanes.met();
+}
+
+#endif
+
+void pieceOfDoubles(const double* x, const double* q, std::size_t count, std::size_t first,
+                    double factor, ErrorSums& sums) {
+    sums = pieceSums(x, q, count, first, [factor](double v) { return v * factor; });
+}
+
+fpx::kernels::ErrorLoops makeErrorLoops(const char* name) {
+    return fpx::kernels::ErrorLoops{name, &scaledLookup, &pieceOfFloats, &pieceOfDoubles,
+                                    &pieceOfCodes};
+}
+
+} // namespace

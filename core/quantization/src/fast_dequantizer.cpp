@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Dequantization by tables: the exact core decodes each element code and each scale code once,
+// and the products element value × block scale are exact in a double (docs/behaviour.md,
+// "Block formats and quantization"), so a table lookup and one multiplication give
+// QuantizedTensor::dequantized's value bit for bit.
+#include "fast_dequantizer.h"
+
+#include "fpx/exact/conversion.h"
+#include "fpx/exact/packed_codes.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace fpx {
+
+namespace {
+
+constexpr std::size_t kNf4DoubleQuantGroup = 256; // absmax codes sharing one FP32 scale
+constexpr std::size_t kMaxScalesOnStack = 512;    // a piece of 4096 in blocks of 8
+
+bool isIeeeBinary(const FormatSpec& spec, int exponentBits, int fractionBits) {
+    return spec.kind == FormatKind::BinaryFloat && spec.isSigned &&
+           spec.specials == SpecialEncoding::Ieee && !spec.explicitIntegerBit &&
+           spec.exponentZeroIsSubnormal && spec.exponentBits == exponentBits &&
+           spec.fractionBits == fractionBits && spec.bias == (1 << (exponentBits - 1)) - 1;
+}
+
+} // namespace
+
+double nf4DoubleQuantizedAbsmax(std::int64_t k, float groupScale, float offset) {
+    // p = k · g is exact (at most 8 and 24 significant bits). hi = RN64(p + offset) and
+    // lo = (p + offset) − hi exactly (two-sum). RN32(hi) is RN32(p + offset) unless hi is the
+    // midpoint of two FP32 neighbours: no FP32 midpoint lies strictly between the exact sum
+    // and hi (a midpoint is a double, and hi is the double nearest the sum), so only a hi on a
+    // midpoint, with lo ≠ 0, rounds the other way from the exact sum; lo's sign says which.
+    //
+    //        below            midpoint = hi            above      (FP32 neighbours)
+    //          |------------------|------------------|
+    //                             ^ sum = hi + lo: lo > 0 → above, lo < 0 → below
+    const double p = double(k) * double(groupScale);
+    const double o = double(offset);
+    const double hi = p + o;
+    const double back = hi - p;
+    const double lo = (p - (hi - back)) + (o - back);
+    float rounded = float(hi);
+    if (lo != 0 && std::isfinite(rounded) && double(rounded) != hi) {
+        const bool roundedUp = double(rounded) > hi;
+        const float below =
+            roundedUp ? std::nextafter(rounded, -std::numeric_limits<float>::infinity()) : rounded;
+        const float above =
+            roundedUp ? rounded : std::nextafter(rounded, std::numeric_limits<float>::infinity());
+        if (std::isfinite(above) && hi - double(below) == double(above) - hi)
+            rounded = lo > 0 ? above : below;
+    }
+    if (std::isinf(rounded)) // saturating: beyond the largest FP32 number it is that number
+        rounded = std::copysign(std::numeric_limits<float>::max(), rounded);
+    return double(rounded);
+}
+
+FastDequantizer::FastDequantizer(const QuantizedTensor& quantized)
+    : quantized_(quantized), loops_(kernels::fastestErrorLoops()) {
+    const FormatSpec& element = quantized.format.element;
+    const int bytes = packedBytes(element);
+    if (element.totalBits() <= 16) {
+        elementValues_.resize(std::size_t(1) << element.totalBits());
+        for (std::size_t c = 0; c < elementValues_.size(); ++c)
+            elementValues_[c] = doubleFromExact(decodeCode(element, Code(c)).value);
+        if (bytes == 1) {
+            // Every byte indexes the table: codes above the format's are never stored, but
+            // a full table keeps the lookup free of a bounds check.
+            sixteenValues_ = elementValues_.size() <= 16;
+            elementValues_.resize(256, std::numeric_limits<double>::quiet_NaN());
+            codes_ = Codes::OneByte;
+        } else {
+            codes_ = Codes::TwoBytes;
+        }
+    } else if (isIeeeBinary(element, 8, 23)) {
+        codes_ = Codes::Binary32;
+    } else if (isIeeeBinary(element, 11, 52)) {
+        codes_ = Codes::Binary64;
+    }
+    const BlockScheme scheme = quantized.format.scheme;
+    if ((scheme == BlockScheme::Mx || scheme == BlockScheme::Nvfp4) && quantized.format.scale &&
+        quantized.format.scale->totalBits() <= 8) {
+        const double tensor =
+            scheme == BlockScheme::Nvfp4 ? double(quantized.tensorScale.value_or(1)) : 1.0;
+        scaleValues_.resize(256);
+        for (std::size_t c = 0; c < 256; ++c)
+            scaleValues_[c] =
+                doubleFromExact(decodeCode(*quantized.format.scale, Code(c)).value) * tensor;
+    }
+}
+
+double FastDequantizer::blockScale(std::size_t block) const {
+    const QuantizedTensor& q = quantized_;
+    switch (q.format.scheme) {
+    case BlockScheme::Direct:
+        return 1;
+    case BlockScheme::Mx:
+    case BlockScheme::Nvfp4:
+        if (!scaleValues_.empty())
+            return scaleValues_[q.scaleCodes[block] & 0xffu];
+        return q.blockScale(block);
+    case BlockScheme::Nf4:
+        if (q.format.doubleQuantized) {
+            const int bits = q.format.scale->integerBits;
+            const std::uint32_t stored = q.scaleCodes[block];
+            if (stored == (1u << (bits - 1)))
+                return std::numeric_limits<double>::quiet_NaN();
+            const std::int64_t level = stored >= (1u << (bits - 1))
+                                           ? std::int64_t(stored) - (std::int64_t(1) << bits)
+                                           : std::int64_t(stored);
+            return nf4DoubleQuantizedAbsmax(level, q.groupScales[block / kNf4DoubleQuantGroup],
+                                            q.tensorScale.value_or(0));
+        }
+        return double(std::bit_cast<float>(q.scaleCodes[block]));
+    case BlockScheme::IntAbsmax:
+        return double(std::bit_cast<float>(q.scaleCodes[block]));
+    }
+    return q.blockScale(block);
+}
+
+void FastDequantizer::elements(std::size_t first, std::size_t count, double scale,
+                               double* values) const {
+    const std::uint8_t* codes = quantized_.codes.data();
+    switch (codes_) {
+    case Codes::OneByte:
+        loops_.scaledLookup(codes + first, count, elementValues_.data(), scale, values);
+        return;
+    case Codes::TwoBytes:
+        for (std::size_t i = 0; i < count; ++i) {
+            const std::size_t at = 2 * (first + i);
+            values[i] = elementValues_[codes[at] | std::size_t(codes[at + 1]) << 8] * scale;
+        }
+        return;
+    case Codes::Binary32:
+        for (std::size_t i = 0; i < count; ++i) {
+            std::uint32_t bits = 0;
+            std::memcpy(&bits, codes + 4 * (first + i), 4);
+            values[i] = double(std::bit_cast<float>(bits)) * scale;
+        }
+        return;
+    case Codes::Binary64:
+        for (std::size_t i = 0; i < count; ++i) {
+            std::uint64_t bits = 0;
+            std::memcpy(&bits, codes + 8 * (first + i), 8);
+            values[i] = std::bit_cast<double>(bits) * scale;
+        }
+        return;
+    case Codes::ExactCore:
+        for (std::size_t i = 0; i < count; ++i)
+            values[i] = quantized_.dequantized(first + i);
+        return;
+    }
+}
+
+void FastDequantizer::values(std::size_t first, std::size_t count, double* values) const {
+    const QuantizedTensor& q = quantized_;
+    if (codes_ == Codes::ExactCore) {
+        elements(first, count, 1, values);
+        return;
+    }
+    if (q.format.scheme == BlockScheme::Direct) {
+        elements(first, count, 1, values);
+        return;
+    }
+    const std::size_t blockSize = q.blockSize ? q.blockSize : q.elementCount;
+    for (std::size_t at = first; at < first + count;) {
+        const std::size_t block = at / blockSize;
+        const std::size_t end = std::min(first + count, (block + 1) * blockSize);
+        elements(at, end - at, blockScale(block), values + (at - first));
+        at = end;
+    }
+}
+
+ErrorSums FastDequantizer::pieceSums(const float* x, std::size_t first, std::size_t count,
+                                     std::vector<double>& scratch) const {
+    const QuantizedTensor& q = quantized_;
+    ErrorSums sums;
+    const bool direct = q.format.scheme == BlockScheme::Direct;
+    const std::size_t blockSize = q.blockSize ? q.blockSize : q.elementCount;
+    const bool oneScale = direct || blockSize >= q.elementCount;
+    if (codes_ == Codes::OneByte && (oneScale || blockSize % 8 == 0)) {
+        // One scale for the piece: a "block" as long as the piece, rounded up to whole vectors.
+        const std::size_t scaleStride = oneScale ? (count + 7) / 8 * 8 : blockSize;
+        const std::size_t blocks = oneScale ? 1 : (count + blockSize - 1) / blockSize;
+        double scales[kMaxScalesOnStack];
+        std::vector<double> many;
+        double* blockScales = scales;
+        if (blocks > kMaxScalesOnStack) {
+            many.resize(blocks);
+            blockScales = many.data();
+        }
+        for (std::size_t b = 0; b < blocks; ++b)
+            blockScales[b] = oneScale ? blockScale(0) : blockScale(first / blockSize + b);
+        loops_.pieceOfCodes(x + first, q.codes.data() + first, count, scaleStride, blockScales,
+                            elementValues_.data(), sixteenValues_, first, sums);
+        return sums;
+    }
+    scratch.resize(count);
+    values(first, count, scratch.data());
+    loops_.pieceOfFloats(x + first, scratch.data(), count, first, sums);
+    return sums;
+}
+
+} // namespace fpx
