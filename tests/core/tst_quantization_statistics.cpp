@@ -7,6 +7,7 @@
 // so that the fixed order itself is shown to be accurate. ctest runs it once per instruction
 // set (FPX_MAX_ISA), so each copy of the loops is checked.
 #include "fpx/quantization/block_quantization.h"
+#include "fpx/quantization/quantization_pass.h"
 #include "fpx/quantization/tensor_quantizer.h"
 #include "tensor_fixture.h"
 
@@ -142,6 +143,9 @@ class TestQuantizationStatistics : public QObject {
     void doubleTensors();
     void firstLargestError();
     void sumsAreAccurate();
+    void passMatchesReference();
+    void passKeepsCodes();
+    void passCancels();
 };
 
 void TestQuantizationStatistics::fastMatchesExact_data() {
@@ -248,6 +252,139 @@ void TestQuantizationStatistics::sumsAreAccurate() {
              qPrintable(QString("%1 against %2").arg(r.sqnrDb, 0, 'g', 17).arg(sqnr, 0, 'g', 17)));
     QVERIFY(std::fabs(r.mse - mse) <= 1e-12 * mse);
     QCOMPARE(QString::number(r.sqnrDb, 'f', 4), QString::number(sqnr, 'f', 4));
+}
+
+namespace {
+
+// Tensors of every kind the pass meets: FP32 of several sizes and shapes (one below a piece,
+// ragged chunks, NaN and ±∞ here and there, all zeros), an FP64 tensor and an empty one.
+struct PassFixture {
+    std::vector<std::vector<float>> floats;
+    std::vector<double> doubles;
+    std::vector<TensorView> views;
+
+    PassFixture() {
+        floats.push_back(toFloats(draw("outliers", 3 * 16 * 4096 + 1001, 21)));
+        floats.push_back(toFloats(draw("nonfinite", 70003, 22)));
+        floats.push_back(toFloats(draw("wide", 777, 23)));
+        floats.push_back(std::vector<float>(4096, 0.0f));
+        floats.push_back({});
+        doubles = draw("normal", 5000, 24);
+        const std::vector<std::vector<std::size_t>> shapes{
+            {(3 * 16 * 4096 + 1001) / 7, 7}, {70003}, {777}, {64, 64}, {0}};
+        for (std::size_t t = 0; t < floats.size(); ++t) {
+            TensorView v;
+            v.name = "t" + std::to_string(t);
+            v.shape = shapes[t];
+            v.floats = floats[t];
+            if (t == 0)
+                v.floats = v.floats.first(shapes[0][0] * 7);
+            views.push_back(v);
+        }
+        TensorView d;
+        d.name = "doubles";
+        d.shape = {doubles.size()};
+        d.doubles = doubles;
+        views.push_back(d);
+    }
+};
+
+std::vector<BlockFormat> passFormats() {
+    std::vector<BlockFormat> formats;
+    for (const char* id : {"mxfp4", "mxfp8_e4m3", "mxint8", "nvfp4", "nf4", "nf4_dq", "int8",
+                           "int4", "fp8_e4m3", "bf16", "fp16"})
+        formats.push_back(blockFormat(id));
+    formats.push_back(blockFormat("int4", "64"));
+    formats.push_back(blockFormat("mxfp6_e2m3", "row"));
+    formats.push_back(blockFormat("nf4", "100"));
+    return formats;
+}
+
+} // namespace
+
+// Every report of the pass, on one and two threads, equals quantizeTensor's codes measured by
+// the exact reference, bit for bit; an empty tensor has an error, not a report.
+void TestQuantizationStatistics::passMatchesReference() {
+    const PassFixture fixture;
+    QuantizationPass pass{fixture.views, passFormats(), false};
+    for (const int threads : {1, 2}) {
+        std::string error;
+        QuantizeRun run;
+        run.threads = threads;
+        const std::optional<QuantizationPassResult> result = runQuantizationPass(pass, error, run);
+        QVERIFY2(result, error.c_str());
+        for (std::size_t t = 0; t < pass.tensors.size(); ++t)
+            for (std::size_t f = 0; f < pass.formats.size(); ++f) {
+                const QString what = QString("%1 × %2, %3 thread(s): ")
+                                         .arg(QString::fromStdString(pass.tensors[t].name),
+                                              QString::fromStdString(pass.formats[f].id))
+                                         .arg(threads);
+                std::string why;
+                const auto q = quantizeTensor(pass.formats[f], pass.tensors[t], why);
+                if (!q) {
+                    QVERIFY2(!result->errors[t][f].empty(), qPrintable(what + "no error"));
+                    continue;
+                }
+                QVERIFY2(result->errors[t][f].empty(),
+                         qPrintable(what + QString::fromStdString(result->errors[t][f])));
+                QString differs;
+                QVERIFY2(sameReport(result->reports[t][f],
+                                    measureQuantizationExactly(pass.tensors[t], *q), differs),
+                         qPrintable(what + differs));
+            }
+    }
+}
+
+// With the codes kept, each is quantizeTensor's, and so are the scales and the counts.
+void TestQuantizationStatistics::passKeepsCodes() {
+    const PassFixture fixture;
+    QuantizationPass pass{fixture.views, passFormats(), true};
+    std::string error;
+    const std::optional<QuantizationPassResult> result = runQuantizationPass(pass, error);
+    QVERIFY2(result, error.c_str());
+    for (std::size_t t = 0; t < pass.tensors.size(); ++t)
+        for (std::size_t f = 0; f < pass.formats.size(); ++f) {
+            std::string why;
+            const auto q = quantizeTensor(pass.formats[f], pass.tensors[t], why);
+            if (!q)
+                continue;
+            const QuantizedTensor& kept = result->quantized[t][f];
+            const QString what =
+                QString::fromStdString(pass.tensors[t].name + " × " + pass.formats[f].id);
+            QVERIFY2(kept.codes == q->codes, qPrintable(what + ": codes"));
+            QVERIFY2(kept.scaleCodes == q->scaleCodes, qPrintable(what + ": scales"));
+            QVERIFY2(kept.groupScales == q->groupScales, qPrintable(what + ": group scales"));
+            QVERIFY2(kept.tensorScale == q->tensorScale, qPrintable(what + ": tensor scale"));
+            QVERIFY2(kept.clipped == q->clipped && kept.flushed == q->flushed &&
+                         kept.nanInputs == q->nanInputs && kept.infInputs == q->infInputs,
+                     qPrintable(what + ": counts"));
+            QCOMPARE(kept.blockSize, q->blockSize);
+        }
+}
+
+void TestQuantizationStatistics::passCancels() {
+    const PassFixture fixture;
+    QuantizationPass pass{fixture.views, passFormats(), false};
+    std::size_t calls = 0, last = 0, total = 0;
+    QuantizeRun run;
+    run.progress = [&](std::size_t done, std::size_t all) {
+        ++calls;
+        last = done;
+        total = all;
+        return calls < 3;
+    };
+    std::string error;
+    QVERIFY(!runQuantizationPass(pass, error, run));
+    QCOMPARE(QString::fromStdString(error), QString("cancelled"));
+    QVERIFY(last < total);
+    // Uncancelled, progress ends at its total.
+    run.progress = [&](std::size_t done, std::size_t all) {
+        last = done;
+        total = all;
+        return true;
+    };
+    QVERIFY(runQuantizationPass(pass, error, run));
+    QCOMPARE(last, total);
 }
 
 QTEST_APPLESS_MAIN(TestQuantizationStatistics)

@@ -540,21 +540,23 @@ void dequantizeInChunks(
     const QuantizedTensor& quantized, std::size_t chunk,
     const std::function<void(std::size_t first, const std::vector<double>& values)>& sink) {
     const std::size_t n = quantized.elementCount;
-    const FastDequantizer dequantizer(quantized);
+    const FastDequantizer dequantizer(quantized.format);
+    const StoredCodes stored = StoredCodes::of(quantized);
     chunk = std::max<std::size_t>(chunk, 1);
     std::vector<double> values;
     for (std::size_t first = 0; first < n; first += chunk) {
         values.resize(std::min(n - first, chunk));
-        dequantizer.values(first, values.size(), values.data());
+        dequantizer.values(stored, first, values.size(), values.data());
         sink(first, values);
     }
 }
 
 std::vector<double> dequantizeAll(const QuantizedTensor& quantized) {
     std::vector<double> all(quantized.elementCount);
-    const FastDequantizer dequantizer(quantized);
+    const FastDequantizer dequantizer(quantized.format);
+    const StoredCodes stored = StoredCodes::of(quantized);
     parallelChunks(all.size(), std::size_t(1) << 16, 0, [&](std::size_t begin, std::size_t end) {
-        dequantizer.values(begin, end - begin, all.data() + begin);
+        dequantizer.values(stored, begin, end - begin, all.data() + begin);
     });
     return all;
 }

@@ -60,15 +60,22 @@ double nf4DoubleQuantizedAbsmax(std::int64_t k, float groupScale, float offset) 
     return double(rounded);
 }
 
-FastDequantizer::FastDequantizer(const QuantizedTensor& quantized)
-    : quantized_(quantized), loops_(kernels::fastestErrorLoops()) {
-    const FormatSpec& element = quantized.format.element;
-    const int bytes = packedBytes(element);
+StoredCodes StoredCodes::of(const QuantizedTensor& quantized) {
+    return StoredCodes{
+        quantized.codes.data(),      quantized.scaleCodes.data(), 0,
+        quantized.blockSize,         quantized.elementCount,      quantized.tensorScale,
+        quantized.groupScales.data()};
+}
+
+FastDequantizer::FastDequantizer(const BlockFormat& format)
+    : format_(format), loops_(kernels::fastestErrorLoops()) {
+    const FormatSpec& element = format.element;
+    bytesPerCode_ = packedBytes(element);
     if (element.totalBits() <= 16) {
         elementValues_.resize(std::size_t(1) << element.totalBits());
         for (std::size_t c = 0; c < elementValues_.size(); ++c)
             elementValues_[c] = doubleFromExact(decodeCode(element, Code(c)).value);
-        if (bytes == 1) {
+        if (bytesPerCode_ == 1) {
             // Every byte indexes the table: codes above the format's are never stored, but
             // a full table keeps the lookup free of a bounds check.
             sixteenValues_ = elementValues_.size() <= 16;
@@ -82,126 +89,127 @@ FastDequantizer::FastDequantizer(const QuantizedTensor& quantized)
     } else if (isIeeeBinary(element, 11, 52)) {
         codes_ = Codes::Binary64;
     }
-    const BlockScheme scheme = quantized.format.scheme;
-    if ((scheme == BlockScheme::Mx || scheme == BlockScheme::Nvfp4) && quantized.format.scale &&
-        quantized.format.scale->totalBits() <= 8) {
-        const double tensor =
-            scheme == BlockScheme::Nvfp4 ? double(quantized.tensorScale.value_or(1)) : 1.0;
+    if ((format.scheme == BlockScheme::Mx || format.scheme == BlockScheme::Nvfp4) && format.scale &&
+        format.scale->totalBits() <= 8) {
         scaleValues_.resize(256);
         for (std::size_t c = 0; c < 256; ++c)
-            scaleValues_[c] =
-                doubleFromExact(decodeCode(*quantized.format.scale, Code(c)).value) * tensor;
+            scaleValues_[c] = doubleFromExact(decodeCode(*format.scale, Code(c)).value);
     }
 }
 
-double FastDequantizer::blockScale(std::size_t block) const {
-    const QuantizedTensor& q = quantized_;
-    switch (q.format.scheme) {
+double FastDequantizer::blockScale(const StoredCodes& stored, std::size_t block) const {
+    const std::uint32_t code =
+        format_.scheme == BlockScheme::Direct
+            ? 0
+            : stored.scaleCodes[block - stored.firstElement / stored.blockSize];
+    switch (format_.scheme) {
     case BlockScheme::Direct:
         return 1;
     case BlockScheme::Mx:
-    case BlockScheme::Nvfp4:
-        if (!scaleValues_.empty())
-            return scaleValues_[q.scaleCodes[block] & 0xffu];
-        return q.blockScale(block);
-    case BlockScheme::Nf4:
-        if (q.format.doubleQuantized) {
-            const int bits = q.format.scale->integerBits;
-            const std::uint32_t stored = q.scaleCodes[block];
-            if (stored == (1u << (bits - 1)))
-                return std::numeric_limits<double>::quiet_NaN();
-            const std::int64_t level = stored >= (1u << (bits - 1))
-                                           ? std::int64_t(stored) - (std::int64_t(1) << bits)
-                                           : std::int64_t(stored);
-            return nf4DoubleQuantizedAbsmax(level, q.groupScales[block / kNf4DoubleQuantGroup],
-                                            q.tensorScale.value_or(0));
-        }
-        return double(std::bit_cast<float>(q.scaleCodes[block]));
-    case BlockScheme::IntAbsmax:
-        return double(std::bit_cast<float>(q.scaleCodes[block]));
+    case BlockScheme::Nvfp4: {
+        const double scale = scaleValues_.empty()
+                                 ? doubleFromExact(decodeCode(*format_.scale, code).value)
+                                 : scaleValues_[code & 0xffu];
+        // Exact: an E4M3 value times an FP32 one (as QuantizedTensor::blockScale).
+        return format_.scheme == BlockScheme::Nvfp4 ? scale * double(stored.tensorScale.value_or(1))
+                                                    : scale;
     }
-    return q.blockScale(block);
+    case BlockScheme::Nf4:
+        if (format_.doubleQuantized) {
+            const int bits = format_.scale->integerBits;
+            if (code == (1u << (bits - 1)))
+                return std::numeric_limits<double>::quiet_NaN();
+            const std::int64_t level = code >= (1u << (bits - 1))
+                                           ? std::int64_t(code) - (std::int64_t(1) << bits)
+                                           : std::int64_t(code);
+            return nf4DoubleQuantizedAbsmax(level, stored.groupScales[block / kNf4DoubleQuantGroup],
+                                            stored.tensorScale.value_or(0));
+        }
+        return double(std::bit_cast<float>(code));
+    case BlockScheme::IntAbsmax:
+        return double(std::bit_cast<float>(code));
+    }
+    return 1;
 }
 
-void FastDequantizer::elements(std::size_t first, std::size_t count, double scale,
-                               double* values) const {
-    const std::uint8_t* codes = quantized_.codes.data();
+void FastDequantizer::elements(const StoredCodes& stored, std::size_t first, std::size_t count,
+                               double scale, double* values) const {
+    const std::uint8_t* codes =
+        stored.codes + (first - stored.firstElement) * std::size_t(bytesPerCode_);
     switch (codes_) {
     case Codes::OneByte:
-        loops_.scaledLookup(codes + first, count, elementValues_.data(), scale, values);
+        loops_.scaledLookup(codes, count, elementValues_.data(), scale, values);
         return;
     case Codes::TwoBytes:
-        for (std::size_t i = 0; i < count; ++i) {
-            const std::size_t at = 2 * (first + i);
-            values[i] = elementValues_[codes[at] | std::size_t(codes[at + 1]) << 8] * scale;
-        }
+        for (std::size_t i = 0; i < count; ++i)
+            values[i] = elementValues_[codes[2 * i] | std::size_t(codes[2 * i + 1]) << 8] * scale;
         return;
     case Codes::Binary32:
         for (std::size_t i = 0; i < count; ++i) {
             std::uint32_t bits = 0;
-            std::memcpy(&bits, codes + 4 * (first + i), 4);
+            std::memcpy(&bits, codes + 4 * i, 4);
             values[i] = double(std::bit_cast<float>(bits)) * scale;
         }
         return;
     case Codes::Binary64:
         for (std::size_t i = 0; i < count; ++i) {
             std::uint64_t bits = 0;
-            std::memcpy(&bits, codes + 8 * (first + i), 8);
+            std::memcpy(&bits, codes + 8 * i, 8);
             values[i] = std::bit_cast<double>(bits) * scale;
         }
         return;
     case Codes::ExactCore:
-        for (std::size_t i = 0; i < count; ++i)
-            values[i] = quantized_.dequantized(first + i);
+        for (std::size_t i = 0; i < count; ++i) {
+            const Code code = readPackedCode<Code>(codes, bytesPerCode_, i);
+            const double value = doubleFromExact(decodeCode(format_.element, code).value);
+            values[i] = format_.scheme == BlockScheme::Direct ? value : value * scale;
+        }
         return;
     }
 }
 
-void FastDequantizer::values(std::size_t first, std::size_t count, double* values) const {
-    const QuantizedTensor& q = quantized_;
-    if (codes_ == Codes::ExactCore) {
-        elements(first, count, 1, values);
+void FastDequantizer::values(const StoredCodes& stored, std::size_t first, std::size_t count,
+                             double* values) const {
+    if (format_.scheme == BlockScheme::Direct) {
+        elements(stored, first, count, 1, values);
         return;
     }
-    if (q.format.scheme == BlockScheme::Direct) {
-        elements(first, count, 1, values);
-        return;
-    }
-    const std::size_t blockSize = q.blockSize ? q.blockSize : q.elementCount;
+    const std::size_t blockSize = stored.blockSize ? stored.blockSize : stored.elementCount;
     for (std::size_t at = first; at < first + count;) {
         const std::size_t block = at / blockSize;
         const std::size_t end = std::min(first + count, (block + 1) * blockSize);
-        elements(at, end - at, blockScale(block), values + (at - first));
+        elements(stored, at, end - at, blockScale(stored, block), values + (at - first));
         at = end;
     }
 }
 
-ErrorSums FastDequantizer::pieceSums(const float* x, std::size_t first, std::size_t count,
-                                     std::vector<double>& scratch) const {
-    const QuantizedTensor& q = quantized_;
+ErrorSums FastDequantizer::pieceSums(const StoredCodes& stored, const float* x, std::size_t first,
+                                     std::size_t count, std::vector<double>& scratch) const {
     ErrorSums sums;
-    const bool direct = q.format.scheme == BlockScheme::Direct;
-    const std::size_t blockSize = q.blockSize ? q.blockSize : q.elementCount;
-    const bool oneScale = direct || blockSize >= q.elementCount;
+    const bool direct = format_.scheme == BlockScheme::Direct;
+    const std::size_t blockSize = stored.blockSize ? stored.blockSize : stored.elementCount;
+    const bool oneScale = direct || blockSize >= stored.elementCount;
     if (codes_ == Codes::OneByte && (oneScale || blockSize % 8 == 0)) {
         // One scale for the piece: a "block" as long as the piece, rounded up to whole vectors.
         const std::size_t scaleStride = oneScale ? (count + 7) / 8 * 8 : blockSize;
         const std::size_t blocks = oneScale ? 1 : (count + blockSize - 1) / blockSize;
-        double scales[kMaxScalesOnStack];
+        double onStack[kMaxScalesOnStack];
         std::vector<double> many;
-        double* blockScales = scales;
+        double* scales = onStack;
         if (blocks > kMaxScalesOnStack) {
             many.resize(blocks);
-            blockScales = many.data();
+            scales = many.data();
         }
         for (std::size_t b = 0; b < blocks; ++b)
-            blockScales[b] = oneScale ? blockScale(0) : blockScale(first / blockSize + b);
-        loops_.pieceOfCodes(x + first, q.codes.data() + first, count, scaleStride, blockScales,
-                            elementValues_.data(), sixteenValues_, first, sums);
+            scales[b] =
+                oneScale ? blockScale(stored, 0) : blockScale(stored, first / blockSize + b);
+        loops_.pieceOfCodes(x + first, stored.codes + (first - stored.firstElement), count,
+                            scaleStride, scales, elementValues_.data(), sixteenValues_, first,
+                            sums);
         return sums;
     }
     scratch.resize(count);
-    values(first, count, scratch.data());
+    values(stored, first, count, scratch.data());
     loops_.pieceOfFloats(x + first, scratch.data(), count, first, sums);
     return sums;
 }

@@ -32,22 +32,6 @@ int scaleExponent(const TensorView& input) {
     return amax > 0 ? std::max(std::ilogb(amax), -1022) : 0;
 }
 
-QuantizationReport reportHead(const TensorView& input, const QuantizedTensor& quantized) {
-    QuantizationReport r;
-    r.format = quantized.format.id;
-    r.elements = quantized.elementCount;
-    r.blockSize = quantized.blockSize;
-    r.bitsPerElement = bitsPerElement(quantized.format, r.elements, input.rowLength());
-    r.bytes = storageBytes(quantized.format, r.elements, input.rowLength());
-    r.clipped = quantized.clipped;
-    r.flushed = quantized.flushed;
-    r.nanInputs = quantized.nanInputs;
-    r.infInputs = quantized.infInputs;
-    if (quantized.tensorScale)
-        r.tensorScale = double(*quantized.tensorScale);
-    return r;
-}
-
 // The chunks' extents of a tensor of n elements.
 struct Chunking {
     std::size_t piece = 0;
@@ -71,6 +55,23 @@ std::size_t statisticsUnit(const BlockFormat& format, std::size_t count, std::si
     return blockSize;
 }
 
+QuantizationReport quantizationReportHead(const TensorView& input,
+                                          const QuantizedTensor& quantized) {
+    QuantizationReport r;
+    r.format = quantized.format.id;
+    r.elements = quantized.elementCount;
+    r.blockSize = quantized.blockSize;
+    r.bitsPerElement = bitsPerElement(quantized.format, r.elements, input.rowLength());
+    r.bytes = storageBytes(quantized.format, r.elements, input.rowLength());
+    r.clipped = quantized.clipped;
+    r.flushed = quantized.flushed;
+    r.nanInputs = quantized.nanInputs;
+    r.infInputs = quantized.infInputs;
+    if (quantized.tensorScale)
+        r.tensorScale = double(*quantized.tensorScale);
+    return r;
+}
+
 void finishReport(const ErrorSums& sums, int scaleExponent, QuantizationReport& r) {
     r.nonFiniteOutputs = sums.nonFiniteOutputs;
     r.maxAbsError = std::ldexp(sums.maxAbsError, scaleExponent);
@@ -87,12 +88,13 @@ void finishReport(const ErrorSums& sums, int scaleExponent, QuantizationReport& 
 
 QuantizationReport measureQuantization(const TensorView& input, const QuantizedTensor& quantized,
                                        int threads) {
-    QuantizationReport r = reportHead(input, quantized);
+    QuantizationReport r = quantizationReportHead(input, quantized);
     const int k = scaleExponent(input);
     const double factor = std::ldexp(1.0, -k);
     const Chunking c = chunkingFor(quantized);
     const std::size_t n = quantized.elementCount;
-    const FastDequantizer dequantizer(quantized);
+    const FastDequantizer dequantizer(quantized.format);
+    const StoredCodes stored = StoredCodes::of(quantized);
     const kernels::ErrorLoops& loops = kernels::fastestErrorLoops();
     std::vector<ErrorSums> chunkSums(c.chunks);
     parallelChunks(
@@ -106,11 +108,11 @@ QuantizationReport measureQuantization(const TensorView& input, const QuantizedT
                     ErrorSums piece;
                     if (input.isDouble()) {
                         q.resize(count);
-                        dequantizer.values(first, count, q.data());
+                        dequantizer.values(stored, first, count, q.data());
                         loops.pieceOfDoubles(input.doubles.data() + first, q.data(), count, first,
                                              factor, piece);
                     } else {
-                        piece = dequantizer.pieceSums(input.floats.data(), first, count, q);
+                        piece = dequantizer.pieceSums(stored, input.floats.data(), first, count, q);
                     }
                     chunkSums[chunk].append(piece);
                 }
@@ -122,7 +124,7 @@ QuantizationReport measureQuantization(const TensorView& input, const QuantizedT
 
 QuantizationReport measureQuantizationExactly(const TensorView& input,
                                               const QuantizedTensor& quantized) {
-    QuantizationReport r = reportHead(input, quantized);
+    QuantizationReport r = quantizationReportHead(input, quantized);
     const int k = scaleExponent(input);
     const double factor = std::ldexp(1.0, -k);
     const Chunking c = chunkingFor(quantized);

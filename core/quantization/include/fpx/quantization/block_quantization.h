@@ -127,6 +127,9 @@ QuantizationReport measureQuantizationExactly(const TensorView& input,
 // The unit a quantizer's pieces hold whole (error_sums.h): the block size, or 1 for casts
 // and for one scale over the whole tensor (they work element by element).
 std::size_t statisticsUnit(const BlockFormat& format, std::size_t count, std::size_t blockSize);
+// The report's fields that need no sums: format, sizes, bits and bytes, counts, tensor scale.
+QuantizationReport quantizationReportHead(const TensorView& input,
+                                          const QuantizedTensor& quantized);
 // The report's SQNR, MSE, RMSE and largest error from the sums (of terms scaled by
 // 2^−scaleExponent), its other fields left as they are.
 void finishReport(const ErrorSums& sums, int scaleExponent, QuantizationReport& report);

@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// runQuantizationPass: every tensor into every format, each chunk of a tensor read once for all
+// the formats, the statistics taken piece by piece while the piece is in the cache
+// (quantization_pass.h; docs/design.md, "Quantization statistics", for the order of the sums).
+#include "fpx/quantization/quantization_pass.h"
+
+#include "error_loops.h"
+#include "fast_dequantizer.h"
+#include "quantizer_plan.h"
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <map>
+#include <memory>
+#include <thread>
+#include <utility>
+
+namespace fpx {
+
+namespace {
+
+using quantizer::Plan;
+using quantizer::Tally;
+
+constexpr std::uint32_t kInfinityBits = 0x7f800000u;
+
+// One tensor × format, quantized by the pass (fused) or apart (quantizeTensor and
+// measureQuantization).
+struct Job {
+    std::size_t tensor = 0;
+    std::size_t format = 0;
+    std::optional<Plan> plan; // fused only
+    std::unique_ptr<FastDequantizer> dequantizer;
+    std::size_t blockSize = 0;
+    std::size_t piece = 0;
+    std::size_t chunk = 0;
+    bool tensorWide = false; // NVFP4's tensor scale or one integer scale: the amax first
+    bool oneScale = false;   // one integer scale for the whole tensor
+    float tensorScale = 1;
+    std::vector<ErrorSums> chunkSums;
+    std::vector<Tally> chunkTallies;
+};
+
+// A unit of work: chunk `index` (of `chunk` elements) of a tensor, for every fused job of that
+// tensor with that chunk size.
+struct WorkItem {
+    std::size_t tensor = 0;
+    std::size_t chunk = 0;
+    std::size_t index = 0;
+    std::vector<Job*> jobs;
+    std::size_t elements = 0;
+};
+
+// The amax of a tensor (FP32 magnitude bits), and of its finite elements.
+struct TensorAmax {
+    std::vector<std::uint32_t> chunkMax;
+    std::vector<std::uint32_t> chunkFiniteMax;
+    std::uint32_t amax = 0;
+    std::uint32_t finiteAmax = 0;
+};
+
+constexpr std::size_t kAmaxChunk = std::size_t(1) << 16;
+
+// Items shared among the threads, first come first served; the calling thread reports
+// progress and may cancel between items.
+class ItemRunner {
+  public:
+    ItemRunner(int threads, const QuantizeProgress& progress, std::size_t total)
+        : threads_(threads), progress_(progress), total_(total) {}
+
+    int threads() const { return threads_; }
+
+    // work(item index, thread index) → elements read. false when cancelled.
+    template <typename Work> bool run(std::size_t items, const Work& work) {
+        std::atomic<std::size_t> next{0};
+        const auto worker = [&](int index) {
+            for (;;) {
+                if (index == 0 && progress_ && !progress_(done_.load(), total_))
+                    cancelled_.store(true);
+                if (cancelled_.load(std::memory_order_relaxed))
+                    return;
+                const std::size_t item = next.fetch_add(1, std::memory_order_relaxed);
+                if (item >= items)
+                    return;
+                done_.fetch_add(work(item, index), std::memory_order_relaxed);
+            }
+        };
+        const int threads = static_cast<int>(
+            std::max<std::size_t>(1, std::min<std::size_t>(std::size_t(threads_), items)));
+        std::vector<std::thread> helpers;
+        for (int t = 1; t < threads; ++t)
+            helpers.emplace_back(worker, t);
+        worker(0);
+        for (std::thread& helper : helpers)
+            helper.join();
+        return !cancelled_.load();
+    }
+    void advance(std::size_t elements) { done_.fetch_add(elements); }
+    void addToTotal(std::size_t elements) { total_ += elements; }
+    std::size_t done() const { return done_.load(); }
+    std::size_t total() const { return total_; }
+
+  private:
+    int threads_;
+    const QuantizeProgress& progress_;
+    std::size_t total_;
+    std::atomic<std::size_t> done_{0};
+    std::atomic<bool> cancelled_{false};
+};
+
+int threadsFor(const QuantizeRun& run) {
+    return run.threads > 0 ? run.threads
+                           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+// A thread's buffers for one piece of one format.
+struct Scratch {
+    std::vector<std::uint8_t> codes;
+    std::vector<std::uint32_t> scales;
+    std::vector<double> values;
+};
+
+// Piece [first, first + count) of a tensor quantized by a fused job into `codes` and `scales`
+// (element first's and block first / blockSize's), its counts added to `tally`.
+void quantizePiece(const Job& job, const BlockFormat& format, const TensorView& input,
+                   std::size_t first, std::size_t count, std::uint8_t* codes, std::uint32_t* scales,
+                   Tally& tally) {
+    const auto* in = reinterpret_cast<const std::uint32_t*>(input.floats.data());
+    const Plan& plan = *job.plan;
+    if (plan.cast) {
+        CastTally counts;
+        plan.cast->cast(in + first, count, codes, counts);
+        tally.add(Tally{counts.clipped, counts.flushed, counts.nanInputs, counts.infInputs, false});
+        return;
+    }
+    const quantizer::BlockQuantLoops& loops = quantizer::fastestLoops();
+    kernels::BlockTally counts;
+    if (job.oneScale) {
+        loops.integerWithScale(plan.params, in + first, count, job.tensorScale, codes, counts);
+        tally.add(counts); // the prepass found no NaN or ±∞ in the tensor
+        return;
+    }
+    const quantizer::BlockQuantLoops::BlockLoop loop =
+        format.scheme == BlockScheme::Mx      ? loops.mx
+        : format.scheme == BlockScheme::Nvfp4 ? loops.nvfp4
+        : format.scheme == BlockScheme::Nf4   ? loops.nf4
+                                              : loops.integer;
+    loop(plan.params, in + first, count, job.blockSize, codes, scales, counts);
+    if (counts.nonFinite)
+        quantizer::blocksAroundNonFinite(loop, loops, plan.params, format, job.blockSize, input,
+                                         first, count, codes, scales, tally);
+    else
+        tally.add(counts);
+}
+
+// Whether the pass quantizes `format` on `input` itself.
+bool fusable(const BlockFormat& format, const TensorView& input, const std::optional<Plan>& plan) {
+    return plan && !input.isDouble() && !format.doubleQuantized;
+}
+
+} // namespace
+
+std::optional<QuantizationPassResult>
+runQuantizationPass(const QuantizationPass& pass, std::string& error, const QuantizeRun& run) {
+    const std::size_t tensorCount = pass.tensors.size();
+    const std::size_t formatCount = pass.formats.size();
+    QuantizationPassResult result;
+    result.reports.assign(tensorCount, std::vector<QuantizationReport>(formatCount));
+    result.errors.assign(tensorCount, std::vector<std::string>(formatCount));
+    if (pass.keepQuantized)
+        result.quantized.assign(tensorCount, std::vector<QuantizedTensor>(formatCount));
+
+    // The jobs, and what each tensor needs read first.
+    std::vector<std::unique_ptr<Job>> jobs;
+    std::vector<Job*> apart;
+    std::vector<bool> needsAmax(tensorCount, false);
+    std::size_t total = 0;
+    for (std::size_t t = 0; t < tensorCount; ++t) {
+        const TensorView& input = pass.tensors[t];
+        for (std::size_t f = 0; f < formatCount; ++f) {
+            const BlockFormat& format = pass.formats[f];
+            auto job = std::make_unique<Job>();
+            job->tensor = t;
+            job->format = f;
+            std::optional<Plan> plan = quantizer::planFor(format, input);
+            if (fusable(format, input, plan)) {
+                job->plan = std::move(plan);
+                job->blockSize = quantizer::blockSizeFor(format, input);
+                const std::size_t n = input.size();
+                const std::size_t unit = statisticsUnit(format, n, job->blockSize);
+                job->piece = statisticsPiece(unit);
+                job->chunk = statisticsChunk(unit);
+                job->oneScale = format.scheme == BlockScheme::IntAbsmax && job->blockSize >= n;
+                job->tensorWide = job->oneScale || format.scheme == BlockScheme::Nvfp4;
+                job->dequantizer = std::make_unique<FastDequantizer>(format);
+                const std::size_t chunks = (n + job->chunk - 1) / job->chunk;
+                job->chunkSums.resize(chunks);
+                job->chunkTallies.resize(chunks);
+                needsAmax[t] = needsAmax[t] || job->tensorWide;
+            } else {
+                apart.push_back(job.get());
+            }
+            jobs.push_back(std::move(job));
+        }
+        total += input.size() * (needsAmax[t] ? 2 : 1);
+    }
+    // A job that goes apart reads its tensor again (a second look at a tensor with a NaN or
+    // ±∞ under one integer scale is counted when it is found).
+    for (const Job* job : apart)
+        total += pass.tensors[job->tensor].size();
+
+    ItemRunner runner(threadsFor(run), run.progress, total);
+
+    // The amax of every tensor that needs one: chunks of every such tensor on every thread.
+    std::vector<TensorAmax> amaxes(tensorCount);
+    {
+        std::vector<std::pair<std::size_t, std::size_t>> items; // tensor, chunk
+        for (std::size_t t = 0; t < tensorCount; ++t) {
+            if (!needsAmax[t])
+                continue;
+            const std::size_t chunks = (pass.tensors[t].size() + kAmaxChunk - 1) / kAmaxChunk;
+            amaxes[t].chunkMax.assign(chunks, 0);
+            amaxes[t].chunkFiniteMax.assign(chunks, 0);
+            for (std::size_t c = 0; c < chunks; ++c)
+                items.emplace_back(t, c);
+        }
+        const quantizer::BlockQuantLoops& loops = quantizer::fastestLoops();
+        const bool finished = runner.run(items.size(), [&](std::size_t i, int) {
+            const auto [t, c] = items[i];
+            const TensorView& input = pass.tensors[t];
+            const std::size_t first = c * kAmaxChunk;
+            const std::size_t count = std::min(kAmaxChunk, input.size() - first);
+            const auto* in = reinterpret_cast<const std::uint32_t*>(input.floats.data()) + first;
+            const std::uint32_t largest = loops.maxMagnitude(in, count);
+            std::uint32_t finite = largest;
+            if (largest >= kInfinityBits) { // a NaN or ±∞: the finite ones' largest apart
+                finite = 0;
+                for (std::size_t k = 0; k < count; ++k) {
+                    const std::uint32_t m = in[k] & 0x7fffffffu;
+                    finite = m < kInfinityBits && m > finite ? m : finite;
+                }
+            }
+            amaxes[t].chunkMax[c] = largest;
+            amaxes[t].chunkFiniteMax[c] = finite;
+            return count;
+        });
+        if (!finished) {
+            error = "cancelled";
+            return std::nullopt;
+        }
+        for (TensorAmax& a : amaxes) {
+            for (const std::uint32_t m : a.chunkMax)
+                a.amax = std::max(a.amax, m);
+            for (const std::uint32_t m : a.chunkFiniteMax)
+                a.finiteAmax = std::max(a.finiteAmax, m);
+        }
+    }
+
+    // The tensor-wide scales; one integer scale over a tensor with a NaN or ±∞ goes apart (the
+    // exact core stores that tensor as zeros at once).
+    for (const std::unique_ptr<Job>& job : jobs) {
+        if (!job->plan || !job->tensorWide)
+            continue;
+        const TensorAmax& a = amaxes[job->tensor];
+        if (job->oneScale && a.amax >= kInfinityBits) {
+            job->plan.reset();
+            apart.push_back(job.get());
+            runner.addToTotal(pass.tensors[job->tensor].size());
+            continue;
+        }
+        job->tensorScale =
+            quantizer::tensorScaleFor(pass.formats[job->format], a.finiteAmax, job->plan->params);
+    }
+
+    // Kept codes are written in place.
+    for (const std::unique_ptr<Job>& job : jobs) {
+        if (!job->plan || !pass.keepQuantized)
+            continue;
+        const TensorView& input = pass.tensors[job->tensor];
+        QuantizedTensor& q = result.quantized[job->tensor][job->format];
+        q.format = pass.formats[job->format];
+        q.shape = input.shape;
+        q.elementCount = input.size();
+        q.blockSize = job->blockSize;
+        const std::size_t bytes = job->plan->cast ? job->plan->cast->bytesPerCode() : 1;
+        q.codes.resize(q.elementCount * bytes);
+        if (job->oneScale)
+            q.scaleCodes.assign(1, std::bit_cast<std::uint32_t>(job->tensorScale));
+        else if (!job->plan->cast)
+            q.scaleCodes.resize((q.elementCount + job->blockSize - 1) / job->blockSize);
+        if (q.format.scheme == BlockScheme::Nvfp4)
+            q.tensorScale = job->tensorScale;
+    }
+
+    // The work: every chunk of every tensor, for the fused jobs of that tensor and chunk size.
+    std::vector<WorkItem> items;
+    for (std::size_t t = 0; t < tensorCount; ++t) {
+        std::map<std::size_t, std::vector<Job*>> byChunk;
+        for (const std::unique_ptr<Job>& job : jobs)
+            if (job->tensor == t && job->plan)
+                byChunk[job->chunk].push_back(job.get());
+        const std::size_t n = pass.tensors[t].size();
+        for (auto& [chunk, group] : byChunk)
+            for (std::size_t c = 0; c * chunk < n; ++c)
+                items.push_back(WorkItem{t, chunk, c, group, std::min(chunk, n - c * chunk)});
+    }
+    std::vector<Scratch> scratches(static_cast<std::size_t>(runner.threads()));
+    const bool finished = runner.run(items.size(), [&](std::size_t i, int thread) {
+        const WorkItem& item = items[i];
+        const TensorView& input = pass.tensors[item.tensor];
+        const std::size_t n = input.size();
+        Scratch& scratch = scratches[static_cast<std::size_t>(thread)];
+        const std::size_t begin = item.index * item.chunk;
+        const std::size_t end = std::min(n, begin + item.chunk);
+        for (Job* job : item.jobs) {
+            const BlockFormat& format = pass.formats[job->format];
+            ErrorSums& sums = job->chunkSums[item.index];
+            Tally& tally = job->chunkTallies[item.index];
+            const std::size_t bytes = job->plan->cast ? job->plan->cast->bytesPerCode() : 1;
+            for (std::size_t first = begin; first < end; first += job->piece) {
+                const std::size_t count = std::min(job->piece, end - first);
+                std::uint8_t* codes = nullptr;
+                std::uint32_t* scales = nullptr;
+                StoredCodes stored;
+                stored.blockSize = job->blockSize;
+                stored.elementCount = n;
+                if (format.scheme == BlockScheme::Nvfp4)
+                    stored.tensorScale = job->tensorScale;
+                if (pass.keepQuantized) {
+                    QuantizedTensor& q = result.quantized[job->tensor][job->format];
+                    codes = q.codes.data() + first * bytes;
+                    scales = q.scaleCodes.empty() || job->oneScale
+                                 ? nullptr
+                                 : q.scaleCodes.data() + first / job->blockSize;
+                } else {
+                    scratch.codes.resize(job->piece * bytes);
+                    scratch.scales.resize(job->piece / job->blockSize + 1);
+                    codes = scratch.codes.data();
+                    scales = scratch.scales.data();
+                }
+                quantizePiece(*job, format, input, first, count, codes, scales, tally);
+                const std::uint32_t oneScaleBits = std::bit_cast<std::uint32_t>(job->tensorScale);
+                stored.codes = codes;
+                stored.firstElement = first;
+                stored.scaleCodes = job->oneScale ? &oneScaleBits : scales;
+                sums.append(job->dequantizer->pieceSums(stored, input.floats.data(), first, count,
+                                                        scratch.values));
+            }
+        }
+        return end - begin;
+    });
+    if (!finished) {
+        error = "cancelled";
+        return std::nullopt;
+    }
+
+    // The fused jobs' reports: the counts summed, the sums met in their order.
+    for (const std::unique_ptr<Job>& job : jobs) {
+        if (!job->plan)
+            continue;
+        const TensorView& input = pass.tensors[job->tensor];
+        Tally tally;
+        for (const Tally& t : job->chunkTallies)
+            tally.add(t);
+        QuantizedTensor shell;
+        QuantizedTensor& q =
+            pass.keepQuantized ? result.quantized[job->tensor][job->format] : shell;
+        q.format = pass.formats[job->format];
+        q.shape = input.shape;
+        q.elementCount = input.size();
+        q.blockSize = job->blockSize;
+        q.clipped = tally.clipped;
+        q.flushed = tally.flushed;
+        q.nanInputs = tally.nanInputs;
+        q.infInputs = tally.infInputs;
+        if (q.format.scheme == BlockScheme::Nvfp4)
+            q.tensorScale = job->tensorScale;
+        QuantizationReport& report = result.reports[job->tensor][job->format];
+        report = quantizationReportHead(input, q);
+        finishReport(chunkSumsInOrder(job->chunkSums.data(), job->chunkSums.size()), 0, report);
+    }
+
+    // The jobs apart, one after another, each on every thread.
+    for (const Job* job : apart) {
+        const TensorView& input = pass.tensors[job->tensor];
+        const BlockFormat& format = pass.formats[job->format];
+        QuantizeRun apartRun;
+        apartRun.threads = run.threads;
+        const std::size_t before = runner.done();
+        bool cancelled = false;
+        if (run.progress)
+            apartRun.progress = [&](std::size_t done, std::size_t) {
+                cancelled = cancelled || !run.progress(before + done, runner.total());
+                return !cancelled;
+            };
+        std::string why;
+        std::optional<QuantizedTensor> q = quantizeTensor(format, input, why, apartRun);
+        runner.advance(input.size());
+        if (cancelled) {
+            error = "cancelled";
+            return std::nullopt;
+        }
+        if (!q) {
+            result.errors[job->tensor][job->format] = why;
+            continue;
+        }
+        result.reports[job->tensor][job->format] = measureQuantization(input, *q, run.threads);
+        if (pass.keepQuantized)
+            result.quantized[job->tensor][job->format] = std::move(*q);
+    }
+    if (run.progress)
+        run.progress(runner.total(), runner.total());
+    return result;
+}
+
+} // namespace fpx
