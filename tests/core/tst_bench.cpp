@@ -2,10 +2,12 @@
 // The benchmark engine: statistics, calibration, cancel and progress of measure(); the random
 // input distributions; the CPU backend (devices, support, a tiny run whose exact paths must
 // verify against the exact core, streaming, progress and cancel); JSON/CSV output in any
-// locale; loading backends where no plugin exists; and what every backend shares: the sizes
-// (parsing, labels, defaults) and the verifier (inputs, deviation classes, verdicts).
+// locale, the CPU's sums and quantizers among them with their ratios; loading backends where no
+// plugin exists; and what every backend shares: the sizes (parsing, labels, defaults) and the
+// verifier (inputs, deviation classes, verdicts).
 #include "fpx/bench/backend.h"
 #include "fpx/bench/measurement.h"
+#include "fpx/bench/ratio_results.h"
 #include "fpx/bench/result_io.h"
 #include "fpx/bench/sizes.h"
 #include "fpx/bench/verification.h"
@@ -161,6 +163,93 @@ BenchResult syntheticResult(int i) {
     return r;
 }
 
+// The sums and quantizers of a run as their benchmarks hand them out: FP16 on both workloads
+// and the exact sum, with a BF16 sum cut short before it was timed; MXFP4, an NVFP4 that
+// failed its check, and the file check.
+struct RatioRows {
+    DeviceInfo cpu;
+    std::vector<AccumulationBenchRow> sums;
+    QuantizationBenchReport quantizers;
+};
+
+RatioRows syntheticRatioRows() {
+    RatioRows rows;
+    rows.cpu.backend = "cpu";
+    rows.cpu.name = "Test CPU";
+    const std::vector<AccumulationWorkload> workloads = accumulationWorkloads();
+    const auto sum = [](const std::string& format, const AccumulationWorkload& workload,
+                        const std::string& reference, double seconds, double referenceSeconds,
+                        double goal) {
+        AccumulationBenchRow r;
+        r.what = format == "exact" ? "exact sum" : format + " sequential";
+        r.format = format;
+        r.workload = workload.label;
+        r.path = format == "exact" ? "superaccumulator" : "fp32 hardware, rounded each step";
+        r.reference = reference;
+        r.verified = true;
+        r.checked = 4096;
+        r.time = {seconds, seconds * 0.9, seconds * 1.2, 10, 5};
+        r.referenceTime = {referenceSeconds, referenceSeconds * 0.8, referenceSeconds, 40, 6};
+        r.termsPerSecond = 4096 / seconds;
+        r.referenceTermsPerSecond = 4096 / referenceSeconds;
+        r.ratio = referenceSeconds / seconds;
+        r.goal = goal;
+        return r;
+    };
+    rows.sums = {sum("fp16", workloads[0], "float loop", 4e-6, 1e-6, 0.25),
+                 sum("fp16", workloads[1], "float loop", 8e-6, 1e-6, 0.25),
+                 sum("exact", workloads[0], "memcpy", 2e-5, 1.5e-6, 0.1)};
+    AccumulationBenchRow cut = sum("bf16", workloads[1], "float loop", 1, 1, 0.25);
+    cut.time = {};
+    cut.termsPerSecond = cut.ratio = 0;
+    rows.sums.push_back(cut);
+
+    QuantizationBenchReport& report = rows.quantizers;
+    report.elements = 65536;
+    report.block = 128;
+    report.threads = 2;
+    const auto quantizer = [&](const std::string& format, int passes, double seconds) {
+        QuantizationBenchRow r;
+        r.format = format;
+        r.path = format == "nvfp4" ? "NV blocks (AVX2)" : "MX blocks (AVX2)";
+        r.verified = true;
+        r.checked = 65536;
+        r.time = {seconds, seconds * 0.95, seconds * 1.1, 3, 5};
+        r.referenceTime = {5e-5, 4.5e-5, 6e-5, 7, 6};
+        r.bytes = 65536 * 4 + 65536 + 512 * 4;
+        r.referenceBytes = 2 * 65536 * 4;
+        r.elementsPerSecond = 65536 / seconds;
+        r.bytesPerSecond = r.bytes / seconds;
+        r.referenceBytesPerSecond = r.referenceBytes / r.referenceTime.median;
+        r.ratio = r.bytesPerSecond / r.referenceBytesPerSecond;
+        r.goal = 0.5;
+        r.passes = passes;
+        r.bareTime = {seconds / 2, seconds / 2, seconds / 2, 3, 5};
+        r.bareRatio = 0.8125;
+        return r;
+    };
+    report.rows = {quantizer("mxfp4", 1, 1e-4), quantizer("nvfp4", 2, 3e-4)};
+    report.rows[1].verified = false;
+    report.rows[1].note = "on the first 65536 elements the codes differ";
+    QuantizationFileCheck& file = report.file;
+    file.ran = true;
+    file.format = "mxfp4";
+    file.fileBytes = 262144;
+    file.pageCache = "the file was just written, so both find it in the page cache";
+    file.readTime = {2e-4, 1.9e-4, 2.4e-4, 5, 5};
+    file.loadAndQuantizeTime = {5e-4, 4.9e-4, 6e-4, 2, 5};
+    file.ratio = 2.5;
+    file.goal = 3;
+    return rows;
+}
+
+std::vector<BenchResult> ratioResults(const RatioRows& rows) {
+    std::vector<BenchResult> results = accumulationResults(rows.sums, 4096, rows.cpu);
+    for (const BenchResult& r : quantizationResults(rows.quantizers, rows.cpu))
+        results.push_back(r);
+    return results;
+}
+
 } // namespace
 
 class TestBench : public QObject {
@@ -189,6 +278,8 @@ class TestBench : public QObject {
     void jsonRoundTrips();
     void jsonReplacesInvalidUtf8();
     void csvHasOneColumnPerHeader();
+    void sumsAndQuantizersAreResults();
+    void sumsAndQuantizersReachJsonAndCsv();
     void describeRunStampsTheRequest();
     void loadBackendsWithoutPlugins();
     void sizesParseAndLabel();
@@ -513,6 +604,15 @@ void TestBench::distributionIds() {
     QCOMPARE(q(std::string(operationId(Operation::Copy))), QString("copy"));
     QCOMPARE(q(std::string(operationId(Operation::Convert))), QString("convert"));
     QCOMPARE(q(std::string(operationId(Operation::Arithmetic))), QString("arithmetic"));
+    QCOMPARE(q(std::string(operationId(Operation::Accumulate))), QString("accumulate"));
+    QCOMPARE(q(std::string(operationId(Operation::Quantize))), QString("quantize"));
+    QCOMPARE(q(std::string(operationId(Operation::QuantizeFile))), QString("quantize-file"));
+    for (Operation op : {Operation::Copy, Operation::Convert, Operation::Arithmetic,
+                         Operation::Accumulate, Operation::Quantize, Operation::QuantizeFile})
+        QVERIFY(parseOperation(operationId(op)) == op);
+    QVERIFY(parseOperation("Quantize-File") == Operation::QuantizeFile);
+    QVERIFY(!parseOperation("sum"));
+    QVERIFY(!parseOperation(""));
     QCOMPARE(q(std::string(supportId(Support::Native))), QString("native"));
     QCOMPARE(q(std::string(supportId(Support::Emulated))), QString("emulated"));
     QCOMPARE(q(std::string(supportId(Support::Unsupported))), QString("unsupported"));
@@ -654,6 +754,11 @@ void TestBench::tinyCpuRun() {
             QVERIFY(!r.format.empty());
             ++arithmeticPerThreads[r.threads];
             break;
+        case Operation::Accumulate:
+        case Operation::Quantize:
+        case Operation::QuantizeFile:
+            // The sums and quantizers are run beside a backend, never by one.
+            QFAIL(qPrintable(what));
         }
     }
     QCOMPARE(copies.size(), std::size_t{2}); // 1 size × 2 thread counts
@@ -1001,7 +1106,7 @@ void TestBench::jsonRoundTrips() {
                  qPrintable(error.errorString() + "\n" + QString::fromUtf8(text)));
         const QJsonObject root = document.object();
         QCOMPARE(root["format"].toString(), QString("fpx-bench"));
-        QCOMPARE(root["version"].toInt(), 1);
+        QCOMPARE(root["version"].toInt(), 2);
         QCOMPARE(root["distribution"].toString(), QString("nan"));
         QCOMPARE(root["rounding"].toString(), QString("rne"));
         QCOMPARE(root["overflow"].toString(), QString("ieee"));
@@ -1054,6 +1159,14 @@ void TestBench::jsonRoundTrips() {
             QCOMPARE(o["checked"].toDouble(), static_cast<double>(r.checked));
             QCOMPARE(o["mismatches"].toDouble(), static_cast<double>(r.mismatches));
             QCOMPARE(o["note"].toString(), q(r.note));
+            // A conversion has no ratio of its own: the keys are there, empty.
+            QCOMPARE(o["workload"].toString(), QString());
+            QCOMPARE(o["ratio"].toDouble(-1), 0.0);
+            QCOMPARE(o["goal_at_least"].toDouble(-1), 0.0);
+            QCOMPARE(o["goal_at_most"].toDouble(-1), 0.0);
+            QCOMPARE(o["passes"].toInt(-1), 0);
+            QCOMPARE(o["bare_ratio"].toDouble(-1), 0.0);
+            QCOMPARE(o["reference_median_seconds"].toDouble(-1), 0.0);
         }
         // Every number in the text uses a point: "1,5" would have broken the parse above or
         // split into two numbers; check the raw text too.
@@ -1099,7 +1212,7 @@ void TestBench::csvHasOneColumnPerHeader() {
         const auto rows = test::parseCsv(out.str());
         QCOMPARE(rows.size(), results.size() + 1);
         const std::vector<std::string>& header = rows[0];
-        QCOMPARE(header.size(), std::size_t{23});
+        QCOMPARE(header.size(), std::size_t{30});
         std::map<std::string, std::size_t> column;
         for (std::size_t i = 0; i < header.size(); ++i)
             column[header[i]] = i;
@@ -1128,6 +1241,156 @@ void TestBench::csvHasOneColumnPerHeader() {
     std::ostringstream empty;
     writeResultsCsv(empty, {});
     QCOMPARE(test::parseCsv(empty.str()).size(), std::size_t{1});
+}
+
+// --- the sums and quantizers as results ---------------------------------------------------
+
+void TestBench::sumsAndQuantizersAreResults() {
+    const RatioRows rows = syntheticRatioRows();
+    const std::vector<BenchResult> sums = accumulationResults(rows.sums, 4096, rows.cpu);
+    // The BF16 sum cut short before it was timed has no figures: left out.
+    QCOMPARE(sums.size(), std::size_t{3});
+    const std::vector<AccumulationWorkload> workloads = accumulationWorkloads();
+    for (std::size_t i = 0; i < sums.size(); ++i) {
+        const BenchResult& r = sums[i];
+        const AccumulationBenchRow& row = rows.sums[i];
+        QCOMPARE(r.operation, Operation::Accumulate);
+        QCOMPARE(q(r.backend), QString("cpu"));
+        QCOMPARE(q(r.device), QString("Test CPU"));
+        QCOMPARE(q(r.format), q(row.format));
+        QCOMPARE(q(r.path), q(row.path));
+        QCOMPARE(r.elements, std::size_t{4096});
+        QCOMPARE(r.threads, 1);
+        QCOMPARE(r.verified, true);
+        QCOMPARE(r.checked, std::uint64_t{4096});
+        QCOMPARE(r.time.median, row.time.median);
+        QCOMPARE(r.referenceSeconds, row.referenceTime.median);
+        QCOMPARE(r.elementsPerSecond, row.termsPerSecond);
+        QCOMPARE(q(r.ceilingName), q(row.reference));
+        // The ratio printed, and the speed against the reference's in bytes/s, agree.
+        QCOMPARE(r.ratio, row.ratio);
+        QVERIFY(relativelyClose(r.throughput() / r.ceiling, r.ratio, 1e-12));
+        QCOMPARE(r.goalAtLeast, row.goal);
+        QCOMPARE(r.goalAtMost, 0.0);
+        QCOMPARE(r.passes, 0);
+    }
+    // The workload by its distribution: FP16 is timed on both, and the two rows differ in it.
+    QCOMPARE(q(sums[0].workload), q(workloads[0].distribution));
+    QCOMPARE(q(sums[1].workload), q(workloads[1].distribution));
+    QCOMPARE(q(sums[2].format), QString("exact"));
+    QCOMPARE(q(sums[2].ceilingName), QString("memcpy"));
+    QCOMPARE(sums[0].ratio, 0.25);
+
+    const std::vector<BenchResult> quantizers = quantizationResults(rows.quantizers, rows.cpu);
+    QCOMPARE(quantizers.size(), std::size_t{3});
+    for (std::size_t i = 0; i < 2; ++i) {
+        const BenchResult& r = quantizers[i];
+        const QuantizationBenchRow& row = rows.quantizers.rows[i];
+        QCOMPARE(r.operation, Operation::Quantize);
+        QCOMPARE(q(r.format), q(row.format));
+        QCOMPARE(q(r.path), q(row.path));
+        QCOMPARE(q(r.workload), QString("normal"));
+        QCOMPARE(r.elements, std::size_t{65536});
+        QCOMPARE(r.threads, 2);
+        QCOMPARE(r.verified, row.verified);
+        QCOMPARE(r.checked, std::uint64_t{65536});
+        QCOMPARE(q(r.note), q(row.note));
+        QCOMPARE(r.bytesPerSecond, row.bytesPerSecond);
+        QCOMPARE(r.elementsPerSecond, row.elementsPerSecond);
+        QCOMPARE(r.ceiling, row.referenceBytesPerSecond);
+        QCOMPARE(q(r.ceilingName), QString("memcpy alongside, 64 Ki, 2 threads"));
+        QCOMPARE(r.ratio, row.ratio);
+        QCOMPARE(r.throughput() / r.ceiling, r.ratio);
+        QCOMPARE(r.referenceSeconds, 5e-5);
+        QCOMPARE(r.goalAtLeast, 0.5);
+        QCOMPARE(r.passes, row.passes);
+        QCOMPARE(r.bareRatio, 0.8125);
+    }
+    const BenchResult& file = quantizers[2];
+    QCOMPARE(file.operation, Operation::QuantizeFile);
+    QCOMPARE(q(file.format), QString("mxfp4"));
+    QCOMPARE(file.elements, std::size_t{65536});
+    QCOMPARE(file.threads, 2);
+    QCOMPARE(file.ratio, 2.5);
+    QCOMPARE(file.goalAtMost, 3.0);
+    QCOMPARE(file.goalAtLeast, 0.0);
+    QCOMPARE(file.time.median, 5e-4);
+    QCOMPARE(file.referenceSeconds, 2e-4);
+    QCOMPARE(file.bytesPerSecond, 262144 / 5e-4);
+    QCOMPARE(file.ceiling, 262144 / 2e-4);
+    // Its ratio is a time over the read's: the inverse of the speed against the read.
+    QVERIFY(relativelyClose(file.ceiling / file.throughput(), file.ratio, 1e-12));
+    QVERIFY(q(file.note).contains("page cache"));
+    QVERIFY(!file.verified);
+    QCOMPARE(file.checked, std::uint64_t{0});
+
+    // A file check that did not run is a note of the text, no row.
+    RatioRows notRun = syntheticRatioRows();
+    notRun.quantizers.file = {};
+    notRun.quantizers.file.note = "cannot write the file";
+    QCOMPARE(quantizationResults(notRun.quantizers, notRun.cpu).size(), std::size_t{2});
+}
+
+void TestBench::sumsAndQuantizersReachJsonAndCsv() {
+    std::vector<BenchResult> results = {syntheticResult(1)};
+    for (const BenchResult& r : ratioResults(syntheticRatioRows()))
+        results.push_back(r);
+    QCOMPARE(results.size(), std::size_t{7});
+
+    std::ostringstream json;
+    writeResultsJson(json, describeRun(BenchRequest{}, {}), results);
+    QJsonParseError error;
+    const QJsonDocument document =
+        QJsonDocument::fromJson(QByteArray::fromStdString(json.str()), &error);
+    QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+    const QJsonArray array = document["results"].toArray();
+    QCOMPARE(array.size(), static_cast<qsizetype>(results.size()));
+
+    std::ostringstream csv;
+    writeResultsCsv(csv, results);
+    const auto rows = test::parseCsv(csv.str());
+    QCOMPARE(rows.size(), results.size() + 1);
+    std::map<std::string, std::size_t> column;
+    for (std::size_t i = 0; i < rows[0].size(); ++i)
+        column[rows[0][i]] = i;
+
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        const BenchResult& r = results[i];
+        const QJsonObject o = array[static_cast<qsizetype>(i)].toObject();
+        const std::vector<std::string>& row = rows[i + 1];
+        QCOMPARE(row.size(), rows[0].size());
+        // The same keys in both, every double read back exactly from the JSON and to 9 digits
+        // from the CSV.
+        QCOMPARE(o["operation"].toString(), q(std::string(operationId(r.operation))));
+        QCOMPARE(q(row[column["operation"]]), q(std::string(operationId(r.operation))));
+        QCOMPARE(o["workload"].toString(), q(r.workload));
+        QCOMPARE(q(row[column["workload"]]), q(r.workload));
+        QCOMPARE(o["passes"].toInt(), r.passes);
+        QCOMPARE(q(row[column["passes"]]), QString::number(r.passes));
+        const std::pair<const char*, double> numbers[] = {
+            {"ratio", r.ratio},
+            {"goal_at_least", r.goalAtLeast},
+            {"goal_at_most", r.goalAtMost},
+            {"bare_ratio", r.bareRatio},
+            {"reference_median_seconds", r.referenceSeconds},
+            {"ceiling", r.ceiling},
+            {"bytes_per_second", r.bytesPerSecond}};
+        for (const auto& [key, value] : numbers) {
+            QVERIFY2(o[key].isDouble(), key);
+            QCOMPARE(o[key].toDouble(), value);
+            QVERIFY2(relativelyClose(std::stod(row[column[key]]), value, 1e-8), key);
+        }
+        QCOMPARE(o["ceiling_name"].toString(), q(r.ceilingName));
+        QCOMPARE(q(row[column["ceiling_name"]]), q(r.ceilingName));
+    }
+    // The rows fpx bench prints among the ratios, by what they measure.
+    QCOMPARE(array[1].toObject()["operation"].toString(), QString("accumulate"));
+    QCOMPARE(array[1].toObject()["ratio"].toDouble(), 0.25);
+    QCOMPARE(array[4].toObject()["operation"].toString(), QString("quantize"));
+    QCOMPARE(array[4].toObject()["bare_ratio"].toDouble(), 0.8125);
+    QCOMPARE(array[5].toObject()["passes"].toInt(), 2);
+    QCOMPARE(array[6].toObject()["operation"].toString(), QString("quantize-file"));
+    QCOMPARE(array[6].toObject()["goal_at_most"].toDouble(), 3.0);
 }
 
 void TestBench::describeRunStampsTheRequest() {

@@ -83,6 +83,7 @@ bool benchWorkload(const AccumulationWorkload& workload, const AccumulationBench
         options.accumulator = *findFormat(id).spec;
         AccumulationBenchRow row;
         row.what = options.accumulator.id + " sequential";
+        row.format = options.accumulator.id;
         row.workload = workload.label;
         row.reference = "float loop";
         row.goal = 0.25;
@@ -93,6 +94,7 @@ bool benchWorkload(const AccumulationWorkload& workload, const AccumulationBench
         options.exactCoreOnly = false;
         row.path = fast.path;
         row.verified = fast.fastPath && fast.sum.isIdenticalTo(exact.sum);
+        row.checked = prefix.size();
         if (!row.verified)
             row.note = "on the first " + std::to_string(prefix.size()) +
                        " terms the hardware path's sum differs from the exact core's";
@@ -112,6 +114,7 @@ bool benchWorkload(const AccumulationWorkload& workload, const AccumulationBench
         return true;
     AccumulationBenchRow row;
     row.what = "exact sum";
+    row.format = "exact";
     row.workload = workload.label;
     row.path = "superaccumulator";
     row.reference = "memcpy";
@@ -121,6 +124,7 @@ bool benchWorkload(const AccumulationWorkload& workload, const AccumulationBench
     for (std::size_t i = 0; i < prefix.size(); ++i)
         reference = reference + prefix.at(i);
     row.verified = exactSums(prefix).total.isIdenticalTo(reference);
+    row.checked = prefix.size();
     if (!row.verified)
         row.note = "the superaccumulator differs from a sum of exact values";
     std::vector<float> copy(n);

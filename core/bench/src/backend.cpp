@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "fpx/bench/backend.h"
 
+#include <algorithm>
+
 namespace fpx::bench {
 
 std::string_view directionId(Direction direction) {
@@ -15,8 +17,26 @@ std::string_view operationId(Operation operation) {
         return "convert";
     case Operation::Arithmetic:
         return "arithmetic";
+    case Operation::Accumulate:
+        return "accumulate";
+    case Operation::Quantize:
+        return "quantize";
+    case Operation::QuantizeFile:
+        return "quantize-file";
     }
     return "convert";
+}
+
+std::optional<Operation> parseOperation(std::string_view id) {
+    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; };
+    for (Operation op : {Operation::Copy, Operation::Convert, Operation::Arithmetic,
+                         Operation::Accumulate, Operation::Quantize, Operation::QuantizeFile}) {
+        const std::string_view name = operationId(op);
+        if (name.size() == id.size() && std::equal(name.begin(), name.end(), id.begin(),
+                                                   [&](char a, char b) { return a == lower(b); }))
+            return op;
+    }
+    return std::nullopt;
 }
 
 std::string_view supportId(Support support) {

@@ -196,6 +196,7 @@ runQuantizationBench(const QuantizationBenchRequest& request,
         const std::optional<QuantizedTensor> exact = quantizeExactly(*format, sample, error);
         const std::optional<QuantizedTensor> fast = quantizeTensor(*format, sample, error, run);
         row.verified = exact && fast && sameQuantization(*exact, *fast);
+        row.checked = sample.size();
         if (!row.verified)
             row.note = "on the first " + std::to_string(sample.size()) +
                        " elements the codes, scales or counts differ from the exact core's";

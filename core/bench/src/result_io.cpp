@@ -127,9 +127,16 @@ void writeResultsJson(std::ostream& out, const RunMetadata& metadata,
                         {"exact_by_design", r.exactByDesign},
                         {"checked", r.checked},
                         {"mismatches", r.mismatches},
-                        {"note", r.note}});
+                        {"note", r.note},
+                        {"workload", r.workload},
+                        {"reference_median_seconds", number(r.referenceSeconds)},
+                        {"ratio", number(r.ratio)},
+                        {"goal_at_least", number(r.goalAtLeast)},
+                        {"goal_at_most", number(r.goalAtMost)},
+                        {"passes", r.passes},
+                        {"bare_ratio", number(r.bareRatio)}});
     const Json document = {{"format", "fpx-bench"},
-                           {"version", 1},
+                           {"version", kResultsVersion},
                            {"fpx_version", metadata.fpxVersion},
                            {"build", metadata.build},
                            {"host", metadata.host},
@@ -149,7 +156,8 @@ void writeResultsCsv(std::ostream& out, const std::vector<BenchResult>& results)
     out << "backend,device,operation,format,direction,path,hardware,elements,threads,"
            "median_seconds,min_seconds,max_seconds,samples,elements_per_second,bytes_per_second,"
            "operations_per_second,ceiling,ceiling_name,verified,exact_by_design,checked,mismatches,"
-           "note\n";
+           "note,workload,reference_median_seconds,ratio,goal_at_least,goal_at_most,passes,"
+           "bare_ratio\n";
     for (const BenchResult& r : results)
         out << csvField(r.backend) << ',' << csvField(r.device) << ',' << operationId(r.operation)
             << ',' << csvField(r.format) << ',' << directionId(r.direction) << ','
@@ -160,7 +168,11 @@ void writeResultsCsv(std::ostream& out, const std::vector<BenchResult>& results)
             << formatNumber(r.bytesPerSecond, 9) << ',' << formatNumber(r.operationsPerSecond, 9)
             << ',' << formatNumber(r.ceiling, 9) << ',' << csvField(r.ceilingName) << ','
             << (r.verified ? "true" : "false") << ',' << (r.exactByDesign ? "true" : "false") << ','
-            << r.checked << ',' << r.mismatches << ',' << csvField(r.note) << '\n';
+            << r.checked << ',' << r.mismatches << ',' << csvField(r.note) << ','
+            << csvField(r.workload) << ',' << formatNumber(r.referenceSeconds, 9) << ','
+            << formatNumber(r.ratio, 9) << ',' << formatNumber(r.goalAtLeast, 9) << ','
+            << formatNumber(r.goalAtMost, 9) << ',' << r.passes << ','
+            << formatNumber(r.bareRatio, 9) << '\n';
 }
 
 } // namespace fpx::bench

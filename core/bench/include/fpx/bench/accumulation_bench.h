@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -30,11 +31,13 @@ std::vector<AccumulationWorkload> accumulationWorkloads();
 
 struct AccumulationBenchRow {
     std::string what;      // "fp16 sequential", "exact sum"
+    std::string format;    // the accumulator's id ("fp16"); "exact" for the exact sum
     std::string workload;  // AccumulationWorkload::label
     std::string path;      // accumulate()'s path, "superaccumulator"
     std::string reference; // "float loop", "memcpy"
     bool verified = false;
-    std::string note; // why not verified
+    std::uint64_t checked = 0; // terms of the prefix the verification summed
+    std::string note;          // why not verified
     Statistics time;
     Statistics referenceTime;
     double termsPerSecond = 0;

@@ -24,11 +24,17 @@ enum class Direction { Encode, Decode };
 // integer/float code, or not at all.
 enum class Support { Native, Emulated, Unsupported };
 
-// What one result measures.
+// What one result measures. The last three are the CPU's ratios (accumulation_bench.h,
+// quantization_bench.h), each timed alongside its reference and carried as results so that the
+// result files, saved runs and their comparison take them as they take conversions
+// (ratio_results.h).
 enum class Operation {
-    Copy,       // the device's own copy bandwidth: the ceiling of every conversion
-    Convert,    // bulk conversion, elements/s and bytes/s (read + written)
-    Arithmetic, // FMA / dot-product / matrix-multiply throughput, operations/s
+    Copy,         // the device's own copy bandwidth: the ceiling of every conversion
+    Convert,      // bulk conversion, elements/s and bytes/s (read + written)
+    Arithmetic,   // FMA / dot-product / matrix-multiply throughput, operations/s
+    Accumulate,   // a sum in a format, against a plain float loop or memcpy of its terms
+    Quantize,     // a block quantizer on a tensor in memory, against memcpy
+    QuantizeFile, // loading + quantizing a .safetensors file, against reading it
 };
 
 // Distribution of the random FP32 inputs, regenerated for every size so that branch
@@ -92,6 +98,19 @@ struct BenchResult {
     std::uint64_t mismatches = 0;
     std::string note; // e.g. "flushes subnormal inputs to zero (…)"
 
+    // What the ratios of Accumulate, Quantize and QuantizeFile are judged by, as fpx bench
+    // prints them (docs/behaviour.md, "Benchmarks"); empty or 0 in the other operations, whose
+    // figure is throughput() against the ceiling.
+    std::string workload;        // the inputs: an accumulation's terms ("uniform:0:1"), a
+                                 // quantizer's tensor ("normal")
+    double referenceSeconds = 0; // the reference's median seconds per pass (the ceiling's)
+    double ratio = 0;       // Accumulate: reference time / time; Quantize: bytes/s over memcpy's;
+                            // QuantizeFile: load + quantize time / read time
+    double goalAtLeast = 0; // the ratio asked for: at least this (Accumulate, Quantize) …
+    double goalAtMost = 0;  // … or at most this (QuantizeFile)
+    int passes = 0;         // Quantize: the times the quantizer reads the tensor
+    double bareRatio = 0;   // Quantize: the bare loop of as many passes, against its memcpy
+
     // The figure the ceiling is compared to: bytes/s for copies and conversions,
     // operations/s for arithmetic.
     double throughput() const {
@@ -122,7 +141,7 @@ class Backend {
 };
 
 // The version of the plugin interface above; a plugin built against another is not loaded.
-inline constexpr int kBackendAbiVersion = 1;
+inline constexpr int kBackendAbiVersion = 2;
 
 struct LoadedBackends {
     std::vector<std::unique_ptr<Backend>> backends; // the CPU first, then every plugin found
@@ -146,8 +165,11 @@ LoadedBackends loadBackend(std::string_view id);
 std::unique_ptr<Backend> createCpuBackend();
 
 std::string_view directionId(Direction direction); // "encode", "decode"
-std::string_view operationId(Operation operation); // "copy", "convert", "arithmetic"
-std::string_view supportId(Support support);       // "native", "emulated", "unsupported"
+// "copy", "convert", "arithmetic", "accumulate", "quantize", "quantize-file"
+std::string_view operationId(Operation operation);
+// The operation of an id of operationId, in any case; nullopt for any other text.
+std::optional<Operation> parseOperation(std::string_view id);
+std::string_view supportId(Support support); // "native", "emulated", "unsupported"
 std::string_view distributionId(InputDistribution distribution); // "normal", "subnormal" …
 std::optional<InputDistribution> parseDistribution(std::string_view text);
 

@@ -26,7 +26,8 @@ struct QuantizationBenchRow {
     std::string format; // "mxfp4"
     std::string path;   // quantizerPath(): "MX blocks (AVX-512)"
     bool verified = false;
-    std::string note; // why not verified
+    std::uint64_t checked = 0; // elements of the sample compared with the exact core
+    std::string note;          // why not verified
     Statistics time;
     Statistics referenceTime;
     double bytes = 0;          // per run, as above

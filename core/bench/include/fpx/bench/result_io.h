@@ -26,9 +26,15 @@ struct RunMetadata {
 // Metadata of a run of `request` on these devices, stamped now.
 RunMetadata describeRun(const BenchRequest& request, const std::vector<DeviceInfo>& devices);
 
+// The JSON document's "version". A reader takes version 1 too: it holds copies, conversions
+// and arithmetic alone, without the ratio keys, which read as none.
+inline constexpr int kResultsVersion = 2;
+
 // One JSON document (metadata, devices, results), each double in the shortest form that reads
-// back as the same double, and a CSV table with one row per result (9 significant digits).
-// Numbers are written in the "C" locale (a point, never a comma), whatever the user's locale.
+// back as the same double, and a CSV table with one row per result (9 significant digits),
+// its columns the JSON results' keys but device_index and iterations_per_sample. Numbers are
+// written in the "C" locale (a point, never a comma), whatever the user's locale. The CPU's
+// sums and quantizers are results too (ratio_results.h).
 void writeResultsJson(std::ostream& out, const RunMetadata& metadata,
                       const std::vector<BenchResult>& results);
 void writeResultsCsv(std::ostream& out, const std::vector<BenchResult>& results);
