@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Benchmarks view with real widgets, offscreen, on the CPU backend with a tiny budget:
 // running with the window responsive, cancelling, exporting JSON and CSV, comparing with a
-// saved run, bad saved runs, closing the window mid-run.
+// saved run, bad saved runs, closing the window mid-run; the CPU's sums and quantizers run,
+// exported and compared like conversions, a CLI run's loaded, and a run saved without them.
 #include "pages/benchmarks/bench_controller.h"
 #include "pages/benchmarks/bench_results_model.h"
 #include "pages/benchmarks/benchmarks_chart.h"
@@ -12,6 +13,7 @@
 #include <qcustomplot.h>
 
 #include "fpx/bench/backend.h"
+#include "fpx/bench/ratio_results.h"
 #include "fpx/bench/result_io.h"
 
 #include <QAbstractButton>
@@ -37,6 +39,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <map>
 
 using namespace fpx;
 using namespace fpx::gui;
@@ -116,6 +119,9 @@ class TestBenchmarks : public QObject {
     void cancelStopsALongRun();
     void exportAndCompare();
     void comparisonAcrossDevices();
+    void sumsAndQuantizersRunExportAndCompare();
+    void savedSumsAndQuantizersCompare();
+    void runSavedWithoutRatiosCompares();
     void badSavedRunsAreReported();
     void formErrorsAreShown();
     void windowPageAndClosingMidRun();
@@ -445,6 +451,197 @@ void TestBenchmarks::comparisonAcrossDevices() {
     QVERIFY(!model.ratioToSaved(1).has_value());
     QCOMPARE(model.data(model.index(0, BenchResultsModel::VsSaved)).toString(), QString("2.00×"));
     QVERIFY(model.data(model.index(1, BenchResultsModel::VsSaved)).toString().isEmpty());
+}
+
+void TestBenchmarks::sumsAndQuantizersRunExportAndCompare() {
+    BenchmarksPanel panel(nullptr, &cpuOnly);
+    panel.resize(1400, 900);
+    panel.show();
+    waitForBackends(panel);
+    tinyRun(panel);
+    panel.setFormats({"fp16"});
+    panel.setDirections(true, false);
+    panel.setSumsAndQuantizers(true);
+    QVERIFY(panel.table()->isColumnHidden(BenchResultsModel::Ratio));
+    runToEnd(panel);
+    const BenchResultsModel* model = panel.model();
+    const int rows = model->rowCount();
+    std::map<bench::Operation, int> count;
+    for (int r = 0; r < rows; ++r) {
+        const bench::BenchResult& result = model->result(r);
+        ++count[result.operation];
+        if (result.ratio <= 0)
+            continue;
+        // Each with its ratio, goal and reference, as fpx bench prints them.
+        QVERIFY(result.elements == 4096);
+        QVERIFY(!result.workload.empty());
+        QVERIFY(!result.ceilingName.empty());
+        QVERIFY(result.goalAtLeast > 0 || result.goalAtMost > 0);
+        const QString ratio = model->data(model->index(r, BenchResultsModel::Ratio)).toString();
+        QVERIFY2(ratio.startsWith(QString::number(result.ratio, 'f', 2) + "× (goal "),
+                 qPrintable(ratio));
+        QVERIFY(model->description(r).contains("ratio "));
+        if (result.operation != bench::Operation::QuantizeFile)
+            QVERIFY2(model->data(model->index(r, BenchResultsModel::Verified))
+                         .toString()
+                         .startsWith("yes"),
+                     qPrintable(model->label(r)));
+    }
+    QCOMPARE(count[bench::Operation::Accumulate], 7);
+    QCOMPARE(count[bench::Operation::Quantize], 5);
+    QCOMPARE(count[bench::Operation::QuantizeFile], 1);
+    QVERIFY(count[bench::Operation::Convert] >= 1);
+    QVERIFY(!panel.table()->isColumnHidden(BenchResultsModel::Ratio));
+    QVERIFY(!panel.table()->isColumnHidden(BenchResultsModel::Workload));
+    // Their own chart, beside the conversions'.
+    panel.chart()->setMetric(BenchmarksChart::Metric::SumsAndQuantizers);
+    QCOMPARE(panel.chart()->barCount(), 13);
+
+    // Exported with the conversions, and compared with itself row for row.
+    const QString json = dir_.filePath("ratios.json");
+    QVERIFY(panel.exportJson(json));
+    const auto saved = loadSavedRun(json, nullptr);
+    QVERIFY(saved.has_value());
+    QCOMPARE(static_cast<int>(saved->results.size()), rows);
+    QVERIFY(panel.loadComparison(json));
+    QCOMPARE(panel.model()->matchedCount(), rows);
+    for (int r = 0; r < rows; ++r) {
+        QCOMPARE(model->savedFor(r)->ratio, model->result(r).ratio);
+        QCOMPARE(model->data(model->index(r, BenchResultsModel::VsSaved)).toString(),
+                 QString("1.00×"));
+    }
+    panel.chart()->rebuild();
+    QCOMPARE(panel.chart()->savedBarCount(), 13);
+    panel.chart()->setMetric(BenchmarksChart::Metric::Bandwidth);
+}
+
+void TestBenchmarks::savedSumsAndQuantizersCompare() {
+    // A run saved by fpx bench --json on another machine: its sums and quantizers match this
+    // run's like conversions, by format, path, size, threads and workload.
+    std::vector<bench::AccumulationBenchRow> sums(2);
+    const std::vector<bench::AccumulationWorkload> workloads = bench::accumulationWorkloads();
+    for (std::size_t i = 0; i < sums.size(); ++i) {
+        bench::AccumulationBenchRow& s = sums[i];
+        s.format = "fp16";
+        s.workload = workloads[i].label;
+        s.path = "fp32 hardware";
+        s.reference = "float loop";
+        s.verified = true;
+        s.checked = 4096;
+        s.time = {4e-6 * double(i + 1), 4e-6, 5e-6, 10, 5};
+        s.referenceTime = {1e-6, 1e-6, 1e-6, 40, 5};
+        s.termsPerSecond = 4096 / s.time.median;
+        s.referenceTermsPerSecond = 4096 / 1e-6;
+        s.ratio = 1e-6 / s.time.median;
+        s.goal = 0.25;
+    }
+    bench::QuantizationBenchReport quantizers;
+    quantizers.elements = 4096;
+    quantizers.threads = 2;
+    bench::QuantizationBenchRow q;
+    q.format = "nvfp4";
+    q.path = "NV blocks (AVX2)";
+    q.verified = true;
+    q.time = {1e-5, 1e-5, 1e-5, 3, 5};
+    q.referenceTime = {5e-6, 5e-6, 5e-6, 7, 5};
+    q.elementsPerSecond = 4096 / 1e-5;
+    q.bytesPerSecond = 2e9;
+    q.referenceBytesPerSecond = 6e9;
+    q.ratio = 2.0 / 6.0;
+    q.goal = 0.5;
+    q.passes = 2;
+    q.bareRatio = 0.75;
+    quantizers.rows = {q};
+    bench::DeviceInfo other;
+    other.backend = "cpu";
+    other.name = "Some Other CPU";
+    std::vector<bench::BenchResult> saved = bench::accumulationResults(sums, 4096, other);
+    for (const bench::BenchResult& r : bench::quantizationResults(quantizers, other))
+        saved.push_back(r);
+    QCOMPARE(saved.size(), std::size_t{3});
+    {
+        std::ofstream out(dir_.filePath("cli-ratios.json").toStdString());
+        bench::writeResultsJson(out, bench::RunMetadata{}, saved);
+    }
+
+    BenchmarksPanel panel(nullptr, &cpuOnly);
+    waitForBackends(panel);
+    BenchResultsModel* model = panel.model();
+    // This machine's rows: twice as fast, and a sum on a workload the saved run lacks.
+    for (bench::BenchResult r : saved) {
+        r.device = "This CPU";
+        r.bytesPerSecond *= 2;
+        r.elementsPerSecond *= 2;
+        model->append(r);
+    }
+    bench::BenchResult unmatched = saved.front();
+    unmatched.device = "This CPU";
+    unmatched.workload = "uniform:-1:1";
+    model->append(unmatched);
+    QVERIFY(panel.loadComparison(dir_.filePath("cli-ratios.json")));
+    QCOMPARE(model->matchedCount(), 3);
+    QVERIFY(model->comparisonIgnoresDevice());
+    for (int r = 0; r < 3; ++r) {
+        QCOMPARE(*model->ratioToSaved(r), 2.0);
+        QCOMPARE(model->data(model->index(r, BenchResultsModel::VsSaved)).toString(),
+                 QString("2.00×"));
+    }
+    QVERIFY(!model->ratioToSaved(3).has_value());
+    // The saved rows keep their ratios; the table shows this run's as fpx bench prints them.
+    QCOMPARE(model->savedFor(1)->ratio, 0.125);
+    QCOMPARE(model->savedFor(2)->bareRatio, 0.75);
+    QCOMPARE(model->savedFor(2)->passes, 2);
+    QCOMPARE(model->data(model->index(0, BenchResultsModel::Ratio)).toString(),
+             QString("0.25× (goal ≥ 0.25×)"));
+    QCOMPARE(model->data(model->index(1, BenchResultsModel::Workload)).toString(),
+             QString::fromStdString(workloads[1].distribution));
+    // 0.125 is below its goal of 0.25: marked.
+    QVERIFY(model->data(model->index(1, BenchResultsModel::Ratio), Qt::ForegroundRole).isValid());
+    QVERIFY(!model->data(model->index(0, BenchResultsModel::Ratio), Qt::ForegroundRole).isValid());
+    const QString description = model->description(2);
+    QVERIFY2(description.contains("ratio 0.33× against memcpy alongside, 4 Ki, 2 threads, goal "
+                                  "≥ 0.5× (not met); 2 passes, bare loop 0.75×"),
+             qPrintable(description));
+    QVERIFY(model->label(0).contains("fp16 sum · uniform:0:1"));
+    QVERIFY(panel.statusLabel()->text().contains("3 of 3 saved results match"));
+    panel.chart()->setMetric(BenchmarksChart::Metric::SumsAndQuantizers);
+    QCOMPARE(panel.chart()->barCount(), 4);
+    QCOMPARE(panel.chart()->savedBarCount(), 3);
+    panel.chart()->setMetric(BenchmarksChart::Metric::Bandwidth);
+    QCOMPARE(panel.chart()->barCount(), 0);
+}
+
+void TestBenchmarks::runSavedWithoutRatiosCompares() {
+    // A run of format version 1: conversions alone, without the ratio keys. It loads, and its
+    // conversions match this run's.
+    QFile file(dir_.filePath("version1.json"));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"format": "fpx-bench", "version": 1, "devices": [{"name": "Old CPU"}],
+        "results": [{"backend": "cpu", "device": "Old CPU", "device_index": 0,
+        "operation": "convert", "format": "fp16", "direction": "encode", "path": "F16C",
+        "hardware": true, "elements": 4096, "threads": 1, "median_seconds": 1e-6,
+        "min_seconds": 9e-7, "max_seconds": 1.2e-6, "samples": 7,
+        "bytes_per_second": 2e10, "elements_per_second": 4e9, "ceiling": 4e10,
+        "ceiling_name": "memcpy alongside, 4 Ki, 1 thread", "verified": true,
+        "exact_by_design": true, "checked": 4096, "mismatches": 0, "note": ""}]})");
+    file.close();
+    BenchmarksPanel panel(nullptr, &cpuOnly);
+    waitForBackends(panel);
+    bench::BenchResult here;
+    here.backend = "cpu";
+    here.device = "This CPU";
+    here.operation = bench::Operation::Convert;
+    here.format = "fp16";
+    here.direction = bench::Direction::Encode;
+    here.path = "F16C";
+    here.elements = 4096;
+    here.threads = 1;
+    here.bytesPerSecond = 3e10;
+    panel.model()->append(here);
+    QVERIFY(panel.loadComparison(file.fileName()));
+    QCOMPARE(panel.model()->matchedCount(), 1);
+    QCOMPARE(*panel.model()->ratioToSaved(0), 1.5);
+    QVERIFY(panel.statusLabel()->text().contains("Old CPU"));
 }
 
 void TestBenchmarks::badSavedRunsAreReported() {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pages/benchmarks/bench_controller.h"
 
+#include "fpx/bench/ratio_results.h"
+#include "fpx/bench/sizes.h"
 #include "fpx/exact/format_catalogue.h"
 
 #include <QMetaObject>
@@ -156,6 +158,10 @@ void BenchController::work(std::vector<BenchJob> jobs, int generation) {
     std::string lastText;
     for (std::size_t i = 0; i < jobs.size() && !cancel_; ++i) {
         bench::Backend& backend = *backends_[static_cast<std::size_t>(jobs[i].backend)];
+        const bool sumsAndQuantizers = jobs[i].sumsAndQuantizers && backend.id() == "cpu";
+        // The job's share of the bar: the backend's run, then the sums, then the quantizers.
+        const double stages = sumsAndQuantizers ? 3 : 1;
+        int stage = 0;
         const QString prefix = QString::fromStdString(backend.displayName()) + QStringLiteral(": ");
         const bench::ResultSink sink = [this, generation](const bench::BenchResult& result) {
             post([this, generation, result] {
@@ -173,7 +179,8 @@ void BenchController::work(std::vector<BenchJob> jobs, int generation) {
             lastPost = now;
             lastText = text;
             const double overall =
-                (static_cast<double>(i) + std::clamp(fraction, 0.0, 1.0)) / jobCount;
+                (static_cast<double>(i) + (stage + std::clamp(fraction, 0.0, 1.0)) / stages) /
+                jobCount;
             const QString current = prefix + QString::fromStdString(text);
             post([this, generation, overall, current] {
                 if (generation == generation_)
@@ -182,6 +189,10 @@ void BenchController::work(std::vector<BenchJob> jobs, int generation) {
         };
         try {
             backend.run(jobs[i].request, sink, progressSink, &cancel_);
+            if (sumsAndQuantizers && !cancel_) {
+                stage = 1;
+                runSumsAndQuantizers(backend, jobs[i].request, sink, progressSink, stage);
+            }
         } catch (const std::exception& e) {
             const QString message = prefix + QString::fromUtf8(e.what());
             post([this, generation, message] {
@@ -200,6 +211,35 @@ void BenchController::work(std::vector<BenchJob> jobs, int generation) {
             emit progress(1, tr("done"));
         emit finished(cancelled);
     });
+}
+
+void BenchController::runSumsAndQuantizers(const bench::Backend& cpu,
+                                           const bench::BenchRequest& request,
+                                           const bench::ResultSink& sink,
+                                           const bench::ProgressSink& progress, int& stage) {
+    const std::vector<bench::DeviceInfo> devices = cpu.devices();
+    bench::DeviceInfo device = devices.empty() ? bench::DeviceInfo{} : devices.front();
+    device.backend = cpu.id();
+    // The largest size, as fpx bench sizes both from its largest --sizes count, so that a run
+    // saved by either compares with the other's.
+    const std::size_t size = request.sizes.empty()
+                                 ? bench::kInCacheElements
+                                 : *std::max_element(request.sizes.begin(), request.sizes.end());
+    const std::vector<bench::AccumulationBenchRow> sums = bench::runAccumulationBench(
+        bench::AccumulationBenchRequest{size, request.plan}, progress, &cancel_);
+    for (const bench::BenchResult& r : bench::accumulationResults(sums, size, device))
+        sink(r);
+    if (cancel_)
+        return;
+    stage = 2;
+    bench::QuantizationBenchRequest quantization;
+    quantization.elements = size;
+    quantization.fileBytes = size * sizeof(float);
+    quantization.plan = request.plan;
+    const bench::QuantizationBenchReport quantizers =
+        bench::runQuantizationBench(quantization, progress, &cancel_);
+    for (const bench::BenchResult& r : bench::quantizationResults(quantizers, device))
+        sink(r);
 }
 
 void BenchController::cancel() {

@@ -34,9 +34,14 @@ struct BackendSummary {
 };
 
 // One backend's part of a run: which backend (index into summaries()) and what to measure.
+// `sumsAndQuantizers` (the CPU's job only) times, after the request, the sums and block
+// quantizers as fpx bench does beside a CPU run (accumulation_bench.h, quantization_bench.h):
+// on the request's largest size, the quantizers on every thread, with the file check on a
+// tensor of that size. Their rows come as results (ratio_results.h).
 struct BenchJob {
     int backend = 0;
     bench::BenchRequest request;
+    bool sumsAndQuantizers = false;
 };
 
 // Owns the benchmark backends and runs them on a worker thread, one job after another.
@@ -87,6 +92,11 @@ class BenchController : public QObject {
 
   private:
     void work(std::vector<BenchJob> jobs, int generation);
+    // On the worker: BenchJob::sumsAndQuantizers after the CPU's run; `stage` follows them for
+    // the progress.
+    void runSumsAndQuantizers(const bench::Backend& cpu, const bench::BenchRequest& request,
+                              const bench::ResultSink& sink, const bench::ProgressSink& progress,
+                              int& stage);
     void post(std::function<void()> call);
 
     Loader loader_;

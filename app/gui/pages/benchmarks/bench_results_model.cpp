@@ -23,6 +23,12 @@ bool isArithmetic(const bench::BenchResult& r) {
     return r.operation == bench::Operation::Arithmetic;
 }
 
+// The rows compared with the exact core before they are timed: a failure is an error.
+bool verifiedBeforeTiming(const bench::BenchResult& r) {
+    return r.operation == bench::Operation::Convert ||
+           r.operation == bench::Operation::Accumulate || r.operation == bench::Operation::Quantize;
+}
+
 QString number(double value, int digits = 3) {
     return QString::number(value, 'g', digits);
 }
@@ -40,6 +46,23 @@ std::pair<double, double> spreadFactors(const bench::BenchResult& r) {
     if (r.time.median <= 0 || r.time.min <= 0 || r.time.max <= 0)
         return {1, 1};
     return {r.time.median / r.time.max, r.time.median / r.time.min};
+}
+
+// A sum's or quantizer's ratio in words: "ratio 0.52× against memcpy alongside, 64 Mi,
+// 2 threads, goal ≥ 0.5× (met); 2 passes, bare loop 0.61×".
+QString ratioLine(const bench::BenchResult& r) {
+    QString line = BenchResultsModel::tr("ratio %1 against %2")
+                       .arg(BenchResultsModel::ratioText(r), QString::fromStdString(r.ceilingName));
+    if (const auto met = BenchResultsModel::goalMet(r))
+        line += BenchResultsModel::tr(", goal %1 (%2)")
+                    .arg(BenchResultsModel::goalText(r),
+                         *met ? BenchResultsModel::tr("met") : BenchResultsModel::tr("not met"));
+    if (r.passes > 0)
+        line += r.passes == 1 ? BenchResultsModel::tr("; 1 pass")
+                              : BenchResultsModel::tr("; %1 passes").arg(r.passes);
+    if (r.bareRatio > 0)
+        line += BenchResultsModel::tr(", bare loop %1×").arg(QString::number(r.bareRatio, 'f', 2));
+    return line;
 }
 
 } // namespace
@@ -172,6 +195,28 @@ QString BenchResultsModel::throughputText(const bench::BenchResult& r, double va
     return QStringLiteral("%1 GB/s").arg(number(value / 1e9));
 }
 
+QString BenchResultsModel::ratioText(const bench::BenchResult& r) {
+    return r.ratio > 0 ? QStringLiteral("%1×").arg(QString::number(r.ratio, 'f', 2)) : QString();
+}
+
+QString BenchResultsModel::goalText(const bench::BenchResult& r) {
+    if (r.goalAtLeast > 0)
+        return QStringLiteral("≥ %1×").arg(number(r.goalAtLeast, 2));
+    if (r.goalAtMost > 0)
+        return QStringLiteral("≤ %1×").arg(number(r.goalAtMost, 2));
+    return {};
+}
+
+std::optional<bool> BenchResultsModel::goalMet(const bench::BenchResult& r) {
+    if (!(r.ratio > 0))
+        return std::nullopt;
+    if (r.goalAtLeast > 0)
+        return r.ratio >= r.goalAtLeast;
+    if (r.goalAtMost > 0)
+        return r.ratio <= r.goalAtMost;
+    return std::nullopt;
+}
+
 QString BenchResultsModel::label(int row, bool withDevice) const {
     const bench::BenchResult& r = result(row);
     QStringList parts;
@@ -189,7 +234,18 @@ QString BenchResultsModel::label(int row, bool withDevice) const {
     case bench::Operation::Arithmetic:
         parts << QStringLiteral("%1 %2").arg(QString::fromStdString(r.format), tr("arithmetic"));
         break;
+    case bench::Operation::Accumulate:
+        parts << tr("%1 sum").arg(QString::fromStdString(r.format));
+        break;
+    case bench::Operation::Quantize:
+        parts << tr("%1 quantize").arg(QString::fromStdString(r.format));
+        break;
+    case bench::Operation::QuantizeFile:
+        parts << tr("%1 load + quantize file").arg(QString::fromStdString(r.format));
+        break;
     }
+    if (!r.workload.empty())
+        parts << QString::fromStdString(r.workload);
     if (!r.path.empty())
         parts << QString::fromStdString(r.path);
     if (r.elements > 0)
@@ -209,6 +265,8 @@ QString BenchResultsModel::description(int row) const {
     if (const double c = ceiling(row); c > 0)
         lines << tr("%1 of %2 (%3)")
                      .arg(percent(r.throughput() / c), ceilingName(row), throughputText(r, c));
+    if (r.ratio > 0)
+        lines << ratioLine(r);
     lines << text(row, Verified);
     if (const bench::BenchResult* saved = savedFor(row))
         lines << tr("saved run: %1 (%2×)")
@@ -236,6 +294,8 @@ QString BenchResultsModel::text(int row, int column) const {
                    : QString();
     case Path:
         return QString::fromStdString(r.path);
+    case Workload:
+        return QString::fromStdString(r.workload);
     case Elements:
         return r.elements > 0 ? elementsText(r.elements) : QStringLiteral("—");
     case Threads:
@@ -248,12 +308,18 @@ QString BenchResultsModel::text(int row, int column) const {
         const double c = ceiling(row);
         return c > 0 ? percent(r.throughput() / c) : QString();
     }
+    case Ratio: {
+        const QString goal = goalText(r);
+        if (r.ratio <= 0 || goal.isEmpty())
+            return ratioText(r);
+        return tr("%1 (goal %2)").arg(ratioText(r), goal);
+    }
     case Spread: {
         const auto [low, high] = spreadFactors(r);
         return QStringLiteral("+%1 / −%2").arg(percent(high - 1), percent(1 - low));
     }
     case Verified:
-        if (r.operation != bench::Operation::Convert && r.checked == 0)
+        if (!verifiedBeforeTiming(r) && r.checked == 0)
             return tr("—");
         if (r.mismatches > 0 && !r.exactByDesign)
             return tr("differs by design: %1 of %2")
@@ -294,6 +360,8 @@ QVariant BenchResultsModel::sortValue(int row, int column) const {
         const double c = ceiling(row);
         return c > 0 ? r.throughput() / c : -1.0;
     }
+    case Ratio:
+        return r.ratio > 0 ? r.ratio : -1.0;
     case Spread:
         return r.time.median > 0 ? (r.time.max - r.time.min) / r.time.median : 0.0;
     case Verified:
@@ -321,6 +389,8 @@ QString BenchResultsModel::toolTip(int row, int column) const {
         return c > 0 ? tr("Measured against %1: %2.").arg(ceilingName(row), throughputText(r, c))
                      : tr("No ceiling for this result.");
     }
+    case Ratio:
+        return r.ratio > 0 ? ratioLine(r) : tr("Copies, conversions and arithmetic have no ratio.");
     case Spread:
         return tr("Throughput of the fastest and the slowest of %1 samples, relative to the "
                   "median (%2 iterations each).")
@@ -367,6 +437,7 @@ QVariant BenchResultsModel::data(const QModelIndex& index, int role) const {
         case ElementsPerSecond:
         case Throughput:
         case PercentOfCeiling:
+        case Ratio:
         case Spread:
         case VsSaved:
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
@@ -375,7 +446,9 @@ QVariant BenchResultsModel::data(const QModelIndex& index, int role) const {
         }
     case Qt::ForegroundRole:
         if (column == Verified && r.exactByDesign &&
-            (r.mismatches > 0 || (r.operation == bench::Operation::Convert && !r.verified)))
+            (r.mismatches > 0 || (verifiedBeforeTiming(r) && !r.verified)))
+            return QBrush(kBad);
+        if (column == Ratio && goalMet(r) == false)
             return QBrush(kBad);
         if (column == Verified && !r.exactByDesign && r.mismatches > 0)
             return QBrush(kDesign);
@@ -410,7 +483,8 @@ QVariant BenchResultsModel::headerData(int section, Qt::Orientation orientation,
             return {QT_TR_NOOP("Operation"),
                     QT_TR_NOOP("copy: the device's copy bandwidth, the ceiling of conversions; "
                                "convert: bulk conversion; arithmetic: FMA / matrix-multiply "
-                               "throughput.")};
+                               "throughput; accumulate: a sum in a format; quantize: a block "
+                               "quantizer; quantize-file: loading and quantizing a file.")};
         case Format:
             return {QT_TR_NOOP("Format"), QT_TR_NOOP("The number format (fp32 for copies).")};
         case Direction:
@@ -419,6 +493,11 @@ QVariant BenchResultsModel::headerData(int section, Qt::Orientation orientation,
         case Path:
             return {QT_TR_NOOP("Path"),
                     QT_TR_NOOP("The code path measured: a hardware instruction or emulation.")};
+        case Workload:
+            return {QT_TR_NOOP("Workload"),
+                    QT_TR_NOOP("The inputs of a sum or quantizer: the terms' distribution "
+                               "(uniform:0:1 settles, normal:0:1 wanders across binades) or the "
+                               "tensor's.")};
         case Elements:
             return {QT_TR_NOOP("Elements"),
                     QT_TR_NOOP("Elements per pass (matrix multiply: M = N = K).")};
@@ -435,6 +514,12 @@ QVariant BenchResultsModel::headerData(int section, Qt::Orientation orientation,
             return {QT_TR_NOOP("% of ceiling"),
                     QT_TR_NOOP("Throughput as a share of its ceiling: the measured copy "
                                "bandwidth for conversions, the datasheet peak for arithmetic.")};
+        case Ratio:
+            return {QT_TR_NOOP("Ratio"),
+                    QT_TR_NOOP("Sums and quantizers, as fpx bench prints them: a sum's speed "
+                               "against a plain float loop or memcpy, a quantizer's GB/s against "
+                               "memcpy's, load + quantize time against reading the file; with "
+                               "the goal.")};
         case VsSaved:
             return {QT_TR_NOOP("vs saved"),
                     QT_TR_NOOP("This run's throughput divided by the saved run's (Compare with "

@@ -16,8 +16,10 @@ namespace fpx::gui {
 struct SavedRun;
 
 // The results of a benchmark run, one row each, in the order they were measured, with the
-// ratio to a saved run loaded for comparison. Qt::UserRole holds sortable values (numbers for
-// numeric columns).
+// ratio to a saved run loaded for comparison. The CPU's sums and quantizers are rows too, with
+// their workload and their ratio against the reference as fpx bench prints them
+// (fpx/bench/ratio_results.h). Qt::UserRole holds sortable values (numbers for numeric
+// columns).
 class BenchResultsModel : public QAbstractTableModel {
     Q_OBJECT
 
@@ -29,11 +31,13 @@ class BenchResultsModel : public QAbstractTableModel {
         Format,
         Direction,
         Path,
+        Workload,
         Elements,
         Threads,
         ElementsPerSecond,
         Throughput,
         PercentOfCeiling,
+        Ratio,
         VsSaved,
         Spread,
         Verified,
@@ -61,8 +65,9 @@ class BenchResultsModel : public QAbstractTableModel {
     QString ceilingName(int row) const;
 
     // Compares with a saved run (null: no comparison). Results match when backend, device,
-    // operation, format, direction, path, elements and threads agree; when no result of the
-    // saved run matches, the device is left out (comparing two machines).
+    // operation, format, direction, path, elements, threads and workload agree (resultKey);
+    // when no result of the saved run matches, the device is left out (comparing two
+    // machines).
     void setComparison(const SavedRun* run);
     bool hasComparison() const { return comparing_; }
     // True when some row matched a saved result of another device.
@@ -84,6 +89,12 @@ class BenchResultsModel : public QAbstractTableModel {
     static QString elementsText(std::size_t elements);
     // Throughput in GB/s, or TFLOP/s for arithmetic, with its unit.
     static QString throughputText(const bench::BenchResult& result, double value);
+    // A sum's or quantizer's ratio as fpx bench prints it, "0.52×"; empty for other rows.
+    static QString ratioText(const bench::BenchResult& result);
+    // Its goal, "≥ 0.5×" or "≤ 3×"; empty without one.
+    static QString goalText(const bench::BenchResult& result);
+    // Whether the ratio meets the goal; nullopt without a ratio and a goal.
+    static std::optional<bool> goalMet(const bench::BenchResult& result);
 
   private:
     QString text(int row, int column) const;

@@ -27,9 +27,18 @@ namespace fpx::gui {
 namespace {
 
 bool belongs(const bench::BenchResult& r, BenchmarksChart::Metric metric) {
-    return metric == BenchmarksChart::Metric::Arithmetic
-               ? r.operation == bench::Operation::Arithmetic
-               : r.operation != bench::Operation::Arithmetic;
+    switch (r.operation) {
+    case bench::Operation::Copy:
+    case bench::Operation::Convert:
+        return metric == BenchmarksChart::Metric::Bandwidth;
+    case bench::Operation::Arithmetic:
+        return metric == BenchmarksChart::Metric::Arithmetic;
+    case bench::Operation::Accumulate:
+    case bench::Operation::Quantize:
+    case bench::Operation::QuantizeFile:
+        return metric == BenchmarksChart::Metric::SumsAndQuantizers;
+    }
+    return false;
 }
 
 // One series of bars with its error bars.
@@ -140,10 +149,13 @@ BenchmarksChart::BenchmarksChart(BenchResultsModel* model, QWidget* parent)
     metricBox_->setObjectName("chartMetric");
     metricBox_->addItem(tr("Conversions and copies, GB/s"), static_cast<int>(Metric::Bandwidth));
     metricBox_->addItem(tr("Arithmetic, TFLOP/s"), static_cast<int>(Metric::Arithmetic));
+    metricBox_->addItem(tr("Sums and quantizers, GB/s"),
+                        static_cast<int>(Metric::SumsAndQuantizers));
     metricBox_->setToolTip(
         tr("Conversions are memory-bound: bytes read + written per second, against the copy "
            "bandwidth of the same size and threads. Arithmetic: operations per second against "
-           "the datasheet's dense peak."));
+           "the datasheet's dense peak. Sums and quantizers: their bytes per second against "
+           "the reference timed alongside (a float loop, memcpy, reading the file)."));
     // It may show its choice cut short rather than hold the window wider than a 1024-pixel
     // screen beside the form (and the Lessons dock); the list shows it whole.
     metricBox_->setMinimumWidth(metricBox_->fontMetrics().averageCharWidth() * 14);
@@ -257,17 +269,16 @@ void BenchmarksChart::rebuild() {
     rows_.clear();
     barCount_ = savedBarCount_ = ceilingCount_ = 0;
 
-    const bool arithmetic = metric_ == Metric::Arithmetic;
-    const double scale = arithmetic ? 1e12 : 1e9;
+    const double scale = metric_ == Metric::Arithmetic ? 1e12 : 1e9;
     const std::vector<std::string> devices = collectRows();
     ChartData data = gather(devices.size() > 1, scale);
     drawBars(data);
-    drawCeilings(data, arithmetic);
-    if (!arithmetic)
+    drawCeilings(data);
+    if (metric_ == Metric::Bandwidth)
         drawDatasheetBandwidths(devices, scale, data);
     if (rows_.empty())
         drawEmptyMessage();
-    setAxes(data, arithmetic);
+    setAxes(data);
 }
 
 // The model rows of the chart's metric, in rows_; returns the devices they come from
@@ -333,7 +344,7 @@ void BenchmarksChart::drawBars(ChartData& data) {
 }
 
 // Each bar's ceiling: a red tick across its slot, over the bars.
-void BenchmarksChart::drawCeilings(const ChartData& data, bool arithmetic) {
+void BenchmarksChart::drawCeilings(const ChartData& data) {
     const QColor ceiling =
         plots::meaningColour(plots::Meaning::Bad, plots::plotTheme(plot_->palette()));
     for (const auto& [p, c] : data.ceilings) {
@@ -348,8 +359,17 @@ void BenchmarksChart::drawCeilings(const ChartData& data, bool arithmetic) {
         // A legend entry for the ticks (items have none).
         auto* legendOnly = plot_->addGraph(plot_->yAxis, plot_->xAxis);
         legendOnly->setPen(QPen(ceiling, 2));
-        legendOnly->setName(arithmetic ? tr("ceiling: datasheet dense peak")
-                                       : tr("ceiling: copy bandwidth, same size and threads"));
+        switch (metric_) {
+        case Metric::Bandwidth:
+            legendOnly->setName(tr("ceiling: copy bandwidth, same size and threads"));
+            break;
+        case Metric::Arithmetic:
+            legendOnly->setName(tr("ceiling: datasheet dense peak"));
+            break;
+        case Metric::SumsAndQuantizers:
+            legendOnly->setName(tr("reference: float loop, memcpy or reading the file"));
+            break;
+        }
     }
 }
 
@@ -374,21 +394,30 @@ void BenchmarksChart::drawEmptyMessage() {
     bool other = false;
     for (int row = 0; row < model_->rowCount(); ++row)
         other = other || !belongs(model_->result(row), metric_);
-    empty->setText(other ? tr("No results of this kind: choose the other chart above.")
+    empty->setText(other ? tr("No results of this kind: choose another chart above.")
                          : tr("Run a benchmark: its results appear here as they are "
                               "measured."));
     empty->setColor(palette().color(QPalette::PlaceholderText));
 }
 
 // Labels, ranges and scales of both axes, the legend, and a height that fits every row.
-void BenchmarksChart::setAxes(const ChartData& data, bool arithmetic) {
+void BenchmarksChart::setAxes(const ChartData& data) {
     const int n = static_cast<int>(rows_.size());
     plot_->yAxis->setTicker(data.ticker);
     plot_->yAxis->setRange(-0.6, std::max(n, 1) - 0.4);
     plot_->yAxis->setSubTicks(false);
     plot_->yAxis->setTickLength(0, 3);
-    plot_->xAxis->setLabel(arithmetic ? tr("TFLOP/s (dense; TOP/s for integers)")
-                                      : tr("GB/s (bytes read + written per second)"));
+    switch (metric_) {
+    case Metric::Bandwidth:
+        plot_->xAxis->setLabel(tr("GB/s (bytes read + written per second)"));
+        break;
+    case Metric::Arithmetic:
+        plot_->xAxis->setLabel(tr("TFLOP/s (dense; TOP/s for integers)"));
+        break;
+    case Metric::SumsAndQuantizers:
+        plot_->xAxis->setLabel(tr("GB/s (the FP32 inputs read; a quantizer's codes written too)"));
+        break;
+    }
     plot_->xAxis2->setLabel(plot_->xAxis->label());
     if (logarithmic_ && data.high > 0) {
         plot_->xAxis->setScaleType(QCPAxis::stLogarithmic);

@@ -21,16 +21,18 @@ class BenchResultsModel;
 
 // The live chart of a benchmark run: one horizontal bar per result (coloured by format, copies
 // grey), error bars from the fastest and slowest samples, each bar's ceiling as a red tick
-// (the copy bandwidth at its size and thread count, or the datasheet peak), the datasheet
-// bandwidth of each device as a dashed line, and a saved run as lighter bars beside the
-// matching results. It redraws as results stream in; it scrolls when they do not fit.
+// (the copy bandwidth at its size and thread count, the datasheet peak, or the reference a sum
+// or quantizer is timed alongside), the datasheet bandwidth of each device as a dashed line,
+// and a saved run as lighter bars beside the matching results. It redraws as results stream
+// in; it scrolls when they do not fit.
 class BenchmarksChart : public QWidget {
     Q_OBJECT
 
   public:
     enum class Metric {
-        Bandwidth,  // copies and conversions, GB/s
-        Arithmetic, // TFLOP/s
+        Bandwidth,         // copies and conversions, GB/s
+        Arithmetic,        // TFLOP/s
+        SumsAndQuantizers, // the CPU's sums and quantizers, GB/s, against their references
     };
 
     explicit BenchmarksChart(BenchResultsModel* model, QWidget* parent = nullptr);
@@ -64,11 +66,11 @@ class BenchmarksChart : public QWidget {
     std::vector<std::string> collectRows();
     ChartData gather(bool withDevice, double scale) const;
     void drawBars(ChartData& data);
-    void drawCeilings(const ChartData& data, bool arithmetic);
+    void drawCeilings(const ChartData& data);
     void drawDatasheetBandwidths(const std::vector<std::string>& devices, double scale,
                                  ChartData& data);
     void drawEmptyMessage();
-    void setAxes(const ChartData& data, bool arithmetic);
+    void setAxes(const ChartData& data);
     void placeLegend(bool show);
     void onMouseMove(QMouseEvent* event);
     void onMousePress(QMouseEvent* event);

@@ -152,6 +152,8 @@ BenchmarksPanel::BenchmarksPanel(QWidget* parent, BenchController::Loader loader
     table_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->setColumnHidden(BenchResultsModel::VsSaved, true);
+    table_->setColumnHidden(BenchResultsModel::Workload, true);
+    table_->setColumnHidden(BenchResultsModel::Ratio, true);
     table_->setToolTip(tr("One row per result; click a header to sort, hover a cell for details."));
     right->addWidget(chart_);
     right->addWidget(table_);
@@ -314,6 +316,13 @@ QGroupBox* BenchmarksPanel::buildMeasureGroup(QWidget* form) {
     arithmetic_->setObjectName("benchArithmetic");
     arithmetic_->setToolTip(tr("Operations per second in the formats, against the device's "
                                "datasheet dense peak. Slow on CPUs without matrix units."));
+    sumsAndQuantizers_ = new QCheckBox(tr("Sums and quantizers (CPU)"), measure);
+    sumsAndQuantizers_->setObjectName("benchSumsAndQuantizers");
+    sumsAndQuantizers_->setToolTip(
+        tr("After the CPU's run, as fpx bench: sums in FP16, BF16 and FP8 E4M3 against a plain "
+           "float loop and the exact sum against memcpy (one thread), the block quantizers "
+           "against memcpy (every thread) and loading + quantizing a .safetensors file against "
+           "reading it, on the largest size; each as a ratio with its goal."));
     inCache_ = new QCheckBox(
         tr("In cache (%1 elements)").arg(BenchResultsModel::elementsText(bench::kInCacheElements)),
         measure);
@@ -347,6 +356,7 @@ QGroupBox* BenchmarksPanel::buildMeasureGroup(QWidget* form) {
     grid->addWidget(encode_, row++, 0, 1, 2);
     grid->addWidget(decode_, row++, 0, 1, 2);
     grid->addWidget(arithmetic_, row++, 0, 1, 2);
+    grid->addWidget(sumsAndQuantizers_, row++, 0, 1, 2);
     auto* sizesLabel = new QLabel(tr("<b>Sizes</b>"), measure);
     sizesLabel->setToolTip(tr("Array sizes, in elements."));
     grid->addWidget(sizesLabel, row++, 0, 1, 2);
@@ -596,8 +606,8 @@ std::optional<std::vector<BenchJob>> BenchmarksPanel::jobs(QString* error) const
         base.directions.push_back(bench::Direction::Decode);
     base.conversions = !base.directions.empty();
     base.arithmetic = arithmetic_->isChecked();
-    if (!base.conversions && !base.arithmetic)
-        return fail(tr("Check encode, decode or arithmetic."));
+    if (!base.conversions && !base.arithmetic && !sumsAndQuantizers_->isChecked())
+        return fail(tr("Check encode, decode, arithmetic or sums and quantizers."));
     std::vector<std::size_t> custom;
     if (customSize_->isChecked()) {
         QString why;
@@ -632,6 +642,8 @@ std::optional<std::vector<BenchJob>> BenchmarksPanel::jobs(QString* error) const
         BenchJob job;
         job.backend = index;
         job.request = base;
+        job.sumsAndQuantizers =
+            sumsAndQuantizers_->isChecked() && summaries[std::size_t(index)].id == "cpu";
         for (int c = 0; c < item->childCount(); ++c)
             if (item->child(c)->checkState(0) == Qt::Checked)
                 job.request.devices.push_back(item->child(c)->data(0, kDeviceRole).toInt());
@@ -698,6 +710,15 @@ void BenchmarksPanel::resizeColumns() {
         devices.insert(QString::fromStdString(r.backend + '\x1f' + r.device));
     table_->setColumnHidden(BenchResultsModel::Backend, devices.size() == 1);
     table_->setColumnHidden(BenchResultsModel::Device, devices.size() == 1);
+    // The sums' and quantizers' columns, where there are such rows.
+    const auto& results = model_->results();
+    table_->setColumnHidden(
+        BenchResultsModel::Workload,
+        std::none_of(results.begin(), results.end(),
+                     [](const bench::BenchResult& r) { return !r.workload.empty(); }));
+    table_->setColumnHidden(BenchResultsModel::Ratio,
+                            std::none_of(results.begin(), results.end(),
+                                         [](const bench::BenchResult& r) { return r.ratio > 0; }));
     table_->resizeColumnsToContents();
     // The device's name is long and the same on every row of a one-device run.
     const int cap = fontMetrics().horizontalAdvance(QLatin1Char('x')) * 24;
@@ -872,6 +893,10 @@ void BenchmarksPanel::setDistribution(bench::InputDistribution distribution) {
 
 void BenchmarksPanel::setArithmetic(bool on) {
     arithmetic_->setChecked(on);
+}
+
+void BenchmarksPanel::setSumsAndQuantizers(bool on) {
+    sumsAndQuantizers_->setChecked(on);
 }
 
 } // namespace fpx::gui

@@ -35,10 +35,11 @@ class BenchmarksChart;
 class BenchResultsModel;
 
 // The Benchmarks view: on the left what to measure (backends and devices, formats,
-// directions, sizes, threads, time budget, input distribution, rounding, arithmetic), Run and
-// Cancel with a progress bar, exports and comparison with a saved run; on the right the live
-// chart above the table of results. Benchmarks run on a worker thread: the window never
-// blocks. The backends are looked for the first time the view is shown (or loadBackends()).
+// directions, sizes, threads, time budget, input distribution, rounding, arithmetic, the CPU's
+// sums and quantizers), Run and Cancel with a progress bar, exports and comparison with a saved
+// run; on the right the live chart above the table of results. Benchmarks run on a worker
+// thread: the window never blocks. The backends are looked for the first time the view is shown
+// (or loadBackends()).
 class BenchmarksPanel : public Page {
     Q_OBJECT
 
@@ -82,6 +83,8 @@ class BenchmarksPanel : public Page {
     void setBudget(double seconds);
     void setDistribution(bench::InputDistribution distribution);
     void setArithmetic(bool on);
+    // The CPU's sums and quantizers after its run (BenchJob::sumsAndQuantizers).
+    void setSumsAndQuantizers(bool on);
 
     // What the form asks for, one job per checked backend; nullopt and `error` when the form
     // cannot run (nothing checked, a bad custom size).
@@ -135,6 +138,7 @@ class BenchmarksPanel : public Page {
     QCheckBox* encode_;
     QCheckBox* decode_;
     QCheckBox* arithmetic_;
+    QCheckBox* sumsAndQuantizers_;
     QCheckBox* inCache_;
     QCheckBox* beyondCache_;
     QCheckBox* customSize_;

@@ -76,12 +76,15 @@ std::optional<Int> wholeNumber(const QJsonObject& object, std::initializer_list<
     return static_cast<Int>(*value);
 }
 
-std::optional<bench::Operation> parseOperation(const QString& id) {
-    for (bench::Operation op :
-         {bench::Operation::Copy, bench::Operation::Convert, bench::Operation::Arithmetic})
-        if (id.compare(QString::fromLatin1(bench::operationId(op)), Qt::CaseInsensitive) == 0)
-            return op;
-    return std::nullopt;
+// A ratio, a goal or a time of the sums and quantizers: 0 where the field is absent; one that
+// is negative or not finite is refused with `error` naming it, as nothing measured gives it.
+std::optional<double> ratioField(const QJsonObject& object, const char* name, QString& error) {
+    const double value = number(object, {name}).value_or(0);
+    if (!(value >= 0 && std::isfinite(value))) {
+        error = tr("\"%1\" is %2, not a ratio or a time").arg(QLatin1String(name)).arg(value);
+        return std::nullopt;
+    }
+    return value;
 }
 
 std::optional<bench::Direction> parseDirection(const QString& id) {
@@ -101,7 +104,8 @@ bench::BenchResult parseResult(const QJsonObject& o, QString& error) {
         return r;
     r.deviceIndex = *deviceIndex;
     const QString operation = text(o, {"operation", "op"});
-    if (const auto op = parseOperation(operation.isEmpty() ? QStringLiteral("convert") : operation))
+    if (const auto op = bench::parseOperation(operation.isEmpty() ? std::string("convert")
+                                                                  : operation.toStdString()))
         r.operation = *op;
     else {
         error = tr("unknown operation \"%1\"").arg(operation);
@@ -162,6 +166,27 @@ bench::BenchResult parseResult(const QJsonObject& o, QString& error) {
     r.checked = *checked;
     r.mismatches = *mismatches;
     r.note = text(o, {"note"}).toStdString();
+    // The ratios of the sums and quantizers; a run saved without them (version 1, or any
+    // conversion) reads them as none.
+    r.workload = text(o, {"workload"}).toStdString();
+    const struct {
+        const char* name;
+        double* field;
+    } measures[] = {{"reference_median_seconds", &r.referenceSeconds},
+                    {"ratio", &r.ratio},
+                    {"goal_at_least", &r.goalAtLeast},
+                    {"goal_at_most", &r.goalAtMost},
+                    {"bare_ratio", &r.bareRatio}};
+    for (const auto& [name, field] : measures) {
+        const std::optional<double> value = ratioField(o, name, error);
+        if (!value)
+            return r;
+        *field = *value;
+    }
+    const auto passes = wholeNumber<int>(o, {"passes"}, 0, error);
+    if (!passes)
+        return r;
+    r.passes = *passes;
     return r;
 }
 
@@ -246,7 +271,8 @@ QString resultKey(const bench::BenchResult& r, bool withDevice) {
                        QString::fromLatin1(bench::directionId(r.direction)),
                        QString::fromStdString(r.path),
                        QString::number(static_cast<qulonglong>(r.elements)),
-                       QString::number(r.threads)}
+                       QString::number(r.threads),
+                       QString::fromStdString(r.workload)}
         .join(QChar(0x1f));
 }
 

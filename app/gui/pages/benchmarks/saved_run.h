@@ -11,7 +11,8 @@
 namespace fpx::gui {
 
 // A benchmark run saved by writeResultsJson (Export JSON… or `fpx bench --json`), read back
-// for comparison.
+// for comparison: every row, the CPU's sums and quantizers with their ratios too. A run of
+// format version 1 (no sums, quantizers or ratio keys) reads as it is.
 struct SavedRun {
     QString path;
     QString description; // "Intel Xeon …, 2025-06-01T12:00:00Z"
@@ -23,7 +24,8 @@ struct SavedRun {
 std::optional<SavedRun> loadSavedRun(const QString& path, QString* error);
 
 // What identifies a measurement across runs: backend, device, operation, format, direction,
-// path, elements and threads. Without the device, to compare two machines.
+// path, elements, threads and workload (a sum's terms: one accumulator is timed on two).
+// Without the device, to compare two machines.
 QString resultKey(const bench::BenchResult& result, bool withDevice = true);
 
 } // namespace fpx::gui
