@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Opening a tensor file of any kind, loading --input arguments, and the statistics of a tensor.
+// Opening a tensor file of any kind and loading --input arguments.
 #include "tensor_file_kinds.h"
 
 #include "fpx/data/npy_reader.h"
@@ -138,76 +138,6 @@ std::optional<TensorFile::Loaded> loadTensorArgument(const std::string& argument
                                            : ": holds no tensor of a dtype fpx reads (F64, "
                                              "F32, F16, BF16, F8_E4M3, F8_E5M2)");
     return std::nullopt;
-}
-
-namespace {
-
-// Over the finite values (NaN and ±∞ are counted, not summed). The sum is compensated
-// (Neumaier), and the standard deviation is the population one (divided by n, as numpy's std),
-// from a second pass over the deviations from the mean, which keeps it accurate when the mean
-// is large against the spread.
-//
-// Values near the top of double's range would overflow the sum (two of DBL_MAX) and the
-// squared deviations (anything beyond 2^512), so both are taken of x · 2^−e, where 2^e is the
-// absmax's binade: every scaled |x| < 2, the sum stays below 2n, a deviation below 4, and the
-// scaling is exact (a power of two), undone on the mean and the deviation at the end. Only a
-// value below 2^(e − 1074) would lose bits to double's subnormals, and it is then smaller than
-// the mean's own rounding.
-template <typename T> TensorStatistics statisticsOf(std::span<const T> values) {
-    TensorStatistics s;
-    s.elements = values.size();
-    std::size_t finite = 0;
-    for (const T value : values) {
-        const double x = value;
-        if (std::isnan(x)) {
-            ++s.nans;
-            continue;
-        }
-        if (std::isinf(x)) {
-            ++s.infs;
-            continue;
-        }
-        if (x == 0)
-            ++s.zeros;
-        if (finite == 0) {
-            s.min = s.max = x;
-        } else {
-            s.min = std::min(s.min, x);
-            s.max = std::max(s.max, x);
-        }
-        ++finite;
-    }
-    if (finite == 0)
-        return s;
-    s.absmax = std::max(std::fabs(s.min), std::fabs(s.max));
-    const int binade = s.absmax > 0 ? std::ilogb(s.absmax) : 0;
-    const auto scaled = [binade](double x) { return std::ldexp(x, -binade); };
-    double sum = 0, compensation = 0;
-    for (const T value : values) {
-        const double x = value;
-        if (!std::isfinite(x))
-            continue;
-        const double y = scaled(x);
-        const double t = sum + y;
-        compensation += std::fabs(sum) >= std::fabs(y) ? (sum - t) + y : (y - t) + sum;
-        sum = t;
-    }
-    const double scaledMean = (sum + compensation) / static_cast<double>(finite);
-    double squares = 0;
-    for (const T value : values) {
-        const double x = value;
-        if (std::isfinite(x))
-            squares += (scaled(x) - scaledMean) * (scaled(x) - scaledMean);
-    }
-    s.mean = std::ldexp(scaledMean, binade);
-    s.std = std::ldexp(std::sqrt(squares / static_cast<double>(finite)), binade);
-    return s;
-}
-
-} // namespace
-
-TensorStatistics tensorStatistics(const TensorView& view) {
-    return view.isDouble() ? statisticsOf(view.doubles) : statisticsOf(view.floats);
 }
 
 } // namespace fpx

@@ -28,6 +28,19 @@ class MappedTensorFile : public TensorFile {
     }
     std::optional<Loaded> load(const std::string& name, std::string& error) const override;
 
+    // Where tensor k's elements lie, for readers that take them piece by piece instead of
+    // loading the whole tensor (tensorFileStatistics): the element type (nullopt: not loadable),
+    // the first byte in the mapping, whether the order is Fortran's.
+    struct Stored {
+        std::optional<ElementType> type;
+        const std::uint8_t* bytes = nullptr;
+        bool fortranOrder = false;
+    };
+    Stored stored(std::size_t k) const {
+        return {layouts_[k].type, mapping_->data() + tensors_[k].dataOffset,
+                layouts_[k].fortranOrder};
+    }
+
     // `type` is nullopt for a tensor that is listed but not loadable.
     void addTensor(TensorInfo info, std::optional<ElementType> type, bool fortranOrder = false);
     void setMetadata(std::vector<std::pair<std::string, std::string>> metadata) {

@@ -86,13 +86,27 @@ std::optional<TensorFile::Loaded> loadTensorArgument(const std::string& argument
                                                      const std::optional<RawLayout>& raw,
                                                      std::string& error);
 
-// What `fpx inspect` prints for a tensor.
+// What `fpx inspect` prints for a tensor: min, max, absmax, mean and the population standard
+// deviation of the finite values (all 0 when there are none), NaN and ±∞ counted apart. Taken
+// in pieces on `threads` threads (0: one per hardware thread) and the fastest vector loops, in
+// an order fixed by the element index alone, so that the figures are the same bits whatever the
+// thread count and instruction set (docs/design.md, "Tensor statistics"; the error bound:
+// docs/behaviour.md, "Tensor files").
 struct TensorStatistics {
     std::size_t elements = 0;
     double min = 0, max = 0, absmax = 0, mean = 0, std = 0;
     std::size_t zeros = 0, nans = 0, infs = 0;
 };
-TensorStatistics tensorStatistics(const TensorView& view);
+TensorStatistics tensorStatistics(const TensorView& view, unsigned threads = 0);
+
+// The statistics of every tensor of `file`, as tensorStatistics gives them (nullopt for a tensor
+// fpx does not load), without loading any: the values are read from the mapping a piece at a
+// time, F16, BF16 and FP8 widened and Fortran order reordered piece by piece into a buffer per
+// thread, so the memory used is the mapping and a few pages per thread. All the tensors' pieces
+// are shared among the threads at once, so many small tensors keep every thread busy. nullopt
+// with `error` when a tensor cannot be read.
+std::optional<std::vector<std::optional<TensorStatistics>>>
+tensorFileStatistics(const TensorFile& file, std::string& error, unsigned threads = 0);
 
 // Output files are written to a temporary name beside PATH and renamed into place only when
 // complete, so a failed write never leaves a half-written file. false with `error` otherwise.
