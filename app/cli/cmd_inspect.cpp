@@ -81,18 +81,13 @@ Outcome<InspectReport> computeInspect(const InspectOptions& options) {
         return CommandError{opened.error, usage ? kExitUsage : kExitDataError};
     }
     const TensorFile& file = *opened.file;
+    std::string error;
+    auto statistics = tensorFileStatistics(file, error);
+    if (!statistics)
+        return dataError(error);
     InspectReport report{options.path, file.kind(), file.metadata(), {}};
-    for (const TensorInfo& info : file.tensors()) {
-        InspectedTensor tensor{info, std::nullopt};
-        if (info.loadable) {
-            std::string error;
-            const auto loaded = file.load(info.name, error);
-            if (!loaded)
-                return dataError(error);
-            tensor.statistics = tensorStatistics(loaded->view);
-        }
-        report.tensors.push_back(std::move(tensor));
-    }
+    for (std::size_t k = 0; k < file.tensors().size(); ++k)
+        report.tensors.push_back({file.tensors()[k], std::move((*statistics)[k])});
     return report;
 }
 
