@@ -663,7 +663,8 @@ void TestTensorFiles::writersRoundTrip() {
         QCOMPARE((bytes.size() - 48) % 64, std::size_t(0)); // data 64-byte aligned
     }
     std::string error;
-    QVERIFY2(writeNpy(files.path("scalar.npy"), {2.5}, {}, error), error.c_str());
+    QVERIFY2(writeNpy(files.path("scalar.npy"), std::vector<double>{2.5}, {}, error),
+             error.c_str());
     auto scalar = loadTensorArgument(files.path("scalar.npy"), std::nullopt, error);
     QVERIFY2(scalar && scalar->view.shape.empty(), error.c_str());
     QCOMPARE(mismatch(valuesOf(scalar->view), std::vector<double>{2.5}), QString());
@@ -707,14 +708,14 @@ void TestTensorFiles::failedWritesLeaveNothing() {
     std::string error;
     // The target is a directory.
     QVERIFY(QDir().mkpath(QString::fromStdString(files.path("dir.npy"))));
-    QVERIFY(!writeNpy(files.path("dir.npy"), {1}, {1}, error));
+    QVERIFY(!writeNpy(files.path("dir.npy"), std::vector<double>{1}, {1}, error));
     QVERIFY2(error.find("dir.npy: is a directory") != std::string::npos, error.c_str());
     QVERIFY(!writeSafetensors(files.path("dir.npy"), {}, {}, error));
     // The directory does not exist.
-    QVERIFY(!writeNpy(files.path("no/such/x.npy"), {1}, {1}, error));
+    QVERIFY(!writeNpy(files.path("no/such/x.npy"), std::vector<double>{1}, {1}, error));
     QVERIFY2(error.find("cannot create a file beside it") != std::string::npos, error.c_str());
     // Inconsistent tensors are refused before anything is written.
-    QVERIFY(!writeNpy(files.path("x.npy"), {1, 2, 3}, {2, 2}, error));
+    QVERIFY(!writeNpy(files.path("x.npy"), std::vector<double>{1, 2, 3}, {2, 2}, error));
     QVERIFY2(error.find("shape [2, 2] does not hold 3 values") != std::string::npos, error.c_str());
     QVERIFY(
         !writeSafetensors(files.path("x.safetensors"), {{"a", "F32", {2}, {0, 0, 0}}}, {}, error));
@@ -726,7 +727,7 @@ void TestTensorFiles::failedWritesLeaveNothing() {
                               {{"a", "U8", {1}, {0}}, {"a", "U8", {1}, {0}}}, {}, error));
     // A file where a directory should be (also what root meets, who may write anywhere else).
     const std::string plain = files.write("plain", "x");
-    QVERIFY(!writeNpy(plain + "/x.npy", {1}, {1}, error));
+    QVERIFY(!writeNpy(plain + "/x.npy", std::vector<double>{1}, {1}, error));
     QVERIFY2(error.find("cannot create a file beside it") != std::string::npos, error.c_str());
     QCOMPARE(files.entries(), (QStringList{"dir.npy", "plain"}));
     // A directory that cannot be written (meaningless for root, who may write anywhere).
@@ -734,7 +735,7 @@ void TestTensorFiles::failedWritesLeaveNothing() {
         const std::string locked = files.path("locked");
         QVERIFY(QDir().mkpath(QString::fromStdString(locked)));
         ::chmod(locked.c_str(), 0500);
-        QVERIFY(!writeNpy(locked + "/x.npy", {1}, {1}, error));
+        QVERIFY(!writeNpy(locked + "/x.npy", std::vector<double>{1}, {1}, error));
         QVERIFY2(error.find("cannot create a file beside it") != std::string::npos, error.c_str());
         ::chmod(locked.c_str(), 0700);
         QVERIFY(QDir(QString::fromStdString(locked))
