@@ -41,6 +41,10 @@ Json integerOrDigits(const BigInt& n);
 // become U+FFFD, so the output is JSON whatever text reaches it.
 void printJson(std::ostream& out, const Json& document);
 
+// A CSV cell: as it is, or in double quotes (inner quotes doubled) where it holds a comma, a
+// quote or a line break (RFC 4180), so a tensor named "a,b" stays one cell.
+std::string csvField(std::string_view text);
+
 // The code's bits grouped by field, each field in its colour.
 std::string colouredBits(const FormatSpec& spec, Code code, const TerminalStyle& style);
 

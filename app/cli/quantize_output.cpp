@@ -108,6 +108,23 @@ Json histogramJson(const Histogram& h) {
     return json;
 }
 
+// A cast has no blocks: its block cell is empty (null in JSON).
+bool hasBlocks(const QuantizeResult& run) {
+    return run.quantized.format.scheme != BlockScheme::Direct;
+}
+
+std::string blockText(const QuantizeResult& run) {
+    return hasBlocks(run) ? std::to_string(run.report.blockSize) : "";
+}
+
+std::string tensorScaleText(const QuantizeResult& run) {
+    const QuantizationReport& r = run.report;
+    if (!r.tensorScale)
+        return "-";
+    return run.quantized.format.doubleQuantized ? "offset " + shortText(*r.tensorScale)
+                                                : shortText(*r.tensorScale);
+}
+
 Json resultJson(const QuantizeResult& run, const TensorView& input, bool codes,
                 std::size_t maxBlocks) {
     const QuantizationReport& r = run.report;
@@ -115,7 +132,7 @@ Json resultJson(const QuantizeResult& run, const TensorView& input, bool codes,
     Json json;
     json["format"] = r.format;
     json["elements"] = r.elements;
-    json["block"] = r.blockSize;
+    json["block"] = hasBlocks(run) ? Json(r.blockSize) : Json(nullptr);
     json["bits_per_element"] = r.bitsPerElement;
     json["bytes"] = r.bytes;
     json["sqnr_db"] = sqnrJson(r.sqnrDb);
@@ -172,38 +189,22 @@ void printHistogram(std::ostream& out, const Histogram& h) {
     table.print(out, false);
 }
 
-void printText(std::ostream& out, const std::string& description, const TensorView& input,
-               const std::vector<QuantizeResult>& runs, bool codes, std::size_t maxBlocks,
-               const std::optional<Histogram>& values) {
-    out << description << ": " << input.size() << " elements";
-    if (input.shape.size() > 1) {
-        out << ", shape";
-        for (std::size_t i = 0; i < input.shape.size(); ++i)
-            out << (i ? " × " : " ") << input.shape[i];
-    }
-    out << "\n\n";
-    TextTable table({"format", "block", "bits/elem", "bytes", "SQNR dB", "RMSE", "max |error|",
-                     "clipped", "flushed", "tensor scale"});
-    for (const QuantizeResult& run : runs) {
-        const QuantizationReport& r = run.report;
-        table.addRow({r.format, std::to_string(r.blockSize), shortText(r.bitsPerElement),
-                      std::to_string(r.bytes), sqnrText(r.sqnrDb), shortText(r.rmse),
-                      shortText(r.maxAbsError), std::to_string(r.clipped),
-                      std::to_string(r.flushed),
-                      !r.tensorScale                         ? std::string("-")
-                      : run.quantized.format.doubleQuantized ? "offset " + shortText(*r.tensorScale)
-                                                             : shortText(*r.tensorScale)});
-    }
-    table.print(out, false);
-    for (const QuantizeResult& run : runs) {
-        const QuantizationReport& r = run.report;
-        if (r.nanInputs || r.infInputs)
-            out << r.format << ": " << r.nanInputs << " NaN and " << r.infInputs
-                << " infinite inputs; " << r.nonFiniteOutputs
-                << " finite inputs dequantize to NaN or ±inf (their block's scale is NaN) and "
-                   "are left out of the sums\n";
-    }
-    for (const QuantizeResult& run : runs) {
+void printShape(std::ostream& out, const std::vector<std::size_t>& shape) {
+    for (std::size_t i = 0; i < shape.size(); ++i)
+        out << (i ? " × " : " ") << shape[i];
+}
+
+void printNonFinite(std::ostream& out, const std::string& where, const QuantizationReport& r) {
+    if (r.nanInputs || r.infInputs)
+        out << where << r.format << ": " << r.nanInputs << " NaN and " << r.infInputs
+            << " infinite inputs; " << r.nonFiniteOutputs
+            << " finite inputs dequantize to NaN or ±inf (their block's scale is NaN) and "
+               "are left out of the sums\n";
+}
+
+void printListings(std::ostream& out, const TensorResults& tensor, bool codes,
+                   std::size_t maxBlocks) {
+    for (const QuantizeResult& run : tensor.results) {
         if (run.sweep.empty())
             continue;
         out << "\n" << run.report.format << ": SQNR against block size\n";
@@ -214,18 +215,15 @@ void printText(std::ostream& out, const std::string& description, const TensorVi
                           shortText(p.report.maxAbsError)});
         sweep.print(out, false);
     }
-    if (values) {
-        out << "\nvalues:\n";
-        printHistogram(out, *values);
-    }
-    for (const QuantizeResult& run : runs)
+    for (const QuantizeResult& run : tensor.results)
         if (run.errors) {
             out << "\n" << run.report.format << ": errors (x − q)\n";
             printHistogram(out, *run.errors);
         }
     if (!codes)
         return;
-    for (const QuantizeResult& run : runs) {
+    const TensorView& input = tensor.view;
+    for (const QuantizeResult& run : tensor.results) {
         const QuantizedTensor& q = run.quantized;
         const std::size_t size = listingBlockSize(q);
         out << "\n" << q.format.id << " blocks";
@@ -247,30 +245,115 @@ void printText(std::ostream& out, const std::string& description, const TensorVi
     }
 }
 
-void printCsv(std::ostream& out, const std::vector<QuantizeResult>& runs) {
-    out << "format,elements,block,bits_per_element,bytes,sqnr_db,mse,rmse,max_abs_error,clipped,"
-           "flushed,tensor_scale,nan_inputs,inf_inputs\n";
-    auto number = [](double x) {
-        char buffer[64];
-        std::snprintf(buffer, sizeof buffer, "%.17g", x);
-        return std::string(buffer);
-    };
-    for (const QuantizeResult& run : runs) {
-        const QuantizationReport& r = run.report;
-        out << r.format << ',' << r.elements << ',' << r.blockSize << ','
-            << number(r.bitsPerElement) << ',' << r.bytes << ',' << sqnrText(r.sqnrDb) << ','
-            << number(r.mse) << ',' << number(r.rmse) << ',' << number(r.maxAbsError) << ','
-            << r.clipped << ',' << r.flushed << ','
-            << (r.tensorScale ? exactText(*r.tensorScale) : "") << ',' << r.nanInputs << ','
-            << r.infInputs << '\n';
+// One tensor: today's table, a row per format.
+void printOneTensor(std::ostream& out, const QuantizeReport& report, bool codes,
+                    std::size_t maxBlocks) {
+    const TensorResults& tensor = report.tensors.front();
+    out << report.description << ": " << tensor.elements << " elements";
+    if (tensor.shape.size() > 1) {
+        out << ", shape";
+        printShape(out, tensor.shape);
     }
+    if (report.axis)
+        out << ", blocks along axis " << *report.axis;
+    out << "\n\n";
+    TextTable table({"format", "block", "bits/elem", "bytes", "SQNR dB", "RMSE", "max |error|",
+                     "clipped", "flushed", "tensor scale"});
+    for (const QuantizeResult& run : tensor.results) {
+        const QuantizationReport& r = run.report;
+        table.addRow({r.format, blockText(run), shortText(r.bitsPerElement),
+                      std::to_string(r.bytes), sqnrText(r.sqnrDb), shortText(r.rmse),
+                      shortText(r.maxAbsError), std::to_string(r.clipped),
+                      std::to_string(r.flushed), tensorScaleText(run)});
+    }
+    table.print(out, false);
+    for (const QuantizeResult& run : tensor.results)
+        printNonFinite(out, "", run.report);
+    if (report.values) {
+        out << "\nvalues:\n";
+        printHistogram(out, *report.values);
+    }
+    printListings(out, tensor, codes, maxBlocks);
+}
+
+// A whole file or model: a row per tensor and format, then a total per format.
+void printWholeFile(std::ostream& out, const QuantizeReport& report) {
+    std::size_t elements = 0;
+    for (const TensorResults& t : report.tensors)
+        elements += t.elements;
+    out << report.description << ": " << report.tensors.size()
+        << (report.tensors.size() == 1 ? " tensor, " : " tensors, ") << elements << " elements";
+    if (report.axis)
+        out << ", blocks along axis " << *report.axis;
+    out << "\n\n";
+    TextTable table({"tensor", "shape", "format", "block", "bits/elem", "bytes", "SQNR dB", "RMSE",
+                     "max |error|", "clipped", "flushed", "tensor scale"});
+    for (const TensorResults& t : report.tensors)
+        for (const QuantizeResult& run : t.results) {
+            const QuantizationReport& r = run.report;
+            table.addRow({t.name, shapeText(t.shape), r.format, blockText(run),
+                          shortText(r.bitsPerElement), std::to_string(r.bytes), sqnrText(r.sqnrDb),
+                          shortText(r.rmse), shortText(r.maxAbsError), std::to_string(r.clipped),
+                          std::to_string(r.flushed), tensorScaleText(run)});
+        }
+    table.print(out, false);
+    for (const TensorResults& t : report.tensors)
+        for (const QuantizeResult& run : t.results)
+            printNonFinite(out, t.name + ", ", run.report);
+    out << "\ntotal (SQNR: the mean over tensors weighted by their elements)\n";
+    TextTable totals({"format", "tensors", "elements", "bits/elem", "bytes", "SQNR dB",
+                      "max |error|", "clipped", "flushed"});
+    for (const QuantizationTotal& total : report.totals)
+        totals.addRow({total.format, std::to_string(total.tensors), std::to_string(total.elements),
+                       shortText(total.bitsPerElement), std::to_string(total.bytes),
+                       sqnrText(total.sqnrDb), shortText(total.maxAbsError),
+                       std::to_string(total.clipped), std::to_string(total.flushed)});
+    totals.print(out, false);
+    for (const QuantizationTotal& total : report.totals)
+        if (total.exactTensors)
+            out << total.format << ": " << total.exactTensors
+                << " tensors quantized without error (SQNR inf) are left out of the mean\n";
+    for (const SkippedTensor& skipped : report.skipped)
+        out << "skipped " << skipped.name << " (" << skipped.dtype << "): " << skipped.reason
+            << '\n';
+}
+
+std::string csvNumber(double x) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.17g", x);
+    return buffer;
+}
+
+// A row per tensor and format ("tensor" rows), then per format over every tensor ("total"
+// rows, whose mse, rmse and tensor_scale cells are empty).
+void printCsv(std::ostream& out, const QuantizeReport& report) {
+    out << "scope,tensor,format,elements,block,bits_per_element,bytes,sqnr_db,mse,rmse,"
+           "max_abs_error,clipped,flushed,tensor_scale,nan_inputs,inf_inputs\n";
+    for (const TensorResults& t : report.tensors)
+        for (const QuantizeResult& run : t.results) {
+            const QuantizationReport& r = run.report;
+            out << "tensor," << csvField(t.name) << ',' << r.format << ',' << r.elements << ','
+                << blockText(run) << ',' << csvNumber(r.bitsPerElement) << ',' << r.bytes << ','
+                << sqnrText(r.sqnrDb) << ',' << csvNumber(r.mse) << ',' << csvNumber(r.rmse) << ','
+                << csvNumber(r.maxAbsError) << ',' << r.clipped << ',' << r.flushed << ','
+                << (r.tensorScale ? exactText(*r.tensorScale) : "") << ',' << r.nanInputs << ','
+                << r.infInputs << '\n';
+        }
+    if (!report.wholeFile)
+        return;
+    for (const QuantizationTotal& total : report.totals)
+        out << "total,," << total.format << ',' << total.elements << ",,"
+            << csvNumber(total.bitsPerElement) << ',' << total.bytes << ','
+            << sqnrText(total.sqnrDb) << ",,," << csvNumber(total.maxAbsError) << ','
+            << total.clipped << ',' << total.flushed << ",," << total.nanInputs << ','
+            << total.infInputs << '\n';
 }
 
 // Element codes as stored in the .safetensors output: 4-bit codes two to a byte, low nibble
 // first; up to 8 bits one a byte; wider ones little-endian in U16/U32/U64.
-OutputTensor codesTensor(const QuantizedTensor& q) {
+OutputTensor codesTensor(const QuantizedTensor& q, const std::string& prefix) {
     OutputTensor t;
-    t.name = q.format.id + ".codes";
+    t.name = prefix + ".codes";
     const int bits = q.format.element.totalBits();
     const std::size_t n = q.elementCount;
     if (bits <= 4) {
@@ -294,15 +377,16 @@ OutputTensor floatsTensor(std::string name, const std::vector<float>& values) {
     return t;
 }
 
-void addOutput(const QuantizedTensor& q, std::vector<OutputTensor>& tensors,
+void addOutput(const QuantizedTensor& q, const std::string& prefix,
+               std::vector<OutputTensor>& tensors,
                std::vector<std::pair<std::string, std::string>>& metadata) {
     const BlockFormat& f = q.format;
-    tensors.push_back(codesTensor(q));
+    tensors.push_back(codesTensor(q, prefix));
     if (f.scheme != BlockScheme::Direct) {
         const bool floatScales = f.scheme == BlockScheme::IntAbsmax ||
                                  (f.scheme == BlockScheme::Nf4 && !f.doubleQuantized);
         OutputTensor scales{
-            f.id + ".scales", floatScales ? "F32" : "U8", {q.scaleCodes.size()}, {}};
+            prefix + ".scales", floatScales ? "F32" : "U8", {q.scaleCodes.size()}, {}};
         for (std::uint32_t code : q.scaleCodes) {
             if (floatScales)
                 for (int k = 0; k < 4; ++k)
@@ -313,49 +397,87 @@ void addOutput(const QuantizedTensor& q, std::vector<OutputTensor>& tensors,
         tensors.push_back(std::move(scales));
     }
     if (f.scheme == BlockScheme::Nvfp4)
-        tensors.push_back(floatsTensor(f.id + ".tensor_scale", {*q.tensorScale}));
+        tensors.push_back(floatsTensor(prefix + ".tensor_scale", {*q.tensorScale}));
     if (f.doubleQuantized) {
-        tensors.push_back(floatsTensor(f.id + ".offset", {*q.tensorScale}));
-        tensors.push_back(floatsTensor(f.id + ".group_scales", q.groupScales));
+        tensors.push_back(floatsTensor(prefix + ".offset", {*q.tensorScale}));
+        tensors.push_back(floatsTensor(prefix + ".group_scales", q.groupScales));
     }
-    metadata.emplace_back(f.id + ".element", f.element.id);
-    metadata.emplace_back(f.id + ".scale", f.scale ? f.scale->id : "none");
-    metadata.emplace_back(f.id + ".block", std::to_string(q.blockSize));
+    metadata.emplace_back(prefix + ".element", f.element.id);
+    metadata.emplace_back(prefix + ".scale", f.scale ? f.scale->id : "none");
+    metadata.emplace_back(prefix + ".block", std::to_string(q.blockSize));
     if (f.scheme == BlockScheme::Mx)
-        metadata.emplace_back(f.id + ".scale_rule", std::string(scaleRuleId(f.scaleRule)));
+        metadata.emplace_back(prefix + ".scale_rule", std::string(scaleRuleId(f.scaleRule)));
 }
 
 } // namespace
 
-void printQuantizeText(std::ostream& out, const std::string& description, const TensorView& input,
-                       const std::vector<QuantizeResult>& results, const QuantizeListing& listing,
-                       const std::optional<Histogram>& values) {
-    printText(out, description, input, results, listing.codes, listing.maxBlocks, values);
+void printQuantizeText(std::ostream& out, const QuantizeReport& report,
+                       const QuantizeListing& listing) {
+    if (report.wholeFile)
+        printWholeFile(out, report);
+    else
+        printOneTensor(out, report, listing.codes, listing.maxBlocks);
 }
 
-void printQuantizeCsv(std::ostream& out, const std::vector<QuantizeResult>& results) {
-    printCsv(out, results);
+void printQuantizeCsv(std::ostream& out, const QuantizeReport& report) {
+    printCsv(out, report);
 }
 
-Json quantizeJson(const std::string& description, const TensorView& input,
-                  const std::vector<QuantizeResult>& results, const QuantizeListing& listing,
-                  const std::optional<Histogram>& values) {
+Json totalJson(const QuantizationTotal& t) {
+    return {{"format", t.format},
+            {"tensors", t.tensors},
+            {"elements", t.elements},
+            {"bytes", t.bytes},
+            {"bits_per_element", t.bitsPerElement},
+            {"sqnr_db", sqnrJson(t.sqnrDb)},
+            {"exact_tensors", t.exactTensors},
+            {"max_abs_error", numberOrText(t.maxAbsError)},
+            {"clipped", t.clipped},
+            {"flushed", t.flushed},
+            {"nan_inputs", t.nanInputs},
+            {"inf_inputs", t.infInputs},
+            {"non_finite_outputs", t.nonFiniteOutputs}};
+}
+
+Json quantizeJson(const QuantizeReport& report, const QuantizeListing& listing) {
     Json root;
-    root["source"] = description;
-    root["elements"] = input.size();
-    root["shape"] = input.shape;
-    Json list = Json::array();
-    for (const QuantizeResult& result : results)
-        list.push_back(resultJson(result, input, listing.codes, listing.maxBlocks));
-    root["results"] = std::move(list);
-    if (values)
-        root["histogram"] = histogramJson(*values);
+    root["source"] = report.description;
+    root["axis"] = report.axis ? Json(*report.axis) : Json(nullptr);
+    Json tensors = Json::array();
+    for (const TensorResults& t : report.tensors) {
+        Json list = Json::array();
+        for (const QuantizeResult& result : t.results)
+            list.push_back(resultJson(result, t.view, listing.codes, listing.maxBlocks));
+        tensors.push_back({{"name", t.name},
+                           {"dtype", t.dtype},
+                           {"shape", t.shape},
+                           {"elements", t.elements},
+                           {"results", std::move(list)}});
+    }
+    if (!report.wholeFile && !report.tensors.empty()) {
+        // One tensor: its results at the top as well, where a single tensor's report keeps them.
+        root["elements"] = report.tensors.front().elements;
+        root["shape"] = report.tensors.front().shape;
+        root["results"] = tensors.front()["results"];
+    }
+    root["tensors"] = std::move(tensors);
+    Json totals = Json::array();
+    for (const QuantizationTotal& t : report.totals)
+        totals.push_back(totalJson(t));
+    root["total"] = std::move(totals);
+    Json skipped = Json::array();
+    for (const SkippedTensor& t : report.skipped)
+        skipped.push_back({{"name", t.name}, {"dtype", t.dtype}, {"reason", t.reason}});
+    root["skipped"] = std::move(skipped);
+    if (report.values)
+        root["histogram"] = histogramJson(*report.values);
     return root;
 }
 
-void addQuantizedTensors(const QuantizedTensor& quantized, std::vector<OutputTensor>& tensors,
+void addQuantizedTensors(const QuantizedTensor& quantized, const std::string& prefix,
+                         std::vector<OutputTensor>& tensors,
                          std::vector<std::pair<std::string, std::string>>& metadata) {
-    addOutput(quantized, tensors, metadata);
+    addOutput(quantized, prefix, tensors, metadata);
 }
 
 } // namespace fpx::cli

@@ -44,14 +44,6 @@ std::uint64_t decimalLength(const ExactValue& v) {
     return static_cast<std::uint64_t>(std::ceil(digits)) + 16;
 }
 
-// The ANSI signal handler may only set a flag of this type; a handler has no other way to
-// reach the command, so the flag is the one file-level variable.
-volatile std::sig_atomic_t interruptFlag = 0;
-
-extern "C" void onInterrupt(int) {
-    interruptFlag = 1;
-}
-
 } // namespace
 
 TableSize measureTable(const FormatSpec& spec, std::uint64_t count) {
@@ -116,22 +108,6 @@ bool OutputFile::commit() {
 void OutputFile::discard() {
     open_ = false;
     file_.discard();
-}
-
-InterruptGuard::InterruptGuard() {
-    interruptFlag = 0;
-    previous_ = std::signal(SIGINT, onInterrupt);
-    // A command started with Ctrl+C ignored (in the background, under nohup) keeps ignoring it.
-    if (previous_ == SIG_IGN)
-        std::signal(SIGINT, SIG_IGN);
-}
-
-InterruptGuard::~InterruptGuard() {
-    std::signal(SIGINT, previous_ == SIG_ERR ? SIG_DFL : previous_);
-}
-
-bool InterruptGuard::requested() const {
-    return interruptFlag != 0;
 }
 
 } // namespace fpx::cli

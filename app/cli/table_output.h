@@ -7,15 +7,14 @@
 #include "fpx/exact/code.h"
 #include "fpx/exact/format_spec.h"
 
+#include "interrupt_guard.h"
+
 #include <atomic>
 #include <cstdint>
 #include <ostream>
 #include <string>
 
 namespace fpx::cli {
-
-// The exit status of a command stopped by Ctrl+C (128 + SIGINT, as a shell reports it).
-constexpr int kExitInterrupted = 130;
 
 // Listings estimated above this are refused unless asked for with --limit or --stream: far
 // more than any built-in format of 16 bits needs, far less than a wide exponent's decimals.
@@ -60,20 +59,6 @@ class OutputFile {
     std::ostream stream_;
     std::string error_;
     bool open_ = false;
-};
-
-// While alive, Ctrl+C (SIGINT) only sets a flag that requested() reads, so a long listing
-// stops between two rows and cleans up; the previous handler is restored afterwards.
-class InterruptGuard {
-  public:
-    InterruptGuard();
-    ~InterruptGuard();
-    InterruptGuard(const InterruptGuard&) = delete;
-    InterruptGuard& operator=(const InterruptGuard&) = delete;
-    bool requested() const;
-
-  private:
-    void (*previous_)(int) = nullptr;
 };
 
 } // namespace fpx::cli

@@ -90,12 +90,17 @@ bool writeSafetensors(const std::string& path, const std::vector<OutputTensor>& 
     return file.commit(error);
 }
 
-bool writeNpy(const std::string& path, const std::vector<double>& values,
-              const std::vector<std::size_t>& shape, std::string& error) {
-    std::uint64_t count = 0;
-    if (!elementCount(shape, count) || count != values.size()) {
-        error = path + ": shape " + shapeText(shape) + " does not hold " +
-                std::to_string(values.size()) + " values";
+namespace {
+
+// An array of `count` little-endian elements of numpy type `descr` ('<f4', '<f8'), written
+// whole or not at all.
+bool writeNpyArray(const std::string& path, const char* descr, const void* data, std::size_t count,
+                   std::size_t elementBytes, const std::vector<std::size_t>& shape,
+                   std::string& error) {
+    std::uint64_t expected = 0;
+    if (!elementCount(shape, expected) || expected != count) {
+        error = path + ": shape " + shapeText(shape) + " does not hold " + std::to_string(count) +
+                " values";
         return false;
     }
     // Python's tuple syntax: "()", "(5,)", "(2, 3)".
@@ -103,7 +108,8 @@ bool writeNpy(const std::string& path, const std::vector<double>& values,
     for (std::size_t i = 0; i < shape.size(); ++i)
         tuple += (i ? ", " : "") + std::to_string(shape[i]);
     tuple += shape.size() == 1 ? ",)" : ")";
-    std::string dictionary = "{'descr': '<f8', 'fortran_order': False, 'shape': " + tuple;
+    std::string dictionary =
+        std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': " + tuple;
     dictionary += ", }";
     // Format 1.0: magic, version, a 2-byte header length; the header ends in '\n' and is padded
     // with blanks so the data begins at a multiple of 64 bytes (numpy's alignment).
@@ -122,7 +128,19 @@ bool writeNpy(const std::string& path, const std::vector<double>& values,
     AtomicFile file;
     return file.create(path, error) && file.write(preamble.data(), preamble.size(), error) &&
            file.write(dictionary.data(), dictionary.size(), error) &&
-           file.write(values.data(), values.size() * sizeof(double), error) && file.commit(error);
+           file.write(data, count * elementBytes, error) && file.commit(error);
+}
+
+} // namespace
+
+bool writeNpy(const std::string& path, const std::vector<double>& values,
+              const std::vector<std::size_t>& shape, std::string& error) {
+    return writeNpyArray(path, "<f8", values.data(), values.size(), sizeof(double), shape, error);
+}
+
+bool writeNpy(const std::string& path, const std::vector<float>& values,
+              const std::vector<std::size_t>& shape, std::string& error) {
+    return writeNpyArray(path, "<f4", values.data(), values.size(), sizeof(float), shape, error);
 }
 
 } // namespace fpx

@@ -23,31 +23,32 @@ struct CatalogueEntry {
     const char* elementId;
     std::size_t defaultBlock; // 0: the whole tensor
     bool doubleQuantized = false;
+    bool blockIsDefinition = false; // the standard fixes the block size (OCP MX, NVFP4)
 };
 
 constexpr CatalogueEntry kCatalogue[] = {
     {"mxfp8_e4m3", "MXFP8 E4M3 (OCP MX, E4M3 × E8M0 per 32)",
      "OCP MX v1.0: FP8 E4M3 elements, a power-of-two E8M0 scale per block of 32", BlockScheme::Mx,
-     "fp8_e4m3", 32},
+     "fp8_e4m3", 32, false, true},
     {"mxfp8_e5m2", "MXFP8 E5M2 (OCP MX, E5M2 × E8M0 per 32)",
      "OCP MX v1.0: FP8 E5M2 elements, a power-of-two E8M0 scale per block of 32", BlockScheme::Mx,
-     "fp8_e5m2", 32},
+     "fp8_e5m2", 32, false, true},
     {"mxfp6_e3m2", "MXFP6 E3M2 (OCP MX, E3M2 × E8M0 per 32)",
      "OCP MX v1.0: FP6 E3M2 elements, a power-of-two E8M0 scale per block of 32", BlockScheme::Mx,
-     "fp6_e3m2", 32},
+     "fp6_e3m2", 32, false, true},
     {"mxfp6_e2m3", "MXFP6 E2M3 (OCP MX, E2M3 × E8M0 per 32)",
      "OCP MX v1.0: FP6 E2M3 elements, a power-of-two E8M0 scale per block of 32", BlockScheme::Mx,
-     "fp6_e2m3", 32},
+     "fp6_e2m3", 32, false, true},
     {"mxfp4", "MXFP4 (OCP MX, E2M1 × E8M0 per 32)",
      "OCP MX v1.0: FP4 E2M1 elements, a power-of-two E8M0 scale per block of 32", BlockScheme::Mx,
-     "fp4_e2m1", 32},
+     "fp4_e2m1", 32, false, true},
     {"mxint8", "MXINT8 (OCP MX, k/64 × E8M0 per 32)",
      "OCP MX v1.0: 8-bit integers k/64 (k in −127…127), an E8M0 scale per block of 32",
-     BlockScheme::Mx, "int8", 32},
+     BlockScheme::Mx, "int8", 32, false, true},
     {"nvfp4", "NVFP4 (E2M1 × E4M3 per 16 × FP32)",
      "NVIDIA Blackwell: FP4 E2M1 elements, an FP8 E4M3 scale per block of 16 and an FP32 "
      "scale for the tensor",
-     BlockScheme::Nvfp4, "fp4_e2m1", 16},
+     BlockScheme::Nvfp4, "fp4_e2m1", 16, false, true},
     {"nf4", "NF4 (QLoRA, 16 levels × FP32 absmax per 64)",
      "bitsandbytes / QLoRA: the 16 NormalFloat levels times the FP32 absmax of each block of 64",
      BlockScheme::Nf4, "nf4", 64},
@@ -224,11 +225,24 @@ std::string blockLayoutId(const BlockLayout& layout) {
 
 std::optional<BlockFormat> findBlockFormat(std::string_view id, const QuantizerOptions& options,
                                            std::string& error) {
-    const std::string key = toLower(trim(id));
+    std::string key = toLower(trim(id));
+    // "ID@N": this format's own block layout, ahead of options.blocks.
+    std::optional<BlockLayout> ownBlocks;
+    if (const std::size_t at = key.find('@'); at != std::string::npos) {
+        ownBlocks = parseBlockLayout(key.substr(at + 1), error);
+        if (!ownBlocks) {
+            error = "'" + std::string(trim(id)) + "': " + error;
+            return std::nullopt;
+        }
+        key.resize(at);
+    }
     std::optional<BlockFormat> format;
+    const CatalogueEntry* catalogued = nullptr;
     for (const CatalogueEntry& entry : kCatalogue)
-        if (key == entry.id)
+        if (key == entry.id) {
             format = fromCatalogue(entry);
+            catalogued = &entry;
+        }
     if (!format) {
         FormatLookup lookup = findFormat(key);
         if (!lookup) {
@@ -252,14 +266,36 @@ std::optional<BlockFormat> findBlockFormat(std::string_view id, const QuantizerO
         }
         format->scaleRule = *options.scaleRule;
     }
+    if (ownBlocks && format->scheme == BlockScheme::Direct) {
+        error = "'" + std::string(trim(id)) + "': " + format->id +
+                " is a plain cast, with no blocks to size";
+        return std::nullopt;
+    }
     // --block applies to every scaled format; a direct cast has no scale to share and keeps
     // its one block, so that one --block serves a list of formats with casts among them.
-    if (options.blocks && format->scheme != BlockScheme::Direct) {
-        if (options.blocks->kind == BlockLayout::Kind::Elements && options.blocks->size == 0) {
+    const std::optional<BlockLayout> blocks = ownBlocks ? ownBlocks : options.blocks;
+    if (blocks && format->scheme != BlockScheme::Direct) {
+        if (blocks->kind == BlockLayout::Kind::Elements && blocks->size == 0) {
             error = format->id + ": a block holds at least one element";
             return std::nullopt;
         }
-        format->blocks = *options.blocks;
+        format->blocks = *blocks;
+    }
+    // The MX and NVFP4 standards define their block sizes: another size is a variant of the
+    // format, and says so in its id and name, never silently. Any format sized by "@N" carries
+    // it in its id too, so that several sizes of one format in one report stay apart.
+    const bool standardBlock = catalogued && catalogued->blockIsDefinition;
+    const bool variant = standardBlock && !(format->blocks.kind == BlockLayout::Kind::Elements &&
+                                            format->blocks.size == catalogued->defaultBlock);
+    if (variant || ownBlocks)
+        format->id += "@" + blockLayoutId(format->blocks);
+    if (variant) {
+        const std::string size = format->blocks.kind == BlockLayout::Kind::Elements
+                                     ? "blocks of " + std::to_string(format->blocks.size)
+                                     : "a block per " + blockLayoutId(format->blocks);
+        format->displayName += ", variant: " + size;
+        format->description += " (here a variant with " + size + "; the standard's are " +
+                               std::to_string(catalogued->defaultBlock) + ")";
     }
     return format;
 }

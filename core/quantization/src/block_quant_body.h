@@ -1233,14 +1233,31 @@ void integerWithScale(const BlockQuantParams& p, const std::uint32_t* in, std::s
         integerElementsByDivision(p, in, count, scale, codes, tally);
 }
 
+// Branch-free, for the compiler to vectorise; m − 1 < flushUpTo wraps for m = 0, so ±0 is
+// never flushed.
+void castCounts(const std::uint32_t* in, std::size_t count, std::uint32_t clipFrom,
+                std::uint32_t flushUpTo, std::size_t& clipped, std::size_t& flushed,
+                std::size_t& nonFinite) {
+    std::uint32_t clips = 0, flushes = 0, nonFinites = 0; // per run of at most 2^32 elements
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::uint32_t m = in[i] & 0x7fffffffu;
+        nonFinites += m >= kInfinityBits;
+        clips += (m >= clipFrom) & (m < kInfinityBits);
+        flushes += (m - 1u) < flushUpTo;
+    }
+    clipped += clips;
+    flushed += flushes;
+    nonFinite += nonFinites;
+}
+
 void topBytes(const std::uint32_t* in, std::size_t count, std::uint8_t* out) {
     for (std::size_t i = 0; i < count; ++i)
         out[i] = static_cast<std::uint8_t>(in[i] >> 24);
 }
 
 BlockQuantLoops makeBlockQuantLoops(const char* name) {
-    return BlockQuantLoops{name,       &maxMagnitude,  &blockMaxima,      &mxBlocks, &nvfp4Blocks,
-                           &nf4Blocks, &integerBlocks, &integerWithScale, &topBytes};
+    return BlockQuantLoops{name,       &maxMagnitude,  &blockMaxima,      &mxBlocks,   &nvfp4Blocks,
+                           &nf4Blocks, &integerBlocks, &integerWithScale, &castCounts, &topBytes};
 }
 
 } // namespace

@@ -93,6 +93,11 @@ struct BlockQuantLoops {
     // Integer elements with one scale for all of them (per-tensor layout): no scale codes.
     void (*integerWithScale)(const BlockQuantParams&, const std::uint32_t* in, std::size_t count,
                              float scale, std::uint8_t* codes, BlockTally& tally);
+    // A direct cast's counts over FP32 input bits: clipped (finite, magnitude ≥ clipFrom),
+    // flushed (0 < magnitude ≤ flushUpTo) and NaN or ±∞ (magnitude ≥ the infinity bits).
+    void (*castCounts)(const std::uint32_t* in, std::size_t count, std::uint32_t clipFrom,
+                       std::uint32_t flushUpTo, std::size_t& clipped, std::size_t& flushed,
+                       std::size_t& nonFinite);
     // The bare loop the quantizers are measured against: one byte stored per FP32 value read
     // (its top byte), nothing worked out, the traffic of a quantizer's last pass alone.
     void (*topBytes)(const std::uint32_t* in, std::size_t count, std::uint8_t* out);

@@ -16,9 +16,12 @@
 //         flushed  ⇔  1 ≤ |x|bits ≤ flushUpTo
 #include "direct_cast.h"
 
+#include "quantizer_plan.h"
+
 #include "fpx/exact/conversion.h"
 #include "fpx/exact/packed_codes.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <utility>
@@ -29,6 +32,8 @@ namespace {
 
 constexpr RoundingOptions kNearestSaturating{RoundingMode::NearestEven, OverflowPolicy::Saturate};
 constexpr std::uint32_t kInfinityBits = 0x7f800000u;
+// Elements counted at a time: the loops count in 32-bit lanes.
+constexpr std::size_t kCountRun = std::size_t(1) << 30;
 constexpr std::uint32_t kLargestFinite = 0x7f7fffffu;
 
 // The FP32 number with these magnitude bits (finite), exactly.
@@ -150,17 +155,10 @@ void DirectCast::cast(const std::uint32_t* in, std::size_t count, std::uint8_t* 
             std::memcpy(codes + i * sizeof(double), &d, sizeof(double));
         }
     }
-    // Branch-free counts (the compiler vectorises the loop); m − 1 < flushUpTo wraps for
-    // m = 0, so ±0 is never flushed.
-    const std::uint32_t clipFrom = clipFrom_;
-    const std::uint32_t flushBelow = flushUpTo_;
     std::size_t clipped = 0, flushed = 0, nonFinite = 0;
-    for (std::size_t i = 0; i < count; ++i) {
-        const std::uint32_t m = in[i] & 0x7fffffffu;
-        nonFinite += m >= kInfinityBits;
-        clipped += (m >= clipFrom) & (m < kInfinityBits);
-        flushed += (m - 1u) < flushBelow;
-    }
+    for (std::size_t first = 0; first < count; first += kCountRun)
+        quantizer::fastestLoops().castCounts(in + first, std::min(kCountRun, count - first),
+                                             clipFrom_, flushUpTo_, clipped, flushed, nonFinite);
     tally.clipped += clipped;
     tally.flushed += flushed;
     if (nonFinite == 0)

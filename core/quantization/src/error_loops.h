@@ -14,6 +14,11 @@
 
 namespace fpx::kernels {
 
+// What a one-byte code's value is, beyond table[code]: Sixteen, codes below 16 (4-bit
+// elements, a register's lookup); SignedBytes, the code as a two's-complement byte times a
+// power of two `unit` (int8 levels, MXINT8's k/64), no lookup at all.
+enum class CodeValues { Table, Sixteen, SignedBytes };
+
 struct ErrorLoops {
     const char* isaName;
     // values[i] = table[codes[i]] · scale for i < count: one block's elements (one-byte codes),
@@ -27,11 +32,14 @@ struct ErrorLoops {
     void (*pieceOfDoubles)(const double* x, const double* q, std::size_t count, std::size_t first,
                            double factor, ErrorSums& sums);
     // The same for FP32 inputs and one-byte codes, dequantized on the way without a buffer:
-    // q = table[code] · scales[(element − piece start) / blockSize]; `table` holds 256 values
-    // (16 where `sixteen`, codes below 16), blockSize a multiple of 8.
+    // q = value(code) · scales[(element − piece start) / blockSize], blockSize a multiple of 8;
+    // value(code) = table[code] (256 entries), which `values` may say more of. finiteInputs:
+    // the caller knows every x is finite (the quantizer saw no NaN or ±∞), which allows a
+    // shorter loop with the same results.
     void (*pieceOfCodes)(const float* x, const std::uint8_t* codes, std::size_t count,
                          std::size_t blockSize, const double* scales, const double* table,
-                         bool sixteen, std::size_t first, ErrorSums& sums);
+                         CodeValues values, double unit, bool finiteInputs, std::size_t first,
+                         ErrorSums& sums);
 };
 
 const ErrorLoops& baselineErrorLoops();

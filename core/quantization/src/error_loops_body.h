@@ -24,6 +24,7 @@
 namespace {
 
 using namespace fpx;
+using fpx::kernels::CodeValues;
 
 void scaledLookup(const std::uint8_t* codes, std::size_t count, const double* table, double scale,
                   double* values) {
@@ -104,6 +105,21 @@ struct VectorLanes {
         index = _mm512_add_epi64(index, _mm512_set1_epi64(8));
     }
 
+    // addErrorTerms for x and q known finite: add()'s operations with every mask full, so the
+    // same bits; `infinite` collects the lanes whose q was not finite after all.
+    void addFinite(__m512d x, __m512d q, __mmask8& infinite) {
+        infinite |= _mm512_cmp_pd_mask(_mm512_sub_pd(q, q), _mm512_setzero_pd(), _CMP_NEQ_UQ);
+        const __m512d d = _mm512_sub_pd(x, q);
+        signal = _mm512_add_pd(signal, _mm512_mul_pd(x, x));
+        noise = _mm512_add_pd(noise, _mm512_mul_pd(d, d));
+        valid = _mm512_add_epi64(valid, _mm512_set1_epi64(1));
+        const __m512d magnitude = _mm512_abs_pd(d);
+        const __mmask8 larger = _mm512_cmp_pd_mask(magnitude, maxAbsError, _CMP_GT_OQ);
+        maxAbsError = _mm512_mask_mov_pd(maxAbsError, larger, magnitude);
+        maxErrorIndex = _mm512_mask_mov_epi64(maxErrorIndex, larger, index);
+        index = _mm512_add_epi64(index, _mm512_set1_epi64(8));
+    }
+
     // Back to arrays, for the last elements and the meeting of the lanes.
     Lanes lanes() const {
         Lanes l;
@@ -129,29 +145,80 @@ void pieceOfFloats(const float* x, const double* q, std::size_t count, std::size
     sums = lanes.met();
 }
 
-void pieceOfCodes(const float* x, const std::uint8_t* codes, std::size_t count,
-                  std::size_t blockSize, const double* scales, const double* table, bool sixteen,
-                  std::size_t first, ErrorSums& sums) {
+// Eight element values from their one-byte codes.
+template <CodeValues Values>
+__m512d elementValues(const std::uint8_t* codes, const double* table, __m512d low, __m512d high,
+                      __m512d unit) {
+    const __m128i bytes = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(codes));
+    if constexpr (Values == CodeValues::SignedBytes) // exact: |k| < 2^7, unit a power of two
+        return _mm512_mul_pd(_mm512_cvtepi64_pd(_mm512_cvtepi8_epi64(bytes)), unit);
+    const __m512i code = _mm512_cvtepu8_epi64(bytes);
+    if constexpr (Values == CodeValues::Sixteen)
+        return _mm512_permutex2var_pd(low, code, high);
+    return _mm512_i64gather_pd(code, table, 8);
+}
+
+template <CodeValues Values, bool Finite>
+bool codesInVectors(const float* x, const std::uint8_t* codes, std::size_t count,
+                    std::size_t blockSize, const double* scales, const double* table, double unit,
+                    std::size_t first, ErrorSums& sums) {
     VectorLanes v(first);
     const __m512d low = _mm512_loadu_pd(table);
     const __m512d high = _mm512_loadu_pd(table + 8);
+    const __m512d units = _mm512_set1_pd(unit);
+    __mmask8 infinite = 0;
     std::size_t i = 0;
     for (std::size_t block = 0; i + 8 <= count; ++block) {
         const __m512d scale = _mm512_set1_pd(scales[block]);
         const std::size_t end = std::min(count, i + blockSize);
         for (; i + 8 <= end; i += 8) {
-            const __m512i code =
-                _mm512_cvtepu8_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(codes + i)));
-            const __m512d element = sixteen ? _mm512_permutex2var_pd(low, code, high)
-                                            : _mm512_i64gather_pd(code, table, 8);
-            v.add(_mm512_cvtps_pd(_mm256_loadu_ps(x + i)), _mm512_mul_pd(element, scale));
+            const __m512d q =
+                _mm512_mul_pd(elementValues<Values>(codes + i, table, low, high, units), scale);
+            const __m512d in = _mm512_cvtps_pd(_mm256_loadu_ps(x + i));
+            if constexpr (Finite)
+                v.addFinite(in, q, infinite);
+            else
+                v.add(in, q);
         }
     }
+    if (infinite)
+        return false;
     Lanes lanes = v.lanes();
     for (std::size_t j = 0; i + j < count; ++j)
         lanes.add(j, double(x[i + j]), table[codes[i + j]] * scales[(i + j) / blockSize],
                   first + i + j);
     sums = lanes.met();
+    return true;
+}
+
+template <bool Finite>
+bool codesByValues(CodeValues values, const float* x, const std::uint8_t* codes, std::size_t count,
+                   std::size_t blockSize, const double* scales, const double* table, double unit,
+                   std::size_t first, ErrorSums& sums) {
+    switch (values) {
+    case CodeValues::Sixteen:
+        return codesInVectors<CodeValues::Sixteen, Finite>(x, codes, count, blockSize, scales,
+                                                           table, unit, first, sums);
+    case CodeValues::SignedBytes:
+        return codesInVectors<CodeValues::SignedBytes, Finite>(x, codes, count, blockSize, scales,
+                                                               table, unit, first, sums);
+    case CodeValues::Table:
+        break;
+    }
+    return codesInVectors<CodeValues::Table, Finite>(x, codes, count, blockSize, scales, table,
+                                                     unit, first, sums);
+}
+
+void pieceOfCodes(const float* x, const std::uint8_t* codes, std::size_t count,
+                  std::size_t blockSize, const double* scales, const double* table,
+                  CodeValues values, double unit, bool finiteInputs, std::size_t first,
+                  ErrorSums& sums) {
+    // Finite inputs give finite values in every format fpx has; where one did not, the piece
+    // is measured again in full.
+    if (finiteInputs &&
+        codesByValues<true>(values, x, codes, count, blockSize, scales, table, unit, first, sums))
+        return;
+    codesByValues<false>(values, x, codes, count, blockSize, scales, table, unit, first, sums);
 }
 
 #else
@@ -162,8 +229,8 @@ void pieceOfFloats(const float* x, const double* q, std::size_t count, std::size
 }
 
 void pieceOfCodes(const float* x, const std::uint8_t* codes, std::size_t count,
-                  std::size_t blockSize, const double* scales, const double* table, bool,
-                  std::size_t first, ErrorSums& sums) {
+                  std::size_t blockSize, const double* scales, const double* table, CodeValues,
+                  double, bool, std::size_t first, ErrorSums& sums) {
     Lanes lanes;
     std::size_t i = 0;
     for (std::size_t block = 0; i < count; ++block) {

@@ -28,6 +28,21 @@ bool isIeeeBinary(const FormatSpec& spec, int exponentBits, int fractionBits) {
            spec.fractionBits == fractionBits && spec.bias == (1 << (exponentBits - 1)) - 1;
 }
 
+// Whether 256 values are those of the two's-complement bytes times the value of code 1, a
+// power of two (then the loops convert the code instead of looking it up; checked value by
+// value, so any other table keeps the lookup).
+bool signedByteValues(const std::vector<double>& values) {
+    if (values.size() != 256)
+        return false;
+    int exponent = 0;
+    if (std::frexp(values[1], &exponent) != 0.5)
+        return false;
+    for (std::size_t c = 0; c < 256; ++c)
+        if (values[c] != double(static_cast<std::int8_t>(c)) * values[1])
+            return false;
+    return true;
+}
+
 } // namespace
 
 double nf4DoubleQuantizedAbsmax(std::int64_t k, float groupScale, float offset) {
@@ -78,7 +93,11 @@ FastDequantizer::FastDequantizer(const BlockFormat& format)
         if (bytesPerCode_ == 1) {
             // Every byte indexes the table: codes above the format's are never stored, but
             // a full table keeps the lookup free of a bounds check.
-            sixteenValues_ = elementValues_.size() <= 16;
+            if (elementValues_.size() <= 16)
+                codeValues_ = kernels::CodeValues::Sixteen;
+            else if (signedByteValues(elementValues_))
+                codeValues_ = kernels::CodeValues::SignedBytes;
+            unit_ = elementValues_.size() > 1 ? elementValues_[1] : 1;
             elementValues_.resize(256, std::numeric_limits<double>::quiet_NaN());
             codes_ = Codes::OneByte;
         } else {
@@ -184,7 +203,8 @@ void FastDequantizer::values(const StoredCodes& stored, std::size_t first, std::
 }
 
 ErrorSums FastDequantizer::pieceSums(const StoredCodes& stored, const float* x, std::size_t first,
-                                     std::size_t count, std::vector<double>& scratch) const {
+                                     std::size_t count, std::vector<double>& scratch,
+                                     bool finiteInputs) const {
     ErrorSums sums;
     const bool direct = format_.scheme == BlockScheme::Direct;
     const std::size_t blockSize = stored.blockSize ? stored.blockSize : stored.elementCount;
@@ -204,8 +224,8 @@ ErrorSums FastDequantizer::pieceSums(const StoredCodes& stored, const float* x, 
             scales[b] =
                 oneScale ? blockScale(stored, 0) : blockScale(stored, first / blockSize + b);
         loops_.pieceOfCodes(x + first, stored.codes + (first - stored.firstElement), count,
-                            scaleStride, scales, elementValues_.data(), sixteenValues_, first,
-                            sums);
+                            scaleStride, scales, elementValues_.data(), codeValues_, unit_,
+                            finiteInputs, first, sums);
         return sums;
     }
     scratch.resize(count);

@@ -42,9 +42,11 @@ class FastDequantizer {
 
     // The sums of one piece (error_sums.h) of FP32 inputs x (the whole tensor's), elements
     // [first, first + count), whole blocks: dequantized on the way where the codes are single
-    // bytes and the blocks whole vectors, through `scratch` otherwise.
+    // bytes and the blocks whole vectors, through `scratch` otherwise. finiteInputs: the
+    // caller knows the piece holds no NaN or ±∞ (a shorter loop, the same sums).
     ErrorSums pieceSums(const StoredCodes& stored, const float* x, std::size_t first,
-                        std::size_t count, std::vector<double>& scratch) const;
+                        std::size_t count, std::vector<double>& scratch,
+                        bool finiteInputs = false) const;
 
   private:
     enum class Codes { OneByte, TwoBytes, Binary32, Binary64, ExactCore };
@@ -58,7 +60,8 @@ class FastDequantizer {
     Codes codes_ = Codes::ExactCore;
     std::vector<double> elementValues_; // by element code, for codes of at most 16 bits
     std::vector<double> scaleValues_;   // Mx, Nvfp4: by scale code (NVFP4's tensor scale apart)
-    bool sixteenValues_ = false;        // one-byte codes below 16 (4-bit elements)
+    kernels::CodeValues codeValues_ = kernels::CodeValues::Table;
+    double unit_ = 1; // SignedBytes: the value of code 1
 };
 
 // FP32(k · g + offset) for an integer |k| ≤ 127 and FP32 numbers g and offset, nearest even,

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <cmath>
+#include <limits>
 #include <map>
 #include <memory>
 #include <thread>
@@ -122,8 +124,9 @@ struct Scratch {
 };
 
 // Piece [first, first + count) of a tensor quantized by a fused job into `codes` and `scales`
-// (element first's and block first / blockSize's), its counts added to `tally`.
-void quantizePiece(const Job& job, const BlockFormat& format, const TensorView& input,
+// (element first's and block first / blockSize's), its counts added to `tally`. Returns
+// whether the piece is known to hold no NaN or ±∞.
+bool quantizePiece(const Job& job, const BlockFormat& format, const TensorView& input,
                    std::size_t first, std::size_t count, std::uint8_t* codes, std::uint32_t* scales,
                    Tally& tally) {
     const auto* in = reinterpret_cast<const std::uint32_t*>(input.floats.data());
@@ -132,14 +135,14 @@ void quantizePiece(const Job& job, const BlockFormat& format, const TensorView& 
         CastTally counts;
         plan.cast->cast(in + first, count, codes, counts);
         tally.add(Tally{counts.clipped, counts.flushed, counts.nanInputs, counts.infInputs, false});
-        return;
+        return counts.nanInputs + counts.infInputs == 0;
     }
     const quantizer::BlockQuantLoops& loops = quantizer::fastestLoops();
     kernels::BlockTally counts;
     if (job.oneScale) {
         loops.integerWithScale(plan.params, in + first, count, job.tensorScale, codes, counts);
         tally.add(counts); // the prepass found no NaN or ±∞ in the tensor
-        return;
+        return true;
     }
     const quantizer::BlockQuantLoops::BlockLoop loop =
         format.scheme == BlockScheme::Mx      ? loops.mx
@@ -147,11 +150,13 @@ void quantizePiece(const Job& job, const BlockFormat& format, const TensorView& 
         : format.scheme == BlockScheme::Nf4   ? loops.nf4
                                               : loops.integer;
     loop(plan.params, in + first, count, job.blockSize, codes, scales, counts);
-    if (counts.nonFinite)
+    if (counts.nonFinite) {
         quantizer::blocksAroundNonFinite(loop, loops, plan.params, format, job.blockSize, input,
                                          first, count, codes, scales, tally);
-    else
-        tally.add(counts);
+        return false;
+    }
+    tally.add(counts);
+    return true;
 }
 
 // Whether the pass quantizes `format` on `input` itself.
@@ -339,13 +344,14 @@ runQuantizationPass(const QuantizationPass& pass, std::string& error, const Quan
                     codes = scratch.codes.data();
                     scales = scratch.scales.data();
                 }
-                quantizePiece(*job, format, input, first, count, codes, scales, tally);
+                const bool finite =
+                    quantizePiece(*job, format, input, first, count, codes, scales, tally);
                 const std::uint32_t oneScaleBits = std::bit_cast<std::uint32_t>(job->tensorScale);
                 stored.codes = codes;
                 stored.firstElement = first;
                 stored.scaleCodes = job->oneScale ? &oneScaleBits : scales;
                 sums.append(job->dequantizer->pieceSums(stored, input.floats.data(), first, count,
-                                                        scratch.values));
+                                                        scratch.values, finite));
             }
         }
         return end - begin;
@@ -412,6 +418,36 @@ runQuantizationPass(const QuantizationPass& pass, std::string& error, const Quan
     if (run.progress)
         run.progress(runner.total(), runner.total());
     return result;
+}
+
+QuantizationTotal quantizationTotal(const std::vector<const QuantizationReport*>& reports) {
+    QuantizationTotal total;
+    double weighted = 0;
+    std::size_t weights = 0;
+    for (const QuantizationReport* r : reports) {
+        if (total.format.empty())
+            total.format = r->format;
+        ++total.tensors;
+        total.elements += r->elements;
+        total.bytes += r->bytes;
+        total.maxAbsError = std::max(total.maxAbsError, r->maxAbsError);
+        total.clipped += r->clipped;
+        total.flushed += r->flushed;
+        total.nanInputs += r->nanInputs;
+        total.infInputs += r->infInputs;
+        total.nonFiniteOutputs += r->nonFiniteOutputs;
+        if (std::isinf(r->sqnrDb) && r->sqnrDb > 0)
+            ++total.exactTensors;
+        else if (std::isfinite(r->sqnrDb)) {
+            weighted += double(r->elements) * r->sqnrDb;
+            weights += r->elements;
+        }
+    }
+    total.bitsPerElement = total.elements ? 8.0 * double(total.bytes) / double(total.elements) : 0;
+    total.sqnrDb = weights              ? weighted / double(weights)
+                   : total.exactTensors ? std::numeric_limits<double>::infinity()
+                                        : std::numeric_limits<double>::quiet_NaN();
+    return total;
 }
 
 } // namespace fpx

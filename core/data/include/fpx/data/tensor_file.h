@@ -121,5 +121,7 @@ bool writeSafetensors(const std::string& path, const std::vector<OutputTensor>& 
                       std::string& error);
 bool writeNpy(const std::string& path, const std::vector<double>& values,
               const std::vector<std::size_t>& shape, std::string& error);
+bool writeNpy(const std::string& path, const std::vector<float>& values,
+              const std::vector<std::size_t>& shape, std::string& error);
 
 } // namespace fpx

@@ -71,8 +71,11 @@ struct QuantizerOptions {
 
 // A quantizer by id: the scaled ids (mxfp8_e4m3, mxfp8_e5m2, mxfp6_e3m2, mxfp6_e2m3, mxfp4,
 // mxint8, nvfp4, nf4, nf4_dq, int8, int4 and the other integer formats), or any binary float
-// format findFormat knows (a direct cast). nullopt with `error` naming the id and what is wrong
-// (unknown id, an option that does not apply, a block size the scheme cannot take).
+// format findFormat knows (a direct cast). "ID@N" (N, row or tensor) sizes that format's blocks
+// ahead of options.blocks, and the id keeps the suffix ("int4@64"). A block size other than
+// the one the MX or NVFP4 standard defines makes a named variant: "mxfp4@256", "…, variant:
+// blocks of 256". nullopt with `error` naming the id and what is wrong (unknown id, an option
+// that does not apply, a block size the scheme cannot take, "@N" on a plain cast).
 std::optional<BlockFormat> findBlockFormat(std::string_view id, const QuantizerOptions& options,
                                            std::string& error);
 // Comma-separated ids; the first error stops.

@@ -40,4 +40,24 @@ struct QuantizationPassResult {
 std::optional<QuantizationPassResult>
 runQuantizationPass(const QuantizationPass& pass, std::string& error, const QuantizeRun& run = {});
 
+// One format over many tensors (a whole model): sums and the elements-weighted SQNR.
+struct QuantizationTotal {
+    std::string format;
+    std::size_t tensors = 0;
+    std::size_t elements = 0;
+    std::size_t bytes = 0;
+    double bitsPerElement = 0; // 8 · bytes / elements
+    // Σ elements · SQNR / Σ elements over the tensors whose SQNR is finite; +∞ when every
+    // tensor is exact, NaN when none has a SQNR.
+    double sqnrDb = 0;
+    std::size_t exactTensors = 0; // SQNR +∞: quantized without error, left out of the mean
+    double maxAbsError = 0;
+    std::size_t clipped = 0;
+    std::size_t flushed = 0;
+    std::size_t nanInputs = 0;
+    std::size_t infInputs = 0;
+    std::size_t nonFiniteOutputs = 0;
+};
+QuantizationTotal quantizationTotal(const std::vector<const QuantizationReport*>& reports);
+
 } // namespace fpx
