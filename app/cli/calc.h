@@ -5,6 +5,7 @@
 
 #include "arguments.h"
 #include "commands.h"
+#include "presentation.h"
 #include "text_table.h"
 
 #include "fpx/exact/expression.h"
@@ -20,7 +21,8 @@
 namespace fpx::cli {
 
 struct CalcOptions {
-    std::string text; // EXPR as typed, its words joined by spaces
+    std::string text;       // EXPR as typed, its words joined by spaces
+    bool fromInput = false; // EXPR "-": one EXPR a line from standard input
     Expression expression;
     // --explicit: EXPR names its roundings (bf16(0.1)+bf16(0.2)) and is computed exactly
     // elsewhere, instead of in each format.
@@ -34,6 +36,9 @@ struct CalcOptions {
 };
 
 Outcome<CalcOptions> parseCalcOptions(const Arguments& args);
+// options.text parsed into options.expression (as plain or --explicit EXPR); the message when
+// it cannot be read.
+std::optional<std::string> readExpression(CalcOptions& options);
 
 struct CalcReport {
     std::string text;
@@ -53,10 +58,10 @@ CalcReport computeCalc(const CalcOptions& options);
 // One format: every literal and operation written out; several: tables.
 void renderCalcText(const CalcReport& report, const TerminalStyle& style, bool full,
                     std::ostream& out);
-void renderCalcJson(const CalcReport& report, std::ostream& out);
+Json calcJson(const CalcReport& report);
 // --explicit: each written rounding, what it rounded into what, and the result.
 void renderExplicitText(const CalcReport& report, const TerminalStyle& style, bool full,
                         std::ostream& out);
-void renderExplicitJson(const CalcReport& report, std::ostream& out);
+Json explicitJson(const CalcReport& report);
 
 } // namespace fpx::cli

@@ -206,7 +206,7 @@ void printTable(std::ostream& out, const std::vector<FormatEvaluation>& results,
 
 } // namespace
 
-void renderCalcJson(const CalcReport& report, std::ostream& out) {
+Json calcJson(const CalcReport& report) {
     const ExactEvaluation& exact = report.exact;
     Json json;
     json["expression"] = report.text;
@@ -222,7 +222,7 @@ void renderCalcJson(const CalcReport& report, std::ostream& out) {
     for (const FormatEvaluation& e : report.results)
         list.push_back(resultJson(e, report.rounding, report.results.size() == 1));
     json["results"] = std::move(list);
-    printJson(out, json);
+    return json;
 }
 
 void renderCalcText(const CalcReport& report, const TerminalStyle& style, bool full,
@@ -315,7 +315,7 @@ void renderExplicitText(const CalcReport& report, const TerminalStyle& style, bo
     line("flags", flagsOrNone(e.flags));
 }
 
-void renderExplicitJson(const CalcReport& report, std::ostream& out) {
+Json explicitJson(const CalcReport& report) {
     const ExplicitEvaluation& e = *report.explicitResult;
     Json json;
     json["expression"] = report.text;
@@ -353,7 +353,7 @@ void renderExplicitJson(const CalcReport& report, std::ostream& out) {
                              {"value", decimalJson(r.value)},
                              {"flags", flagNames(fromConversionFlags(r.rounded.flags))}});
     json["roundings"] = std::move(roundings);
-    printJson(out, json);
+    return json;
 }
 
 } // namespace fpx::cli

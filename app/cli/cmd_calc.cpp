@@ -15,11 +15,14 @@ namespace fpx::cli {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: fpx calc EXPR [--formats ID,...] [--round MODE] [--overflow POLICY] [--seed N]\n"
+    "usage: fpx calc EXPR|- [--formats ID,...] [--round MODE] [--overflow POLICY] [--seed N]\n"
     "                     [--scale S] [--json] [--full] [--color|--no-color]\n"
     "       fpx calc --explicit EXPR [--round MODE] [--overflow POLICY] [--seed N] [--json]\n"
     "                     [--full] [--color|--no-color]\n"
     "  EXPR: numbers, + - * / ( ), fma(a,b,c), sqrt(x), min(a,b), max(a,b), abs(x)\n"
+    "  -: one EXPR a line from standard input (blank lines and # comments skipped); a line\n"
+    "     that cannot be read is reported as stdin:LINE:COLUMN and the others go on; --json\n"
+    "     prints one document a line\n"
     "  --explicit: EXPR is computed exactly except where it names a format, which rounds\n"
     "  its argument once: bf16(0.1)+bf16(0.2), fp32(1 + 2^-30), bf16(fp32(1/3)*3, rtz).\n"
     "  Any format id (fpx formats) rounds; a mode after a comma overrides --round.\n"
@@ -33,11 +36,13 @@ Outcome<CalcOptions> parseCalcOptions(const Arguments& args) {
     if (!setup.error.empty())
         return CommandError{setup.error};
     if (args.positionals().empty())
-        return CommandError{"expected an expression EXPR"};
+        return CommandError{"expected an expression EXPR, or - to read one a line from standard "
+                            "input"};
     CalcOptions options;
     // `fpx calc 0.1 + 0.2` reads as `fpx calc "0.1 + 0.2"`.
     for (const std::string& part : args.positionals())
         options.text += (options.text.empty() ? "" : " ") + part;
+    options.fromInput = options.text == "-";
 
     options.explicitRoundings = args.has("explicit");
     if (options.explicitRoundings) {
@@ -47,17 +52,13 @@ Outcome<CalcOptions> parseCalcOptions(const Arguments& args) {
                 return CommandError{std::string("--") + option +
                                     " does not go with --explicit: EXPR names its formats "
                                     "where it rounds (bf16(0.1))"};
-        ExpressionParse parsed = parseExplicitExpression(options.text);
-        if (!parsed)
-            return dataError("cannot read EXPR '" + options.text + "' at column " +
-                             std::to_string(parsed.error.position + 1) + ": " +
-                             parsed.error.message);
-        options.expression = std::move(*parsed.expression);
         options.rounding = setup.rounding;
         options.seed = setup.seed;
         options.json = args.has("json");
         options.full = args.has("full");
         options.color = readColorChoice(args);
+        if (auto error = readExpression(options))
+            return dataError(*error);
         return options;
     }
 
@@ -74,17 +75,26 @@ Outcome<CalcOptions> parseCalcOptions(const Arguments& args) {
     for (FormatSpec& spec : options.formats)
         setup.applyScale(spec);
 
-    ExpressionParse parsed = parseExpression(options.text);
-    if (!parsed)
-        return dataError("cannot read EXPR '" + options.text + "' at column " +
-                         std::to_string(parsed.error.position + 1) + ": " + parsed.error.message);
-    options.expression = std::move(*parsed.expression);
     options.rounding = setup.rounding;
     options.seed = setup.seed;
     options.json = args.has("json");
     options.full = args.has("full");
     options.color = readColorChoice(args);
+    if (auto error = readExpression(options))
+        return dataError(*error);
     return options;
+}
+
+std::optional<std::string> readExpression(CalcOptions& options) {
+    if (options.fromInput && options.text == "-")
+        return std::nullopt; // the lines come later
+    ExpressionParse parsed = options.explicitRoundings ? parseExplicitExpression(options.text)
+                                                       : parseExpression(options.text);
+    if (!parsed)
+        return "cannot read EXPR '" + options.text + "' at column " +
+               std::to_string(parsed.error.position + 1) + ": " + parsed.error.message;
+    options.expression = std::move(*parsed.expression);
+    return std::nullopt;
 }
 
 CalcReport computeCalc(const CalcOptions& options) {
@@ -115,6 +125,75 @@ CalcReport computeCalc(const CalcOptions& options) {
     return report;
 }
 
+namespace {
+
+// One expression's report, or the error that stops it (its status and message).
+int printCalc(const CalcOptions& options, Streams& io, bool oneLine,
+              std::optional<std::string>& error) {
+    const CalcReport report = computeCalc(options);
+    const auto json = [&](const Json& document) {
+        if (oneLine)
+            printJsonLine(io.out, document);
+        else
+            printJson(io.out, document);
+    };
+    if (report.explicitResult) {
+        if (const auto& failure = report.explicitResult->error) {
+            error = "EXPR '" + report.text + "' at column " +
+                    std::to_string(failure->position + 1) + ": " + failure->message;
+            return kExitDataError;
+        }
+        if (options.json)
+            json(explicitJson(report));
+        else
+            renderExplicitText(report, TerminalStyle::forChoice(options.color, io.outIsTerminal),
+                               options.full, io.out);
+        return report.status;
+    }
+    if (options.json)
+        json(calcJson(report));
+    else
+        renderCalcText(report, TerminalStyle::forChoice(options.color, io.outIsTerminal),
+                       options.full, io.out);
+    return report.status;
+}
+
+// `fpx calc -`: each line of standard input an EXPR under the same options. A line that cannot
+// be read or computed is named on stderr (stdin:LINE:COLUMN) and the others go on; the status
+// is the worst of them.
+int calcLines(CalcOptions options, Streams& io) {
+    int status = kExitOk;
+    std::string line;
+    bool first = true;
+    for (std::size_t number = 1; std::getline(io.in, line); ++number) {
+        const std::size_t start = line.find_first_not_of(" \t\r");
+        if (start == std::string::npos || line[start] == '#')
+            continue;
+        const std::size_t end = line.find_last_not_of(" \t\r");
+        options.text = line.substr(start, end - start + 1);
+        ExpressionParse parsed = options.explicitRoundings ? parseExplicitExpression(options.text)
+                                                           : parseExpression(options.text);
+        const std::string where = "stdin:" + std::to_string(number) + ":";
+        if (!parsed) {
+            io.err << "fpx calc: " << where << parsed.error.position + start + 1 << ": "
+                   << parsed.error.message << " in '" << options.text << "'\n";
+            status = std::max(status, kExitDataError);
+            continue;
+        }
+        options.expression = std::move(*parsed.expression);
+        if (!first && !options.json)
+            io.out << '\n';
+        first = false;
+        std::optional<std::string> error;
+        status = std::max(status, printCalc(options, io, true, error));
+        if (error)
+            io.err << "fpx calc: " << where << " " << *error << '\n';
+    }
+    return status;
+}
+
+} // namespace
+
 int runCalc(const std::vector<std::string>& rawArgs, Streams& io) {
     const Arguments args(rawArgs, {"formats", "round", "overflow", "seed", "scale"},
                          {"json", "full", "color", "no-color", "explicit"});
@@ -123,26 +202,13 @@ int runCalc(const std::vector<std::string>& rawArgs, Streams& io) {
     const Outcome<CalcOptions> options = parseCalcOptions(args);
     if (!options)
         return reportError(io, "calc", options.error());
-    const CalcReport report = computeCalc(*options);
-    if (report.explicitResult) {
-        if (const auto& error = report.explicitResult->error)
-            return reportError(io, "calc",
-                               dataError("EXPR '" + report.text + "' at column " +
-                                         std::to_string(error->position + 1) + ": " +
-                                         error->message));
-        if (options->json)
-            renderExplicitJson(report, io.out);
-        else
-            renderExplicitText(report, TerminalStyle::forChoice(options->color, io.outIsTerminal),
-                               options->full, io.out);
-        return report.status;
-    }
-    if (options->json)
-        renderCalcJson(report, io.out);
-    else
-        renderCalcText(report, TerminalStyle::forChoice(options->color, io.outIsTerminal),
-                       options->full, io.out);
-    return report.status;
+    if (options->fromInput)
+        return calcLines(*options, io);
+    std::optional<std::string> error;
+    const int status = printCalc(*options, io, false, error);
+    if (error)
+        return reportError(io, "calc", dataError(*error));
+    return status;
 }
 
 } // namespace fpx::cli

@@ -49,6 +49,10 @@ void printJson(std::ostream& out, const Json& document) {
     out << document.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
 }
 
+void printJsonLine(std::ostream& out, const Json& document) {
+    out << document.dump(-1, ' ', false, Json::error_handler_t::replace) << '\n';
+}
+
 std::string_view fieldColour(BitFieldKind kind) {
     switch (kind) {
     case BitFieldKind::Sign:

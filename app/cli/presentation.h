@@ -40,6 +40,8 @@ Json integerOrDigits(const BigInt& n);
 // Prints `document` with two-space indents and a final newline. Any bytes that are not UTF-8
 // become U+FFFD, so the output is JSON whatever text reaches it.
 void printJson(std::ostream& out, const Json& document);
+// One document on one line (JSON Lines), for a stream of results such as `fpx calc -`.
+void printJsonLine(std::ostream& out, const Json& document);
 
 // A CSV cell: as it is, or in double quotes (inner quotes doubled) where it holds a comma, a
 // quote or a line break (RFC 4180), so a tensor named "a,b" stays one cell.

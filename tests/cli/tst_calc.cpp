@@ -63,6 +63,7 @@ class TestCalc : public QObject {
     void showStochastic();
     void showStochasticErrors_data();
     void showStochasticErrors();
+    void linesFromInput();
 };
 
 void TestCalc::help() {
@@ -399,6 +400,37 @@ void TestCalc::showStochasticErrors() {
     const Run run = runFpx(args);
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(QString::fromUtf8(run.err).contains(message), run.err.constData());
+}
+
+// `fpx calc -`: an EXPR a line; each line's JSON is the document `fpx calc EXPR` prints for it;
+// a bad line is named by line and column and the others still run.
+void TestCalc::linesFromInput() {
+    const QByteArray input = "0.1+0.2\n\n# a comment\n  1/3  \n1+*2\nfma(2,3,1)\n";
+    const Run run = runFpx({"calc", "-", "--formats", "fp16,bf16", "--json"}, input);
+    QCOMPARE(run.exitCode, 1);
+    const QList<QByteArray> lines = run.out.trimmed().split('\n');
+    QCOMPARE(lines.size(), 3);
+    const QStringList expressions{"0.1+0.2", "1/3", "fma(2,3,1)"};
+    for (int i = 0; i < 3; ++i) {
+        const QJsonObject line = QJsonDocument::fromJson(lines[i]).object();
+        const Run alone = runFpx({"calc", expressions[i], "--formats", "fp16,bf16", "--json"});
+        QCOMPARE(line, json(alone));
+    }
+    QVERIFY2(run.err.contains("stdin:5:3:"), run.err.constData());
+    QVERIFY(!run.err.contains("usage"));
+    // Text, and --explicit, from the same stream.
+    const Run text = runFpx({"calc", "-", "--formats", "fp16"}, "0.5+0.25\n1/3\n");
+    QCOMPARE(text.exitCode, 0);
+    QCOMPARE(text.out.count("expression"), 2);
+    const Run explicitLines =
+        runFpx({"calc", "-", "--explicit"}, "bf16(0.1)+bf16(0.2)\nfp16(1/3)\n");
+    QCOMPARE(explicitLines.exitCode, 0);
+    QCOMPARE(explicitLines.out.count("explicit roundings"), 2);
+    // Nothing to read is no error; no EXPR at all says how to give one.
+    QCOMPARE(runFpx({"calc", "-"}, "").exitCode, 0);
+    const Run none = runFpx({"calc"});
+    QCOMPARE(none.exitCode, 2);
+    QVERIFY(none.err.contains("- to read"));
 }
 
 QTEST_APPLESS_MAIN(TestCalc)
