@@ -13,10 +13,12 @@
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
+#include <csignal>
 #include <cstring>
 #include <random>
 
@@ -139,6 +141,7 @@ class TestQuantizeModel : public QObject {
     void axisMovesTheBlocks();
     void sortedFormats();
     void dequantizedPerFormat();
+    void interruptWritesNothing();
 };
 
 void TestQuantizeModel::everyTensorAgainstTheReference() {
@@ -314,6 +317,32 @@ void TestQuantizeModel::dequantizedPerFormat() {
         {"quantize", "--input", path, "--formats", "nf4", "--dequantized", dir.filePath("d.npy")});
     QCOMPARE(npy.exitCode, 1);
     QVERIFY(!QFile::exists(dir.filePath("d.npy")));
+}
+
+// Ctrl+C during a long run: the command stops between two chunks, exits with 130 and leaves
+// no output file.
+void TestQuantizeModel::interruptWritesNothing() {
+    QTemporaryDir dir;
+    std::vector<float> big(std::size_t(1) << 25); // a cheap spread of values: only the time counts
+    for (std::size_t i = 0; i < big.size(); ++i)
+        big[i] = static_cast<float>((i * 2654435761u) % 2001) / 1000.0f - 1.0f;
+    const QString path = writeModel(dir, {f32Tensor("w", {big.size()}, big)}, "big.safetensors");
+    const QString output = dir.filePath("codes.safetensors");
+    QProcess process;
+    process.start(QStringLiteral(FPX_CLI_PATH),
+                  {"quantize", "--input", path, "--threads", "1", "--output", output, "--formats",
+                   "mxfp4,nvfp4,nf4,nf4_dq,int8,int4@64,fp8_e4m3,bf16,mxfp8_e4m3,mxfp6_e2m3"});
+    QVERIFY(process.waitForStarted());
+    QTest::qWait(400);
+    QCOMPARE(process.state(), QProcess::Running); // still at work: the interrupt comes mid-run
+    ::kill(static_cast<pid_t>(process.processId()), SIGINT);
+    QVERIFY(process.waitForFinished(60000));
+    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(process.exitCode(), 130);
+    QVERIFY(process.readAllStandardError().contains("cancelled"));
+    QVERIFY(process.readAllStandardOutput().isEmpty());
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::NoDotAndDotDot),
+             QStringList{"big.safetensors"});
 }
 
 QTEST_GUILESS_MAIN(TestQuantizeModel)
