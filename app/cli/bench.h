@@ -73,6 +73,9 @@ BenchProgress terminalBenchProgress(std::ostream& err);
 void renderBenchList(const bench::LoadedBackends& loaded, const std::vector<FormatSpec>& formats,
                      std::ostream& out);
 void renderBenchText(const BenchReport& report, std::ostream& out);
+// Every row of the report as results, as --json and --csv write them: the backends', then the
+// sums' and the quantizers' (bench::accumulationResults, bench::quantizationResults).
+std::vector<bench::BenchResult> benchResultRows(const BenchReport& report);
 // --json FILE and --csv FILE; the error names a file that cannot be written.
 std::optional<CommandError> writeBenchFiles(const BenchOptions& options, const BenchReport& report);
 

@@ -4,6 +4,7 @@
 #include "bench.h"
 #include "text_table.h"
 
+#include "fpx/bench/ratio_results.h"
 #include "fpx/bench/result_io.h"
 #include "fpx/bench/sizes.h"
 
@@ -217,18 +218,38 @@ void renderBenchText(const BenchReport& report, std::ostream& out) {
     printDifferences(report.results, out);
 }
 
+std::vector<bench::BenchResult> benchResultRows(const BenchReport& report) {
+    std::vector<bench::BenchResult> rows = report.results;
+    // The sums and quantizers run on the CPU, whose device the CPU backend listed.
+    bench::DeviceInfo cpu;
+    cpu.backend = "cpu";
+    for (const bench::DeviceInfo& d : report.devices)
+        if (d.backend == "cpu") {
+            cpu = d;
+            break;
+        }
+    const std::vector<bench::BenchResult> sums =
+        bench::accumulationResults(report.accumulation, report.accumulationTerms, cpu);
+    const std::vector<bench::BenchResult> quantizers =
+        bench::quantizationResults(report.quantization, cpu);
+    rows.insert(rows.end(), sums.begin(), sums.end());
+    rows.insert(rows.end(), quantizers.begin(), quantizers.end());
+    return rows;
+}
+
 std::optional<CommandError> writeBenchFiles(const BenchOptions& options,
                                             const BenchReport& report) {
     const bench::RunMetadata metadata = bench::describeRun(report.request, report.devices);
+    const std::vector<bench::BenchResult> rows = benchResultRows(report);
     if (const auto& path = options.jsonPath) {
         std::ofstream file(*path);
-        bench::writeResultsJson(file, metadata, report.results);
+        bench::writeResultsJson(file, metadata, rows);
         if (!file)
             return dataError("cannot write " + *path);
     }
     if (const auto& path = options.csvPath) {
         std::ofstream file(*path);
-        bench::writeResultsCsv(file, report.results);
+        bench::writeResultsCsv(file, rows);
         if (!file)
             return dataError("cannot write " + *path);
     }

@@ -37,7 +37,9 @@ constexpr const char* kUsage =
     "  It also times the block quantizers (MXFP8, MXFP4, NVFP4, NF4, INT4, blocks of 128) on\n"
     "  2^26 FP32 values (or the largest --sizes count, or --quantization-elements N) on every\n"
     "  thread against memcpy, and loading + quantizing a .safetensors file of 1 GiB (or that\n"
-    "  tensor's size, or --quantize-file-bytes N; 0: none) against reading it.\n";
+    "  tensor's size, or --quantize-file-bytes N; 0: none) against reading it.\n"
+    "  --json FILE and --csv FILE hold every row, the sums and quantizers with their ratios\n"
+    "  and goals, for the Benchmarks page to compare with.\n";
 
 constexpr const char* kDefaultFormats = "fp16,bf16,tf32,fp8_e4m3,fp8_e5m2,fp8_e4m3fnuz,"
                                         "fp8_e5m2fnuz,fp6_e3m2,fp6_e2m3,fp4_e2m1,int8,int4,nf4";
