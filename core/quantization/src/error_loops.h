@@ -16,8 +16,23 @@ namespace fpx::kernels {
 
 // What a one-byte code's value is, beyond table[code]: Sixteen, codes below 16 (4-bit
 // elements, a register's lookup); SignedBytes, the code as a two's-complement byte times a
-// power of two `unit` (int8 levels, MXINT8's k/64), no lookup at all.
-enum class CodeValues { Table, Sixteen, SignedBytes };
+// power of two `unit` (int8 levels, MXINT8's k/64), no lookup at all; HalfBits, a small float
+// whose bits, moved into an FP16's, give its value times `unit` (FP8, FP6: a conversion instead
+// of a gather). FastDequantizer chooses one only where it gives every code's table value, checked
+// code by code.
+enum class CodeValues { Table, Sixteen, SignedBytes, HalfBits };
+
+struct CodeDecoding {
+    CodeValues values = CodeValues::Table;
+    double unit = 1;
+    // HalfBits: FP16 bits = (code & magnitudeMask) << fractionShift | (code & signMask) <<
+    // signShift; a magnitude equal to nanMagnitude is NaN (0xffff: none).
+    std::uint16_t magnitudeMask = 0;
+    std::uint16_t signMask = 0;
+    int fractionShift = 0;
+    int signShift = 0;
+    std::uint16_t nanMagnitude = 0xffff;
+};
 
 struct ErrorLoops {
     const char* isaName;
@@ -38,7 +53,7 @@ struct ErrorLoops {
     // shorter loop with the same results.
     void (*pieceOfCodes)(const float* x, const std::uint8_t* codes, std::size_t count,
                          std::size_t blockSize, const double* scales, const double* table,
-                         CodeValues values, double unit, bool finiteInputs, std::size_t first,
+                         const CodeDecoding& decoding, bool finiteInputs, std::size_t first,
                          ErrorSums& sums);
 };
 

@@ -11,8 +11,9 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 
-#if defined(__AVX512F__) && defined(__AVX512DQ__)
+#if defined(__AVX512F__) && defined(__AVX512DQ__) && defined(__AVX512BW__) && defined(__AVX512VL__)
 #include <immintrin.h>
 // GCC's AVX-512 intrinsics start their results from an undefined vector, which it then
 // reports as maybe uninitialized once they are inlined; nothing here reads such a value.
@@ -24,6 +25,7 @@
 namespace {
 
 using namespace fpx;
+using fpx::kernels::CodeDecoding;
 using fpx::kernels::CodeValues;
 
 void scaledLookup(const std::uint8_t* codes, std::size_t count, const double* table, double scale,
@@ -67,7 +69,7 @@ ErrorSums pieceSums(const X* x, const double* q, std::size_t count, std::size_t 
     return lanes.met();
 }
 
-#if defined(__AVX512F__) && defined(__AVX512DQ__)
+#if defined(__AVX512F__) && defined(__AVX512DQ__) && defined(__AVX512BW__) && defined(__AVX512VL__)
 
 // The eight lanes as one register each: addErrorTerms on eight elements at once, the same
 // operations in the same order (a masked zero where the scalar code picks 0.0).
@@ -148,10 +150,27 @@ void pieceOfFloats(const float* x, const double* q, std::size_t count, std::size
 // Eight element values from their one-byte codes.
 template <CodeValues Values>
 __m512d elementValues(const std::uint8_t* codes, const double* table, __m512d low, __m512d high,
-                      __m512d unit) {
+                      const CodeDecoding& d) {
     const __m128i bytes = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(codes));
     if constexpr (Values == CodeValues::SignedBytes) // exact: |k| < 2^7, unit a power of two
-        return _mm512_mul_pd(_mm512_cvtepi64_pd(_mm512_cvtepi8_epi64(bytes)), unit);
+        return _mm512_mul_pd(_mm512_cvtepi64_pd(_mm512_cvtepi8_epi64(bytes)),
+                             _mm512_set1_pd(d.unit));
+    if constexpr (Values == CodeValues::HalfBits) {
+        // FP16 holds every FP8 and FP6 value once the bits are in place; the conversions to
+        // FP32 and FP64 and the product by a power of two are exact.
+        const __m128i wide = _mm_cvtepu8_epi16(bytes);
+        const __m128i magnitude = _mm_and_si128(wide, _mm_set1_epi16(short(d.magnitudeMask)));
+        const __m128i half =
+            _mm_or_si128(_mm_sll_epi16(magnitude, _mm_cvtsi32_si128(d.fractionShift)),
+                         _mm_sll_epi16(_mm_and_si128(wide, _mm_set1_epi16(short(d.signMask))),
+                                       _mm_cvtsi32_si128(d.signShift)));
+        // AVX-512F's conversion of 16 halves (the upper 8 zero), without needing F16C.
+        const __m256 floats = _mm512_castps512_ps256(_mm512_cvtph_ps(_mm256_zextsi128_si256(half)));
+        const __m512d value = _mm512_mul_pd(_mm512_cvtps_pd(floats), _mm512_set1_pd(d.unit));
+        const __mmask8 nan = _mm_cmpeq_epi16_mask(magnitude, _mm_set1_epi16(short(d.nanMagnitude)));
+        return _mm512_mask_mov_pd(value, nan,
+                                  _mm512_set1_pd(std::numeric_limits<double>::quiet_NaN()));
+    }
     const __m512i code = _mm512_cvtepu8_epi64(bytes);
     if constexpr (Values == CodeValues::Sixteen)
         return _mm512_permutex2var_pd(low, code, high);
@@ -160,12 +179,11 @@ __m512d elementValues(const std::uint8_t* codes, const double* table, __m512d lo
 
 template <CodeValues Values, bool Finite>
 bool codesInVectors(const float* x, const std::uint8_t* codes, std::size_t count,
-                    std::size_t blockSize, const double* scales, const double* table, double unit,
-                    std::size_t first, ErrorSums& sums) {
+                    std::size_t blockSize, const double* scales, const double* table,
+                    const CodeDecoding& decoding, std::size_t first, ErrorSums& sums) {
     VectorLanes v(first);
     const __m512d low = _mm512_loadu_pd(table);
     const __m512d high = _mm512_loadu_pd(table + 8);
-    const __m512d units = _mm512_set1_pd(unit);
     __mmask8 infinite = 0;
     std::size_t i = 0;
     for (std::size_t block = 0; i + 8 <= count; ++block) {
@@ -173,7 +191,7 @@ bool codesInVectors(const float* x, const std::uint8_t* codes, std::size_t count
         const std::size_t end = std::min(count, i + blockSize);
         for (; i + 8 <= end; i += 8) {
             const __m512d q =
-                _mm512_mul_pd(elementValues<Values>(codes + i, table, low, high, units), scale);
+                _mm512_mul_pd(elementValues<Values>(codes + i, table, low, high, decoding), scale);
             const __m512d in = _mm512_cvtps_pd(_mm256_loadu_ps(x + i));
             if constexpr (Finite)
                 v.addFinite(in, q, infinite);
@@ -192,33 +210,36 @@ bool codesInVectors(const float* x, const std::uint8_t* codes, std::size_t count
 }
 
 template <bool Finite>
-bool codesByValues(CodeValues values, const float* x, const std::uint8_t* codes, std::size_t count,
-                   std::size_t blockSize, const double* scales, const double* table, double unit,
-                   std::size_t first, ErrorSums& sums) {
-    switch (values) {
+bool codesByValues(const float* x, const std::uint8_t* codes, std::size_t count,
+                   std::size_t blockSize, const double* scales, const double* table,
+                   const CodeDecoding& d, std::size_t first, ErrorSums& sums) {
+    switch (d.values) {
     case CodeValues::Sixteen:
         return codesInVectors<CodeValues::Sixteen, Finite>(x, codes, count, blockSize, scales,
-                                                           table, unit, first, sums);
+                                                           table, d, first, sums);
     case CodeValues::SignedBytes:
         return codesInVectors<CodeValues::SignedBytes, Finite>(x, codes, count, blockSize, scales,
-                                                               table, unit, first, sums);
+                                                               table, d, first, sums);
+    case CodeValues::HalfBits:
+        return codesInVectors<CodeValues::HalfBits, Finite>(x, codes, count, blockSize, scales,
+                                                            table, d, first, sums);
     case CodeValues::Table:
         break;
     }
-    return codesInVectors<CodeValues::Table, Finite>(x, codes, count, blockSize, scales, table,
-                                                     unit, first, sums);
+    return codesInVectors<CodeValues::Table, Finite>(x, codes, count, blockSize, scales, table, d,
+                                                     first, sums);
 }
 
 void pieceOfCodes(const float* x, const std::uint8_t* codes, std::size_t count,
                   std::size_t blockSize, const double* scales, const double* table,
-                  CodeValues values, double unit, bool finiteInputs, std::size_t first,
+                  const CodeDecoding& decoding, bool finiteInputs, std::size_t first,
                   ErrorSums& sums) {
     // Finite inputs give finite values in every format fpx has; where one did not, the piece
     // is measured again in full.
     if (finiteInputs &&
-        codesByValues<true>(values, x, codes, count, blockSize, scales, table, unit, first, sums))
+        codesByValues<true>(x, codes, count, blockSize, scales, table, decoding, first, sums))
         return;
-    codesByValues<false>(values, x, codes, count, blockSize, scales, table, unit, first, sums);
+    codesByValues<false>(x, codes, count, blockSize, scales, table, decoding, first, sums);
 }
 
 #else
@@ -229,8 +250,8 @@ void pieceOfFloats(const float* x, const double* q, std::size_t count, std::size
 }
 
 void pieceOfCodes(const float* x, const std::uint8_t* codes, std::size_t count,
-                  std::size_t blockSize, const double* scales, const double* table, CodeValues,
-                  double, bool, std::size_t first, ErrorSums& sums) {
+                  std::size_t blockSize, const double* scales, const double* table,
+                  const CodeDecoding&, bool, std::size_t first, ErrorSums& sums) {
     Lanes lanes;
     std::size_t i = 0;
     for (std::size_t block = 0; i < count; ++block) {

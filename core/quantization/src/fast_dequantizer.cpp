@@ -43,6 +43,73 @@ bool signedByteValues(const std::vector<double>& values) {
     return true;
 }
 
+// An FP16 code's value (IEEE binary16).
+double halfValue(std::uint16_t bits) {
+    const int exponent = (bits >> 10) & 0x1f;
+    const int fraction = bits & 0x3ff;
+    const double sign = bits & 0x8000 ? -1.0 : 1.0;
+    if (exponent == 0x1f)
+        return fraction ? std::numeric_limits<double>::quiet_NaN()
+                        : sign * std::numeric_limits<double>::infinity();
+    if (exponent == 0)
+        return sign * std::ldexp(fraction, -24);
+    return sign * std::ldexp(1024 + fraction, exponent - 25);
+}
+
+bool sameValue(double a, double b) {
+    return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b) ||
+           (std::isnan(a) && std::isnan(b));
+}
+
+// How the loops find a one-byte code's value: a conversion where one gives the table's value
+// for every code of the format (compared code by code here, so a format it does not fit keeps
+// the lookup), else the lookup.
+kernels::CodeDecoding codeDecoding(const FormatSpec& element, const std::vector<double>& table) {
+    kernels::CodeDecoding d;
+    const std::size_t codes = table.size();
+    if (codes <= 16) {
+        d.values = kernels::CodeValues::Sixteen;
+        return d;
+    }
+    if (signedByteValues(table)) {
+        d.values = kernels::CodeValues::SignedBytes;
+        d.unit = table[1];
+        return d;
+    }
+    if (element.kind != FormatKind::BinaryFloat || !element.isSigned ||
+        element.explicitIntegerBit || element.exponentBits > 5 || element.fractionBits > 10 ||
+        element.totalBits() > 8)
+        return d;
+    // The fraction at the top of FP16's, the exponent field below FP16's, the sign at bit 15;
+    // FP16 reads the exponent field against its bias 15, hence the unit 2^(15 − bias).
+    const int signBit = element.totalBits() - 1;
+    kernels::CodeDecoding half;
+    half.values = kernels::CodeValues::HalfBits;
+    half.magnitudeMask = static_cast<std::uint16_t>((1u << signBit) - 1);
+    half.signMask = static_cast<std::uint16_t>(1u << signBit);
+    half.fractionShift = 10 - element.fractionBits;
+    half.signShift = 15 - signBit;
+    half.unit = std::ldexp(1.0, 15 - element.bias);
+    for (std::size_t c = 0; c < codes; ++c) {
+        const std::uint16_t magnitude = static_cast<std::uint16_t>(c & half.magnitudeMask);
+        const auto bits = static_cast<std::uint16_t>(magnitude << half.fractionShift |
+                                                     (c & half.signMask) << half.signShift);
+        const double value = halfValue(bits) * half.unit;
+        if (sameValue(value, table[c]))
+            continue;
+        // A NaN the bits do not make (E4M3's S.1111.111): one magnitude, marked.
+        if (!std::isnan(table[c]) ||
+            (half.nanMagnitude != 0xffff && half.nanMagnitude != magnitude))
+            return d;
+        half.nanMagnitude = magnitude;
+    }
+    // The marked magnitude must be NaN under both signs.
+    if (half.nanMagnitude != 0xffff && !(std::isnan(table[half.nanMagnitude]) &&
+                                         std::isnan(table[half.nanMagnitude | half.signMask])))
+        return d;
+    return half;
+}
+
 } // namespace
 
 double nf4DoubleQuantizedAbsmax(std::int64_t k, float groupScale, float offset) {
@@ -93,11 +160,7 @@ FastDequantizer::FastDequantizer(const BlockFormat& format)
         if (bytesPerCode_ == 1) {
             // Every byte indexes the table: codes above the format's are never stored, but
             // a full table keeps the lookup free of a bounds check.
-            if (elementValues_.size() <= 16)
-                codeValues_ = kernels::CodeValues::Sixteen;
-            else if (signedByteValues(elementValues_))
-                codeValues_ = kernels::CodeValues::SignedBytes;
-            unit_ = elementValues_.size() > 1 ? elementValues_[1] : 1;
+            decoding_ = codeDecoding(element, elementValues_);
             elementValues_.resize(256, std::numeric_limits<double>::quiet_NaN());
             codes_ = Codes::OneByte;
         } else {
@@ -224,8 +287,8 @@ ErrorSums FastDequantizer::pieceSums(const StoredCodes& stored, const float* x, 
             scales[b] =
                 oneScale ? blockScale(stored, 0) : blockScale(stored, first / blockSize + b);
         loops_.pieceOfCodes(x + first, stored.codes + (first - stored.firstElement), count,
-                            scaleStride, scales, elementValues_.data(), codeValues_, unit_,
-                            finiteInputs, first, sums);
+                            scaleStride, scales, elementValues_.data(), decoding_, finiteInputs,
+                            first, sums);
         return sums;
     }
     scratch.resize(count);

@@ -60,8 +60,7 @@ class FastDequantizer {
     Codes codes_ = Codes::ExactCore;
     std::vector<double> elementValues_; // by element code, for codes of at most 16 bits
     std::vector<double> scaleValues_;   // Mx, Nvfp4: by scale code (NVFP4's tensor scale apart)
-    kernels::CodeValues codeValues_ = kernels::CodeValues::Table;
-    double unit_ = 1; // SignedBytes: the value of code 1
+    kernels::CodeDecoding decoding_;
 };
 
 // FP32(k · g + offset) for an integer |k| ≤ 127 and FP32 numbers g and offset, nearest even,
