@@ -56,6 +56,18 @@ std::shared_ptr<TensorInput> loadTensorInput(const TensorSource& source, std::st
 
 std::vector<TensorInfo> listTensors(const std::string& path, const std::optional<RawLayout>& raw,
                                     std::string& error) {
+    // A text file holds one tensor, and listing it would parse every line: the picker runs on
+    // the GUI thread, the parse belongs to the run.
+    if (!raw) {
+        std::string kindError;
+        if (tensorFileKind(path, kindError) == TensorFileKind::Text) {
+            TensorInfo info;
+            const std::size_t slash = path.find_last_of('/');
+            info.name = slash == std::string::npos ? path : path.substr(slash + 1);
+            info.dtype = "text";
+            return {info};
+        }
+    }
     TensorFileOpen opened = TensorFile::open(path, raw);
     if (!opened.file) {
         error = opened.error;

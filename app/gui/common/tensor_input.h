@@ -42,7 +42,9 @@ struct TensorInput {
 // wrong. Safe on a worker thread.
 std::shared_ptr<TensorInput> loadTensorInput(const TensorSource& source, std::string& error);
 
-// The tensors of a file, for a tensor picker; empty with `error` when it cannot be opened.
+// The tensors of a file, for a tensor picker; empty with `error` when it cannot be opened. Reads
+// headers only, fit for the GUI thread: a text file's one tensor comes without its count
+// (elementCount 0, no shape), which only parsing the whole file would give.
 std::vector<TensorInfo> listTensors(const std::string& path, const std::optional<RawLayout>& raw,
                                     std::string& error);
 

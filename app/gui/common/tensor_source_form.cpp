@@ -213,9 +213,12 @@ void TensorSourceForm::refreshTensors() {
         QString shape;
         for (std::size_t d : info.shape)
             shape += (shape.isEmpty() ? "" : "×") + QString::number(qulonglong(d));
+        // No shape and no elements: a text file's tensor, not counted until it is read.
+        const bool counted = !info.shape.empty() || info.elementCount > 0;
         const QString name = QString::fromStdString(info.name);
-        tensor_->addItem(QStringLiteral("%1  %2 [%3]%4")
-                             .arg(name, QString::fromStdString(info.dtype), shape,
+        tensor_->addItem(QStringLiteral("%1  %2%3%4")
+                             .arg(name, QString::fromStdString(info.dtype),
+                                  counted ? QStringLiteral(" [%1]").arg(shape) : QString(),
                                   info.loadable ? QString() : tr(" (not readable)")),
                          name);
         if (!info.loadable)
