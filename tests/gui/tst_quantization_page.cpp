@@ -2,7 +2,8 @@
 // The explorer's Quantization page with real widgets, offscreen: tensor files written here by
 // hand (.npy bytes, text) quantized through the page's worker, the table checked against the
 // exact core's quantizeExactly and measureQuantization, the block inspector against the issue's
-// worked MXFP8 E5M2 block, bad files, cancel, and the headless screenshot.
+// worked MXFP8 E5M2 block, bad files, a large file's progress and cancel (the previous results
+// kept) and its completed run against the core, and the headless screenshot.
 #include "pages/quantization/block_inspector.h"
 #include "pages/quantization/quantization_page.h"
 #include "shell/main_window.h"
@@ -11,12 +12,15 @@
 
 #include "fpx/exact/code.h"
 #include "fpx/quantization/block_quantization.h"
+#include "fpx/quantization/tensor_quantizer.h"
 
 #include <QApplication>
 #include <QComboBox>
 #include <QDropEvent>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
+#include <QLabel>
 #include <QMimeData>
 #include <QProcess>
 #include <QProgressBar>
@@ -30,9 +34,12 @@
 #include <QUrl>
 #include <chrono>
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
+#include <span>
 #include <vector>
 
 using namespace fpx;
@@ -61,6 +68,28 @@ bool writeNpyFloats(const QString& path, const std::vector<float>& values) {
     }
     QFile file(path);
     return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+}
+
+// A large 1-d .npy of `descr` ('<f4', '<f8') with the values' bytes as they lie in memory
+// (little-endian here: the header says so): written at once rather than byte by byte, for the
+// tens of megabytes of a run long enough to watch.
+template <typename T>
+bool writeLargeNpy(const QString& path, const char* descr, const std::vector<T>& values) {
+    static_assert(std::endian::native == std::endian::little);
+    QByteArray header = QByteArray("{'descr': '") + descr +
+                        "', 'fortran_order': False, 'shape': (" +
+                        QByteArray::number(qulonglong(values.size())) + ",), }";
+    while ((10 + header.size() + 1) % 64 != 0)
+        header += ' ';
+    header += '\n';
+    QByteArray head("\x93NUMPY\x01\x00", 8);
+    head += char(header.size() & 0xff);
+    head += char(header.size() >> 8);
+    head += header;
+    QFile file(path);
+    const auto bytes = qint64(values.size() * sizeof(T));
+    return file.open(QIODevice::WriteOnly) && file.write(head) == head.size() &&
+           file.write(reinterpret_cast<const char*>(values.data()), bytes) == bytes;
 }
 
 QByteArray floatBytes(const std::vector<float>& values) {
@@ -116,6 +145,22 @@ bool waitForRun(QuantizationPage* page, int ms = 120000) {
     return page->waitUntilIdle(std::chrono::milliseconds(ms));
 }
 
+// `shown` counts what the core's makeHistogram counts of `values` over the same range and bins.
+void expectSameHistogram(const Histogram& shown, const std::vector<double>& values) {
+    HistogramOptions options;
+    options.bins = shown.binCount();
+    options.axis = shown.axis;
+    options.low = shown.low;
+    options.high = shown.high;
+    const Histogram core = makeHistogram(std::span<const double>(values), options);
+    QCOMPARE(shown.counts, core.counts);
+    QCOMPARE(shown.below, core.below);
+    QCOMPARE(shown.above, core.above);
+    QCOMPARE(shown.zeros, core.zeros);
+    QCOMPARE(shown.nans, core.nans);
+    QCOMPARE(shown.infs, core.infs);
+}
+
 int rowOf(const QTableWidget* table, const QString& id) {
     for (int r = 0; r < table->rowCount(); ++r)
         if (table->item(r, QuantizationPage::Format)->text() == id)
@@ -147,7 +192,8 @@ class TestQuantizationPage : public QObject {
     void safetensorsRawAndDrop();
     void clickPicksTheNearestValuesBlock();
     void badFilesShowAnError();
-    void cancelStopsTheRun();
+    void cancelKeepsThePreviousResults();
+    void largeFileMatchesTheCore();
     void badFormWhileRunningShowsItsError();
     void screenshotFlag();
 
@@ -242,6 +288,12 @@ void TestQuantizationPage::inspectorShowsTheWorkedBlock() {
     QuantizationPage* page = window.quantizationPage();
     QVERIFY2(page->errorText().isEmpty(), qPrintable(page->errorText()));
     QCOMPARE(page->table()->item(0, QuantizationPage::Clipped)->text(), QString("1"));
+    // The picker lists a text file's one tensor without parsing it (that is the run's work), so
+    // without its count.
+    auto* picker = page->findChild<QComboBox*>("quantTensor");
+    QVERIFY(picker);
+    QCOMPARE(picker->count(), 1);
+    QCOMPARE(picker->itemText(0), QString("worked.txt  text"));
     BlockInspector* inspector = page->inspector();
     QCOMPARE(inspector->blockCount(), std::size_t(1));
     QCOMPARE(inspector->block(), std::size_t(0));
@@ -455,25 +507,162 @@ void TestQuantizationPage::badFilesShowAnError() {
     QVERIFY(!page->setFormats({"mxfp5"}).isEmpty());
 }
 
-void TestQuantizationPage::cancelStopsTheRun() {
+void TestQuantizationPage::cancelKeepsThePreviousResults() {
+    // Results to keep: a small file.
+    const QString small = dir_.filePath("small.npy");
+    QVERIFY(writeNpyFloats(small, testValues(1000)));
     MainWindow window;
+    openAndRun(window, [&](QuantizationPage* page) {
+        QCOMPARE(page->setInputFile(small), QString());
+        QCOMPARE(page->setFormats({"mxfp4"}), QString());
+    });
     QuantizationPage* page = window.quantizationPage();
-    QCOMPARE(page->setDistribution("normal:0:1", 8'000'000, 3), QString());
-    QCOMPARE(page->setFormats({"nf4,mxfp4,nvfp4"}), QString());
-    QSignalSpy finished(page, &QuantizationPage::finished);
-    window.showPage(MainWindow::Page::Quantization);
-    window.show(); // starts the run
-    QVERIFY(page->isRunning());
-    QVERIFY(page->cancelButton()->isEnabled());
-    QVERIFY(!page->runButton()->isEnabled());
-    // The GUI thread stays free while the worker runs: the progress bar moves.
-    QTRY_VERIFY_WITH_TIMEOUT(page->progressBar()->value() > 0 || !page->isRunning(), 60000);
-    QVERIFY2(page->isRunning(), "done before it could be cancelled: too fast to test");
-    page->cancel();
-    QVERIFY(waitForRun(page, 60000));
-    QTRY_COMPARE(finished.count(), 1);
-    QVERIFY2(page->statusText().startsWith("Cancelled"), qPrintable(page->statusText()));
-    QVERIFY(page->runButton()->isEnabled());
+    QVERIFY(!page->progressPanel()->isVisible());
+    const std::shared_ptr<const TensorInput> shown = page->result().input;
+    const QString sqnr = page->table()->item(0, QuantizationPage::Sqnr)->text();
+    auto* source = page->findChild<QLabel*>("quantSource");
+    QVERIFY(source);
+    const QString sourceText = source->text();
+    QVERIFY2(sourceText.contains("1,000") || sourceText.contains("1000"), qPrintable(sourceText));
+
+    // Two million FP64 values: only the exact core quantizes FP64, a run of seconds on any
+    // machine, long enough to watch and cancel.
+    std::vector<double> values(2'000'000);
+    for (std::size_t i = 0; i < values.size(); ++i)
+        values[i] = std::ldexp(1.0 + double(i % 97) / 97.0, int(i % 13) - 6) * (i % 2 ? 1 : -1);
+    const QString large = dir_.filePath("large64.npy");
+    QVERIFY(writeLargeNpy(large, "<f8", values));
+    QCOMPARE(page->setInputFile(large), QString());
+    QCOMPARE(page->setFormats({"mxfp4,nf4"}), QString());
+
+    // Cancelled by its button, then by Esc from a widget of the page that has no use for it.
+    for (const bool escape : {false, true}) {
+        QSignalSpy finished(page, &QuantizationPage::finished);
+        page->run();
+        QVERIFY(page->isRunning());
+        QVERIFY(!page->runButton()->isEnabled());
+        // The progress shows once the run has lasted a moment: the bar, the elements read of
+        // all, the rate and the time left.
+        QTRY_VERIFY_WITH_TIMEOUT(page->progressText().contains("elements/s"), 20000);
+        QVERIFY2(page->isRunning(), "done before it could be cancelled: too fast to test");
+        QVERIFY(page->progressPanel()->isVisible());
+        QVERIFY(page->progressBar()->isVisible());
+        QVERIFY(page->progressBar()->maximum() > 0);
+        QVERIFY2(page->progressText().contains(" of ") && page->progressText().contains("left"),
+                 qPrintable(page->progressText()));
+        QVERIFY(page->cancelButton()->isVisible() && page->cancelButton()->isEnabled());
+        if (const QByteArray shots = qgetenv("FPX_TEST_SCREENSHOTS"); !shots.isEmpty() && !escape)
+            for (const QSize size : {QSize(1024, 768), QSize(1920, 1080)}) {
+                window.resize(size);
+                QTest::qWait(250); // a few progress ticks at this size
+                window.grab().save(QStringLiteral("%1/quantization-running-%2x%3.png")
+                                       .arg(QString::fromLocal8Bit(shots))
+                                       .arg(size.width())
+                                       .arg(size.height()));
+            }
+        // The GUI thread is free meanwhile: another page, a new size, and back.
+        window.showPage(MainWindow::Page::Explorer);
+        window.resize(window.width() - 40, window.height() - 30);
+        QTest::qWait(20);
+        window.showPage(MainWindow::Page::Quantization);
+        QVERIFY(page->isRunning());
+        QElapsedTimer clock;
+        clock.start();
+        if (escape)
+            QTest::keyClick(page->table(), Qt::Key_Escape);
+        else
+            QTest::mouseClick(page->cancelButton(), Qt::LeftButton);
+        QVERIFY(waitForRun(page, 30000));
+        // The core's progress callbacks come often: the run ends in a fraction of a second.
+        QVERIFY2(clock.elapsed() < 5000, qPrintable(QString::number(clock.elapsed())));
+        QCOMPARE(finished.count(), 1);
+        QCOMPARE(page->statusText(), QString("Cancelled"));
+        QVERIFY(!page->progressPanel()->isVisible());
+        QVERIFY(page->runButton()->isEnabled());
+        QVERIFY(!page->cancelButton()->isEnabled());
+        // What the page showed before, unchanged.
+        QCOMPARE(page->result().input, shown);
+        QCOMPARE(page->table()->rowCount(), 1);
+        QCOMPARE(page->table()->item(0, QuantizationPage::Sqnr)->text(), sqnr);
+        QCOMPARE(source->text(), sourceText);
+        QVERIFY(page->errorText().isEmpty());
+    }
+    if (const QByteArray shots = qgetenv("FPX_TEST_SCREENSHOTS"); !shots.isEmpty()) {
+        window.resize(1024, 768);
+        QTest::qWait(50);
+        window.grab().save(QString::fromLocal8Bit(shots) + "/quantization-cancelled-1024x768.png");
+    }
+}
+
+void TestQuantizationPage::largeFileMatchesTheCore() {
+    // Eight million FP32 values through the fast kernels, run to the end; a NaN, an ∞ and
+    // zeros among them, which the histograms count apart.
+    std::vector<float> values(8'000'000);
+    for (std::size_t i = 0; i < values.size(); ++i)
+        values[i] =
+            float(std::ldexp(1.0 + double(i % 89) / 89.0, int(i % 17) - 8) * (i % 3 ? 1 : -1));
+    values[10] = std::numeric_limits<float>::quiet_NaN();
+    values[100'000] = std::numeric_limits<float>::infinity();
+    values[30] = 0;
+    values[41] = -0.0f;
+    const QString path = dir_.filePath("large32.npy");
+    QVERIFY(writeLargeNpy(path, "<f4", values));
+    const QStringList ids = {"mxfp4", "nvfp4"};
+    MainWindow window;
+    openAndRun(window, [&](QuantizationPage* page) {
+        QCOMPARE(page->setInputFile(path), QString());
+        QCOMPARE(page->setFormats({ids.join(',')}), QString());
+    });
+    QuantizationPage* page = window.quantizationPage();
+    QVERIFY2(page->errorText().isEmpty(), qPrintable(page->errorText()));
+    QVERIFY(!page->progressPanel()->isVisible());
+    QVERIFY2(page->statusText().startsWith("2 format(s) quantized"),
+             qPrintable(page->statusText()));
+    QCOMPARE(page->result().input->view.size(), values.size());
+    TensorView view;
+    view.name = "large32";
+    view.shape = {values.size()};
+    view.floats = values;
+    for (const QString& id : ids) {
+        std::string error;
+        const std::optional<BlockFormat> format = findBlockFormat(id.toStdString(), {}, error);
+        QVERIFY2(format, error.c_str());
+        const std::optional<QuantizedTensor> q = quantizeTensor(*format, view, error);
+        QVERIFY2(q, error.c_str());
+        const QuantizationReport report = measureQuantization(view, *q);
+        QTableWidgetItem* sqnr =
+            page->table()->item(rowOf(page->table(), id), QuantizationPage::Sqnr);
+        QVERIFY(sqnr);
+        QCOMPARE(sqnr->data(Qt::UserRole).toDouble(), report.sqnrDb);
+        QCOMPARE(sqnr->text(), QString::number(report.sqnrDb, 'f', 4));
+        if (id != ids.front())
+            continue;
+        // The |error| histogram the page counted on its threads is the core's histogram of the
+        // same errors over the same range (for one format: each check reads 8 M elements).
+        const std::vector<double> dequantized = dequantizeAll(*q);
+        std::vector<double> errors(values.size());
+        for (std::size_t i = 0; i < values.size(); ++i)
+            errors[i] = std::isfinite(values[i]) && std::isfinite(dequantized[i])
+                            ? std::abs(double(values[i]) - dequantized[i])
+                            : std::numeric_limits<double>::quiet_NaN();
+        const FormatOutcome& outcome =
+            page->result().outcomes[std::size_t(rowOf(page->table(), id))];
+        expectSameHistogram(outcome.errors, errors);
+        if (QTest::currentTestFailed())
+            return;
+    }
+    // So is the values' histogram.
+    const Histogram& shown = page->result().values;
+    HistogramOptions options;
+    options.bins = shown.binCount();
+    options.low = shown.low;
+    options.high = shown.high;
+    const Histogram core = makeHistogram(std::span<const float>(values), options);
+    QCOMPARE(shown.counts, core.counts);
+    QCOMPARE(shown.below, core.below);
+    QCOMPARE(shown.above, core.above);
+    QCOMPARE(shown.nans, std::size_t(1));
+    QCOMPARE(shown.infs, core.infs);
 }
 
 void TestQuantizationPage::badFormWhileRunningShowsItsError() {

@@ -83,15 +83,18 @@ BlockInspector::BlockInspector(QWidget* parent) : QWidget(parent) {
     bar->addWidget(title_);
     bar->addWidget(spin_);
     bar->addWidget(largest_);
-    bar->addSpacing(12);
-    bar->addWidget(scaleCells_);
     bar->addStretch(1);
     layout->addLayout(bar);
+    // The scale's bits beside what they mean, under the block's controls: one row of both
+    // would keep the inspector too wide for the values plot beside it on a small screen.
+    auto* scaleRow = new QHBoxLayout;
     scale_ = new QLabel(this);
     scale_->setObjectName("quantScale");
     scale_->setWordWrap(true);
     scale_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(scale_);
+    scaleRow->addWidget(scaleCells_, 0, Qt::AlignTop);
+    scaleRow->addWidget(scale_, 1);
+    layout->addLayout(scaleRow);
 
     table_ = new QTableWidget(0, ColumnCount, this);
     table_->setObjectName("quantInspector");
@@ -122,15 +125,17 @@ BlockInspector::BlockInspector(QWidget* parent) : QWidget(parent) {
     });
     connect(largest_, &QPushButton::clicked, this, [this] {
         if (quantized_)
-            setBlock(blockWithLargestScale(*quantized_));
+            setBlock(largestBlock_);
     });
     refresh();
 }
 
 void BlockInspector::setQuantized(std::shared_ptr<const TensorInput> input,
-                                  std::shared_ptr<const QuantizedTensor> quantized) {
+                                  std::shared_ptr<const QuantizedTensor> quantized,
+                                  std::size_t largestBlock) {
     input_ = std::move(input);
     quantized_ = std::move(quantized);
+    largestBlock_ = largestBlock;
     const QSignalBlocker blocker(spin_);
     const int blocks =
         quantized_

@@ -44,9 +44,12 @@ class BlockInspector : public QWidget {
 
     explicit BlockInspector(QWidget* parent = nullptr);
 
-    // Shows `quantized` (null: nothing) of `input`, keeping the block number where it fits.
+    // Shows `quantized` (null: nothing) of `input`, keeping the block number where it fits;
+    // `largestBlock` is the block the Largest button goes to (blockWithLargestScale, found
+    // off the GUI thread).
     void setQuantized(std::shared_ptr<const TensorInput> input,
-                      std::shared_ptr<const QuantizedTensor> quantized);
+                      std::shared_ptr<const QuantizedTensor> quantized,
+                      std::size_t largestBlock = 0);
     void setBlock(std::size_t block);
     std::size_t block() const;
     std::size_t blockCount() const;
@@ -66,6 +69,7 @@ class BlockInspector : public QWidget {
 
     std::shared_ptr<const TensorInput> input_;
     std::shared_ptr<const QuantizedTensor> quantized_;
+    std::size_t largestBlock_ = 0;
     QLabel* title_;
     QSpinBox* spin_;
     QPushButton* largest_;

@@ -38,6 +38,12 @@ struct FormatOutcome {
     std::string path; // how it was quantized ("exact core", a fast kernel's name)
     // |x − q| of the finite elements on a log2 axis; its `zeros` are the elements kept exactly.
     Histogram errors;
+    // The block whose scale is largest in magnitude (blockWithLargestScale), found on the
+    // worker: a large tensor has too many blocks to scan on the GUI thread at each redraw.
+    std::size_t largestScaleBlock = 0;
+    // The element format's finite values, ascending, without repeats (elementGrid): the grid
+    // the values plot scales by a block's scale.
+    std::vector<double> elementValues;
 };
 
 // SQNR against block size for one scaled format (direct casts have no blocks).
@@ -60,13 +66,26 @@ struct QuantizationResult {
     bool cancelled = false;
 };
 
-using QuantizationProgress = std::function<bool(std::size_t done, std::size_t total)>;
+// What a run is doing, for the progress display.
+enum class QuantizationStage {
+    Reading,    // reading or drawing the tensor: no count is known yet
+    Quantizing, // every format in one pass over the tensor, the reports on the way
+    Errors,     // each format's |error| histogram from its dequantized values
+    Sweeping,   // every scaled format at every sweep block size, in one more pass
+};
 
-// Reads or draws the input, then quantizes it in every format (the fast kernels where they are
-// proved, the exact core elsewhere: quantizeTensor), measures each, and sweeps the scaled ones'
-// block sizes (sweepBlockSizes).
-// `progress` returning false cancels (the formats finished so far are kept). Bad input never
-// throws: `error` (or a format's error) says what is wrong. Safe on a worker thread.
+// Elements read so far out of every element the run will read (each stage reads the tensor
+// once or more; a count is corrected when its stage starts and knows it exactly). Returning
+// false cancels. Called from the run's threads one at a time.
+using QuantizationProgress =
+    std::function<bool(QuantizationStage stage, std::size_t done, std::size_t total)>;
+
+// Reads or draws the input, then quantizes it in every format in one pass (runQuantizationPass:
+// the fast kernels where they are proved, the exact core elsewhere, each report the one
+// measureQuantization gives), histograms each format's errors, and sweeps the scaled ones'
+// block sizes in a second pass. `progress` returning false cancels: the result then has
+// `cancelled` set and nothing else worth showing. Bad input never throws: `error` (or a
+// format's error) says what is wrong. Safe on a worker thread.
 QuantizationResult runQuantization(const QuantizationRequest& request,
                                    const QuantizationProgress& progress = {});
 
@@ -88,15 +107,20 @@ std::vector<InspectedElement> inspectBlock(const TensorInput& input,
 // no scale) runs of 32 elements.
 std::size_t inspectorBlockSize(const QuantizedTensor& quantized);
 std::size_t inspectorBlockCount(const QuantizedTensor& quantized);
-// The block whose scale is largest in magnitude (the first such).
+// The block whose scale is largest in magnitude (the first such). Each distinct stored scale
+// code is decoded once, so a tensor of millions of blocks costs a scan of their codes.
 std::size_t blockWithLargestScale(const QuantizedTensor& quantized);
-// The inspector block holding the finite element nearest to `x` (for a click on the values).
+// The inspector block holding the finite element nearest to `x` (for a click on the values):
+// the first such element, searched on every hardware thread.
 std::size_t blockNearestValue(const TensorInput& input, const QuantizedTensor& quantized, double x);
 
-// The element format's finite values times `scale`, within [low, high], ascending and without
-// repeats; empty when the element format is wider than 16 bits or more than `maxLines` values
-// would be drawn (too fine to see).
-std::vector<double> representableGrid(const BlockFormat& format, double scale, double low,
-                                      double high, std::size_t maxLines = 2048);
+// The element format's finite values, ascending and without repeats (−0 and +0 one value);
+// empty when the element format is wider than 16 bits. Decoded by the exact core: a worker's
+// job for the 16-bit formats.
+std::vector<double> elementGrid(const BlockFormat& format);
+// `elementValues` (elementGrid) times `scale`, within [low, high], ascending and without
+// repeats; empty when there are none, or more than `maxLines` would be drawn (too fine to see).
+std::vector<double> scaledGrid(const std::vector<double>& elementValues, double scale, double low,
+                               double high, std::size_t maxLines = 2048);
 
 } // namespace fpx::gui

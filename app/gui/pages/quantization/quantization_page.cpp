@@ -14,7 +14,9 @@
 #include <QDropEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLabel>
+#include <QLocale>
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
@@ -23,7 +25,58 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <cmath>
+
 namespace fpx::gui {
+
+namespace {
+
+// A run shorter than this shows no progress bar: a bar that flashes on and off at every quick
+// run would only make the form jump.
+constexpr qint64 kShowProgressAfterMs = 250;
+// The rate is taken over the last seconds, so that it follows a stage that reads faster or
+// slower than the one before.
+constexpr qint64 kRateWindowMs = 2000;
+
+// 12 345, 123 k, 12.3 M, 1.23 G: three significant digits are plenty for a count going by.
+QString countText(double count) {
+    static const char* const kUnits[] = {"", " k", " M", " G", " T"};
+    int unit = 0;
+    if (count >= 1e5)
+        while (count >= 1000 && unit < 4) {
+            count /= 1000;
+            ++unit;
+        }
+    const int decimals = unit == 0 ? 0 : count < 10 ? 2 : count < 100 ? 1 : 0;
+    return QLocale().toString(count, 'f', decimals) + QLatin1String(kUnits[unit]);
+}
+
+QString durationText(double seconds) {
+    if (seconds < 1)
+        return QObject::tr("under a second");
+    const auto s = qint64(std::ceil(seconds));
+    if (s < 60)
+        return QObject::tr("%1 s").arg(s);
+    if (s < 3600)
+        return QObject::tr("%1 min %2 s").arg(s / 60).arg(s % 60, 2, 10, QChar('0'));
+    return QObject::tr("%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60, 2, 10, QChar('0'));
+}
+
+QString stageText(QuantizationStage stage, std::size_t formats) {
+    switch (stage) {
+    case QuantizationStage::Reading:
+        return QObject::tr("Reading the tensor…");
+    case QuantizationStage::Quantizing:
+        return QObject::tr("Quantizing in %n format(s)…", nullptr, int(formats));
+    case QuantizationStage::Errors:
+        return QObject::tr("Histogramming the errors…");
+    case QuantizationStage::Sweeping:
+        return QObject::tr("Sweeping the block sizes…");
+    }
+    return {};
+}
+
+} // namespace
 
 QuantizationPage::QuantizationPage(QWidget* parent)
     : Page(parent), runner_(this, [this](QuantizationResult r) { applyResult(std::move(r)); }) {
@@ -44,20 +97,35 @@ QuantizationPage::QuantizationPage(QWidget* parent)
     run_->setToolTip(tr("Quantize in every checked format, in the background."));
     cancel_ = new QPushButton(tr("&Cancel"), controls);
     cancel_->setObjectName("quantCancel");
+    cancel_->setToolTip(tr("Stop the run (Esc); the results shown stay as they are."));
     cancel_->setEnabled(false);
     buttons->addWidget(run_);
     buttons->addWidget(cancel_);
     column->addLayout(buttons);
-    progress_ = new QProgressBar(controls);
-    progress_->setObjectName("quantProgress");
-    progress_->setRange(0, 1000);
-    progress_->setValue(0);
-    progress_->setTextVisible(false);
-    column->addWidget(progress_);
     status_ = new QLabel(controls);
     status_->setObjectName("quantStatus");
     status_->setWordWrap(true);
     column->addWidget(status_);
+    // Under the status, so that showing it moves nothing above: the bar, then the counts.
+    progressPanel_ = new QWidget(controls);
+    progressPanel_->setObjectName("quantProgressPanel");
+    auto* panel = new QVBoxLayout(progressPanel_);
+    panel->setContentsMargins(0, 0, 0, 0);
+    progress_ = new QProgressBar(progressPanel_);
+    progress_->setObjectName("quantProgress");
+    progress_->setRange(0, 1000);
+    progress_->setValue(0);
+    progress_->setTextVisible(false);
+    panel->addWidget(progress_);
+    progressText_ = new QLabel(progressPanel_);
+    progressText_->setObjectName("quantProgressText");
+    progressText_->setWordWrap(true);
+    progressText_->setToolTip(
+        tr("Elements read so far of all the run reads: each format's quantization, its errors "
+           "and the block-size sweep each read the tensor."));
+    panel->addWidget(progressText_);
+    progressPanel_->setVisible(false);
+    column->addWidget(progressPanel_);
     error_ = new QLabel(controls);
     error_->setObjectName("quantError");
     error_->setWordWrap(true);
@@ -81,7 +149,8 @@ QuantizationPage::QuantizationPage(QWidget* parent)
     table_ = new QTableWidget(0, ColumnCount, vertical);
     table_->setObjectName("quantTable");
     quantization_table::setUp(*table_);
-    auto* middle = new QSplitter(Qt::Horizontal, vertical);
+    middle_ = new QSplitter(Qt::Horizontal, vertical);
+    QSplitter* middle = middle_;
     values_ = new QCustomPlot(middle);
     values_->setObjectName("quantValuesPlot");
     values_->setMinimumHeight(200);
@@ -92,7 +161,8 @@ QuantizationPage::QuantizationPage(QWidget* parent)
     middle->addWidget(inspector_);
     middle->setStretchFactor(0, 3);
     middle->setStretchFactor(1, 2);
-    auto* bottom = new QSplitter(Qt::Horizontal, vertical);
+    bottom_ = new QSplitter(Qt::Horizontal, vertical);
+    QSplitter* bottom = bottom_;
     errors_ = new QCustomPlot(bottom);
     errors_->setObjectName("quantErrorsPlot");
     errors_->setMinimumHeight(180);
@@ -101,6 +171,8 @@ QuantizationPage::QuantizationPage(QWidget* parent)
     sweep_->setMinimumHeight(180);
     bottom->addWidget(errors_);
     bottom->addWidget(sweep_);
+    bottom->setStretchFactor(0, 4);
+    bottom->setStretchFactor(1, 3);
     vertical->addWidget(table_);
     vertical->addWidget(middle);
     vertical->addWidget(bottom);
@@ -114,15 +186,8 @@ QuantizationPage::QuantizationPage(QWidget* parent)
     plots::drawMessage(*errors_, tr("|error| per element"), QString());
     plots::drawMessage(*sweep_, tr("SQNR against block size"), QString());
 
-    progressTimer_.setInterval(50);
-    connect(&progressTimer_, &QTimer::timeout, this, [this] {
-        const auto [done, total] = runner_.progress();
-        if (total > 0 && progress_->maximum() == 0)
-            progress_->setRange(0, 1000); // the tensor is read: from busy to a fraction
-        if (total > 0)
-            progress_->setValue(
-                static_cast<int>(1000.0 * static_cast<double>(done) / double(total)));
-    });
+    progressTimer_.setInterval(100);
+    connect(&progressTimer_, &QTimer::timeout, this, &QuantizationPage::showProgress);
     connect(run_, &QPushButton::clicked, this, &QuantizationPage::run);
     connect(cancel_, &QPushButton::clicked, this, &QuantizationPage::cancel);
     connect(form_, &QuantizationSourceForm::fileChosen, this, &QuantizationPage::run);
@@ -137,6 +202,8 @@ QuantizationPage::QuantizationPage(QWidget* parent)
             return;
         const double x =
             values_->axisRect()->axis(QCPAxis::atBottom)->pixelToCoord(event->position().x());
+        // A search of every element, on every hardware thread: some milliseconds for a tensor
+        // of tens of millions, short enough to answer a click in place.
         inspector_->setBlock(blockNearestValue(*result_.input, *quantized, x));
     });
 }
@@ -190,6 +257,10 @@ QString QuantizationPage::statusText() const {
     return status_->text();
 }
 
+QString QuantizationPage::progressText() const {
+    return progressText_->text();
+}
+
 QString QuantizationPage::errorText() const {
     return errorMessage_;
 }
@@ -218,10 +289,33 @@ void QuantizationPage::dropEvent(QDropEvent* event) {
     run();
 }
 
+void QuantizationPage::keyPressEvent(QKeyEvent* event) {
+    // Esc reaches the page when the widget with the focus has no use for it.
+    if (event->key() == Qt::Key_Escape && event->modifiers() == Qt::NoModifier && isRunning()) {
+        cancel();
+        event->accept();
+        return;
+    }
+    Page::keyPressEvent(event);
+}
+
 void QuantizationPage::showEvent(QShowEvent* event) {
     QWidget::showEvent(event);
-    if (!ranOnce_)
+    if (!ranOnce_) {
+        // The splitters' first sizes follow their stretch factors, not the widgets' hints: the
+        // inspector's table and the errors' legend would otherwise take the room the plots
+        // need on a small screen.
+        for (QSplitter* splitter : {middle_, bottom_}) {
+            const QList<int> sizes = splitter->sizes();
+            const int total = sizes.value(0) + sizes.value(1);
+            const int first = splitter == middle_ ? 3 : 4;
+            const int second = splitter == middle_ ? 2 : 3;
+            if (total > 0)
+                splitter->setSizes(
+                    {total * first / (first + second), total * second / (first + second)});
+        }
         run();
+    }
 }
 
 void QuantizationPage::run() {
@@ -237,35 +331,88 @@ void QuantizationPage::run() {
         });
         return;
     }
-    showError({});
-    status_->setText(tr("Quantizing…"));
+    // The error shown stays until this run's result replaces it: a cancelled run leaves the
+    // page as it was.
+    stage_ = std::make_shared<std::atomic<int>>(int(QuantizationStage::Reading));
+    runFormats_ = request->formats.size();
+    status_->setText(stageText(QuantizationStage::Reading, runFormats_));
     setRunning(true);
     // A run already in flight stops; its result is dropped and this one runs.
-    runner_.start([request = *request](JobControl& control) {
-        return runQuantization(request, [&control](std::size_t done, std::size_t all) {
-            return control.progress(done, all);
-        });
+    runner_.start([request = *request, stage = stage_](JobControl& control) {
+        return runQuantization(
+            request, [&control, stage](QuantizationStage now, std::size_t done, std::size_t all) {
+                stage->store(int(now));
+                return control.progress(done, all);
+            });
     });
 }
 
 void QuantizationPage::cancel() {
+    if (!isRunning())
+        return;
+    cancelling_ = true;
+    cancel_->setEnabled(false);
+    status_->setText(tr("Cancelling…"));
     runner_.cancel();
 }
 
 void QuantizationPage::setRunning(bool running) {
     run_->setEnabled(!running);
     cancel_->setEnabled(running);
-    // Busy while the tensor is read or drawn (no fraction is known yet), then the fraction.
+    cancelling_ = false;
+    // Busy while the tensor is read or drawn (no count is known yet), then the fraction.
     progress_->setRange(0, running ? 0 : 1000);
     progress_->setValue(0);
-    if (running)
+    samples_.clear();
+    if (running) {
+        progressText_->setText(tr("Counting starts once the tensor is read."));
+        runClock_.start();
         progressTimer_.start();
-    else
+    } else {
         progressTimer_.stop();
+        progressPanel_->setVisible(false);
+    }
+}
+
+void QuantizationPage::showProgress() {
+    const qint64 now = runClock_.elapsed();
+    if (now >= kShowProgressAfterMs)
+        progressPanel_->setVisible(true);
+    const auto stage = QuantizationStage(stage_ ? stage_->load() : 0);
+    if (!cancelling_)
+        status_->setText(stageText(stage, runFormats_));
+    const auto [done, total] = runner_.progress();
+    if (total == 0)
+        return; // still reading: the bar stays busy
+    if (progress_->maximum() == 0)
+        progress_->setRange(0, 1000);
+    progress_->setValue(int(1000.0 * double(done) / double(total)));
+    samples_.emplace_back(now, done);
+    while (samples_.size() > 2 && now - samples_.front().first > kRateWindowMs)
+        samples_.pop_front();
+    QString text = tr("%1 of %2 elements").arg(countText(double(done)), countText(double(total)));
+    const qint64 span = samples_.back().first - samples_.front().first;
+    if (span >= 300 && samples_.back().second > samples_.front().second) {
+        const double rate =
+            double(samples_.back().second - samples_.front().second) * 1000.0 / double(span);
+        text += '\n' + tr("%1 elements/s · %2 left")
+                           .arg(countText(rate),
+                                durationText(double(total - std::min(done, total)) / rate));
+    } else {
+        text += '\n' + tr("Measuring the rate…");
+    }
+    progressText_->setText(text);
 }
 
 void QuantizationPage::applyResult(QuantizationResult result) {
+    const double seconds = double(runClock_.elapsed()) / 1000.0;
     setRunning(false);
+    if (result.cancelled) {
+        // The results, plots and messages of the run before stay as they were.
+        status_->setText(tr("Cancelled"));
+        emit finished();
+        return;
+    }
     if (!result.error.empty()) {
         // Nothing was quantized: the tables and plots keep the last run, the message says why.
         showError(QString::fromStdString(result.error));
@@ -277,8 +424,8 @@ void QuantizationPage::applyResult(QuantizationResult result) {
         emit finished();
         return;
     }
+    showError({});
     result_ = std::move(result);
-    progress_->setValue(result_.cancelled ? 0 : 1000);
     const TensorInput& input = *result_.input;
     source_->setText(tr("<b>%1</b> · %L2 values · finite range [%3, %4]")
                          .arg(QString::fromStdString(input.description).toHtmlEscaped())
@@ -288,9 +435,8 @@ void QuantizationPage::applyResult(QuantizationResult result) {
     std::size_t quantized = 0;
     for (const FormatOutcome& o : result_.outcomes)
         quantized += o.quantized ? 1 : 0;
-    status_->setText(result_.cancelled
-                         ? tr("Cancelled: %n format(s) finished.", nullptr, int(quantized))
-                         : tr("%n format(s) quantized.", nullptr, int(quantized)));
+    status_->setText(tr("%n format(s) quantized in %1 s.", nullptr, int(quantized))
+                         .arg(QLocale().toString(seconds, 'f', seconds < 10 ? 1 : 0)));
     const int previous = selectedFormat();
     fillTable();
     drawErrorHistograms(*errors_, result_);
@@ -344,9 +490,10 @@ void QuantizationPage::showSelection() {
     const FormatOutcome* outcome = row >= 0 ? &result_.outcomes[std::size_t(row)] : nullptr;
     {
         const QSignalBlocker blocker(inspector_);
-        inspector_->setQuantized(result_.input, outcome ? outcome->quantized : nullptr);
+        inspector_->setQuantized(result_.input, outcome ? outcome->quantized : nullptr,
+                                 outcome ? outcome->largestScaleBlock : 0);
         if (outcome && outcome->quantized)
-            inspector_->setBlock(blockWithLargestScale(*outcome->quantized));
+            inspector_->setBlock(outcome->largestScaleBlock);
     }
     drawValues();
 }
@@ -366,16 +513,18 @@ void QuantizationPage::drawValues() {
         const std::size_t block = inspector_->block();
         const bool direct = q.format.scheme == BlockScheme::Direct;
         const double scale = direct ? 1.0 : q.blockScale(block);
-        grid = representableGrid(q.format, scale, result_.values.low, result_.values.high);
+        grid = scaledGrid(outcome->elementValues, scale, result_.values.low, result_.values.high);
         const QString id = QString::fromStdString(outcome->id);
         if (direct)
             gridLabel_ = tr("%1 values").arg(id);
         else
-            gridLabel_ = tr("%1 grid × block %L2's scale %3%4")
-                             .arg(id)
-                             .arg(qulonglong(block))
-                             .arg(QString::number(scale, 'g', 6))
-                             .arg(block == blockWithLargestScale(q) ? tr(" (largest)") : QString());
+            // Two lines: one would be clipped in the legend of a narrow plot.
+            gridLabel_ =
+                tr("%1 grid\n× block %L2's scale %3%4")
+                    .arg(id)
+                    .arg(qulonglong(block))
+                    .arg(QString::number(scale, 'g', 6))
+                    .arg(block == outcome->largestScaleBlock ? tr(" (largest)") : QString());
         if (grid.empty())
             gridLabel_ += tr(" — too fine to draw");
     }

@@ -7,10 +7,13 @@
 
 #include "common/background_runner.h"
 #include "common/page.h"
+#include <QElapsedTimer>
 #include <QTimer>
 
 #include <atomic>
+#include <deque>
 #include <memory>
+#include <utility>
 
 class QCustomPlot;
 class QLabel;
@@ -25,9 +28,10 @@ class BlockInspector;
 class QuantizationSourceForm;
 
 // The Quantization page: a tensor (a file, opened or dropped, or values drawn from a
-// distribution) quantized in several block formats in a worker thread (progress, cancel); a
-// table of their errors, the values' histogram under the selected format's grid, the errors'
-// histograms, SQNR against block size, and a block inspector.
+// distribution) read and quantized in several block formats off the GUI thread, with progress
+// (elements, rate, time left) and Cancel (or Esc); a table of their errors, the values'
+// histogram under the selected format's grid, the errors' histograms, SQNR against block size,
+// and a block inspector. A cancelled run leaves the previous results shown.
 class QuantizationPage : public Page {
     Q_OBJECT
 
@@ -76,6 +80,9 @@ class QuantizationPage : public Page {
     QPushButton* runButton() const { return run_; }
     QPushButton* cancelButton() const { return cancel_; }
     QProgressBar* progressBar() const { return progress_; }
+    // The progress bar and its counts, shown while a run has taken long enough to watch.
+    QWidget* progressPanel() const { return progressPanel_; }
+    QString progressText() const;
     QString statusText() const;
     QString errorText() const; // empty when the last run had no input problem
     QString gridLabel() const { return gridLabel_; }
@@ -92,6 +99,7 @@ class QuantizationPage : public Page {
     void showEvent(QShowEvent* event) override; // the first showing runs the form
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override; // Esc cancels a run
 
   private:
     void applyResult(QuantizationResult result);
@@ -100,16 +108,21 @@ class QuantizationPage : public Page {
     void drawValues();
     void showError(const QString& message);
     void setRunning(bool running);
+    void showProgress();
 
     QuantizationSourceForm* form_;
     QPushButton* run_;
     QPushButton* cancel_;
+    QWidget* progressPanel_;
     QProgressBar* progress_;
+    QLabel* progressText_;
     QLabel* status_;
     QLabel* error_;
     QLabel* source_;
     QTableWidget* table_;
     QSplitter* vertical_;
+    QSplitter* middle_;
+    QSplitter* bottom_;
     QCustomPlot* values_;
     QCustomPlot* errors_;
     QCustomPlot* sweep_;
@@ -118,6 +131,13 @@ class QuantizationPage : public Page {
     QString errorMessage_;
 
     QTimer progressTimer_;
+    QElapsedTimer runClock_;
+    // (ms since the run started, elements done): the last seconds' samples, for the rate.
+    std::deque<std::pair<qint64, std::size_t>> samples_;
+    // What the running job is doing (a QuantizationStage), written by its thread.
+    std::shared_ptr<std::atomic<int>> stage_;
+    std::size_t runFormats_ = 0; // the formats the running job quantizes
+    bool cancelling_ = false;
     QString pendingFormat_;
     std::optional<std::size_t> pendingBlock_;
     bool ranOnce_ = false;
