@@ -148,21 +148,26 @@ void printQuantization(const bench::QuantizationBenchReport& report, std::ostrea
     for (const bench::QuantizationBenchRow& r : report.rows)
         if (!r.verified)
             out << "  " << r.format << ": " << r.note << '\n';
-    const bench::QuantizationFileCheck& f = report.file;
-    if (f.ran) {
-        out << "\nLoading + quantizing (" << f.format << ", blocks of " << report.block
-            << ") a .safetensors file of " << f.fileBytes
-            << " bytes against reading it (read() into 1 MiB, like cat FILE > /dev/null); "
-            << f.pageCache << ":\n";
-        TextTable file({"read s", "load + quantize s", "ratio", "goal"});
-        file.addRow(
-            {number(f.readTime.median, "%.3g"), number(f.loadAndQuantizeTime.median, "%.3g"),
-             number(f.ratio, "%.2f") + "x",
+    bool headed = false;
+    TextTable files({"formats", "read s", "fpx quantize s", "ratio", "goal"});
+    for (const bench::QuantizationFileCheck& f : report.files) {
+        if (!f.note.empty())
+            out << "  file check (" << f.format << "): " << f.note << '\n';
+        if (!f.ran)
+            continue;
+        if (!headed)
+            out << "\nfpx quantize --input FILE (" << f.tensors
+                << " FP32 tensors, the whole report) on a .safetensors of " << f.fileBytes
+                << " bytes against reading it (read() into 1 MiB, like cat FILE > /dev/null); "
+                << f.pageCache << ":\n";
+        headed = true;
+        files.addRow(
+            {f.format, number(f.readTime.median, "%.3g"),
+             number(f.loadAndQuantizeTime.median, "%.3g"), number(f.ratio, "%.2f") + "x",
              "<= " + number(f.goal, "%.2g") + "x" + (f.ratio <= f.goal ? "" : " (not met)")});
-        file.print(out, false);
     }
-    if (!f.note.empty())
-        out << "  file check: " << f.note << '\n';
+    if (headed)
+        files.print(out, false);
 }
 
 void printDifferences(const std::vector<bench::BenchResult>& results, std::ostream& out) {

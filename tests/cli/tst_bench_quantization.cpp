@@ -89,9 +89,15 @@ void TestBenchQuantization::quantizationSection() {
     QVERIFY2(section.contains("bare loop: the same reads"), qPrintable(section));
     QVERIFY2(section.contains("memcpy's, the input read and its copy written"),
              qPrintable(section));
-    QVERIFY2(section.contains("a .safetensors file of 262144 bytes"), qPrintable(section));
+    QVERIFY2(section.contains("fpx quantize --input FILE (8 FP32 tensors, the whole report) on "
+                              "a .safetensors of 262144 bytes"),
+             qPrintable(section));
     QVERIFY2(section.contains("page cache"), qPrintable(section));
+    // MXFP4 alone, and six formats in one call.
+    QVERIFY2(section.contains("\nmxfp4 "), qPrintable(section));
     QVERIFY2(section.contains("<= 3x"), qPrintable(section));
+    QVERIFY2(section.contains("\nmxfp4,nvfp4,nf4,int8,fp8_e4m3,mxfp8_e4m3 "), qPrintable(section));
+    QVERIFY2(section.contains("<= 8x"), qPrintable(section));
 }
 
 void TestBenchQuantization::optionsAndErrors() {
@@ -149,7 +155,7 @@ void TestBenchQuantization::jsonAndCsvHoldEveryRow() {
     std::map<QString, int> byOperation;
     const qsizetype accumulation = text.indexOf("\nAccumulation on one thread");
     const qsizetype quantization = text.indexOf("\nQuantization on ");
-    const qsizetype file = text.indexOf("\nLoading + quantizing");
+    const qsizetype file = text.indexOf("\nfpx quantize --input FILE");
     QVERIFY2(accumulation >= 0 && quantization > accumulation && file > quantization,
              qPrintable(text));
     for (qsizetype i = 0; i < results.size(); ++i) {
@@ -197,7 +203,7 @@ void TestBenchQuantization::jsonAndCsvHoldEveryRow() {
             QVERIFY(o["ceiling_name"].toString().startsWith("memcpy alongside"));
             QVERIFY(o["verified"].toBool());
         } else if (operation == "quantize-file") {
-            const QString line = lineStarting(text, "", text.indexOf("\nread s", file) + 1);
+            const QString line = lineStarting(text, o["format"].toString() + " ", file);
             QVERIFY2(line.contains(" " + ratioText(ratio) + " "), qPrintable(line));
             QVERIFY2(line.contains(QString::asprintf("<= %.2gx", o["goal_at_most"].toDouble())),
                      qPrintable(line));
@@ -206,10 +212,10 @@ void TestBenchQuantization::jsonAndCsvHoldEveryRow() {
         }
     }
     // Every row of the text: 3 accumulators on 2 workloads and the exact sum; 5 quantizers and
-    // the file; and the conversions, copies and arithmetic.
+    // fpx quantize on the file, one format and six; and the conversions, copies and arithmetic.
     QCOMPARE(byOperation["accumulate"], 7);
     QCOMPARE(byOperation["quantize"], 5);
-    QCOMPARE(byOperation["quantize-file"], 1);
+    QCOMPARE(byOperation["quantize-file"], 2);
     QVERIFY(byOperation["convert"] >= 1);
     QVERIFY(byOperation["copy"] >= 1);
 }

@@ -231,7 +231,8 @@ RatioRows syntheticRatioRows() {
     report.rows = {quantizer("mxfp4", 1, 1e-4), quantizer("nvfp4", 2, 3e-4)};
     report.rows[1].verified = false;
     report.rows[1].note = "on the first 65536 elements the codes differ";
-    QuantizationFileCheck& file = report.file;
+    report.files.resize(1);
+    QuantizationFileCheck& file = report.files.front();
     file.ran = true;
     file.format = "mxfp4";
     file.fileBytes = 262144;
@@ -1326,8 +1327,8 @@ void TestBench::sumsAndQuantizersAreResults() {
 
     // A file check that did not run is a note of the text, no row.
     RatioRows notRun = syntheticRatioRows();
-    notRun.quantizers.file = {};
-    notRun.quantizers.file.note = "cannot write the file";
+    notRun.quantizers.files.assign(1, {});
+    notRun.quantizers.files.front().note = "cannot write the file";
     QCOMPARE(quantizationResults(notRun.quantizers, notRun.cpu).size(), std::size_t{2});
 }
 

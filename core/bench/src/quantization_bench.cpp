@@ -2,16 +2,19 @@
 #include "fpx/bench/quantization_bench.h"
 
 #include "fpx/bench/backend.h"
+#include "fpx/data/tensor_collection.h"
 #include "fpx/data/tensor_file.h"
 #include "fpx/exact/parallel_chunks.h"
 #include "fpx/quantization/block_format.h"
 #include "fpx/quantization/block_quantization.h"
+#include "fpx/quantization/quantization_pass.h"
 #include "fpx/quantization/tensor_quantizer.h"
 
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -57,8 +60,7 @@ TensorView viewOf(const std::vector<float>& values, std::size_t count) {
     return v;
 }
 
-// The format of the file check, with the blocks of the timed section.
-constexpr const char* kFileFormat = "mxfp4";
+constexpr std::size_t kFileTensors = 8; // a model's weights: several tensors, not one
 
 // Reads the whole file as `cat FILE > /dev/null` does: read() into a buffer until the end.
 // false when it cannot be read.
@@ -73,64 +75,107 @@ bool readWholeFile(const std::string& path, std::vector<char>& buffer) {
     return got == 0;
 }
 
-QuantizationFileCheck runFileCheck(const QuantizationBenchRequest& request, int threads,
-                                   const std::atomic<bool>* cancel) {
-    QuantizationFileCheck check;
-    check.goal = 3;
-    check.format = kFileFormat;
-    check.fileBytes = request.fileBytes / sizeof(float) * sizeof(float);
-    const std::size_t n = check.fileBytes / sizeof(float);
-    if (n == 0) {
-        check.note = "a file of fewer than 4 bytes holds no FP32 value";
-        return check;
+// The file of the checks: kFileTensors FP32 tensors of 4096 columns where they hold that many
+// (one row otherwise), random normal values. Its path, or "" with `note` saying why not.
+std::string writeCheckFile(const QuantizationBenchRequest& request, std::uint64_t& bytes,
+                           std::string& note) {
+    const std::size_t n = request.fileBytes / sizeof(float);
+    if (n < kFileTensors) {
+        note = "a file of fewer than 32 bytes holds no tensors worth timing";
+        return "";
     }
     std::error_code ec;
     const std::filesystem::path directory = request.fileDirectory.empty()
                                                 ? std::filesystem::temp_directory_path(ec)
                                                 : std::filesystem::path(request.fileDirectory);
-    check.path =
+    const std::string path =
         (directory / ("fpx-quantization-bench-" + std::to_string(::getpid()) + ".safetensors"))
             .string();
-    {
+    const std::size_t per = n / kFileTensors;
+    const std::size_t columns = per >= 4096 ? 4096 : per;
+    const std::size_t rows = per / columns;
+    const std::vector<float> values = randomInputs(rows * columns, InputDistribution::Normal, 21);
+    std::vector<OutputTensor> tensors;
+    for (std::size_t t = 0; t < kFileTensors; ++t) {
         OutputTensor tensor;
-        tensor.name = "weight";
+        tensor.name = "layers." + std::to_string(t) + ".weight";
         tensor.dtype = "F32";
-        tensor.shape = {n};
-        const std::vector<float> values = randomInputs(n, InputDistribution::Normal, 21);
-        tensor.bytes.resize(n * sizeof(float));
+        tensor.shape = {rows, columns};
+        tensor.bytes.resize(values.size() * sizeof(float));
         std::memcpy(tensor.bytes.data(), values.data(), tensor.bytes.size());
-        std::string error;
-        if (!writeSafetensors(check.path, {tensor}, {}, error)) {
-            check.note = "cannot write the file: " + error;
-            return check;
-        }
+        tensors.push_back(std::move(tensor));
     }
-    std::vector<char> buffer(std::size_t{1} << 20);
+    bytes = kFileTensors * values.size() * sizeof(float);
     std::string error;
-    QuantizerOptions options;
-    options.blocks = BlockLayout{BlockLayout::Kind::Elements, request.block};
-    std::optional<BlockFormat> format = findBlockFormat(kFileFormat, options, error);
+    if (!writeSafetensors(path, tensors, {}, error)) {
+        note = "cannot write the file: " + error;
+        return "";
+    }
+    return path;
+}
+
+// What `fpx quantize --input PATH --formats IDS` computes: every tensor loaded and quantized in
+// one pass with its report. false with `error` where it cannot.
+bool quantizeFile(const std::string& path, const std::vector<BlockFormat>& formats, int threads,
+                  std::string& error) {
+    const std::optional<TensorCollection> collection =
+        TensorCollection::open(path, std::nullopt, error);
+    if (!collection)
+        return false;
+    QuantizationPass pass;
+    pass.formats = formats;
+    std::vector<TensorFile::Loaded> loaded;
+    for (std::size_t i = 0; i < collection->tensors().size(); ++i) {
+        std::optional<TensorFile::Loaded> tensor = collection->load(i, error);
+        if (!tensor)
+            return false;
+        loaded.push_back(std::move(*tensor));
+        pass.tensors.push_back(loaded.back().view);
+    }
     QuantizeRun run;
     run.threads = threads;
-    bool ok = format.has_value() && readWholeFile(check.path, buffer);
-    const auto loadAndQuantize = [&] {
-        const TensorFileOpen opened = TensorFile::open(check.path);
-        if (!opened.file) {
-            error = opened.error;
-            ok = false;
-            return;
+    const std::optional<QuantizationPassResult> result = runQuantizationPass(pass, error, run);
+    if (!result)
+        return false;
+    std::vector<const QuantizationReport*> reports;
+    for (std::size_t f = 0; f < formats.size(); ++f) {
+        reports.clear();
+        for (std::size_t t = 0; t < pass.tensors.size(); ++t) {
+            if (!result->errors[t][f].empty()) {
+                error = result->errors[t][f];
+                return false;
+            }
+            reports.push_back(&result->reports[t][f]);
         }
-        const std::optional<TensorFile::Loaded> loaded = opened.file->load("weight", error);
-        ok = ok && loaded && quantizeTensor(*format, loaded->view, error, run).has_value();
-    };
+        if (!std::isfinite(quantizationTotal(reports).sqnrDb)) {
+            error = formats[f].id + ": the file's SQNR is not finite";
+            return false;
+        }
+    }
+    return true;
+}
+
+QuantizationFileCheck runFileCheck(const QuantizationFileGoal& goal, const std::string& path,
+                                   std::uint64_t bytes, const QuantizationBenchRequest& request,
+                                   int threads, const std::atomic<bool>* cancel) {
+    QuantizationFileCheck check;
+    check.goal = goal.goal;
+    check.format = goal.formats;
+    check.path = path;
+    check.fileBytes = bytes;
+    check.tensors = kFileTensors;
+    std::string error;
+    const std::optional<std::vector<BlockFormat>> formats =
+        findBlockFormats(goal.formats, {}, error);
+    std::vector<char> buffer(std::size_t{1} << 20);
+    bool ok = formats.has_value() && readWholeFile(path, buffer);
     if (ok) {
-        const StatisticsAlongside t = measureAlongside(
-            loadAndQuantize, [&] { ok = readWholeFile(check.path, buffer) && ok; }, request.plan,
-            cancel);
+        const StatisticsAlongside t =
+            measureAlongside([&] { ok = quantizeFile(path, *formats, threads, error) && ok; },
+                             [&] { ok = readWholeFile(path, buffer) && ok; }, request.plan, cancel);
         check.readTime = t.reference;
         check.loadAndQuantizeTime = t.body;
     }
-    std::filesystem::remove(check.path, ec);
     if (!ok) {
         check.note = "the file could not be read, loaded or quantized: " + error;
         return check;
@@ -143,6 +188,10 @@ QuantizationFileCheck runFileCheck(const QuantizationBenchRequest& request, int 
 }
 
 } // namespace
+
+std::vector<QuantizationFileGoal> quantizationFileGoals() {
+    return {{"mxfp4", 3}, {"mxfp4,nvfp4,nf4,int8,fp8_e4m3,mxfp8_e4m3", 8}};
+}
 
 std::vector<std::string> quantizationBenchFormats() {
     return {"mxfp8_e4m3", "mxfp4", "nvfp4", "nf4", "int4"};
@@ -157,7 +206,9 @@ runQuantizationBench(const QuantizationBenchRequest& request,
     report.block = request.block;
     report.threads = resolvedThreads(request.threads);
     const std::vector<std::string> ids = quantizationBenchFormats();
-    const double steps = static_cast<double>(ids.size()) + (request.fileBytes ? 1.0 : 0.0);
+    const double steps =
+        static_cast<double>(ids.size()) +
+        (request.fileBytes ? static_cast<double>(quantizationFileGoals().size()) : 0.0);
     double done = 0;
     const auto step = [&](const std::string& what) {
         if (progress)
@@ -243,9 +294,27 @@ runQuantizationBench(const QuantizationBenchRequest& request,
         ++done;
     }
     if (request.fileBytes > 0 && !(cancel && cancel->load())) {
-        step("timing loading + quantizing a file of " + std::to_string(request.fileBytes) +
-             " bytes");
-        report.file = runFileCheck(request, report.threads, cancel);
+        std::uint64_t bytes = 0;
+        std::string note;
+        const std::string path = writeCheckFile(request, bytes, note);
+        for (const QuantizationFileGoal& goal : quantizationFileGoals()) {
+            if (cancel && cancel->load())
+                break;
+            step("timing fpx quantize --formats " + std::string(goal.formats) + " on a file of " +
+                 std::to_string(request.fileBytes) + " bytes");
+            if (path.empty()) {
+                QuantizationFileCheck check;
+                check.format = goal.formats;
+                check.note = note;
+                report.files.push_back(check);
+                continue;
+            }
+            report.files.push_back(
+                runFileCheck(goal, path, bytes, request, report.threads, cancel));
+        }
+        std::error_code ec;
+        if (!path.empty())
+            std::filesystem::remove(path, ec);
     }
     if (progress)
         progress(1, "quantization done");

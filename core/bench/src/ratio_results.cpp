@@ -97,15 +97,16 @@ std::vector<BenchResult> quantizationResults(const QuantizationBenchReport& repo
         r.bareRatio = row.bareRatio;
         results.push_back(std::move(r));
     }
-    const QuantizationFileCheck& f = report.file;
-    const double seconds = f.loadAndQuantizeTime.median;
-    const double readSeconds = f.readTime.median;
-    if (f.ran && seconds > 0 && readSeconds > 0) {
+    for (const QuantizationFileCheck& f : report.files) {
+        const double seconds = f.loadAndQuantizeTime.median;
+        const double readSeconds = f.readTime.median;
+        if (!f.ran || seconds <= 0 || readSeconds <= 0)
+            continue;
         const std::size_t n = f.fileBytes / sizeof(float);
         const double bytes = static_cast<double>(f.fileBytes);
         BenchResult r = cpuResult(cpu, Operation::QuantizeFile, n, report.threads);
         r.format = f.format;
-        r.path = "load + quantize";
+        r.path = "fpx quantize, " + std::to_string(f.tensors) + " tensors";
         r.workload = values;
         r.note = joinNotes(f.note, f.pageCache);
         r.time = f.loadAndQuantizeTime;

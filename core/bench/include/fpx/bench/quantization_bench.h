@@ -46,17 +46,20 @@ struct QuantizationBenchRow {
     double bareRatio = 0;
 };
 
-// Loading and quantizing a .safetensors file against reading it: the file is written first
-// (FP32, `fileBytes`), then each is timed alternately, the read as `cat FILE > /dev/null`
-// does it (read() into a buffer of 1 MiB until the end), the load + quantize through
-// TensorFile (memory-mapped) and quantizeTensor to MXFP4 with the section's blocks. Both find
-// the file in the page cache (it was just written and is read again and again); the ratio is
-// load + quantize time / read time.
+// `fpx quantize --input FILE --formats …` against reading the file: a .safetensors of 8 FP32
+// tensors (`fileBytes` in all) is written first, then each is timed alternately, the read as
+// `cat FILE > /dev/null` does it (read() into a buffer of 1 MiB until the end), and the
+// command's own path: the file opened as a TensorCollection, every tensor loaded through the
+// mapping and quantized by runQuantizationPass with its full report (each format's default
+// blocks), as `fpx quantize` runs it but for printing the rows. Both find the file in the page
+// cache (it was just written and is read again and again); the ratio is quantize time / read
+// time. One check for MXFP4 alone and one for six formats in one call.
 struct QuantizationFileCheck {
     bool ran = false;
     std::string note; // why it did not run, or what it could not do
     std::string path;
-    std::string format;
+    std::string format; // the --formats list
+    std::size_t tensors = 0;
     std::uint64_t fileBytes = 0;
     std::string pageCache; // what the timings assume about the page cache
     Statistics readTime;
@@ -79,8 +82,15 @@ struct QuantizationBenchReport {
     std::size_t block = 0;
     int threads = 0;
     std::vector<QuantizationBenchRow> rows;
-    QuantizationFileCheck file;
+    std::vector<QuantizationFileCheck> files; // MXFP4, then six formats
 };
+
+// The --formats lists of the file checks and their goals (at most this many times the read).
+struct QuantizationFileGoal {
+    const char* formats;
+    double goal;
+};
+std::vector<QuantizationFileGoal> quantizationFileGoals();
 
 // The formats timed: MXFP8 (E4M3), MXFP4, NVFP4, NF4 and INT4, all with blocks of `block`.
 std::vector<std::string> quantizationBenchFormats();
