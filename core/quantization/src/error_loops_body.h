@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 #if defined(__AVX512F__) && defined(__AVX512DQ__) && defined(__AVX512BW__) && defined(__AVX512VL__)
 #include <immintrin.h>
@@ -34,7 +35,7 @@ void scaledLookup(const std::uint8_t* codes, std::size_t count, const double* ta
         values[i] = table[codes[i]] * scale;
 }
 
-// The eight lanes as arrays (structure of arrays), so that each field is one vector.
+// The lanes as arrays (structure of arrays), so that each field is a few vectors.
 struct Lanes {
     alignas(64) double signal[kErrorLanes] = {};
     alignas(64) double noise[kErrorLanes] = {};
@@ -71,8 +72,9 @@ ErrorSums pieceSums(const X* x, const double* q, std::size_t count, std::size_t 
 
 #if defined(__AVX512F__) && defined(__AVX512DQ__) && defined(__AVX512BW__) && defined(__AVX512VL__)
 
-// The eight lanes as one register each: addErrorTerms on eight elements at once, the same
-// operations in the same order (a masked zero where the scalar code picks 0.0).
+// Eight lanes as one register each: addErrorTerms on eight elements at once, the same
+// operations in the same order (a masked zero where the scalar code picks 0.0). Four of them
+// hold the 32 lanes, element 8k + i going to register k mod 4.
 struct VectorLanes {
     __m512d signal = _mm512_setzero_pd();
     __m512d noise = _mm512_setzero_pd();
@@ -82,6 +84,7 @@ struct VectorLanes {
     __m512i maxErrorIndex = _mm512_setzero_si512();
     __m512i index;
 
+    VectorLanes() = default;
     explicit VectorLanes(std::size_t first)
         : index(_mm512_add_epi64(_mm512_set1_epi64(static_cast<long long>(first)),
                                  _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0))) {}
@@ -104,13 +107,14 @@ struct VectorLanes {
         const __mmask8 larger = _mm512_cmp_pd_mask(magnitude, maxAbsError, _CMP_GT_OQ);
         maxAbsError = _mm512_mask_mov_pd(maxAbsError, larger, magnitude);
         maxErrorIndex = _mm512_mask_mov_epi64(maxErrorIndex, larger, index);
-        index = _mm512_add_epi64(index, _mm512_set1_epi64(8));
+        index = _mm512_add_epi64(index, _mm512_set1_epi64(kErrorLanes));
     }
 
     // addErrorTerms for x and q known finite: add()'s operations with every mask full, so the
-    // same bits; `infinite` collects the lanes whose q was not finite after all.
-    void addFinite(__m512d x, __m512d q, __mmask8& infinite) {
-        infinite |= _mm512_cmp_pd_mask(_mm512_sub_pd(q, q), _mm512_setzero_pd(), _CMP_NEQ_UQ);
+    // same bits; `infinite` gathers q − q, whose bits are all zero where q is finite (+0) and
+    // not where it is not (NaN), so that one test at the end tells.
+    void addFinite(__m512d x, __m512d q, __m512d& infinite) {
+        infinite = _mm512_or_pd(infinite, _mm512_sub_pd(q, q));
         const __m512d d = _mm512_sub_pd(x, q);
         signal = _mm512_add_pd(signal, _mm512_mul_pd(x, x));
         noise = _mm512_add_pd(noise, _mm512_mul_pd(d, d));
@@ -119,28 +123,43 @@ struct VectorLanes {
         const __mmask8 larger = _mm512_cmp_pd_mask(magnitude, maxAbsError, _CMP_GT_OQ);
         maxAbsError = _mm512_mask_mov_pd(maxAbsError, larger, magnitude);
         maxErrorIndex = _mm512_mask_mov_epi64(maxErrorIndex, larger, index);
-        index = _mm512_add_epi64(index, _mm512_set1_epi64(8));
+        index = _mm512_add_epi64(index, _mm512_set1_epi64(kErrorLanes));
     }
 
-    // Back to arrays, for the last elements and the meeting of the lanes.
+    // Into lanes 8k … 8k + 7 of the arrays, for the last elements and the meeting.
+    void store(Lanes& l, std::size_t k) const {
+        _mm512_store_pd(l.signal + 8 * k, signal);
+        _mm512_store_pd(l.noise + 8 * k, noise);
+        _mm512_store_pd(l.maxAbsError + 8 * k, maxAbsError);
+        _mm512_store_si512(l.valid + 8 * k, valid);
+        _mm512_store_si512(l.nonFiniteOutputs + 8 * k, nonFiniteOutputs);
+        _mm512_store_si512(l.maxErrorIndex + 8 * k, maxErrorIndex);
+    }
+};
+
+// The 32 lanes of a piece starting at element `first`.
+struct FourVectors {
+    VectorLanes v[4];
+    explicit FourVectors(std::size_t first) {
+        for (std::size_t k = 0; k < 4; ++k)
+            v[k] = VectorLanes(first + 8 * k);
+    }
     Lanes lanes() const {
         Lanes l;
-        _mm512_store_pd(l.signal, signal);
-        _mm512_store_pd(l.noise, noise);
-        _mm512_store_pd(l.maxAbsError, maxAbsError);
-        _mm512_store_si512(l.valid, valid);
-        _mm512_store_si512(l.nonFiniteOutputs, nonFiniteOutputs);
-        _mm512_store_si512(l.maxErrorIndex, maxErrorIndex);
+        for (std::size_t k = 0; k < 4; ++k)
+            v[k].store(l, k);
         return l;
     }
 };
 
 void pieceOfFloats(const float* x, const double* q, std::size_t count, std::size_t first,
                    ErrorSums& sums) {
-    VectorLanes v(first);
+    FourVectors v(first);
     std::size_t i = 0;
-    for (; i + 8 <= count; i += 8)
-        v.add(_mm512_cvtps_pd(_mm256_loadu_ps(x + i)), _mm512_loadu_pd(q + i));
+    for (; i + kErrorLanes <= count; i += kErrorLanes)
+        for (std::size_t k = 0; k < 4; ++k)
+            v.v[k].add(_mm512_cvtps_pd(_mm256_loadu_ps(x + i + 8 * k)),
+                       _mm512_loadu_pd(q + i + 8 * k));
     Lanes lanes = v.lanes();
     for (std::size_t j = 0; i + j < count; ++j)
         lanes.add(j, double(x[i + j]), q[i + j], first + i + j);
@@ -181,30 +200,52 @@ template <CodeValues Values, bool Finite>
 bool codesInVectors(const float* x, const std::uint8_t* codes, std::size_t count,
                     std::size_t blockSize, const double* scales, const double* table,
                     const CodeDecoding& decoding, std::size_t first, ErrorSums& sums) {
-    VectorLanes v(first);
+    FourVectors v(first);
     const __m512d low = _mm512_loadu_pd(table);
     const __m512d high = _mm512_loadu_pd(table + 8);
-    __mmask8 infinite = 0;
-    std::size_t i = 0;
-    for (std::size_t block = 0; i + 8 <= count; ++block) {
-        const __m512d scale = _mm512_set1_pd(scales[block]);
-        const std::size_t end = std::min(count, i + blockSize);
-        for (; i + 8 <= end; i += 8) {
-            const __m512d q =
-                _mm512_mul_pd(elementValues<Values>(codes + i, table, low, high, decoding), scale);
-            const __m512d in = _mm512_cvtps_pd(_mm256_loadu_ps(x + i));
-            if constexpr (Finite)
-                v.addFinite(in, q, infinite);
-            else
-                v.add(in, q);
-        }
+    __m512d infinite = _mm512_setzero_pd();
+    // Each vector's scale (blocks are whole vectors), so that four vectors of any blocks go
+    // to the four registers in turn.
+    constexpr std::size_t kMaxVectors = 512;
+    double onStack[kMaxVectors];
+    std::vector<double> more;
+    const std::size_t vectors = count / 8;
+    double* vectorScales = onStack;
+    if (vectors > kMaxVectors) {
+        more.resize(vectors);
+        vectorScales = more.data();
     }
-    if (infinite)
-        return false;
+    const std::size_t perBlock = blockSize / 8;
+    for (std::size_t k = 0, b = 0; k < vectors; k += perBlock, ++b)
+        for (std::size_t j = k; j < std::min(vectors, k + perBlock); ++j)
+            vectorScales[j] = scales[b];
+    const auto step = [&](VectorLanes& lanes, std::size_t k) {
+        const __m512d q =
+            _mm512_mul_pd(elementValues<Values>(codes + 8 * k, table, low, high, decoding),
+                          _mm512_set1_pd(vectorScales[k]));
+        const __m512d in = _mm512_cvtps_pd(_mm256_loadu_ps(x + 8 * k));
+        if constexpr (Finite)
+            lanes.addFinite(in, q, infinite);
+        else
+            lanes.add(in, q);
+    };
+    std::size_t k = 0;
+    for (; k + 4 <= vectors; k += 4) {
+        step(v.v[0], k);
+        step(v.v[1], k + 1);
+        step(v.v[2], k + 2);
+        step(v.v[3], k + 3);
+    }
+    for (std::size_t r = 0; k < vectors; ++k, ++r)
+        step(v.v[r], k);
+    if constexpr (Finite)
+        if (_mm512_test_epi64_mask(_mm512_castpd_si512(infinite), _mm512_castpd_si512(infinite)) !=
+            0)
+            return false;
     Lanes lanes = v.lanes();
-    for (std::size_t j = 0; i + j < count; ++j)
-        lanes.add(j, double(x[i + j]), table[codes[i + j]] * scales[(i + j) / blockSize],
-                  first + i + j);
+    for (std::size_t i = 8 * vectors; i < count; ++i)
+        lanes.add(i % kErrorLanes, double(x[i]), table[codes[i]] * scales[i / blockSize],
+                  first + i);
     sums = lanes.met();
     return true;
 }

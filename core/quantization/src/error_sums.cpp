@@ -40,10 +40,15 @@ std::size_t statisticsPiece(std::size_t unit) {
 }
 
 ErrorSums meetLanes(const ErrorLane (&lanes)[kErrorLanes]) {
-    const ErrorSums l04 = meet(ofLane(lanes[0]), ofLane(lanes[4]));
-    const ErrorSums l26 = meet(ofLane(lanes[2]), ofLane(lanes[6]));
-    const ErrorSums l15 = meet(ofLane(lanes[1]), ofLane(lanes[5]));
-    const ErrorSums l37 = meet(ofLane(lanes[3]), ofLane(lanes[7]));
+    static_assert(kErrorLanes == 32);
+    ErrorSums eight[8];
+    for (std::size_t j = 0; j < 8; ++j)
+        eight[j] = meet(meet(ofLane(lanes[j]), ofLane(lanes[j + 16])),
+                        meet(ofLane(lanes[j + 8]), ofLane(lanes[j + 24])));
+    const ErrorSums l04 = meet(eight[0], eight[4]);
+    const ErrorSums l26 = meet(eight[2], eight[6]);
+    const ErrorSums l15 = meet(eight[1], eight[5]);
+    const ErrorSums l37 = meet(eight[3], eight[7]);
     return meet(meet(l04, l26), meet(l15, l37));
 }
 

@@ -36,14 +36,16 @@ struct ErrorSums {
 };
 
 // The order, in three levels:
-//   lanes   a piece's element j goes to lane j mod 8; each lane adds its terms first to last,
-//           and the lanes meet as ((l0 + l4) + (l2 + l6)) + ((l1 + l5) + (l3 + l7)): what one
-//           512-bit register of doubles does, or two of 256 bits, or eight scalars;
+//   lanes   a piece's element j goes to lane j mod 32; each lane adds its terms first to last,
+//           and the lanes meet as m_j = (l_j + l_j+16) + (l_j+8 + l_j+24) for j < 8, then
+//           ((m0 + m4) + (m2 + m6)) + ((m1 + m5) + (m3 + m7)). That is four 512-bit registers
+//           of doubles, eight of 256 bits, or 32 scalars: four chains of additions that a core
+//           runs side by side, where one would wait on each addition in turn;
 //   pieces  a piece holds whole quantization blocks, about 4096 elements (statisticsPiece);
 //           a chunk is kPiecesPerChunk consecutive pieces, added first to last;
 //   chunks  the chunks' sums meet pairwise (halves, down to runs of at most 64 added in
 //           order): chunkSumsInOrder.
-constexpr std::size_t kErrorLanes = 8;
+constexpr std::size_t kErrorLanes = 32;
 constexpr std::size_t kPiecesPerChunk = 16;
 
 // Elements per piece for quantizers that work in units of `unit` elements (the block size; 1
@@ -93,7 +95,7 @@ struct ErrorLane {
     }
 };
 
-// The eight lanes of one piece met in the order above.
+// The 32 lanes of one piece met in the order above.
 ErrorSums meetLanes(const ErrorLane (&lanes)[kErrorLanes]);
 
 } // namespace fpx
