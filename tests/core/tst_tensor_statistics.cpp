@@ -252,16 +252,15 @@ std::string npy(const std::string& descr, const std::vector<std::size_t>& shape,
     return out + dict + std::string(data.begin(), data.end());
 }
 
-// Every tensor of the file: tensorFileStatistics on 1 and 2 threads, the same bits as
-// tensorStatistics of the loaded tensor (which load() widens and reorders whole).
+// Every tensor of the file: tensorFileStatistics on 1 and 2 threads and through every copy of
+// the loops (each widens F16, BF16 and FP8 its own way), the same bits as tensorStatistics of
+// the loaded tensor (which load() widens and reorders whole).
 void checkFileAgainstLoaded(const std::string& path) {
     TensorFileOpen opened = TensorFile::open(path);
     QVERIFY2(opened.file, opened.error.c_str());
     std::string error;
     const auto all = tensorFileStatistics(*opened.file, error);
     QVERIFY2(all, error.c_str());
-    const auto one = tensorFileStatistics(*opened.file, error, 1);
-    QVERIFY2(one, error.c_str());
     QCOMPARE(all->size(), opened.file->tensors().size());
     for (std::size_t k = 0; k < all->size(); ++k) {
         const TensorInfo& info = opened.file->tensors()[k];
@@ -274,8 +273,21 @@ void checkFileAgainstLoaded(const std::string& path) {
         QVERIFY2(identical(*(*all)[k], expected),
                  qPrintable(QString::fromStdString(info.name) + ":\n  " + describe(*(*all)[k]) +
                             "\n  " + describe(expected)));
-        QVERIFY(identical(*(*one)[k], expected));
     }
+    for (unsigned threads : {1u, 2u})
+        for (const StatisticsLoops* loops : runnableLoops()) {
+            const auto other =
+                tensor_file::tensorFileStatisticsWith(*opened.file, error, threads, *loops);
+            QVERIFY2(other, error.c_str());
+            for (std::size_t k = 0; k < all->size(); ++k)
+                if ((*all)[k])
+                    QVERIFY2(
+                        identical(*(*other)[k], *(*all)[k]),
+                        qPrintable(QString("%1, %2 threads, %3 loops")
+                                       .arg(QString::fromStdString(opened.file->tensors()[k].name))
+                                       .arg(threads)
+                                       .arg(loops->isaName)));
+        }
 }
 
 } // namespace
@@ -289,6 +301,7 @@ class TestTensorStatistics : public QObject {
     void doublesAgainstReference();
     void emptyAndNonFinite();
     void oneValueThroughout();
+    void widenedCodes();
     void narrowDtypesFromFiles();
     void fortranOrder();
     void manySmallTensors();
@@ -415,6 +428,42 @@ void TestTensorStatistics::oneValueThroughout() {
         QCOMPARE(s.mean, double(v));
         QCOMPARE(s.std, 0.0);
         checkAgainstReference(values);
+    }
+}
+
+// Every copy of the loops widens every F16, BF16 and FP8 code to the value widenToFloat gives
+// (checked against the codes' fields in tst_tensor_files), a NaN to a NaN of the same sign.
+void TestTensorStatistics::widenedCodes() {
+    using tensor_file::ElementType;
+    for (const auto& [type, codes] :
+         std::vector<std::pair<ElementType, std::size_t>>{{ElementType::F16, 65536},
+                                                          {ElementType::BF16, 65536},
+                                                          {ElementType::E4M3, 256},
+                                                          {ElementType::E5M2, 256}}) {
+        const std::size_t width = tensor_file::elementBytes(type);
+        std::vector<std::uint8_t> bytes(codes * width + 1); // from an odd address
+        for (std::size_t c = 0; c < codes; ++c)
+            std::memcpy(bytes.data() + 1 + c * width, &c, width);
+        std::vector<float> expected(codes), widened(codes);
+        tensor_file::widenToFloat(type, bytes.data() + 1, codes, expected.data());
+        for (const StatisticsLoops* loops : runnableLoops()) {
+            loops->widen(type, bytes.data() + 1, codes, widened.data());
+            for (std::size_t c = 0; c < codes; ++c) {
+                const float a = widened[c], b = expected[c];
+                const bool same =
+                    std::isnan(b)
+                        ? std::isnan(a) && std::signbit(a) == std::signbit(b)
+                        : std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b);
+                QVERIFY2(
+                    same,
+                    qPrintable(QString("%1 code %2: %3 from %4, %5 expected")
+                                   .arg(QString::fromLatin1(tensor_file::formatIdOf(type).data()))
+                                   .arg(c, 0, 16)
+                                   .arg(a)
+                                   .arg(loops->isaName)
+                                   .arg(b)));
+            }
+        }
     }
 }
 

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "element_widening.h"
+
 #include <cstddef>
+#include <cstdint>
 
 // The loops behind tensorStatistics, compiled once per instruction set
 // (statistics_loops_avx512.cpp, statistics_loops_avx2.cpp, statistics_loops_baseline.cpp, each
@@ -59,6 +62,10 @@ struct StatisticsLoops {
     // One piece of FP64 values, scaled by 2^−scale with scale the binade of the piece's largest
     // finite magnitude (at least −1022, so that 2^−scale is a double).
     void (*doubles)(const double* x, std::size_t count, StatisticsFigures& figures);
+    // n stored elements of `type` (not F64) as FP32, a piece at a time before `floats`: exact
+    // for every value but NaN, which stays a NaN of its sign, its payload perhaps not
+    // widenToFloat's (the statistics only count NaNs).
+    void (*widen)(ElementType type, const std::uint8_t* src, std::size_t n, float* dst);
 };
 
 const StatisticsLoops& baselineStatisticsLoops();

@@ -615,8 +615,56 @@ void doublePiece(const double* x, std::size_t count, StatisticsFigures& figures)
     figures.squares = meetSquares(squares);
 }
 
+#if defined(__AVX512F__) && defined(__AVX512DQ__)
+
+// BF16 is the upper half of an FP32, FP16 converts exactly by vcvtph2ps, and E5M2 is the upper
+// byte of an FP16; the rest (E4M3, the last elements) through widenToFloat's tables.
+void widen(ElementType type, const std::uint8_t* src, std::size_t n, float* dst) {
+    std::size_t i = 0;
+    if (type == ElementType::BF16)
+        for (; i + 16 <= n; i += 16) {
+            const __m256i h = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + 2 * i));
+            _mm512_storeu_ps(dst + i,
+                             _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16)));
+        }
+    else if (type == ElementType::F16)
+        for (; i + 16 <= n; i += 16)
+            _mm512_storeu_ps(dst + i, _mm512_cvtph_ps(_mm256_loadu_si256(
+                                          reinterpret_cast<const __m256i*>(src + 2 * i))));
+    else if (type == ElementType::E5M2)
+        for (; i + 16 <= n; i += 16) {
+            const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
+            _mm512_storeu_ps(dst + i,
+                             _mm512_cvtph_ps(_mm256_slli_epi16(_mm256_cvtepu8_epi16(b), 8)));
+        }
+    widenToFloat(type, src + i * elementBytes(type), n - i, dst + i);
+}
+
+#elif defined(__AVX2__)
+
+// BF16 is the upper half of an FP32; the rest through widenToFloat's tables (vcvtph2ps is
+// F16C's, not part of this copy's instruction set).
+void widen(ElementType type, const std::uint8_t* src, std::size_t n, float* dst) {
+    std::size_t i = 0;
+    if (type == ElementType::BF16)
+        for (; i + 8 <= n; i += 8) {
+            const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * i));
+            _mm256_storeu_ps(dst + i,
+                             _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16)));
+        }
+    widenToFloat(type, src + i * elementBytes(type), n - i, dst + i);
+}
+
+#else
+
+void widen(ElementType type, const std::uint8_t* src, std::size_t n, float* dst) {
+    widenToFloat(type, src, n, dst);
+}
+
+#endif
+
 fpx::tensor_file::StatisticsLoops makeStatisticsLoops(const char* name) {
-    return fpx::tensor_file::StatisticsLoops{name, &floatPiece, &doublePiece};
+    return fpx::tensor_file::StatisticsLoops{name, &floatPiece, &doublePiece, &widen};
 }
 
 } // namespace

@@ -98,7 +98,7 @@ StatisticsFigures pieceFigures(const Source& source, std::size_t first, std::siz
         loops.doubles(scratch.doubles.data(), count, figures);
     } else {
         scratch.floats.resize(kStatisticsPiece);
-        widenToFloat(source.type, bytes, count, scratch.floats.data());
+        loops.widen(source.type, bytes, count, scratch.floats.data());
         loops.floats(scratch.floats.data(), count, figures);
     }
     return figures;
@@ -295,6 +295,14 @@ TensorStatistics tensorStatistics(const TensorView& view, unsigned threads) {
 
 std::optional<std::vector<std::optional<TensorStatistics>>>
 tensorFileStatistics(const TensorFile& file, std::string& error, unsigned threads) {
+    return tensor_file::tensorFileStatisticsWith(file, error, threads, fastestStatisticsLoops());
+}
+
+namespace tensor_file {
+
+std::optional<std::vector<std::optional<TensorStatistics>>>
+tensorFileStatisticsWith(const TensorFile& file, std::string& error, unsigned threads,
+                         const StatisticsLoops& loops) {
     const std::vector<TensorInfo>& tensors = file.tensors();
     std::vector<Source> sources;
     std::vector<std::size_t> tensorOf; // the tensor each source is of
@@ -329,12 +337,13 @@ tensorFileStatistics(const TensorFile& file, std::string& error, unsigned thread
             source.bytes = stored.bytes;
         sources.push_back(source);
     }
-    const std::vector<TensorStatistics> figures =
-        statisticsOf(sources, threads, fastestStatisticsLoops());
+    const std::vector<TensorStatistics> figures = statisticsOf(sources, threads, loops);
     std::vector<std::optional<TensorStatistics>> result(tensors.size());
     for (std::size_t i = 0; i < figures.size(); ++i)
         result[tensorOf[i]] = figures[i];
     return result;
 }
+
+} // namespace tensor_file
 
 } // namespace fpx
