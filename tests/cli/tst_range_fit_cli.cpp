@@ -137,7 +137,7 @@ void TestRangeFitCli::fileInput() {
     QTemporaryDir dir;
     const std::string path = dir.filePath("g.npy").toStdString();
     std::string error;
-    QVERIFY(fpx::writeNpy(path, {1e-9, -3e-6, 0.25, 1e5}, {4}, error));
+    QVERIFY(fpx::writeNpy(path, std::vector<double>{1e-9, -3e-6, 0.25, 1e5}, {4}, error));
     const CliRun run = runFpx(
         {"range-fit", "--input", QString::fromStdString(path), "--formats", "fp16,bf16", "--json"});
     QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
