@@ -5,7 +5,6 @@
 #include <nlohmann/json.hpp>
 
 #include <fnmatch.h>
-#include <sys/stat.h>
 
 #include <fstream>
 #include <map>
@@ -39,15 +38,10 @@ std::optional<TensorCollection> TensorCollection::open(const std::string& argume
                                                        std::string& error) {
     TensorCollection c;
     if (!isShardIndex(argument)) {
-        // "PATH:TENSOR" unless the whole argument names a file (paths may hold colons).
-        std::string path = argument;
-        std::optional<std::string> tensor;
-        struct stat info {};
-        const std::size_t colon = argument.find_last_of(':');
-        if (::stat(argument.c_str(), &info) != 0 && colon != std::string::npos && colon > 0) {
-            path = argument.substr(0, colon);
-            tensor = argument.substr(colon + 1);
-        }
+        // A struct rather than a structured binding: clang 14 cannot capture bindings in lambdas.
+        const TensorArgument split = splitTensorArgument(argument);
+        const std::string& path = split.path;
+        const std::optional<std::string>& tensor = split.tensor;
         TensorFileOpen opened = TensorFile::open(path, raw);
         if (!opened.file) {
             error = opened.error;

@@ -98,18 +98,24 @@ TensorFileOpen TensorFile::open(const std::string& path, const std::optional<Raw
                          "(--dtype f32|f64|f16|bf16|e4m3|e5m2)"};
 }
 
-std::optional<TensorFile::Loaded> loadTensorArgument(const std::string& argument,
-                                                     const std::optional<RawLayout>& raw,
-                                                     std::string& error) {
-    // "PATH:TENSOR" unless the whole argument names a file (paths may hold colons).
-    std::string path = argument;
-    std::optional<std::string> tensor;
+TensorArgument splitTensorArgument(const std::string& argument) {
+    TensorArgument split{argument, std::nullopt};
     struct stat info {};
     const std::size_t colon = argument.find_last_of(':');
     if (::stat(argument.c_str(), &info) != 0 && colon != std::string::npos && colon > 0) {
-        path = argument.substr(0, colon);
-        tensor = argument.substr(colon + 1);
+        split.path = argument.substr(0, colon);
+        split.tensor = argument.substr(colon + 1);
     }
+    return split;
+}
+
+std::optional<TensorFile::Loaded> loadTensorArgument(const std::string& argument,
+                                                     const std::optional<RawLayout>& raw,
+                                                     std::string& error) {
+    // A struct rather than a structured binding: clang 14 cannot capture bindings in lambdas.
+    const TensorArgument split = splitTensorArgument(argument);
+    const std::string& path = split.path;
+    const std::optional<std::string>& tensor = split.tensor;
     TensorFileOpen opened = TensorFile::open(path, raw);
     if (!opened.file) {
         error = opened.error;

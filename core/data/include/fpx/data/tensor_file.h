@@ -80,6 +80,14 @@ struct TensorFile::Loaded {
 // Never Raw: nullopt with `error` for a file that cannot be opened or has none of these kinds.
 std::optional<TensorFileKind> tensorFileKind(const std::string& path, std::string& error);
 
+// "PATH:TENSOR" split into the file and the tensor's name, unless the whole argument names a
+// file (paths may hold colons): then the path alone.
+struct TensorArgument {
+    std::string path;
+    std::optional<std::string> tensor;
+};
+TensorArgument splitTensorArgument(const std::string& argument);
+
 // "PATH" or "PATH:TENSOR" as --input takes it: the file, and the tensor (the only or the first
 // loadable one when no name is given). nullopt with `error` naming what is wrong.
 std::optional<TensorFile::Loaded> loadTensorArgument(const std::string& argument,
