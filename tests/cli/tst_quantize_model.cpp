@@ -234,6 +234,15 @@ void TestQuantizeModel::shardedLikeOneFile() {
     QVERIFY2(sharded.exitCode == 0, qPrintable(describe(sharded)));
     QCOMPARE(json(sharded)["tensors"], json(whole)["tensors"]);
     QCOMPARE(json(sharded)["total"], json(whole)["total"]);
+    // An index that is not JSON is named with its line and column.
+    QFile broken(dir.filePath("broken.safetensors.index.json"));
+    QVERIFY(broken.open(QIODevice::WriteOnly));
+    broken.write("{\n  \"weight_map\": {\n    \"a\": x\n}}");
+    broken.close();
+    const CliRun notJson = runFpx(QStringList{"quantize", "--input", broken.fileName()} + args);
+    QCOMPARE(notJson.exitCode, 1);
+    QVERIFY2(notJson.err.contains("broken.safetensors.index.json:3:10: not JSON"),
+             qPrintable(describe(notJson)));
     // A shard that is missing is named.
     QFile::remove(dir.filePath("model-00002-of-00002.safetensors"));
     const CliRun missing = runFpx(QStringList{"quantize", "--input", index.fileName()} + args);

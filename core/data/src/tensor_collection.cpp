@@ -6,6 +6,7 @@
 
 #include <fnmatch.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -80,7 +81,15 @@ std::optional<TensorCollection> TensorCollection::open(const std::string& argume
     try {
         index = nlohmann::json::parse(text.str());
     } catch (const nlohmann::json::parse_error& e) {
-        error = argument + ": not JSON (byte " + std::to_string(e.byte) + ")";
+        // Where the parser stopped, as LINE:COLUMN of the text (e.byte counts from 1).
+        const std::string& json = text.str();
+        const std::size_t at = std::min<std::size_t>(e.byte ? e.byte - 1 : 0, json.size());
+        std::size_t line = 1, column = 1;
+        for (std::size_t i = 0; i < at; ++i) {
+            column = json[i] == '\n' ? 1 : column + 1;
+            line += json[i] == '\n' ? 1 : 0;
+        }
+        error = argument + ":" + std::to_string(line) + ":" + std::to_string(column) + ": not JSON";
         return std::nullopt;
     }
     if (!index.is_object() || !index.contains("weight_map") || !index["weight_map"].is_object()) {
