@@ -99,9 +99,6 @@ std::optional<ExactValue> unitInLastPlace(const FormatSpec& spec, Code code) {
     return std::nullopt;
 }
 
-namespace {
-
-// The neighbour value beyond the largest finite value if the exponent range were unbounded.
 ExactValue virtualBeyond(const FormatSpec& spec, const ExactValue& extreme) {
     if (spec.kind == FormatKind::BinaryFloat) {
         const FloatGeometry g(spec);
@@ -112,6 +109,8 @@ ExactValue virtualBeyond(const FormatSpec& spec, const ExactValue& extreme) {
         spec.kind == FormatKind::Integer ? spec.scale.abs() : tinyStep(spec).timesPowerOfTwo(2);
     return extreme.isNegative() ? extreme - gap : extreme + gap;
 }
+
+namespace {
 
 std::optional<RoundingInterval> roundingInterval(const FormatSpec& spec, const CodeDetails& d,
                                                  const RoundingOptions& options) {
@@ -175,11 +174,15 @@ std::optional<RoundingInterval> roundingInterval(const FormatSpec& spec, const C
             if (up && up->isFinite())
                 high = midpoint(v, *up);
             break;
+        // Directed rounding takes the gap on one side only where something lies there: past
+        // the extreme of a saturating format every value rounds back to the extreme.
         case RoundingMode::TowardNegative:
-            low = v;
+            if (down)
+                low = v;
             break;
         case RoundingMode::TowardPositive:
-            high = v;
+            if (up)
+                high = v;
             break;
         case RoundingMode::TowardZero:
             if (v.isZero() ? !v.isNegative() && spec.hasNegativeZero() : !v.isNegative())
@@ -192,8 +195,13 @@ std::optional<RoundingInterval> roundingInterval(const FormatSpec& spec, const C
             // no fraction bits (E8M0) every significand is odd and the mode truncates.
             if (spec.kind == FormatKind::BinaryFloat && spec.fractionBits == 0)
                 low = v;
-            else if ((d.decoded.code & 1) == 0)
-                low = high = v;
+            else if ((d.decoded.code & 1) == 0) {
+                // Past an even extreme (saturating, or overflow kept finite) it takes the rest.
+                if (down)
+                    low = v;
+                if (up)
+                    high = v;
+            }
             break;
         case RoundingMode::Stochastic:
             break;
@@ -218,6 +226,9 @@ std::optional<RoundingInterval> roundingInterval(const FormatSpec& spec, const C
             r.lowClosed = r.lowClosed || r.low.isZero();
             r.highClosed = r.highClosed || r.high.isZero();
         }
+        // 0 in a format without it (E8M0) goes where the overflow policy sends it.
+        if (!spec.hasZero() && r.low.isZero())
+            r.lowClosed = roundsHere(r.low);
     } else {
         r.lowClosed = roundsHere(r.low);
         r.highClosed = roundsHere(r.high);

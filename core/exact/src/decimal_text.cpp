@@ -178,19 +178,23 @@ bool ExactValue::hasTerminatingDecimal() const {
     return isFinite() && powerOfFiveExponent(denominator_).has_value();
 }
 
-std::string shortestRoundTrip(const FormatSpec& spec, Code code) {
+RoundingMode shortestReadBackMode(RoundingMode mode) {
+    return mode == RoundingMode::Stochastic ? RoundingMode::NearestEven : mode;
+}
+
+std::string shortestRoundTrip(const FormatSpec& spec, Code code, const RoundingOptions& options) {
     const DecodedCode decoded = decodeCode(spec, code);
     const ExactValue& v = decoded.value;
     if (auto s = special(v))
         return *s;
-    const RoundingOptions nearest;
+    const RoundingOptions readBack{shortestReadBackMode(options.mode), options.overflow, 0};
     // digits × 10^−fraction, with the value's sign; true when it rounds back to `code`.
     auto readsBack = [&](const std::string& digits, std::int64_t fraction, ExactValue& candidate) {
         candidate =
             fraction >= 0
                 ? ExactValue::fraction(v.isNegative(), BigInt(digits), powerOfTen(fraction))
                 : ExactValue::fraction(v.isNegative(), BigInt(digits) * powerOfTen(-fraction), 1);
-        return roundToFormat(candidate, spec, nearest).code == code;
+        return roundToFormat(candidate, spec, readBack).code == code;
     };
     for (int digits = 1; digits <= 60; ++digits) {
         auto [downDigits, downFraction] = significantDigitsOf(v, digits, DigitRounding::Down);

@@ -25,9 +25,16 @@ DecimalText toDecimal(const ExactValue& value, int significantDigits = 40);
 // Always rounded to at most `significantDigits` digits (trailing zeros dropped); for display.
 std::string toSignificantDigits(const ExactValue& value, int significantDigits);
 
-// The shortest decimal that rounds (nearest-even, IEEE policy) back to `code` in `spec`:
-// the round-trip form, like the shortest repr of a float in Python or JavaScript.
-std::string shortestRoundTrip(const FormatSpec& spec, Code code);
+// The shortest decimal that rounds back to `code` in `spec` under `options` (mode and overflow
+// policy): the round-trip form, like the shortest repr of a float in Python or JavaScript
+// (which read back nearest-even). Of two such decimals the nearer to the value, the one toward
+// zero on a tie. Under stochastic rounding nothing but the value itself reads back for certain,
+// so the read-back is nearest-even instead (shortestReadBackMode says which mode was used).
+std::string shortestRoundTrip(const FormatSpec& spec, Code code,
+                              const RoundingOptions& options = {});
+// The mode shortestRoundTrip reads back under for `mode`: `mode` itself, nearest-even for
+// stochastic rounding.
+RoundingMode shortestReadBackMode(RoundingMode mode);
 
 // k when d = 5^k, nullopt otherwise.
 std::optional<unsigned> powerOfFiveExponent(const BigInt& d);
