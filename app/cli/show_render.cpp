@@ -9,6 +9,7 @@
 #include "fpx/exact/decode_explanation.h"
 #include "fpx/exact/format_catalogue.h"
 #include "fpx/exact/nan_payload.h"
+#include "fpx/exact/rounding_neighbourhood.h"
 
 #include <ostream>
 
@@ -37,12 +38,52 @@ std::vector<std::string> flagList(const ConversionFlags& f) {
     return names;
 }
 
+// Which rounding the shortest decimal reads back under, where it is not the default.
+std::string shortestNote(RoundingMode mode) {
+    if (mode == RoundingMode::NearestEven)
+        return {};
+    if (mode == RoundingMode::Stochastic)
+        return "  (reads back under rne: under sr only the exact value reads back for certain)";
+    return "  (reads back as this code under " + std::string(roundingModeId(mode)) + ")";
+}
+
 std::string intervalText(const RoundingInterval& r) {
     return std::string(r.lowClosed ? "[" : "(") + toDecimal(r.low).text + ", " +
            toDecimal(r.high).text + (r.highClosed ? "]" : ")");
 }
 
-Json resultJson(const FormatSpec& spec, const ConversionReport& r, bool inputExact) {
+// One end of the number line: its code and value, or the value past the range it stands for.
+std::string endText(const NumberLineEnd& end, int bits) {
+    return end.code ? codeToHex(*end.code, bits) + "  " + toDecimal(end.value).text
+                    : toDecimal(end.value).text + " (one step past the range: no code)";
+}
+
+// The input's place between the format's values, as the Explorer's number line draws it.
+Json numberLineJson(const FormatSpec& spec, const ConversionReport& r,
+                    const RoundingOptions& options) {
+    const auto n = roundingNeighbourhood(r.input, spec, options);
+    if (!n)
+        return nullptr;
+    const int bits = spec.totalBits();
+    auto bitsOrNull = [&](const std::optional<Code>& code) {
+        return code ? Json(codeToHex(*code, bits)) : Json(nullptr);
+    };
+    Json json;
+    json["low"] = toDecimal(n->low.value).text;
+    json["low_bits"] = bitsOrNull(n->low.code);
+    json["high"] = toDecimal(n->high.value).text;
+    json["high_bits"] = bitsOrNull(n->high.code);
+    json["midpoint"] = toDecimal(n->midpoint).text;
+    json["midpoint_bits"] =
+        bitsOrNull(n->midpointResult ? std::optional(n->midpointResult->code) : std::nullopt);
+    const DecimalText position = toDecimal(numberLinePosition(*n, n->input));
+    json["input_position"] = position.text;
+    json["input_position_exact"] = position.exact;
+    return json;
+}
+
+Json resultJson(const FormatSpec& spec, const ConversionReport& r, const RoundingOptions& options,
+                bool inputExact) {
     const DecodedCode& d = r.details.decoded;
     const int bits = spec.totalBits();
     const bool isFloat = spec.kind == FormatKind::BinaryFloat;
@@ -72,7 +113,8 @@ Json resultJson(const FormatSpec& spec, const ConversionReport& r, bool inputExa
         json["nan_kind"] = nanKindName(nanKind(spec, d.code));
     json["value"] = value.text;
     json["value_exact"] = value.exact;
-    json["shortest"] = shortestRoundTrip(spec, d.code);
+    json["shortest"] = shortestRoundTrip(spec, d.code, options);
+    json["shortest_round"] = roundingModeId(shortestReadBackMode(options.mode));
     if (r.error.isNaN()) {
         json["error"] = nullptr;
         json["error_exact"] = true;
@@ -99,6 +141,7 @@ Json resultJson(const FormatSpec& spec, const ConversionReport& r, bool inputExa
                             {"high_closed", interval->highClosed}};
     else
         json["interval"] = nullptr;
+    json["number_line"] = numberLineJson(spec, r, options);
     json["flags"] = flagList(r.conversion.flags);
     json["decode"] = explainDecode(spec, d);
     return json;
@@ -169,7 +212,7 @@ void printDetail(std::ostream& out, const FormatSpec& spec, const ShowInput& inp
     line("class", codeClassName(spec, d.code));
     const DecimalText value = toDecimal(d.value);
     line("value", elide(value.text, full, 120) + (value.exact ? "" : "… (does not terminate)"));
-    line("shortest", shortestRoundTrip(spec, d.code));
+    line("shortest", shortestRoundTrip(spec, d.code, options) + shortestNote(options.mode));
     if (!r.error.isNaN()) {
         const DecimalText error = errorText(r.error, input.exact);
         const bool approximate = errorIsApproximate(input.exact, r.error);
@@ -193,6 +236,18 @@ void printDetail(std::ostream& out, const FormatSpec& spec, const ShowInput& inp
                                          : "none");
     if (r.details.interval)
         line("rounds here", intervalText(*r.details.interval));
+    // An input the format does not hold: the two values around it and the tie point.
+    if (const auto n = roundingNeighbourhood(r.input, spec, options);
+        n && compare(n->low.value, r.input) < 0 && compare(r.input, n->high.value) < 0) {
+        line("between", endText(n->low, bits) + "  and  " + endText(n->high, bits));
+        const bool nearest =
+            options.mode == RoundingMode::NearestEven || options.mode == RoundingMode::NearestAway;
+        line("half-way", toDecimal(n->midpoint).text +
+                             (n->midpointResult
+                                  ? std::string(nearest ? "  (a tie rounds to " : "  (rounds to ") +
+                                        codeToHex(n->midpointResult->code, bits) + ")"
+                                  : ""));
+    }
     const std::string flags = flagsToString(r.conversion.flags);
     line("flags", flags.empty() ? "none (exact)" : flags);
     if (stochastic.outcomes) {
@@ -269,7 +324,7 @@ void renderShowJson(const ShowReport& report, std::ostream& out) {
         json["seed"] = report.seed;
     Json results = Json::array();
     for (std::size_t i = 0; i < report.formats.size(); ++i) {
-        results.push_back(resultJson(report.formats[i], report.results[i], input.exact));
+        results.push_back(resultJson(report.formats[i], report.results[i], options, input.exact));
         if (!report.stochastic.empty())
             results.back()["stochastic"] =
                 stochasticJson(report.formats[i], report.stochastic[i], report.draws);
