@@ -85,6 +85,7 @@ int runRangeFit(const std::vector<std::string>& args, Streams& io);
 int runLossScale(const std::vector<std::string>& args, Streams& io);
 int runFp8Scaling(const std::vector<std::string>& args, Streams& io);
 int runSgd(const std::vector<std::string>& args, Streams& io);
+int runMixedPrecision(const std::vector<std::string>& args, Streams& io);
 int runMemory(const std::vector<std::string>& args, Streams& io);
 int runLesson(const std::vector<std::string>& args, Streams& io);
 int runGemm(const std::vector<std::string>& args, Streams& io);

@@ -100,6 +100,11 @@ Usage:
       against exact arithmetic: final weight, lost updates, error. --update:
       exact (default), pytorch-cpu, pytorch2-cpu, fp32-opmath or a formula such as
       bf16(fp32(w + bf16(-lr)*g)), exact except at the written roundings.
+  fpx mixed-precision [--preset NAME] [--gradient G] [--scale S] [--weight W]
+                      [--lr LR] [--clip C] [--decay L] [--half ID] [--json]
+      One gradient through one step of NVIDIA's mixed-precision recipe: FP32
+      master, FP16 copy, loss x S, FP16 backward, x 1/S, inf/NaN check (skip),
+      clipping and decay, FP32 update, next FP16 copy; each value exact, its bits.
   fpx lesson [NAME|FILE] [--step K] [--json]
       The built-in lessons, or a lesson's steps: title, prose and the
       fpx-explorer command line of each step's state (docs/lessons.md).
@@ -131,7 +136,7 @@ Exit status: 0 success, 1 some input could not be converted, 2 bad usage.
 
 constexpr const char* kCommands =
     "formats, show, convert, table, plot, bench, calc, accumulate, dot, quantize, inspect, "
-    "range-fit, loss-scale, fp8-scaling, sgd, memory, lesson, machines or gemm";
+    "range-fit, loss-scale, fp8-scaling, sgd, mixed-precision, memory, lesson, machines or gemm";
 
 } // namespace
 
@@ -181,6 +186,8 @@ int main(int argc, char** argv) {
             return fpx::cli::runMemory(args, io);
         if (command == "sgd")
             return fpx::cli::runSgd(args, io);
+        if (command == "mixed-precision")
+            return fpx::cli::runMixedPrecision(args, io);
         if (command == "machines")
             return fpx::cli::runMachines(args, io);
         if (command == "gemm")

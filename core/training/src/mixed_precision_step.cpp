@@ -27,7 +27,9 @@ ExactValue half() {
 // A short form for the notes: six significant digits, and 2^k where the value is one.
 std::string brief(const ExactValue& v) {
     std::string text = toSignificantDigits(v, 6);
-    if (v.isFinite() && !v.isZero() && v.numerator() == 1 && v.denominator() == 1) {
+    // Powers of two far enough from 1 that the exponent says more than the digits.
+    if (v.isFinite() && !v.isZero() && v.numerator() == 1 && v.denominator() == 1 &&
+        (v.exponent2() < -3 || v.exponent2() > 10)) {
         const std::string power = "2^" + std::to_string(v.exponent2());
         if (power != text)
             text += " = " + power;
@@ -296,22 +298,22 @@ MixedPrecisionStep runMixedPrecisionStep(const MixedPrecisionInputs& in) {
     const Rounding master = roundStage(in.weight, in.master);
     check(master.value.isFinite(), MixedPrecisionInput::Weight,
           "the weight overflows " + masterName);
-    out.stages.push_back(makeStage(PipelineStage::MasterWeight, masterName + " master weight",
-                                   in.master, in.weight, master));
+    out.stages.push_back(makeStage(PipelineStage::MasterWeight, masterName + " master", in.master,
+                                   in.weight, master));
     const ExactValue& w = master.value;
 
     // 2, 3. Its copy in the half format, read by the forward pass.
     Rounding copy = roundStage(w, in.half);
     copy.words = "the forward pass reads this copy; " + copy.words;
     out.stages.push_back(
-        makeStage(PipelineStage::HalfWeight, halfName + " copy of the weight", in.half, w, copy));
+        makeStage(PipelineStage::HalfWeight, halfName + " copy", in.half, w, copy));
 
     // 4. The loss times S: S is held in FP32, as GradScaler's scale tensor is.
     Rounding scale = roundStage(in.lossScale, in.master);
     check(scale.value.isFinite() && !scale.value.isZero(), MixedPrecisionInput::Scale,
           "the loss scale " + brief(in.lossScale) + " is not a positive " + masterName + " number");
     scale.words =
-        "the loss is multiplied by S, so by the chain rule every gradient is; S " + scale.words;
+        "the loss is multiplied by S, so by the chain rule every gradient is; S: " + scale.words;
     out.stages.push_back(
         makeStage(PipelineStage::LossScale, "Loss × S", in.master, in.lossScale, scale));
     const ExactValue& s = scale.value;
@@ -325,8 +327,8 @@ MixedPrecisionStep runMixedPrecisionStep(const MixedPrecisionInputs& in) {
     else if (scaled.outcome == StageOutcome::Overflow)
         scaledWords += "; the check will skip the step";
     scaled.words = std::move(scaledWords);
-    out.stages.push_back(makeStage(PipelineStage::ScaledGradient, halfName + " backward: S·g",
-                                   in.half, scaledExact, scaled));
+    out.stages.push_back(
+        makeStage(PipelineStage::ScaledGradient, "Backward, S·g", in.half, scaledExact, scaled));
 
     // 6. Unscaled in FP32: the half-format value divided by S exactly, rounded once.
     const ExactValue unscaledExact = scaled.value / s;
@@ -336,8 +338,8 @@ MixedPrecisionStep runMixedPrecisionStep(const MixedPrecisionInputs& in) {
                           ", relative error " + relativeErrorText(unscaled.value, in.gradient);
     else if (unscaled.value.isZero() && !in.gradient.isZero())
         unscaled.words = "0: the gradient " + brief(in.gradient) + " was lost in the backward pass";
-    out.stages.push_back(makeStage(PipelineStage::Unscaled, "Unscale: × 1/S in " + masterName,
-                                   in.master, unscaledExact, unscaled));
+    out.stages.push_back(
+        makeStage(PipelineStage::Unscaled, "Unscale × 1/S", in.master, unscaledExact, unscaled));
     const ExactValue& u = unscaled.value;
 
     // The check: ∞ or NaN skips the step and halves S (GradScaler's backoff); otherwise S stays
@@ -357,7 +359,7 @@ MixedPrecisionStep runMixedPrecisionStep(const MixedPrecisionInputs& in) {
                      " (GradScaler doubles it after 2000 steps without ∞ or NaN)";
     }
     out.stages.push_back(
-        makeStage(PipelineStage::Check, "∞/NaN check → next S", in.master, nextExact, next));
+        makeStage(PipelineStage::Check, "Check, next S", in.master, nextExact, next));
 
     if (out.skipped) {
         // Nothing after the check runs: the gradient is dropped, both weights stay.
@@ -368,12 +370,12 @@ MixedPrecisionStep runMixedPrecisionStep(const MixedPrecisionInputs& in) {
             r.words = std::move(words);
             out.stages.push_back(makeStage(stage, std::move(name), format, value, r));
         };
-        skippedStage(PipelineStage::Processed, "Clip and decay in " + masterName, in.master, u,
+        skippedStage(PipelineStage::Processed, "Clip and decay", in.master, u,
                      "skipped: the gradient is dropped");
-        skippedStage(PipelineStage::MasterUpdate, masterName + " master update", in.master, w,
-                     "skipped: the master keeps " + brief(w));
+        skippedStage(PipelineStage::MasterUpdate, "Master update", in.master, w,
+                     "skipped: the master is not updated");
         skippedStage(PipelineStage::NextHalfCopy, "Next " + halfName + " copy", in.half, w,
-                     "skipped: the copy stays " + brief(copy.value));
+                     "skipped: the copy stays as it was");
         out.summary = summaryOf(out);
         return out;
     }
@@ -399,8 +401,8 @@ MixedPrecisionStep runMixedPrecisionStep(const MixedPrecisionInputs& in) {
             words += (words.empty() ? "" : ", ") + d;
         processed.words = words + "; " + processed.words;
     }
-    out.stages.push_back(makeStage(PipelineStage::Processed, "Clip and decay in " + masterName,
-                                   in.master, processedExact, processed));
+    out.stages.push_back(makeStage(PipelineStage::Processed, "Clip and decay", in.master,
+                                   processedExact, processed));
     const ExactValue& p = processed.value;
 
     // 7b. The master update w − lr·p, exactly, rounded once into FP32.
@@ -422,8 +424,8 @@ MixedPrecisionStep runMixedPrecisionStep(const MixedPrecisionInputs& in) {
         updated.words = "w − lr·g = " + brief(updatedExact) + ": " + updated.words +
                         "; the master moves by " + brief(updated.value - w);
     }
-    out.stages.push_back(makeStage(PipelineStage::MasterUpdate, masterName + " master update",
-                                   in.master, updatedExact, updated));
+    out.stages.push_back(
+        makeStage(PipelineStage::MasterUpdate, "Master update", in.master, updatedExact, updated));
 
     // 2 of the next step: the new master copied into the half format.
     Rounding nextCopy = roundStage(updated.value, in.half);

@@ -77,7 +77,7 @@ std::string_view stageOutcomeId(StageOutcome outcome);
 
 struct MixedPrecisionStage {
     PipelineStage stage = PipelineStage::MasterWeight;
-    std::string name;   // "FP16 backward: S·g"
+    std::string name;   // "Backward, S·g"
     FormatSpec format;  // the format the stage's value is held in
     ExactValue exact;   // the exact value the stage computed, before its one rounding
     Conversion rounded; // that value rounded into `format`: the code and its flags
