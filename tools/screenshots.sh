@@ -118,6 +118,8 @@ shot "$explorer" --no-settings --size 1024x768 --lesson what-is-a-float --step 2
     --screenshot "$images/lesson-1024x768.png"
 
 echo "docs/pages.md" >&2
+shot "$explorer" --no-settings --value 0.37 --formats fp16,fp8_e4m3 --select fp8_e4m3 \
+    --round rtz --size 1024x768 --screenshot "$images/explorer-number-line.png"
 shot "$explorer" --no-settings --page arithmetic --lab accumulation --terms 4096 --values ones \
     --accumulator fp16,bf16,fp32 --method sequential,pairwise,kahan --size 1400x820 \
     --screenshot "$images/arithmetic-accumulation.png"

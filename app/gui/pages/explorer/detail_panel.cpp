@@ -2,12 +2,14 @@
 #include "pages/explorer/detail_panel.h"
 
 #include "common/bit_cells.h"
+#include "pages/explorer/rounding_number_line.h"
 
 #include "fpx/exact/approximate_error.h"
 #include "fpx/exact/decimal_text.h"
 #include "fpx/exact/decode_explanation.h"
 #include "fpx/exact/format_limits.h"
 #include "fpx/exact/nan_payload.h"
+#include "fpx/exact/rounding_neighbourhood.h"
 
 #include <QEvent>
 #include <QHBoxLayout>
@@ -104,13 +106,16 @@ DetailPanel::DetailPanel(QWidget* parent) : QWidget(parent) {
                          "(Ctrl+Up)."));
     previous_->setObjectName("previousValue");
     next_->setObjectName("nextValue");
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(previous_);
-    buttons->addWidget(next_);
-    buttons->addStretch();
-    layout->addWidget(title_);
+    numberLine_ = new RoundingNumberLine(this);
+    numberLine_->setObjectName("roundingNumberLine");
+    // The buttons beside the title, not on a row of their own: the number line needs the height.
+    auto* heading = new QHBoxLayout;
+    heading->addWidget(title_, 1);
+    heading->addWidget(previous_, 0, Qt::AlignTop);
+    heading->addWidget(next_, 0, Qt::AlignTop);
+    layout->addLayout(heading);
     layout->addWidget(strip_);
-    layout->addLayout(buttons);
+    layout->addWidget(numberLine_);
     layout->addWidget(text_, 1);
     connect(previous_, &QPushButton::clicked, this, [this] { emit stepRequested(-1); });
     connect(next_, &QPushButton::clicked, this, [this] { emit stepRequested(+1); });
@@ -127,6 +132,7 @@ void DetailPanel::showRow(const ExplorerRow* row, const RoundingOptions& options
     if (!row) {
         title_->setText(tr("<b>Select a format</b> to see how its code decodes."));
         text_->clear();
+        numberLine_->setVisible(false);
         return;
     }
     const FormatSpec& spec = row->spec;
@@ -134,6 +140,8 @@ void DetailPanel::showRow(const ExplorerRow* row, const RoundingOptions& options
     const DecodedCode& d = r.details.decoded;
     const int bits = spec.totalBits();
     strip_->setRow(spec, d);
+    numberLine_->setNeighbourhood(roundingNeighbourhood(r.input, spec, options), spec, options);
+    numberLine_->setVisible(true);
     title_->setText(QStringLiteral("<b>%1</b> — %2<br><i>%3</i>")
                         .arg(QString::fromStdString(spec.id),
                              QString::fromStdString(spec.displayName).toHtmlEscaped(),
@@ -181,9 +189,17 @@ void DetailPanel::showRow(const ExplorerRow* row, const RoundingOptions& options
                     .arg(QString::fromStdString(codeToHex(payload, spec.fractionBits - 1))));
     }
     html += fieldRow(tr("Exact value"), exact(d.value));
-    html += fieldRow(tr("Shortest"),
-                     QString::fromStdString(shortestRoundTrip(spec, d.code)).toHtmlEscaped() +
-                         tr(" <i>(the shortest decimal that reads back as this code)</i>"));
+    const QString readBackMode =
+        QString::fromStdString(std::string(roundingModeId(shortestReadBackMode(options.mode))));
+    html += fieldRow(
+        tr("Shortest"),
+        QString::fromStdString(shortestRoundTrip(spec, d.code, options)).toHtmlEscaped() +
+            (options.mode == RoundingMode::Stochastic
+                 ? tr(" <i>(the shortest decimal that reads back as this code under %1: under "
+                      "sr only the exact value reads back for certain)</i>")
+                       .arg(readBackMode)
+                 : tr(" <i>(the shortest decimal that reads back as this code under %1)</i>")
+                       .arg(readBackMode)));
     if (!r.error.isNaN()) {
         // Against a stand-in for an input beyond 10^±20000: marked ≈, as `fpx show` does.
         auto mark = [&](const QString& text, const ExactValue& e) {

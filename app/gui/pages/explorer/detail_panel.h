@@ -12,10 +12,11 @@ class QTextBrowser;
 namespace fpx::gui {
 
 class BitStrip;
+class RoundingNumberLine;
 
 // Teaches one row: the decode written out with its numbers, fields, neighbours, ULP, the
-// interval of inputs that round to this code, the format's limits, and buttons to step to
-// the neighbouring representable values.
+// interval of inputs that round to this code drawn on a number line around the input, the
+// format's limits, and buttons to step to the neighbouring representable values.
 class DetailPanel : public QWidget {
     Q_OBJECT
 
@@ -26,6 +27,7 @@ class DetailPanel : public QWidget {
     // than 40000 digits), and the errors shown are marked approximate (≈).
     void showRow(const ExplorerRow* row, const RoundingOptions& options, bool inputExact = true);
     QString currentHtml() const;
+    RoundingNumberLine* numberLine() const { return numberLine_; }
 
   signals:
     void stepRequested(int direction); // +1 next up, −1 next down
@@ -33,6 +35,7 @@ class DetailPanel : public QWidget {
   private:
     QLabel* title_;
     BitStrip* strip_;
+    RoundingNumberLine* numberLine_;
     QTextBrowser* text_;
     QPushButton* previous_;
     QPushButton* next_;
