@@ -4,6 +4,7 @@
 #include "fpx/exact/decimal_text.h"
 
 #include <QCoreApplication>
+#include <QFontInfo>
 #include <QFontMetrics>
 #include <QPainter>
 
@@ -87,7 +88,8 @@ QColor implicitBitColour() {
 }
 
 void paintBitCells(QPainter& painter, const QRect& rect, const BitCellLayout& layout,
-                   const FormatSpec& spec, const DecodedCode& decoded, const QPalette& palette) {
+                   const FormatSpec& spec, const DecodedCode& decoded, const QPalette& palette,
+                   bool onSelection) {
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing, true);
     const int height = std::min(rect.height() - 4, layout.cellWidth + 6);
@@ -108,6 +110,12 @@ void paintBitCells(QPainter& painter, const QRect& rect, const BitCellLayout& la
             text = dark ? colour.lighter(150) : colour.darker(140);
         }
         painter.setPen(Qt::NoPen);
+        if (onSelection && !cell.value) {
+            // A pale 0 lets the row's background through: on the selection's strong colour it
+            // would vanish, so it stands on the view's own background there, as on any row.
+            painter.setBrush(palette.color(QPalette::Base));
+            painter.drawRoundedRect(box, 2, 2);
+        }
         painter.setBrush(fill);
         painter.drawRoundedRect(box, 2, 2);
         if (!cell.bit) { // implicit: dashed outline, not stored
@@ -220,7 +228,11 @@ std::vector<FieldLabel> fieldLabels(const FormatSpec& spec, const BitCellLayout&
 
 QFont fieldLabelFont(const QFont& base, int cellWidth) {
     QFont font = base;
-    font.setPixelSize(std::clamp(cellWidth * 3 / 5, 8, 14));
+    // Three quarters of the text's size, or more over large cells, and with no upper bound:
+    // both grow with the zoom, and the names must stay as readable as the bits at 200 %. A
+    // field too narrow for its name takes a shorter one (paintFieldLabels).
+    const int text = QFontInfo(base).pixelSize();
+    font.setPixelSize(std::max({8, text * 3 / 4, cellWidth * 7 / 10}));
     font.setBold(false);
     return font;
 }

@@ -59,9 +59,11 @@ QColor implicitBitColour();
 // thing on the screen, must grey with the text.
 constexpr double kDisabledBitCellsOpacity = 0.35;
 
-// Paints the cells of one code into `rect` (vertically centred).
+// Paints the cells of one code into `rect` (vertically centred). `onSelection`: the cells lie
+// on a selected row, whose colour must not swallow the pale 0 cells.
 void paintBitCells(QPainter& painter, const QRect& rect, const BitCellLayout& layout,
-                   const FormatSpec& spec, const DecodedCode& decoded, const QPalette& palette);
+                   const FormatSpec& spec, const DecodedCode& decoded, const QPalette& palette,
+                   bool onSelection = false);
 
 // Where cell `column` of a layout starts, relative to the left edge of the painted rect.
 int bitCellX(const BitCellLayout& layout, int column);
@@ -81,7 +83,7 @@ std::vector<FieldLabel> fieldLabels(const FormatSpec& spec, const BitCellLayout&
 // field's colour (on a selected row, the selection's text colour, which stays readable).
 void paintFieldLabels(QPainter& painter, const QRect& strip, const BitCellLayout& layout,
                       const FormatSpec& spec, const QPalette& palette, bool onSelection = false);
-// The font of the field labels for cells of `cellWidth` pixels.
+// The font of the field labels for cells of `cellWidth` pixels under text in `base`.
 QFont fieldLabelFont(const QFont& base, int cellWidth);
 
 // A frame around cell `column` of a row painted into `rect`: the keyboard's focused bit.

@@ -9,12 +9,19 @@ namespace {
 
 constexpr QSize kPreferred{1600, 900};
 constexpr int kScreenPercent = 90;
+// Below this the screen is a projector's or a small laptop's: every pixel is needed for the
+// table's columns, and the window takes the whole free area but its frame.
+constexpr QSize kSmallScreen{1280, 800};
+// Room left for a window manager's frame: borders and a title bar.
+constexpr QSize kFrame{8, 40};
 
 } // namespace
 
 QSize firstWindowSize(const QRect& available) {
     if (available.isEmpty())
         return kPreferred;
+    if (available.width() <= kSmallScreen.width() || available.height() <= kSmallScreen.height())
+        return (available.size() - kFrame).boundedTo(kPreferred).expandedTo(QSize(1, 1));
     return {std::min(kPreferred.width(), available.width() * kScreenPercent / 100),
             std::min(kPreferred.height(), available.height() * kScreenPercent / 100)};
 }

@@ -270,6 +270,10 @@ void ExplorerPage::buildActions() {
                     copyCsv,
                     copyJson};
     rowsActions_ << copyValue << copyBits << copyHex << copyRow << copyTable << copyCsv << copyJson;
+    // The same copies on the table's context menu: a cell shows as many digits as fit, the
+    // copy has them all.
+    table_->setContextMenuPolicy(Qt::ActionsContextMenu);
+    table_->addActions({copyValue, copyBits, copyHex, copyRow});
 
     QAction* formats =
         action(tr("&Formats…"), &ExplorerPage::openFormatManager, QKeySequence(tr("Ctrl+F")));

@@ -17,12 +17,16 @@
 #include <QPalette>
 
 #include <iterator>
+#include <limits>
 
 namespace fpx::gui {
 
 namespace {
 
-constexpr int kShortValueChars = 26;
+// How many characters each number column holds until the fitter says otherwise: the value's
+// first digits, and an error's four (three) rounded digits with sign, "≈" and exponent.
+constexpr std::array<int, FormatTableModel::ColumnCount> kDefaultChars{0,  0,  0, 26, 12,
+                                                                       11, 11, 0, 0};
 
 // "≈" in front of an error computed against a stand-in input (approximate_error.h).
 QString approximateMark(bool approximate) {
@@ -31,16 +35,43 @@ QString approximateMark(bool approximate) {
                        : QString();
 }
 
-QString elided(const QString& text, int chars) {
-    return text.size() <= chars ? text : text.left(chars - 1) + QChar(0x2026);
+bool isErrorColumn(int column) {
+    return column == FormatTableModel::Error || column == FormatTableModel::UlpError ||
+           column == FormatTableModel::RelativeError;
 }
 
-QString shortNumber(const ExactValue& v, int digits, bool approximate) {
-    if (v.isNaN())
-        return QStringLiteral("—");
-    const QString text = QString::fromStdString(toSignificantDigits(v, digits));
-    return approximateMark(approximate && errorIsApproximate(false, v)) +
-           ((v.isNegative() || v.isZero() || text == "inf") ? text : "+" + text);
+// Significant digits an error column rounds to (fewer where its room is short).
+int errorDigits(int column) {
+    return column == FormatTableModel::Error ? 4 : 3;
+}
+
+const ExactValue& errorOf(const ConversionReport& report, int column) {
+    return column == FormatTableModel::Error           ? report.error
+           : column == FormatTableModel::RelativeError ? report.relativeError
+                                                       : report.ulpError;
+}
+
+DecimalParts partsOf(const std::string& text) {
+    if (std::optional<DecimalParts> parts = decimalParts(text))
+        return *parts;
+    DecimalParts nan;
+    nan.kind = DecimalParts::Kind::NaN;
+    return nan;
+}
+
+// The room an error's digits have once room for a "≈" and its "+" is kept.
+int errorRoom(const ExactValue& error, int chars) {
+    const bool plus = error.isFinite() && !error.isZero() && !error.isNegative();
+    return chars - 1 - (plus ? 1 : 0);
+}
+
+// Whether an error rounded to `digits` digits reads plainly in `room` characters, whole.
+bool errorReadsPlain(const ExactValue& error, int digits, int room) {
+    if (!error.isFinite() || error.isZero())
+        return true;
+    const DecimalParts parts = partsOf(toSignificantDigits(error, digits));
+    return readsPlain(parts, room) &&
+           fittedDecimal(parts, Notation::Plain, std::numeric_limits<int>::max()).size() <= room;
 }
 
 QString classText(const ExplorerRow& row) {
@@ -100,12 +131,15 @@ const char* columnTip(int column) {
 } // namespace
 
 FormatTableModel::FormatTableModel(ExplorerController* controller, QObject* parent)
-    : QAbstractTableModel(parent), controller_(controller) {
+    : QAbstractTableModel(parent), controller_(controller), chars_(kDefaultChars) {
+    refreshNotation();
     connect(controller_, &ExplorerController::rowsChanged, this, [this] {
+        refreshNotation();
         if (rowCount() > 0)
             emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
     });
     connect(controller_, &ExplorerController::formatsChanged, this, [this] {
+        refreshNotation();
         beginResetModel();
         endResetModel();
     });
@@ -175,17 +209,13 @@ QVariant FormatTableModel::data(const QModelIndex& index, int role) const {
             if (!x.problem.isEmpty())
                 return x.problem;
             const DecimalText value = toDecimal(rep.details.decoded.value);
-            const QString text = QString::fromStdString(value.text);
-            if (text.size() > kShortValueChars || value.exact)
-                return elided(text, kShortValueChars);
-            return text + QChar(0x2026); // rounded: the expansion goes on
+            return fittedDecimal(partsOf(value.text), notation_[Value], chars_[Value],
+                                 !value.exact);
         }
         case Error:
-            return shortNumber(rep.error, 4, !controller_->inputIsExact());
         case RelativeError:
-            return shortNumber(rep.relativeError, 3, !controller_->inputIsExact());
         case UlpError:
-            return shortNumber(rep.ulpError, 3, !controller_->inputIsExact());
+            return errorText(errorOf(rep, column), errorDigits(column), column);
         default:
             return fullText(index.row(), column);
         }
@@ -241,6 +271,101 @@ bool FormatTableModel::setData(const QModelIndex& index, const QVariant& value, 
         return false;
     controller_->setInputFromCode(index.row(), *code);
     return true;
+}
+
+QString FormatTableModel::errorText(const ExactValue& error, int digits, Column column) const {
+    if (error.isNaN())
+        return QStringLiteral("—");
+    const QString mark =
+        approximateMark(!controller_->inputIsExact() && errorIsApproximate(false, error));
+    const QString plus =
+        error.isNegative() || error.isZero() || !error.isFinite() ? QString() : QStringLiteral("+");
+    const int room = errorRoom(error, chars_[column]);
+    // Rounded, not cut: an error is a size to read, and its exact digits are in the tooltip.
+    QString text;
+    for (int d = digits; d >= 1; --d) {
+        text = fittedDecimal(partsOf(toSignificantDigits(error, d)), notation_[column],
+                             std::numeric_limits<int>::max());
+        if (text.size() <= room)
+            break;
+    }
+    return mark + plus + text;
+}
+
+void FormatTableModel::refreshNotation() {
+    const std::array<int, 4> numberColumns{Value, Error, UlpError, RelativeError};
+    for (int c : numberColumns)
+        notation_[c] = Notation::Plain;
+    for (int r = 0; r < rowCount(); ++r) {
+        const ExplorerRow& x = row(r);
+        if (!x.problem.isEmpty())
+            continue;
+        const DecimalText value = toDecimal(x.report.details.decoded.value);
+        if (!readsPlain(partsOf(value.text), chars_[Value]))
+            notation_[Value] = Notation::Scientific;
+        for (int c : {Error, UlpError, RelativeError}) {
+            const ExactValue& e = errorOf(x.report, c);
+            if (!errorReadsPlain(e, errorDigits(c), errorRoom(e, chars_[c])))
+                notation_[c] = Notation::Scientific;
+        }
+    }
+}
+
+void FormatTableModel::setColumnChars(Column column, int chars) {
+    if (column != Value && !isErrorColumn(column))
+        return;
+    chars = std::max(chars, kMinimumChars);
+    if (chars_[column] == chars)
+        return;
+    chars_[column] = chars;
+    refreshNotation();
+    if (rowCount() > 0)
+        emit dataChanged(index(0, column), index(rowCount() - 1, column), {Qt::DisplayRole});
+}
+
+QStringList FormatTableModel::widestTexts(Column column) const {
+    QStringList texts;
+    switch (column) {
+    case Name:
+        for (int r = 0; r < rowCount(); ++r)
+            texts << data(index(r, Name)).toString();
+        break;
+    case Hex:
+        for (int r = 0; r < rowCount(); ++r) {
+            const FormatSpec& spec = row(r).spec;
+            texts << QString::fromStdString(codeToHex(spec.codeMask(), spec.totalBits()));
+        }
+        break;
+    case Value:
+    case Error:
+    case UlpError:
+    case RelativeError:
+        texts << widestNumber(chars_[column]);
+        break;
+    case Class:
+        for (const char* name : {"subnormal", "qNaN", "sNaN"})
+            texts << QString::fromLatin1(name);
+        texts << QStringLiteral("normal") + QObject::tr(" (saturated)")
+              << QStringLiteral("inf") + QObject::tr(" (overflow)")
+              << QStringLiteral("nan") + QObject::tr(" (overflow)");
+        break;
+    case Flags:
+        for (ConversionFlags f :
+             {ConversionFlags{true, true, false, false}, ConversionFlags{true, false, true, false},
+              ConversionFlags{false, false, false, true}})
+            texts << QString::fromStdString(flagsToString(f));
+        break;
+    case Bits:
+    case ColumnCount:
+        break;
+    }
+    return texts;
+}
+
+QString FormatTableModel::widestNumber(int chars) {
+    // Digits with the marks that may stand among them, in case a fallback font draws "…" or
+    // "≈" wider than a digit.
+    return QString(std::max(0, chars - 2), QChar('0')) + QChar(0x2026) + approximateMark(true);
 }
 
 void FormatTableModel::toggleBit(int r, int bit) {

@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pages/explorer/table_fit.h"
 
+#include "common/zoom.h"
 #include "pages/explorer/bit_cells_delegate.h"
 #include "pages/explorer/format_table_model.h"
 
 #include <QEvent>
+#include <QFontMetrics>
 #include <QHeaderView>
+#include <QStyle>
 #include <QTableView>
 
 #include <algorithm>
 #include <array>
-#include <numeric>
 
 namespace fpx::gui {
 
@@ -22,6 +24,11 @@ namespace {
 constexpr std::array<int, 5> kOptionalColumns{FormatTableModel::RelativeError,
                                               FormatTableModel::Flags, FormatTableModel::Class,
                                               FormatTableModel::UlpError, FormatTableModel::Hex};
+
+// The exact value's room in characters: enough for a sign, nine digits and a three-digit
+// exponent at least ("-1.40129846…e-45"), and no more than FP64's 0.1 written out whole.
+constexpr int kMinimumValueChars = 18;
+constexpr int kMaximumValueChars = 60;
 
 } // namespace
 
@@ -37,41 +44,60 @@ bool TableFitter::eventFilter(QObject* watched, QEvent* event) {
     return false;
 }
 
+int TableFitter::naturalCellWidth(const QFont& font, int cells) {
+    // Big cells for the small formats (a projector); for FP32's 33 cells a digit and a
+    // margin, for FP64's 65 a digit, so that their rows fit 1024 pixels (beside the Lessons
+    // panel for FP32) with the value and the error. All in proportion to a digit of the
+    // table's font: they grow with the zoom and never depend on the width.
+    const int digit = QFontMetrics(font).horizontalAdvance('0');
+    return cells <= 20 ? digit + 12 : cells <= 36 ? digit + 2 : std::max(8, digit);
+}
+
 void TableFitter::fit() {
     // Setting widths can show or hide a scroll bar, which resizes the viewport and asks again.
-    if (fitting_ || !table_->model())
+    auto* model = qobject_cast<FormatTableModel*>(table_->model());
+    if (fitting_ || !model)
         return;
     fitting_ = true;
-    const int count = table_->model()->columnCount();
+    const int count = model->columnCount();
     QHeaderView* header = table_->horizontalHeader();
     header->setSectionResizeMode(QHeaderView::Interactive);
     header->setStretchLastSection(false);
 
-    // Big cells for the small formats (a projector), narrower ones for FP32 and FP64. When the
-    // width is short they narrow down to three quarters of a digit (the cells' bold digits are
-    // drawn in a smaller pixel size than the text), which follows the table's font and zoom.
+    // Every width below comes from the formats, the font (and so the zoom) and the width of
+    // the view, never from the value shown: a column must not come and go, nor a bit cell
+    // move under the mouse, because the value changed.
     const std::vector<FormatSpec> specs = formats_();
     const BitCellLayout shape = BitCellLayout::forFormats(specs, 1);
-    const int cells = shape.leftCells + shape.rightCells;
-    const int digit = table_->fontMetrics().horizontalAdvance('0');
-    const int naturalCell = cells <= 20   ? digit + 12
-                            : cells <= 36 ? digit + 7
-                                          : std::max(10, digit + 2);
-    const int minimumCell = std::max(7, (3 * digit + 3) / 4);
-    auto bitsWidth = [&](int cellWidth) {
-        return std::max(BitCellLayout::forFormats(specs, cellWidth).totalWidth(),
-                        header->sectionSizeHint(FormatTableModel::Bits));
+    const int cell = naturalCellWidth(table_->font(), shape.leftCells + shape.rightCells);
+    const QFont numberFont = fixedPitchFont().resolve(table_->font());
+    const QFontMetrics numbers(numberFont);
+    const QFontMetrics words(table_->font());
+    // The item view's margins around a cell's text (QCommonStyle, CT_ItemViewItem), and a
+    // pixel to spare for rounding at fractional scales.
+    const int margin = 2 * (table_->style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 1) + 2;
+    auto widthOf = [&](int c) {
+        int width = header->sectionSizeHint(c);
+        const QFontMetrics& metrics = c == FormatTableModel::Name || c == FormatTableModel::Class ||
+                                              c == FormatTableModel::Flags
+                                          ? words
+                                          : numbers;
+        for (const QString& text : model->widestTexts(static_cast<FormatTableModel::Column>(c)))
+            width = std::max(width, metrics.horizontalAdvance(text) + margin);
+        return width;
+    };
+    // The value's room for `chars` characters.
+    auto valueWidth = [&](int chars) {
+        return std::max(header->sectionSizeHint(FormatTableModel::Value),
+                        numbers.horizontalAdvance(FormatTableModel::widestNumber(chars)) + margin);
     };
 
-    // Every column back, as wide as its widest text (header included).
-    for (int c = 0; c < count; ++c)
-        table_->setColumnHidden(c, false);
-    bits_->setLayout(BitCellLayout::forFormats(specs, naturalCell));
-    table_->resizeColumnsToContents();
     std::vector<int> width(static_cast<std::size_t>(count));
     for (int c = 0; c < count; ++c)
-        width[static_cast<std::size_t>(c)] = table_->columnWidth(c);
-    auto& bits = width[FormatTableModel::Bits];
+        width[static_cast<std::size_t>(c)] = widthOf(c);
+    width[FormatTableModel::Bits] = std::max(BitCellLayout::forFormats(specs, cell).totalWidth(),
+                                             header->sectionSizeHint(FormatTableModel::Bits));
+    width[FormatTableModel::Value] = valueWidth(kMinimumValueChars);
     hidden_.clear();
     auto total = [&] {
         int sum = 0;
@@ -81,25 +107,15 @@ void TableFitter::fit() {
         return sum;
     };
 
+    // The bits are what a projector is for: they keep their size at every zoom, and the
+    // repeated columns step out instead. If even the format, bits, value and error do not
+    // fit, the table scrolls.
     const int available = table_->viewport()->width();
-    int cell = naturalCell;
-    bits = bitsWidth(cell);
-    auto narrowBitsTo = [&](int smallest) {
-        if (total() <= available)
-            return;
-        const int room = available - (total() - bits);
-        while (cell > smallest && bitsWidth(cell) > room)
-            --cell;
-        bits = bitsWidth(cell);
-    };
-    // The bits are what a projector is for: the repeated columns step out before the cells
-    // narrow, so that zooming in makes the cells larger rather than the other columns.
     for (int c : kOptionalColumns) {
         if (c >= count || total() <= available)
             break;
         hidden_.push_back(c);
     }
-    narrowBitsTo(minimumCell);
     // Hiding a wide column may leave room for a narrower one hidden before it: the more
     // useful ones come back first.
     for (auto it = hidden_.rbegin(); it != hidden_.rend();) {
@@ -109,9 +125,14 @@ void TableFitter::fit() {
         else
             ++it;
     }
-    // What is left over widens the exact value, whose digits go on.
-    if (FormatTableModel::Value < count && total() < available)
-        width[FormatTableModel::Value] += available - total();
+    // What is left over widens the exact value, whose digits go on: as many more characters
+    // as fit, and the column takes the rest of the width.
+    int chars = kMinimumValueChars;
+    const int others = total() - width[FormatTableModel::Value];
+    while (chars < kMaximumValueChars && others + valueWidth(chars + 1) <= available)
+        ++chars;
+    width[FormatTableModel::Value] = std::max(valueWidth(chars), available - others);
+    model->setColumnChars(FormatTableModel::Value, chars);
 
     bits_->setLayout(BitCellLayout::forFormats(specs, cell));
     for (int c = 0; c < count; ++c) {

@@ -8,19 +8,23 @@
 #include <functional>
 #include <vector>
 
+class QFont;
 class QTableView;
 
 namespace fpx::gui {
 
 class BitCellsDelegate;
 
-// Fits the explorer's columns into the width the table has, every time the values, the
-// formats, the zoom or the table's width change, so that each shown column holds its whole
-// text and lies inside the view. Numbers are never cut: when the width is short, the bit cells
-// narrow first, then the columns the Details tab repeats in full (relative error, flags, class,
-// ULP error, hex code, in that order) step out of the table; they come back when the width
-// allows. The format, the bits, the exact value and the error always stay; if even they do not
-// fit (FP64 at a large zoom), the table scrolls rather than cut a number.
+// Fits the explorer's columns into the width the table has, so that each shown column holds
+// its whole text and lies inside the view. The widths follow the formats, the zoom and the
+// table's width, never the value shown: each column is as wide as the widest text it can show
+// for these formats, the number columns hold a set number of characters (the model writes its
+// numbers to fit them), and so no column comes or goes, and no bit moves, as the value
+// changes. The bit cells keep their natural size at every zoom; when the width is short, the
+// columns the Details tab repeats in full (relative error, flags, class, ULP error, hex code,
+// in that order) step out of the table and come back when the width allows. The format, the
+// bits, the exact value and the error always stay; if even they do not fit (FP64 at a large
+// zoom), the table scrolls rather than shrink a bit. What is left over widens the value.
 class TableFitter : public QObject {
     Q_OBJECT
 
@@ -32,6 +36,9 @@ class TableFitter : public QObject {
     void fit();
     // The columns stepped out of the table for want of width.
     std::vector<int> hiddenColumns() const { return hidden_; }
+    // The width of a bit cell for a table in `font` whose widest row has `cells` cells: the
+    // bits never get narrower than this at a zoom.
+    static int naturalCellWidth(const QFont& font, int cells);
 
     bool eventFilter(QObject* watched, QEvent* event) override;
 
