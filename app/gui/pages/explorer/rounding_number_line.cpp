@@ -298,7 +298,10 @@ void RoundingNumberLine::paintEvent(QPaintEvent*) {
         const double x = std::clamp(centreX - w / 2, 0.0, std::max(0.0, width() - w));
         return std::pair{shown, QRectF(x, top, w, h)};
     };
-    const double third = std::max(1.0, width() / 3.0 - h * 0.5);
+    // A third of the width for each neighbour's label, but no more than about 24 digits: on a
+    // wide screen longer expansions only crowd the half-way label between them.
+    const double third = std::max(
+        1.0, std::min(width() / 3.0 - h * 0.5, fm.horizontalAdvance(QLatin1Char('0')) * 30.0));
     // The input's label, with "input" before it where it fits.
     {
         // Off the drawn stretch (past the range, ±∞) the needle stands at the edge, the label
@@ -339,7 +342,7 @@ void RoundingNumberLine::paintEvent(QPaintEvent*) {
     painter.setFont(font());
     if (showMidpoint_) {
         // Between the neighbours' labels, where there is room.
-        const double room = highBox.left() - lowBox.right() - h;
+        const double room = std::min(highBox.left() - lowBox.right() - h, third);
         if (room > fm.horizontalAdvance(QStringLiteral("0.0…e-0"))) {
             auto [shown, box] = placed(midpointDecimal_, xAt(0.5), labelRow, room);
             box.moveLeft(std::clamp(box.left(), lowBox.right() + h / 2.0,
