@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "common/zoom.h"
 
+#include "common/plot_legibility.h"
 #include "plot_palette.h"
 
 #include <qcustomplot.h>
@@ -189,6 +190,10 @@ void ZoomController::adopt(QCustomPlot* plot) {
     // Just before the layout of each replot, whatever the page's code drew with, so the zoom
     // needs no hook in the drawing code of any page.
     connect(plot, &QCustomPlot::beforeReplot, this, [this, plot] { scalePlot(plot); });
+    keepLegible(*plot);
+    // A plot drawn before it was adopted (a page built while the zoom was not 100 %) shows the
+    // zoom's fonts now, not at its next run.
+    plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void ZoomController::scalePlot(QCustomPlot* plot) const {
@@ -213,6 +218,12 @@ void ZoomController::scalePlot(QCustomPlot* plot) const {
 }
 
 bool ZoomController::eventFilter(QObject* watched, QEvent* event) {
+    // A plot a page makes later (a lab opened, a view built on demand) is adopted as it first
+    // shows, before it is drawn at a size the zoom has not seen.
+    if (event->type() == QEvent::Show && window_)
+        if (auto* plot = qobject_cast<QCustomPlot*>(watched);
+            plot && plot->window() == window_ && !plot->property("fpxZoomAdopted").toBool())
+            adopt(plot);
     if (event->type() != QEvent::Wheel || !window_)
         return false;
     auto* wheel = static_cast<QWheelEvent*>(event);

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "common/plot_legibility.h"
+
+#include "plot_palette.h"
+
+#include <qcustomplot.h>
+
+#include <QFontMetricsF>
+#include <QScrollArea>
+#include <QScrollBar>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numbers>
+#include <set>
+
+namespace fpx::gui {
+
+namespace {
+
+constexpr const char* kInstalled = "fpxLegible";
+
+// What the page asked of one axis's ticker, so that every pass thins from that and not from what
+// an earlier pass left: a wider plot (a smaller zoom) gets its ticks back. A page that sets a new
+// ticker, or new ticks or a new count on the same one, is seen as asking anew.
+struct AxisTicks {
+    QWeakPointer<QCPAxisTicker> ticker;
+    int ownCount = 0;
+    int appliedCount = 0;
+    QMap<double, QString> ownTicks;
+    QMap<double, QString> appliedTicks;
+};
+
+class Legibility : public QObject {
+  public:
+    explicit Legibility(QCustomPlot& plot) : QObject(&plot), plot_(&plot) {
+        connect(&plot, &QCustomPlot::afterLayout, this, &Legibility::afterLayout);
+    }
+
+  private:
+    void afterLayout();
+    bool fitTicks(QCPAxis& axis);
+    bool fitLegend();
+    void drawThinnestOnTop();
+    void keepMinimumHeight();
+
+    QCustomPlot* plot_;
+    std::map<const QCPAxis*, AxisTicks> axes_;
+    bool busy_ = false;
+};
+
+// The extent of `label` along `axis`, and the gap it wants from its neighbours.
+double labelExtent(const QCPAxis& axis, const QFontMetricsF& metrics, const QString& label) {
+    const QSizeF size =
+        metrics.boundingRect(QRectF(), Qt::AlignCenter | Qt::TextDontClip, label).size();
+    const double angle = axis.tickLabelRotation() * std::numbers::pi / 180;
+    const double c = std::abs(std::cos(angle)), s = std::abs(std::sin(angle));
+    return axis.orientation() == Qt::Horizontal ? size.width() * c + size.height() * s
+                                                : size.height() * c + size.width() * s;
+}
+
+bool inRange(const QCPAxis& axis, double value) {
+    return value >= axis.range().lower && value <= axis.range().upper;
+}
+
+QCPAxisTickerText* textTicker(QCPAxis& axis) {
+    return dynamic_cast<QCPAxisTickerText*>(axis.ticker().data());
+}
+
+// Every `stride`-th of the ticks inside the axis's range (and those outside, which are not
+// drawn), so the kept labels are evenly spaced.
+QMap<double, QString> everyNth(const QCPAxis& axis, const QMap<double, QString>& ticks,
+                               int stride) {
+    QMap<double, QString> kept;
+    int index = 0;
+    for (auto it = ticks.begin(); it != ticks.end(); ++it) {
+        if (!inRange(axis, it.key())) {
+            kept.insert(it.key(), it.value());
+            continue;
+        }
+        if (index++ % stride == 0)
+            kept.insert(it.key(), it.value());
+    }
+    return kept;
+}
+
+bool Legibility::fitTicks(QCPAxis& axis) {
+    QSharedPointer<QCPAxisTicker> ticker = axis.ticker();
+    if (!ticker || !axis.visible() || !axis.tickLabels() || axis.axisRect()->width() <= 0 ||
+        axis.axisRect()->height() <= 0)
+        return false;
+    AxisTicks& state = axes_[&axis];
+    const bool sameTicker = state.ticker.toStrongRef() == ticker;
+    if (QCPAxisTickerText* text = textTicker(axis)) {
+        if (!sameTicker || text->ticks() != state.appliedTicks)
+            state.ownTicks = text->ticks();
+        state.ticker = ticker;
+        QMap<double, QString> kept = state.ownTicks;
+        const int inside = int(std::count_if(state.ownTicks.keyBegin(), state.ownTicks.keyEnd(),
+                                             [&](double k) { return inRange(axis, k); }));
+        for (int stride = 1; stride <= std::max(1, inside); ++stride) {
+            kept = everyNth(axis, state.ownTicks, stride);
+            QVector<double> ticks;
+            QVector<QString> labels;
+            for (auto it = kept.begin(); it != kept.end(); ++it) {
+                ticks << it.key();
+                labels << it.value();
+            }
+            if (!tickLabelsCollide(axis, ticks, labels))
+                break;
+        }
+        state.appliedTicks = kept;
+        if (kept == text->ticks())
+            return false;
+        text->setTicks(kept);
+        return true;
+    }
+    if (!sameTicker || ticker->tickCount() != state.appliedCount)
+        state.ownCount = ticker->tickCount();
+    state.ticker = ticker;
+    const QString format = axis.numberFormat();
+    const QChar formatChar = format.isEmpty() ? QChar('g') : format.at(0);
+    int count = state.ownCount;
+    for (; count > 1; --count) {
+        ticker->setTickCount(count);
+        QVector<double> ticks;
+        QVector<QString> labels;
+        ticker->generate(axis.range(), axis.parentPlot()->locale(), formatChar,
+                         axis.numberPrecision(), ticks, nullptr, &labels);
+        if (!tickLabelsCollide(axis, ticks, labels))
+            break;
+    }
+    ticker->setTickCount(count);
+    const bool changed = count != state.appliedCount;
+    state.appliedCount = count;
+    return changed;
+}
+
+bool Legibility::fitLegend() {
+    QCPLegend* legend = plot_->legend;
+    if (!legend || !legend->visible() || !plot_->axisRect())
+        return false;
+    QCPAxisRect* rect = plot_->axisRect();
+    if (!rect->insetLayout()->elements(false).contains(legend))
+        return false; // in a row of its own, wrapped to the plot's width
+    const QSize wanted = legend->minimumOuterSizeHint();
+    if (legend->outerRect().width() >= wanted.width() &&
+        legend->outerRect().height() >= wanted.height() &&
+        rect->rect().contains(legend->outerRect()))
+        return false;
+    plots::placeLegendAbove(*plot_);
+    plots::wrapLegendToWidth(*plot_);
+    return true;
+}
+
+// Lines on each layer, widest first; markers without a line last of all. Bars and items stay
+// under them in the order the page made them.
+void Legibility::drawThinnestOnTop() {
+    std::map<QCPLayer*, std::vector<QCPAbstractPlottable*>> lines;
+    for (int i = 0; i < plot_->plottableCount(); ++i) {
+        QCPAbstractPlottable* p = plot_->plottable(i);
+        if (qobject_cast<QCPGraph*>(p) || qobject_cast<QCPCurve*>(p))
+            lines[p->layer()].push_back(p);
+    }
+    auto width = [](QCPAbstractPlottable* p) {
+        if (auto* graph = qobject_cast<QCPGraph*>(p);
+            graph && graph->lineStyle() == QCPGraph::lsNone)
+            return -1.0;
+        return std::max(1.0, p->pen().widthF());
+    };
+    for (auto& [layer, drawn] : lines) {
+        if (!layer || drawn.size() < 2)
+            continue;
+        // The layer's own order of these lines (plottable() is the order they were made in).
+        std::vector<QCPAbstractPlottable*> current;
+        for (QCPLayerable* child : layer->children())
+            if (auto* p = qobject_cast<QCPAbstractPlottable*>(child);
+                p && std::find(drawn.begin(), drawn.end(), p) != drawn.end())
+                current.push_back(p);
+        std::vector<QCPAbstractPlottable*> wanted = current;
+        std::stable_sort(wanted.begin(), wanted.end(),
+                         [&](auto* a, auto* b) { return width(a) > width(b); });
+        if (wanted == current)
+            continue;
+        for (QCPAbstractPlottable* p : wanted)
+            p->setLayer(layer); // to the top of its layer, in turn
+    }
+}
+
+// Whether a layout above `widget` gives way to a taller widget: a scroll area scrolls, where any
+// other layout would hold the window taller than the screen.
+bool scrollsVertically(const QWidget& widget) {
+    for (const QWidget* w = widget.parentWidget(); w; w = w->parentWidget())
+        if (auto* scroll = qobject_cast<const QScrollArea*>(w))
+            return scroll->verticalScrollBarPolicy() != Qt::ScrollBarAlwaysOff;
+    return false;
+}
+
+void Legibility::keepMinimumHeight() {
+    if (!scrollsVertically(*plot_))
+        return; // its page has no room to give: the plot keeps the height the page gives it
+    std::set<int> rows;
+    for (QCPAxisRect* rect : plot_->axisRects())
+        if (rect->visible())
+            rows.insert(rect->outerRect().top());
+    // What the page asked for, kept apart from what this pass set (as the zoom does with fonts).
+    int own = plot_->minimumHeight();
+    const QVariantList stored = plot_->property("fpxOwnMinimumHeight").toList();
+    if (stored.size() == 2 && stored[1].toInt() == own)
+        own = stored[0].toInt();
+    const int wanted =
+        std::max(own, plotMinimumHeight(plot_->font(), std::max<int>(1, int(rows.size()))));
+    plot_->setProperty("fpxOwnMinimumHeight", QVariantList{own, wanted});
+    if (plot_->minimumHeight() != wanted)
+        plot_->setMinimumHeight(wanted);
+}
+
+void Legibility::afterLayout() {
+    if (busy_)
+        return;
+    busy_ = true;
+    // Forget the axes of cleared layouts.
+    std::set<const QCPAxis*> alive;
+    for (QCPAxisRect* rect : plot_->axisRects())
+        for (QCPAxis* axis : rect->axes())
+            alive.insert(axis);
+    std::erase_if(axes_, [&](const auto& entry) { return !alive.contains(entry.first); });
+
+    bool changed = fitLegend();
+    if (changed) { // the axis rects have their new size: lay out before the ticks are fitted
+        plot_->plotLayout()->update(QCPLayoutElement::upPreparation);
+        plot_->plotLayout()->update(QCPLayoutElement::upMargins);
+        plot_->plotLayout()->update(QCPLayoutElement::upLayout);
+        changed = false;
+    }
+    for (QCPAxisRect* rect : plot_->axisRects())
+        for (QCPAxis* axis : rect->axes())
+            changed = fitTicks(*axis) || changed;
+    if (changed) { // the ticks again, and the margins their labels need
+        plot_->plotLayout()->update(QCPLayoutElement::upPreparation);
+        plot_->plotLayout()->update(QCPLayoutElement::upMargins);
+        plot_->plotLayout()->update(QCPLayoutElement::upLayout);
+    }
+    drawThinnestOnTop();
+    keepMinimumHeight();
+    busy_ = false;
+}
+
+} // namespace
+
+int plotMinimumHeight(const QFont& font, int rectRows) {
+    const double line = QFontMetricsF(font).lineSpacing();
+    return int(std::ceil(line * (kPlotMinimumLines + kStackedRectLines * (rectRows - 1))));
+}
+
+bool tickLabelsCollide(const QCPAxis& axis, const QVector<double>& ticks,
+                       const QVector<QString>& labels) {
+    const QFontMetricsF metrics(axis.tickLabelFont());
+    const double gap =
+        axis.orientation() == Qt::Horizontal ? metrics.averageCharWidth() : metrics.height() / 4;
+    struct Placed {
+        double at, extent;
+    };
+    std::vector<Placed> placed;
+    for (qsizetype i = 0; i < ticks.size() && i < labels.size(); ++i)
+        if (inRange(axis, ticks[i]) && !labels[i].isEmpty())
+            placed.push_back({axis.coordToPixel(ticks[i]), labelExtent(axis, metrics, labels[i])});
+    std::sort(placed.begin(), placed.end(),
+              [](const Placed& a, const Placed& b) { return a.at < b.at; });
+    for (std::size_t i = 1; i < placed.size(); ++i)
+        if (placed[i].at - placed[i - 1].at < (placed[i].extent + placed[i - 1].extent) / 2 + gap)
+            return true;
+    return false;
+}
+
+namespace {
+
+// Gives way downwards only: as wide as its content asks (and its scroll bar), as a plain layout
+// would be, so that nothing is cut at the right; as short as the window needs.
+class PlotsScrollArea : public QScrollArea {
+  public:
+    using QScrollArea::QScrollArea;
+
+    QSize minimumSizeHint() const override {
+        return withContentWidth(QScrollArea::minimumSizeHint(),
+                                widget() ? widget()->minimumSizeHint().width() : 0);
+    }
+    QSize sizeHint() const override {
+        return withContentWidth(QScrollArea::sizeHint(),
+                                widget() ? widget()->sizeHint().width() : 0);
+    }
+
+  private:
+    QSize withContentWidth(QSize hint, int content) const {
+        hint.setWidth(std::max(hint.width(), content + verticalScrollBar()->sizeHint().width() +
+                                                 2 * frameWidth()));
+        return hint;
+    }
+};
+
+} // namespace
+
+QScrollArea* plotsScrollArea(QWidget* parent) {
+    auto* scroll = new PlotsScrollArea(parent);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    return scroll;
+}
+
+void keepLegible(QCustomPlot& plot) {
+    if (keepsLegible(plot))
+        return;
+    plot.setProperty(kInstalled, true);
+    new Legibility(plot);
+}
+
+bool keepsLegible(const QCustomPlot& plot) {
+    return plot.property(kInstalled).toBool();
+}
+
+} // namespace fpx::gui
