@@ -15,7 +15,7 @@ using namespace fpx;
 
 namespace {
 
-using Wide = unsigned __int128;
+__extension__ typedef unsigned __int128 Wide;
 
 Wide distance(std::uint64_t units, std::uint64_t count, std::uint64_t all, std::uint64_t total) {
     const Wide a = Wide(units) * total, b = Wide(count) * all;

@@ -8,6 +8,9 @@ namespace fpx {
 
 namespace {
 
+// count · units needs up to 64 + 27 bits.
+__extension__ typedef unsigned __int128 Wide;
+
 std::uint64_t unitsInAll(int decimals) {
     std::uint64_t units = 100;
     for (int d = 0; d < decimals; ++d)
@@ -20,17 +23,16 @@ std::uint64_t unitsInAll(int decimals) {
 std::vector<PercentShare> percentShares(const std::vector<std::uint64_t>& counts, int decimals) {
     const std::size_t n = counts.size();
     std::vector<PercentShare> shares(n);
-    const unsigned __int128 total =
-        std::accumulate(counts.begin(), counts.end(), static_cast<unsigned __int128>(0));
+    const Wide total = std::accumulate(counts.begin(), counts.end(), static_cast<Wide>(0));
     if (total == 0)
         return shares;
     const std::uint64_t all = unitsInAll(decimals);
     // Quota of count i: counts[i] · all / total, exactly, as floor and remainder (over total).
     // A non-zero count under one unit gets its one unit first; the rest share what is left.
-    std::vector<unsigned __int128> remainder(n);
+    std::vector<Wide> remainder(n);
     std::int64_t left = static_cast<std::int64_t>(all);
     for (std::size_t i = 0; i < n; ++i) {
-        const unsigned __int128 scaled = static_cast<unsigned __int128>(counts[i]) * all;
+        const Wide scaled = static_cast<Wide>(counts[i]) * all;
         shares[i].units = static_cast<std::uint64_t>(scaled / total);
         remainder[i] = scaled % total;
         shares[i].belowOneUnit = counts[i] != 0 && shares[i].units == 0;
