@@ -3,6 +3,7 @@
 
 #include "common/format_selection.h"
 #include "common/number_text.h"
+#include "common/plot_legibility.h"
 #include "pages/arithmetic/accumulation_plot.h"
 #include "plot_builder.h"
 
@@ -24,6 +25,7 @@
 #include <QMenu>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
@@ -188,7 +190,6 @@ AccumulationPanel::AccumulationPanel(FormatSelection* selection, QWidget* parent
     auto* splitter = new QSplitter(Qt::Vertical, this);
     plot_ = new QCustomPlot(splitter);
     plot_->setObjectName("accPlot");
-    plot_->setMinimumHeight(260);
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     table_ = new QTableWidget(0, ColumnCount, splitter);
     table_->setObjectName("accTable");
@@ -206,7 +207,12 @@ AccumulationPanel::AccumulationPanel(FormatSelection* selection, QWidget* parent
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
     splitter->setSizes({600, 260});
-    layout->addWidget(splitter, 1);
+    // The plot keeps a legible height at every zoom (common/plot_legibility.h): on a short
+    // window the plot and table scroll rather than squash.
+    QScrollArea* scroll = plotsScrollArea(this);
+    scroll->setObjectName("accResults");
+    scroll->setWidget(splitter);
+    layout->addWidget(scroll, 1);
 
     progressTimer_.setInterval(50);
     connect(&progressTimer_, &QTimer::timeout, this, [this] {

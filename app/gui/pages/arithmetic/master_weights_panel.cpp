@@ -4,6 +4,7 @@
 #include "common/error_style.h"
 #include "common/format_selection.h"
 #include "common/number_text.h"
+#include "common/plot_legibility.h"
 #include "plot_palette.h"
 
 #include "fpx/exact/conversion.h"
@@ -15,6 +16,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -63,7 +65,15 @@ QTableWidgetItem* cell(const QString& text, const QString& tip = {}) {
 
 MasterWeightsPanel::MasterWeightsPanel(FormatSelection* selection, QWidget* parent)
     : QWidget(parent), selection_(selection) {
-    auto* layout = new QVBoxLayout(this);
+    // Everything in a scroll area: the plots keep a legible height at every zoom
+    // (common/plot_legibility.h), and a short window scrolls rather than squash them.
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    QScrollArea* scroll = plotsScrollArea(this);
+    outer->addWidget(scroll);
+    auto* content = new QWidget(scroll);
+    scroll->setWidget(content);
+    auto* layout = new QVBoxLayout(content);
     auto* bar = new QHBoxLayout;
     weightEdit_ = new QLineEdit(QStringLiteral("1"), this);
     weightEdit_->setObjectName("weightEdit");

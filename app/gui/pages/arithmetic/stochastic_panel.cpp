@@ -4,6 +4,7 @@
 #include "common/error_style.h"
 #include "common/format_selection.h"
 #include "common/number_text.h"
+#include "common/plot_legibility.h"
 #include "plot_palette.h"
 
 #include "fpx/exact/arithmetic.h"
@@ -18,6 +19,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -36,7 +38,15 @@ constexpr int kExpected = 3; // orange
 
 StochasticPanel::StochasticPanel(FormatSelection* selection, QWidget* parent)
     : QWidget(parent), selection_(selection) {
-    auto* layout = new QVBoxLayout(this);
+    // Everything in a scroll area: the plots keep a legible height at every zoom
+    // (common/plot_legibility.h), and a short window scrolls rather than squash them.
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    QScrollArea* scroll = plotsScrollArea(this);
+    outer->addWidget(scroll);
+    auto* content = new QWidget(scroll);
+    scroll->setWidget(content);
+    auto* layout = new QVBoxLayout(content);
     auto* bar = new QHBoxLayout;
     valueEdit_ = new QLineEdit(QStringLiteral("0.1"), this);
     valueEdit_->setObjectName("srValueEdit");

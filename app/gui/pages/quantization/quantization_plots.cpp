@@ -19,27 +19,6 @@ namespace {
 // The longest kind of legend entry of these plots.
 constexpr const char* kLongestEntry = "mxfp8_e4m3 (1,024 exact)";
 
-// The left axis asks for a tick per 40 pixels or so of its height: a short plot (a small
-// screen, a long legend) would otherwise print its numbers over each other. The height is known
-// once the plot is laid out, after this replot's ticks were made, so a changed count draws the
-// plot once more.
-void fitLeftTicksToHeight(QCustomPlot& plot) {
-    if (plot.property("fpxLeftTicksFit").toBool())
-        return;
-    plot.setProperty("fpxLeftTicksFit", true);
-    QObject::connect(&plot, &QCustomPlot::afterLayout, &plot, [p = &plot] {
-        bool changed = false;
-        for (QCPAxisRect* rect : p->axisRects())
-            if (QCPAxis* y = rect->axis(QCPAxis::atLeft)) {
-                const int ticks = std::clamp(rect->height() / 40, 2, 5);
-                changed = changed || y->ticker()->tickCount() != ticks;
-                y->ticker()->setTickCount(ticks);
-            }
-        if (changed)
-            p->replot(QCustomPlot::rpQueuedReplot);
-    });
-}
-
 } // namespace
 
 void drawValueHistogram(QCustomPlot& plot, const QuantizationResult& result,
@@ -88,7 +67,6 @@ void drawValueHistogram(QCustomPlot& plot, const QuantizationResult& result,
     y->setLabel(QObject::tr("count"));
     x->setRange(h.low, h.high);
     y->setRange(0, top);
-    fitLeftTicksToHeight(plot);
     plots::applyTheme(plot);
     plot.replot();
 }
@@ -130,7 +108,6 @@ void drawErrorHistograms(QCustomPlot& plot, const QuantizationResult& result) {
     if (low < high)
         x->setRange(low / 2, high * 2);
     y->setRange(0, top * 1.1);
-    fitLeftTicksToHeight(plot);
     plots::applyTheme(plot);
     plot.replot();
 }
@@ -175,7 +152,6 @@ void drawBlockSizeSweep(QCustomPlot& plot, const QuantizationResult& result) {
         y->setRange(low - 1 - 0.05 * (high - low), high + 1 + 0.05 * (high - low));
     if (result.sweep.empty())
         plot.legend->setVisible(false);
-    fitLeftTicksToHeight(plot);
     plots::applyTheme(plot);
     plot.replot();
 }

@@ -7,6 +7,7 @@
 #include "plot_frame.h"
 
 #include "fpx/exact/format_catalogue.h"
+#include "fpx/training/percent_shares.h"
 
 #include <qcustomplot.h>
 
@@ -29,12 +30,6 @@ namespace fpx::gui {
 namespace {
 
 enum Column { Format, Flushed, Subnormal, Normal, Overflow, Zero, BestScales, MaxError, Columns };
-
-QString percent(double fraction) {
-    if (fraction == 0)
-        return QStringLiteral("0");
-    return QString::number(100 * fraction, 'g', 4) + QStringLiteral(" %");
-}
 
 } // namespace
 
@@ -234,9 +229,23 @@ void RangeView::fillTable() {
                      {Normal, RangeZone::Normal},
                      {Overflow, RangeZone::Overflow},
                      {Zero, RangeZone::Zero}};
+        // Shares that add up to 100 % with the non-finite inputs (in no column), "<0.01 %" for
+        // a zone that holds values but less than that; the exact count on hover.
+        std::vector<std::uint64_t> counts;
         for (const auto& z : zones)
-            set(z.column, percent(fit.fraction(z.zone)),
+            counts.push_back(fit.count(z.zone));
+        counts.push_back(fit.nonFinite);
+        const std::vector<PercentShare> shares = percentShares(counts, 2);
+        for (std::size_t i = 0; i < std::size(zones); ++i) {
+            const auto& z = zones[i];
+            const QString share = QString::fromStdString(percentShareText(shares[i], 2));
+            set(z.column, share == "0" ? share : share + QStringLiteral(" %"),
                 fit.count(z.zone) ? rangeZoneColour(z.zone, theme) : QColor());
+            table_->item(r, z.column)
+                ->setToolTip(tr("%L1 of %L2 values")
+                                 .arg(qulonglong(fit.count(z.zone)))
+                                 .arg(qulonglong(fit.total())));
+        }
         // A lowest k of INT64_MIN: nothing flushes at any scale below (RangeFit::bestScales).
         const auto bestText = [](const std::array<std::int64_t, 2>& k) {
             const QString highest = QStringLiteral("2^%1").arg(k[1]);

@@ -3,6 +3,8 @@
 
 #include "plot_frame.h"
 
+#include "fpx/training/percent_shares.h"
+
 #include <qcustomplot.h>
 
 #include <algorithm>
@@ -45,6 +47,81 @@ void fitLog2Axis(QCPAxis* y, double low, double high, const QString& label) {
     y->setRange(low - pad, high + pad);
     y->setTicker(powerOfTwoTicker(low - pad, high + pad, 5));
     y->setLabel(label);
+}
+
+// Lays out the range plot's bands at the fonts the zoom gave it: each row two lines and a bit of
+// its labels' font tall, and each zone's label in its long form ("normal 99.99 %") where that
+// fits inside the zone, its short form ("99.99 %") where only that fits, none where the zone is
+// narrower still (the table has every share, and its exact count on hover). Pixels are known
+// only after a layout, so on every one.
+void layOutZoneLabels(QCustomPlot& plot) {
+    QCPAxisRect* bands = nullptr;
+    for (QCPAxisRect* rect : plot.axisRects())
+        if (rect->property("fpxBandRows").isValid())
+            bands = rect;
+    if (!bands)
+        return;
+    const QFontMetricsF rowMetrics(bands->axis(QCPAxis::atLeft)->tickLabelFont());
+    const int rows = bands->property("fpxBandRows").toInt();
+    const int height = int(std::ceil(rows * 2.2 * rowMetrics.lineSpacing()));
+    if (bands->minimumSize().height() != height) {
+        bands->setMinimumSize(0, height);
+        bands->setMaximumSize(QWIDGETSIZE_MAX, height);
+        plot.plotLayout()->update(QCPLayoutElement::upPreparation);
+        plot.plotLayout()->update(QCPLayoutElement::upMargins);
+        plot.plotLayout()->update(QCPLayoutElement::upLayout);
+    }
+    for (int i = 0; i < plot.itemCount(); ++i) {
+        auto* text = qobject_cast<QCPItemText*>(plot.item(i));
+        if (!text || !text->property("fpxZoneFrom").isValid() || !text->position->keyAxis())
+            continue;
+        const QCPAxis* axis = text->position->keyAxis();
+        const double from = axis->coordToPixel(text->property("fpxZoneFrom").toDouble());
+        const double to = axis->coordToPixel(text->property("fpxZoneTo").toDouble());
+        const QFontMetricsF metrics(text->font());
+        const double room = std::abs(to - from) - metrics.averageCharWidth();
+        const QString longText = text->property("fpxLongText").toString();
+        const QString shortText = text->property("fpxShortText").toString();
+        if (metrics.horizontalAdvance(longText) <= room)
+            text->setText(longText);
+        else
+            text->setText(shortText);
+        text->setVisible(metrics.horizontalAdvance(text->text()) <= room);
+    }
+}
+
+void fitZoneLabels(QCustomPlot& plot, QCPAxisRect* bands, int rows) {
+    bands->setProperty("fpxBandRows", std::max(1, rows));
+    if (plot.property("fpxZoneLabelsFit").toBool())
+        return;
+    plot.setProperty("fpxZoneLabelsFit", true);
+    QObject::connect(&plot, &QCustomPlot::afterLayout, &plot,
+                     [p = &plot] { layOutZoneLabels(*p); });
+}
+
+// How one FP8 recipe is drawn in every panel of the recipes plot: recipe `index` of a run of
+// `steps` steps.
+struct RecipeStyle {
+    QPen pen;
+    QCPScatterStyle marker;
+    int scatterSkip = 0; // about a dozen markers a line, not one a step
+};
+RecipeStyle recipeStyle(std::size_t index, std::size_t steps) {
+    // Blue, orange and reddish purple first: the three default recipes, apart in hue and in
+    // lightness, for the common colour-vision deficiencies too.
+    static constexpr int kColours[] = {0, 3, 4, 2, 1, 5, 7, 6};
+    static constexpr QCPScatterStyle::ScatterShape kShapes[] = {
+        QCPScatterStyle::ssCircle,  QCPScatterStyle::ssSquare,          QCPScatterStyle::ssTriangle,
+        QCPScatterStyle::ssDiamond, QCPScatterStyle::ssCross,           QCPScatterStyle::ssPlus,
+        QCPScatterStyle::ssStar,    QCPScatterStyle::ssTriangleInverted};
+    const std::size_t i = index % std::size(kColours);
+    RecipeStyle style;
+    const double width = std::max(1.2, 3.5 - double(index));
+    style.pen = QPen(plots::seriesColour(kColours[i]), width);
+    style.pen.setCapStyle(Qt::FlatCap);
+    style.marker = QCPScatterStyle(kShapes[i], QPen(style.pen.color(), 1.5), Qt::NoBrush, 9);
+    style.scatterSkip = int(std::max<std::size_t>(1, steps / 12)) - 1;
+    return style;
 }
 
 } // namespace
@@ -146,24 +223,43 @@ void drawRangePlot(QCustomPlot& plot, const RangeResult& result, std::int64_t sh
             band->setPen(Qt::NoPen);
             band->setBrush(rangeZoneColour(zone.zone, theme));
         }
-        // The fractions where the eye is: on the band, at the left of the plot.
+        // The fractions where the eye is: each inside its own zone, as a share of all the
+        // values that adds up to 100 % with the others (the zeros and non-finite ones are in
+        // the table).
         if (f.fit && result.scaleExponent == shownExponent) {
-            auto* text = new QCPItemText(&plot);
-            text->setClipAxisRect(bands);
-            text->position->setAxisRect(bands);
-            text->position->setAxes(bx, by);
-            text->position->setCoords(low + 0.5, r);
-            text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-            text->setFont(QFont("sans", 8, QFont::Bold));
-            text->setColor(Qt::white);
-            text->setText(QObject::tr("flushed %1 %  subnormal %2 %  overflow %3 %")
-                              .arg(100 * f.fit->fraction(RangeZone::Flushed), 0, 'g', 3)
-                              .arg(100 * f.fit->fraction(RangeZone::Subnormal), 0, 'g', 3)
-                              .arg(100 * f.fit->fraction(RangeZone::Overflow), 0, 'g', 3));
+            const RangeFit& fit = *f.fit;
+            const std::vector<PercentShare> shares =
+                percentShares({fit.count(RangeZone::Flushed), fit.count(RangeZone::Subnormal),
+                               fit.count(RangeZone::Normal), fit.count(RangeZone::Overflow),
+                               fit.count(RangeZone::Zero), fit.nonFinite},
+                              2);
+            for (std::size_t z = 0; z < 4; ++z) {
+                const auto& zone = zones[z];
+                if (!(zone.from < zone.to) || fit.count(zone.zone) == 0)
+                    continue;
+                const double from = std::max(zone.from, low), to = std::min(zone.to, high);
+                if (!(from < to))
+                    continue;
+                const QString share = QString::fromStdString(percentShareText(shares[z], 2));
+                auto* text = new QCPItemText(&plot);
+                text->setClipAxisRect(bands);
+                text->position->setAxisRect(bands);
+                text->position->setAxes(bx, by);
+                text->position->setCoords((from + to) / 2, r);
+                text->setPositionAlignment(Qt::AlignCenter);
+                text->setFont(QFont("sans", 8, QFont::Bold));
+                text->setColor(Qt::white);
+                const QString id = QString::fromLatin1(rangeZoneId(zone.zone).data(),
+                                                       qsizetype(rangeZoneId(zone.zone).size()));
+                text->setText(QObject::tr("%1 %2 %").arg(id, share));
+                text->setProperty("fpxZoneFrom", from);
+                text->setProperty("fpxZoneTo", to);
+                text->setProperty("fpxLongText", text->text());
+                text->setProperty("fpxShortText", share + QStringLiteral(" %"));
+            }
         }
     }
-    bands->setMinimumSize(0, 34 * std::max(1, rows) + 40);
-    bands->setMaximumSize(QWIDGETSIZE_MAX, 34 * std::max(1, rows) + 40);
+    fitZoneLabels(plot, bands, rows);
     // The zones' legend: a hidden bar per zone carries the colour into the legend.
     for (RangeZone zone :
          {RangeZone::Flushed, RangeZone::Subnormal, RangeZone::Normal, RangeZone::Overflow}) {
@@ -220,7 +316,8 @@ void drawLossScalePlot(QCustomPlot& plot, const LossScaleResult& result) {
 
     QCPAxis* x = bottom->axis(QCPAxis::atBottom);
     QCPAxis* y = bottom->axis(QCPAxis::atLeft);
-    // The flushed fraction first, under the scale: it is noisy (each step draws its own).
+    // The flushed fraction: noisy (each step draws its own), so thin and translucent, drawn over
+    // the thicker scale line without hiding it.
     if (haveFlushed) {
         QCPAxis* right = bottom->axis(QCPAxis::atRight);
         right->setVisible(true);
@@ -288,7 +385,10 @@ void drawFp8Plot(QCustomPlot& plot, const Fp8Result& result) {
         }
         auto* own = new QCPGraph(ax, ay);
         own->setData(steps, values, true);
-        own->setPen(QPen(plots::meaningColour(plots::Meaning::Neutral, theme), 3));
+        // Wide and translucent: under every recipe's line, which the current recipe's follows.
+        QColor grey = plots::meaningColour(plots::Meaning::Neutral, theme);
+        grey.setAlpha(110);
+        own->setPen(QPen(grey, 6));
         own->setName(QObject::tr("tensor amax"));
     }
     QCPAxis* sx = rects[1]->axis(QCPAxis::atBottom);
@@ -302,10 +402,12 @@ void drawFp8Plot(QCustomPlot& plot, const Fp8Result& result) {
     double sqnrLow = std::numeric_limits<double>::infinity(), sqnrHigh = -sqnrLow;
     for (std::size_t r = 0; r < result.runs.size(); ++r) {
         const Fp8ScalingRun& run = result.runs[r];
-        // The fractions' panel tells overflowed from flushed by solid and dotted lines: the
-        // recipes differ by colour alone there, by the palette's style everywhere else.
-        const QPen recipePen = plots::seriesPen(int(r), 1.5);
-        const QColor colour = recipePen.color();
+        // Each recipe is told apart three ways, so that no colour vision is needed: its colour,
+        // its width (the first widest, each next one thinner and drawn over it, so two recipes
+        // that overflow at the same steps both show) and its marker. The fractions' panel tells
+        // overflowed from flushed by solid and dotted lines.
+        const RecipeStyle style = recipeStyle(r, n);
+        const QPen recipePen = style.pen;
         const QString recipe = QString::fromStdString(run.recipe.text);
         QVector<double> used, scale, overflow, flushedValues, sqnr;
         for (const Fp8ScalingStep& s : run.steps) {
@@ -328,11 +430,15 @@ void drawFp8Plot(QCustomPlot& plot, const Fp8Result& result) {
                 sqnrHigh = std::max(sqnrHigh, *s.sqnrDb);
             }
         }
-        auto add = [&](QCPAxis* x, QCPAxis* y, const QVector<double>& values, Qt::PenStyle style,
+        auto add = [&](QCPAxis* x, QCPAxis* y, const QVector<double>& values, Qt::PenStyle dash,
                        const QString& name) {
             auto* graph = new QCPGraph(x, y);
             graph->setData(steps, values, true);
-            graph->setPen(style == Qt::SolidLine ? recipePen : QPen(colour, 1.5, style));
+            QPen pen = recipePen;
+            pen.setStyle(dash);
+            graph->setPen(pen);
+            graph->setScatterStyle(style.marker);
+            graph->setScatterSkip(style.scatterSkip);
             graph->setName(name);
             if (name.isEmpty())
                 graph->removeFromLegend();

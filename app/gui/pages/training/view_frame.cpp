@@ -2,6 +2,7 @@
 #include "pages/training/view_frame.h"
 
 #include "common/error_style.h"
+#include "common/plot_legibility.h"
 #include "plot_builder.h"
 #include "plot_frame.h"
 
@@ -15,6 +16,7 @@
 #include <QMenu>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QScrollArea>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -66,15 +68,19 @@ ViewFrame::ViewFrame(const QString& name, QWidget* parent) : QWidget(parent) {
     column->addStretch(1);
     layout->addWidget(controls);
 
-    auto* right = new QWidget(this);
+    // The plot keeps a legible height at every zoom (common/plot_legibility.h); on a short
+    // window the results scroll rather than squash it or grow the window past the screen.
+    QScrollArea* scroll = plotsScrollArea(this);
+    scroll->setObjectName(name + "Results");
+    auto* right = new QWidget(scroll);
     results_ = new QVBoxLayout(right);
     results_->setContentsMargins(0, 0, 0, 0);
     plot_ = new QCustomPlot(right);
     plot_->setObjectName(name + "Plot");
-    plot_->setMinimumHeight(260);
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     results_->addWidget(plot_, 1);
-    layout->addWidget(right, 1);
+    scroll->setWidget(right);
+    layout->addWidget(scroll, 1);
 
     connect(run_, &QPushButton::clicked, this, &ViewFrame::run);
 }
