@@ -4,6 +4,7 @@
 #include "arguments.h"
 #include "commands.h"
 #include "conversion_setup.h"
+#include "memory_recipe_options.h"
 
 #include "plot_builder.h"
 #include "plot_request.h"
@@ -34,7 +35,10 @@ namespace {
 constexpr const char* kUsage =
     "usage: fpx plot error|ulp|range|values|memory [--formats ID,...] [--range A:B] [--log]\n"
     "                [--symlog] [--round MODE] [--overflow POLICY]\n"
-    "                [--params N [--training] [--gib]] -o FILE.{png,pdf,svg,csv}\n";
+    "                [--params N [--recipe NAME] [--adapter-params N|P%] [--gib]]\n"
+    "                -o FILE.{png,pdf,svg,csv}\n"
+    "  NAME: inference, bf16-mixed, fp8, qlora or training (all three); --training is\n"
+    "  --recipe bf16-mixed\n";
 
 const char* defaultFormats(plots::PlotKind kind) {
     switch (kind) {
@@ -98,7 +102,7 @@ Outcome<PlotOptions> parsePlotOptions(const Arguments& args) {
             start = comma + 1;
             if (id.empty())
                 continue;
-            if (!memoryFootprint(id, 1000, FootprintMode::Inference, error))
+            if (!memoryFootprint(id, 1000, error))
                 return CommandError{std::string("--formats: ") + error};
             memoryIds.push_back(id);
         }
@@ -135,7 +139,7 @@ Outcome<PlotOptions> parsePlotOptions(const Arguments& args) {
         request.logarithmic = false;
     }
     const bool memory = *kind == plots::PlotKind::Memory;
-    for (const char* option : {"params", "training", "gib"})
+    for (const char* option : {"params", "training", "recipe", "adapter-params", "gib"})
         if (args.has(option) && !memory)
             return CommandError{std::string("--") + option + " is for the memory plot only"};
     if (auto params = args.value("params")) {
@@ -145,7 +149,13 @@ Outcome<PlotOptions> parsePlotOptions(const Arguments& args) {
             return CommandError{std::string("--params: ") + error};
         request.parameters = *count;
     }
-    request.footprint = args.has("training") ? FootprintMode::Training : FootprintMode::Inference;
+    if (memory) {
+        Outcome<MemoryRecipeOptions> recipe = readMemoryRecipe(args);
+        if (!recipe)
+            return recipe.error();
+        request.recipes = std::move(recipe->recipes);
+        request.adapters = recipe->adapters;
+    }
     request.gib = args.has("gib");
     request.memoryIds = std::move(memoryIds);
     if (*kind == plots::PlotKind::Error && request.logarithmic && request.from <= 0)
@@ -180,10 +190,10 @@ std::optional<CommandError> renderPlot(const plots::PlotData& data, const std::s
 } // namespace
 
 int runPlot(const std::vector<std::string>& rawArgs, Streams& io) {
-    const Arguments args(
-        rawArgs,
-        {"formats", "range", "round", "overflow", "seed", "scale", "o", "output", "params"},
-        {"log", "symlog", "training", "gib"});
+    const Arguments args(rawArgs,
+                         {"formats", "range", "round", "overflow", "seed", "scale", "o", "output",
+                          "params", "recipe", "adapter-params"},
+                         {"log", "symlog", "training", "gib"});
     if (const auto stop = checkArguments(args, io, "plot", kUsage))
         return *stop;
     const Outcome<PlotOptions> options = parsePlotOptions(args);

@@ -456,24 +456,34 @@ void buildValues(QCustomPlot& plot, const PlotData& data) {
     }
 }
 
-// One bar per stored form of the weights, in GB (or GiB); for training, stacked by what is
-// stored: weights, gradients, FP32 master weights and Adam's two FP32 moments. The exact bytes
-// are in the hover read-out, the CSV and `fpx memory`.
+// One bar per stored form of the weights, in GB (or GiB); for training, one bar per recipe,
+// stacked by the arrays it stores, each named with its format (BF16 weights, FP8 weight copy,
+// FP32 master weights, NF4 frozen weights …). The exact bytes are in the hover read-out, the
+// CSV and `fpx memory`.
 void buildMemory(QCustomPlot& plot, const PlotData& data) {
     const PlotRequest& r = data.request;
     const double unit = static_cast<double>(memoryUnitBytes(r.gib));
     QCPAxis* x = plot.xAxis;
     QCPAxis* y = plot.yAxis;
-    const bool training = r.footprint == FootprintMode::Training;
+    const bool training = !r.recipes.empty();
     // Two short lines: one long line is cut off in a narrow window or at a large scale.
     const QString count = QString::fromStdString(parameterCountText(r.parameters));
-    x->setLabel(training ? QObject::tr("%1 parameters, mixed-precision training with Adam:\n"
-                                       "weights and gradients in the format, FP32 master "
-                                       "weights, Adam m and v (activations not counted)")
-                               .arg(count)
-                         : QObject::tr("%1 parameters, inference: the weights, block scales "
-                                       "included\n(activations and KV cache not counted)")
-                               .arg(count));
+    const bool qlora =
+        std::find(r.recipes.begin(), r.recipes.end(), TrainingRecipe::QLora) != r.recipes.end();
+    QString label =
+        training ? QObject::tr("%1 parameters, training with Adam, each array in its recipe's "
+                               "format\n(activations not counted)")
+                       .arg(count)
+                 : QObject::tr("%1 parameters, inference: the weights, block scales "
+                               "included\n(activations and KV cache not counted)")
+                       .arg(count);
+    if (qlora)
+        label =
+            QObject::tr("%1 parameters, training with Adam, each array in its recipe's "
+                        "format\nQLoRA adapters: %2 parameters (%3); activations not counted")
+                .arg(count, QString::fromStdString(parameterCountText(r.adapters.of(r.parameters))),
+                     QString::fromStdString(adapterSizeText(r.adapters)));
+    x->setLabel(label);
     y->setLabel(r.gib ? QObject::tr("GiB (2^30 bytes)") : QObject::tr("GB (10^9 bytes)"));
     QSharedPointer<QCPAxisTickerText> names(new QCPAxisTickerText);
     const int n = static_cast<int>(data.memory.size());
@@ -483,9 +493,12 @@ void buildMemory(QCustomPlot& plot, const PlotData& data) {
     x->setTicker(names);
     x->setTickLabelRotation(n > 6 ? -30 : 0);
     x->grid()->setVisible(false);
-    // The parts in the order they stack, each its own bar series.
+    // The arrays in the order they stack, each its own bar series: what the model holds first,
+    // then what training adds.
     std::vector<std::string> partNames;
-    for (const char* name : {"weights", "gradients", "master weights", "Adam m", "Adam v"})
+    for (const char* name :
+         {"weights", "frozen weights", "FP8 weight copy", "adapters", "gradients",
+          "adapter gradients", "master weights", "Adam m", "Adam v"})
         for (const MemoryFootprint& f : data.memory)
             if (std::any_of(f.parts.begin(), f.parts.end(),
                             [&](const FootprintPart& p) { return p.name == name; }) &&
@@ -495,21 +508,26 @@ void buildMemory(QCustomPlot& plot, const PlotData& data) {
     for (std::size_t k = 0; k < partNames.size(); ++k) {
         auto* bars = new QCPBars(x, y);
         bars->setObjectName("memoryBars");
-        QString name = QString::fromStdString(partNames[k]);
-        if (partNames[k] == "weights")
-            name = training ? QObject::tr("weights (in the format)")
-                            : QObject::tr("weights (elements + block scales)");
-        else if (partNames[k] == "gradients")
-            name = QObject::tr("gradients (as the weights)");
-        else if (partNames[k] == "master weights")
-            name = QObject::tr("FP32 master weights");
-        else
-            name = QObject::tr("%1 (FP32)").arg(name);
+        // Training: the array and its format ("gradients (BF16)"), the same in every recipe
+        // that stores it.
+        QString name = QObject::tr("weights (elements + block scales)");
+        if (training)
+            for (const MemoryFootprint& f : data.memory)
+                for (const FootprintPart& p : f.parts)
+                    if (p.name == partNames[k])
+                        name = QStringLiteral("%1 (%2)").arg(QString::fromStdString(p.name),
+                                                             QString::fromStdString(p.format));
         bars->setName(name);
         const QColor colour = seriesColour(static_cast<int>(k));
         bars->setPen(QPen(colour.darker(130)));
-        QColor fill = colour;
-        fill.setAlpha(210);
+        // Past the palette's colours the fill is hatched (seriesBrush), so that a ninth array
+        // (Adam v beside all three recipes) is not drawn as the first one.
+        QBrush fill = seriesBrush(static_cast<int>(k));
+        if (fill.style() == Qt::SolidPattern) {
+            QColor solid = colour;
+            solid.setAlpha(210);
+            fill.setColor(solid);
+        }
         bars->setBrush(fill);
         bars->setWidth(0.6);
         if (below)

@@ -109,7 +109,15 @@ PlotData computePlotData(const PlotRequest& request) {
         }
         data.series.push_back(std::move(s));
     }
-    if (request.kind == PlotKind::Memory) {
+    if (request.kind == PlotKind::Memory && !request.recipes.empty()) {
+        // A training recipe fixes its formats: the formats shown play no part.
+        data.series.clear();
+        for (TrainingRecipe recipe : request.recipes) {
+            std::string error;
+            if (auto f = trainingFootprint(recipe, request.parameters, request.adapters, error))
+                data.memory.push_back(std::move(*f));
+        }
+    } else if (request.kind == PlotKind::Memory) {
         data.series.clear();
         std::vector<std::string> ids;
         for (const FormatSpec& spec : request.formats)
@@ -121,7 +129,7 @@ PlotData computePlotData(const PlotRequest& request) {
         for (const std::string& id : ids) {
             std::string error;
             // A format with no stored form of its own (a custom scale-only format) has no bar.
-            if (auto f = memoryFootprint(id, request.parameters, request.footprint, error))
+            if (auto f = memoryFootprint(id, request.parameters, error))
                 data.memory.push_back(std::move(*f));
         }
     }
@@ -164,8 +172,8 @@ QString plotDataCsv(const PlotData& data) {
         break;
     case PlotKind::Memory:
         // Exact bytes (integers), and the plotted size in the chosen unit.
-        out << "format,parameters,part,stored_as,bytes," << memoryUnitName(data.request.gib)
-            << '\n';
+        out << (data.request.recipes.empty() ? "format" : "recipe")
+            << ",parameters,part,stored_as,bytes," << memoryUnitName(data.request.gib) << '\n';
         for (const MemoryFootprint& f : data.memory) {
             auto row = [&](const std::string& part, const std::string& storage,
                            std::uint64_t bytes) {

@@ -5,6 +5,7 @@
 #include "fpx/exact/plot_data.h"
 #include "fpx/exact/rounding.h"
 #include "fpx/quantization/memory_footprint.h"
+#include "fpx/quantization/training_recipe.h"
 
 #include <QString>
 #include <QStringList>
@@ -32,9 +33,11 @@ struct PlotRequest {
     bool rangeSet = false;
     bool logarithmic = false;
     bool symmetricLog = false; // values plot
-    // Memory plot: the model's parameter count, inference or training, GB or GiB.
+    // Memory plot: the model's parameter count, GB or GiB, and what is stored: the weights by
+    // format for inference (no recipes), or one bar per training recipe; QLoRA's adapters.
     std::uint64_t parameters = 70'000'000'000;
-    FootprintMode footprint = FootprintMode::Inference;
+    std::vector<TrainingRecipe> recipes;
+    AdapterSize adapters;
     bool gib = false;
     // Memory plot: what to show, formats or block quantizers (mxfp4, nvfp4, nf4 …); empty:
     // the formats above and the block quantizers built on them.

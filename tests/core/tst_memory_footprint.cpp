@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Memory footprints against byte counts worked by hand from the formats' definitions (MXFP4:
 // 4-bit elements and one 8-bit E8M0 scale per 32; NVFP4: one E4M3 per 16 and one FP32 per
-// tensor; NF4: one FP32 absmax per 64; mixed-precision training with Adam: weights, gradients,
-// FP32 master weights and two FP32 moments), and the parameter-count parser.
+// tensor; NF4: one FP32 absmax per 64), training recipes against bytes per parameter counted
+// from their arrays (BF16 mixed: 2 + 2 + 4 + 4 + 4; FP8: the same plus a 1-byte copy and a
+// 4-byte scale; QLoRA: nf4_dq's bytes plus 2 + 2 + 4 + 4 per adapter parameter), and the
+// parameter-count parser.
 #include "fpx/quantization/memory_footprint.h"
+#include "fpx/quantization/training_recipe.h"
 
 #include <QTest>
 
@@ -11,13 +14,31 @@ using namespace fpx;
 
 namespace {
 
-std::uint64_t bytes(const char* id, std::uint64_t parameters,
-                    FootprintMode mode = FootprintMode::Inference) {
+std::uint64_t bytes(const char* id, std::uint64_t parameters) {
     std::string error;
-    const auto f = memoryFootprint(id, parameters, mode, error);
+    const auto f = memoryFootprint(id, parameters, error);
     if (!f)
         qFatal("memoryFootprint(%s): %s", id, error.c_str());
     return f->totalBytes();
+}
+
+MemoryFootprint recipe(TrainingRecipe r, std::uint64_t parameters, const char* adapters = "0.5%") {
+    std::string error;
+    const auto size = parseAdapterSize(adapters, error);
+    if (!size)
+        qFatal("parseAdapterSize(%s): %s", adapters, error.c_str());
+    const auto f = trainingFootprint(r, parameters, *size, error);
+    if (!f)
+        qFatal("trainingFootprint: %s", error.c_str());
+    return *f;
+}
+
+// The bytes of the part called `name`, 0 when there is none.
+std::uint64_t part(const MemoryFootprint& f, const char* name) {
+    for (const FootprintPart& p : f.parts)
+        if (p.name == name)
+            return p.bytes;
+    return 0;
 }
 
 } // namespace
@@ -58,38 +79,126 @@ class TestMemoryFootprint : public QObject {
         QCOMPARE(bytes("fp4_e2m1", 1), std::uint64_t{1});
     }
 
-    void trainingBytesByHand() {
-        const std::uint64_t n70 = 70'000'000'000;
-        // BF16 weights + BF16 gradients + FP32 master + FP32 m + FP32 v = 2+2+4+4+4 = 16 B.
-        QCOMPARE(bytes("bf16", n70, FootprintMode::Training), 16 * n70);
-        QCOMPARE(bytes("fp16", 7'000'000'000, FootprintMode::Training),
-                 std::uint64_t{112'000'000'000});
-        // FP32 training: the weights are the master copy, 4+4+4+4 = 16 B.
-        QCOMPARE(bytes("fp32", n70, FootprintMode::Training), 16 * n70);
-        // FP8 weights and gradients: 1+1+4+4+4 = 14 B.
-        QCOMPARE(bytes("fp8_e4m3", 1'000'000'000, FootprintMode::Training),
-                 std::uint64_t{14'000'000'000});
-        std::string error;
-        const auto f = memoryFootprint("bf16", 1000, FootprintMode::Training, error);
-        QVERIFY(f);
-        QCOMPARE(f->parts.size(), std::size_t{5});
+    void bf16MixedByHand() {
+        // 2 + 2 + 4 + 4 + 4 = 16 bytes per parameter: 7e9 × 16.
+        const MemoryFootprint f = recipe(TrainingRecipe::Bf16Mixed, 7'000'000'000);
+        QCOMPARE(f.totalBytes(), std::uint64_t{112'000'000'000});
+        QVERIFY(f.training);
         const char* names[] = {"weights", "gradients", "master weights", "Adam m", "Adam v"};
-        const std::uint64_t each[] = {2000, 2000, 4000, 4000, 4000};
+        const char* formats[] = {"BF16", "BF16", "FP32", "FP32", "FP32"};
+        const std::uint64_t each[] = {14'000'000'000, 14'000'000'000, 28'000'000'000,
+                                      28'000'000'000, 28'000'000'000};
+        QCOMPARE(f.parts.size(), std::size_t{5});
         for (std::size_t i = 0; i < 5; ++i) {
-            QCOMPARE(QString::fromStdString(f->parts[i].name), QString(names[i]));
-            QCOMPARE(f->parts[i].bytes, each[i]);
+            QCOMPARE(QString::fromStdString(f.parts[i].name), QString(names[i]));
+            QCOMPARE(QString::fromStdString(f.parts[i].format), QString(formats[i]));
+            QCOMPARE(f.parts[i].bytes, each[i]);
         }
-        const auto pure = memoryFootprint("fp32", 1000, FootprintMode::Training, error);
-        QVERIFY(pure);
-        QCOMPARE(pure->parts.size(), std::size_t{4}); // no master copy
+        QCOMPARE(recipe(TrainingRecipe::Bf16Mixed, 70'000'000'000).totalBytes(),
+                 std::uint64_t{1'120'000'000'000});
+    }
+
+    void fp8ByHand() {
+        // BF16 weights 2 + E4M3 copy 1 + BF16 gradients 2 + FP32 master 4 + m 4 + v 4 = 17
+        // bytes per parameter, and one 4-byte FP32 scale: 7e9 × 17 + 4.
+        const MemoryFootprint f = recipe(TrainingRecipe::Fp8, 7'000'000'000);
+        QCOMPARE(f.totalBytes(), std::uint64_t{119'000'000'004});
+        QCOMPARE(part(f, "FP8 weight copy"), std::uint64_t{7'000'000'004});
+        QCOMPARE(part(f, "gradients"), std::uint64_t{14'000'000'000});
+        QCOMPARE(part(f, "master weights"), std::uint64_t{28'000'000'000});
+        // Only the weight copy is FP8: the gradients stay BF16, the rest FP32.
+        for (const FootprintPart& p : f.parts) {
+            const bool fp8 = QString::fromStdString(p.format).startsWith("FP8");
+            QCOMPARE(fp8, p.name == "FP8 weight copy");
+        }
+    }
+
+    void qloraByHand() {
+        // 7e9 NF4 codes: 3.5e9 bytes; 7e9 / 64 = 109,375,000 one-byte absmax codes;
+        // ⌈109,375,000 / 256⌉ = 427,247 FP32 group scales; one FP32 offset.
+        const std::uint64_t base = 3'500'000'000 + 109'375'000 + 427'247 * 4 + 4;
+        // 0.5 % of 7e9 = 35,000,000 adapter parameters, 2 + 2 + 4 + 4 bytes each.
+        const MemoryFootprint f = recipe(TrainingRecipe::QLora, 7'000'000'000);
+        QCOMPARE(part(f, "frozen weights"), base);
+        QCOMPARE(part(f, "adapters"), std::uint64_t{70'000'000});
+        QCOMPARE(part(f, "adapter gradients"), std::uint64_t{70'000'000});
+        QCOMPARE(part(f, "Adam m"), std::uint64_t{140'000'000});
+        QCOMPARE(f.totalBytes(), base + 35'000'000 * 12);
+        // No gradient and no master copy of the frozen weights; nothing stored in 4 bits but
+        // them.
+        QCOMPARE(part(f, "gradients"), std::uint64_t{0});
+        QCOMPARE(part(f, "master weights"), std::uint64_t{0});
+        for (const FootprintPart& p : f.parts)
+            QCOMPARE(p.format == "NF4", p.name == "frozen weights");
+        // An adapter count given outright: 40M × 12 bytes.
+        QCOMPARE(recipe(TrainingRecipe::QLora, 7'000'000'000, "40M").totalBytes(),
+                 base + 480'000'000);
+    }
+
+    void noRecipeStoresGradientsInFewBits() {
+        for (TrainingRecipe r : trainingRecipes())
+            for (const FootprintPart& p : recipe(r, 1000).parts)
+                if (p.name.find("gradients") != std::string::npos)
+                    QCOMPARE(QString::fromStdString(p.format), QString("BF16"));
+    }
+
+    void adapterSizes_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<qulonglong>("parameters");
+        QTest::addColumn<qulonglong>("expected");
+        QTest::addColumn<QString>("written");
+        QTest::newRow("0.5%") << "0.5%" << 7'000'000'000ULL << 35'000'000ULL << "0.5%";
+        QTest::newRow("1 %") << "1 %" << 70'000'000'000ULL << 700'000'000ULL << "1%";
+        QTest::newRow("0.0001%") << "0.0001%" << 1'000'000ULL << 1ULL << "0.0001%";
+        // 0.3 % of 999: 2.997, rounded half up to 3; 0.05 % of 1000 = 0.5 → 1.
+        QTest::newRow("0.3% of 999") << "0.3%" << 999ULL << 3ULL << "0.3%";
+        QTest::newRow("half up") << "0.05%" << 1000ULL << 1ULL << "0.05%";
+        QTest::newRow("100%") << "100%" << 5ULL << 5ULL << "100%";
+        QTest::newRow("0%") << "0%" << 5ULL << 0ULL << "0%";
+        QTest::newRow("40M") << "40M" << 7'000'000'000ULL << 40'000'000ULL << "40M";
+    }
+    void adapterSizes() {
+        QFETCH(QString, text);
+        QFETCH(qulonglong, parameters);
+        QFETCH(qulonglong, expected);
+        QFETCH(QString, written);
+        std::string error;
+        const auto size = parseAdapterSize(text.toStdString(), error);
+        QVERIFY2(size, error.c_str());
+        QCOMPARE(qulonglong(size->of(parameters)), expected);
+        QCOMPARE(QString::fromStdString(adapterSizeText(*size)), written);
+    }
+
+    void badAdapterSizes() {
+        for (const char* bad : {"", "%", "101%", "0.00001%", "1.2.3%", "abc", "-1%", "5X"}) {
+            std::string error;
+            QVERIFY2(!parseAdapterSize(bad, error), bad);
+            QVERIFY(!error.empty());
+        }
+    }
+
+    void recipeNames() {
+        std::string error;
+        QCOMPARE(parseMemoryRecipes("inference", error)->size(), std::size_t{0});
+        QCOMPARE(parseMemoryRecipes("training", error)->size(), std::size_t{3});
+        const auto one = parseMemoryRecipes("QLoRA", error);
+        QVERIFY(one && one->size() == 1 && one->front() == TrainingRecipe::QLora);
+        for (const char* text : {"inference", "bf16-mixed", "fp8", "qlora", "training"}) {
+            const auto recipes = parseMemoryRecipes(text, error);
+            QVERIFY2(recipes, text);
+            QCOMPARE(QString::fromStdString(memoryRecipesText(*recipes)), QString(text));
+        }
+        QVERIFY(!parseMemoryRecipes("fp4", error));
+        QVERIFY(QString::fromStdString(error).contains("bf16-mixed"));
+        QVERIFY(!trainingFootprint(TrainingRecipe::Bf16Mixed, 0, AdapterSize{}, error));
     }
 
     void unknownIdsAreErrors() {
         std::string error;
-        QVERIFY(!memoryFootprint("fp9_nonsense", 1000, FootprintMode::Inference, error));
+        QVERIFY(!memoryFootprint("fp9_nonsense", 1000, error));
         QVERIFY(QString::fromStdString(error).contains("fp9_nonsense"));
         error.clear();
-        QVERIFY(!memoryFootprint("bf16", 0, FootprintMode::Inference, error));
+        QVERIFY(!memoryFootprint("bf16", 0, error));
         QVERIFY(!error.empty());
     }
 

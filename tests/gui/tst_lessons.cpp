@@ -21,6 +21,7 @@
 #include "fpx/exact/format_catalogue.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QImage>
@@ -218,17 +219,18 @@ void TestLessons::previousTakesBackWhatALaterStepSwitchedOn() {
     MainWindow window;
     LessonPanel* panel = installLessons(window);
     QCOMPARE(panel->openFile(path), QString());
-    auto* training = window.plotsPanel()->findChild<QCheckBox*>("plotTraining");
+    auto* recipe = window.plotsPanel()->findChild<QComboBox*>("plotRecipe");
     auto* gib = window.plotsPanel()->findChild<QCheckBox*>("plotGib");
-    QVERIFY(training && gib);
-    QVERIFY(!training->isChecked());
+    QVERIFY(recipe && gib);
+    QCOMPARE(recipe->currentData().toString(), QString("inference"));
     QCOMPARE(window.plotsPanel()->parameters(), std::uint64_t(7'000'000'000));
     panel->next();
-    QVERIFY(training->isChecked());
+    // memory-training is memory-recipe bf16-mixed.
+    QCOMPARE(recipe->currentData().toString(), QString("bf16-mixed"));
     QVERIFY(gib->isChecked());
     QCOMPARE(window.plotsPanel()->parameters(), std::uint64_t(405'000'000'000));
     panel->previous();
-    QVERIFY(!training->isChecked());
+    QCOMPARE(recipe->currentData().toString(), QString("inference"));
     QVERIFY(!gib->isChecked());
     QCOMPARE(window.plotsPanel()->parameters(), std::uint64_t(7'000'000'000));
     QCOMPARE(window.plotsPanel()->kind(), plots::PlotKind::Memory);

@@ -103,7 +103,8 @@ void TestPageOptions::explorerStateIsWhatWasApplied() {
     QVERIFY(*state.tab == ExplorerPageState::Tab::Plots);
     QCOMPARE(*state.params, QString::number(7'000'000'000ULL));
     QVERIFY(*state.gib);
-    QVERIFY(!*state.memoryTraining);
+    QVERIFY(state.memoryRecipes->empty()); // inference
+    QCOMPARE(*state.adapterParams, QString("0.5%"));
 }
 
 void TestPageOptions::aPagesOwnStateChangesNothing() {

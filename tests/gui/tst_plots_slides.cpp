@@ -343,23 +343,64 @@ class TestPlotsSlides : public QObject {
         QVERIFY(ready.wait(60000));
         QCOMPARE(panel->data().memory[0].totalBytes(), std::uint64_t{700'000'000});
 
-        // Training: five stacked parts for BF16, 16 bytes per parameter.
+        // Training by recipe: BF16 mixed, five stacked arrays, 16 bytes per parameter.
         ready.clear();
         panel->setParameters("7B");
         QVERIFY(ready.wait(60000));
+        auto* recipe = panel->findChild<QComboBox*>("plotRecipe");
+        auto* adapters = panel->findChild<QComboBox*>("plotAdapters");
+        QVERIFY(recipe && recipe->isVisible() && adapters && !adapters->isVisible());
         ready.clear();
-        panel->setMemoryTraining(true);
+        recipe->setCurrentIndex(recipe->findData("bf16-mixed"));
         QVERIFY(ready.wait(60000));
         QCOMPARE(panel->plot()->plottableCount(), 5);
-        QCOMPARE(panel->data().memory[1].totalBytes(), std::uint64_t{112'000'000'000});
-        QVERIFY(panel->readoutAt(2).contains("master weights: 28,000,000,000 bytes"));
-        QVERIFY(panel->plot()->xAxis->label().contains("master"));
+        QCOMPARE(panel->data().memory.size(), std::size_t{1}); // the formats play no part
+        QCOMPARE(panel->data().memory[0].totalBytes(), std::uint64_t{112'000'000'000});
+        QVERIFY2(panel->readoutAt(1).contains("master weights: 28,000,000,000 bytes (FP32)"),
+                 qPrintable(panel->readoutAt(1)));
+        QStringList legend;
+        for (int i = 0; i < panel->plot()->plottableCount(); ++i)
+            legend << panel->plot()->plottable(i)->name();
+        QCOMPARE(legend, QStringList({"weights (BF16)", "gradients (BF16)", "master weights (FP32)",
+                                      "Adam m (FP32)", "Adam v (FP32)"}));
+        // All three side by side: FP8 adds an E4M3 copy (7e9 × 17 + 4 bytes), QLoRA stores
+        // NF4 frozen weights and 0.5 % BF16 adapters; no gradient in FP8 or NF4.
+        ready.clear();
+        recipe->setCurrentIndex(recipe->findData("training"));
+        QVERIFY(ready.wait(60000));
+        QVERIFY(adapters->isVisible());
+        QCOMPARE(panel->data().memory.size(), std::size_t{3});
+        QCOMPARE(panel->data().memory[1].totalBytes(), std::uint64_t{119'000'000'004});
+        legend.clear();
+        for (int i = 0; i < panel->plot()->plottableCount(); ++i)
+            legend << panel->plot()->plottable(i)->name();
+        QVERIFY2(legend.contains("FP8 weight copy (FP8 E4M3)"), qPrintable(legend.join('|')));
+        QVERIFY2(legend.contains("frozen weights (NF4)"), qPrintable(legend.join('|')));
+        for (const QString& name : legend)
+            if (name.contains("gradients"))
+                QVERIFY2(name.endsWith("(BF16)"), qPrintable(name));
+        // The FP8 copy's bar segment: 7e9 + 4 bytes, in GB.
+        for (int i = 0; i < panel->plot()->plottableCount(); ++i)
+            if (panel->plot()->plottable(i)->name().startsWith("FP8"))
+                QCOMPARE(qobject_cast<QCPBars*>(panel->plot()->plottable(i))->data()->at(0)->value,
+                         7.000000004);
+        QVERIFY2(panel->readoutAt(3).contains("adapters: 70,000,000 bytes (BF16)"),
+                 qPrintable(panel->readoutAt(3)));
+        // Adapters typed as a count: 40M × 12 bytes beside the frozen weights.
+        ready.clear();
+        adapters->lineEdit()->setText("40M");
+        QTest::keyClick(adapters->lineEdit(), Qt::Key_Return);
+        QVERIFY(ready.wait(60000));
+        QCOMPARE(panel->data().memory[2].totalBytes(),
+                 std::uint64_t{3'500'000'000 + 109'375'000 + 427'247 * 4 + 4 + 480'000'000});
+        QVERIFY(panel->plot()->xAxis->label().contains("40M"));
+        QVERIFY(!panel->setAdapterParams("200%", &error));
         // GiB.
         ready.clear();
         panel->setMemoryGib(true);
         QVERIFY(ready.wait(60000));
         QVERIFY(panel->plot()->yAxis->label().contains("GiB"));
-        QVERIFY(panel->readoutAt(2).contains("GiB"));
+        QVERIFY(panel->readoutAt(1).contains("GiB"));
     }
 
     void commandLineOptions() {
@@ -368,8 +409,8 @@ class TestPlotsSlides : public QObject {
         QProcess explorer;
         explorer.start(FPX_EXPLORER_PATH,
                        {"--no-settings", "--size", "1024x768", "--formats", "fp16,fp4_e2m1,int4",
-                        "--plot", "memory", "--params", "70B", "--memory-training", "--gib",
-                        "--screenshot", png});
+                        "--plot", "memory", "--params", "70B", "--memory-recipe", "qlora",
+                        "--adapter-params", "1%", "--gib", "--screenshot", png});
         QVERIFY(explorer.waitForFinished(120000));
         QVERIFY2(explorer.exitCode() == 0, explorer.readAllStandardError().constData());
         QVERIFY(QImage(png).width() > 0);

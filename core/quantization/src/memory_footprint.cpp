@@ -222,7 +222,7 @@ std::uint64_t MemoryFootprint::totalBytes() const {
 }
 
 std::optional<MemoryFootprint> memoryFootprint(std::string_view id, std::uint64_t parameters,
-                                               FootprintMode mode, std::string& error) {
+                                               std::string& error) {
     if (parameters == 0 || parameters > kMostParameters) {
         error = "parameter count must be from 1 to " + std::to_string(kMostParameters);
         return std::nullopt;
@@ -230,9 +230,7 @@ std::optional<MemoryFootprint> memoryFootprint(std::string_view id, std::uint64_
     MemoryFootprint f;
     f.id = std::string(id);
     f.parameters = parameters;
-    f.mode = mode;
     std::uint64_t weightBytes = 0;
-    bool fp32Weights = false;
     const std::string key = toLower(trim(id));
     if (isScaledQuantizer(key)) {
         std::string why;
@@ -271,18 +269,8 @@ std::optional<MemoryFootprint> memoryFootprint(std::string_view id, std::uint64_
                       std::to_string(bits) + "-bit containers)";
         else if (bits % 8 != 0)
             f.note += ", packed";
-        fp32Weights = spec.id == "fp32";
     }
-    f.parts.push_back({"weights", f.note, weightBytes});
-    if (mode == FootprintMode::Training) {
-        const std::uint64_t fp32Bytes = packedBytes(parameters, 32);
-        f.parts.push_back({"gradients", f.note, weightBytes});
-        // Pure FP32 training keeps no separate master copy: the weights are the master.
-        if (!fp32Weights)
-            f.parts.push_back({"master weights", "FP32", fp32Bytes});
-        f.parts.push_back({"Adam m", "FP32", fp32Bytes});
-        f.parts.push_back({"Adam v", "FP32", fp32Bytes});
-    }
+    f.parts.push_back({"weights", f.label, f.note, weightBytes});
     return f;
 }
 

@@ -6,6 +6,7 @@
 #include "pages/explorer/plots_panel.h"
 
 #include "fpx/exact/format_catalogue.h"
+#include "fpx/quantization/training_recipe.h"
 
 #include <QTabWidget>
 
@@ -72,12 +73,30 @@ const std::array kOptions{
                state.params = text;
                return QString(); // the panel reads it (PlotsPanel::setParameters)
            }},
-    Option{"memory-training", nullptr,
-           "Plots tab, memory plot: mixed-precision training (weights, gradients, FP32 master "
-           "weights, Adam's moments) instead of inference.",
-           [](const QString&, State& state) {
-               state.memoryTraining = true;
+    Option{"memory-recipe", "NAME",
+           "Plots tab, memory plot: inference (the weights by format), or training by recipe: "
+           "bf16-mixed, fp8 (Transformer Engine style), qlora, or training for all three.",
+           [](const QString& text, State& state) {
+               std::string error;
+               const auto recipes = parseMemoryRecipes(text.toStdString(), error);
+               if (!recipes)
+                   return QString::fromStdString(error);
+               state.memoryRecipes = *recipes;
                return QString();
+           }},
+    Option{"memory-training", nullptr,
+           "Plots tab, memory plot: memory-recipe bf16-mixed (BF16 mixed-precision training "
+           "with FP32 master weights and Adam).",
+           [](const QString&, State& state) {
+               state.memoryRecipes = std::vector{TrainingRecipe::Bf16Mixed};
+               return QString();
+           }},
+    Option{"adapter-params", "N|P%",
+           "Plots tab, memory plot: QLoRA's adapter parameters, a count (40M) or a share of the "
+           "model's (0.5%).",
+           [](const QString& text, State& state) {
+               state.adapterParams = text;
+               return QString(); // the panel reads it (PlotsPanel::setAdapterParams)
            }},
     Option{"gib", nullptr, "Plots tab, memory plot: bars in GiB instead of GB.",
            [](const QString&, State& state) {
@@ -130,8 +149,13 @@ QString ExplorerPage::apply(const ExplorerPageState& state) {
         if (!plots_->setParameters(*state.params, &error))
             return "--params: " + error;
     }
-    if (state.memoryTraining)
-        plots_->setMemoryTraining(*state.memoryTraining);
+    if (state.memoryRecipes)
+        plots_->setMemoryRecipes(*state.memoryRecipes);
+    if (state.adapterParams) {
+        QString error;
+        if (!plots_->setAdapterParams(*state.adapterParams, &error))
+            return "--adapter-params: " + error;
+    }
     if (state.gib)
         plots_->setMemoryGib(*state.gib);
     if (state.plotRange)
@@ -151,7 +175,8 @@ ExplorerPageState ExplorerPage::state() const {
     state.tab = lowerTabs_->currentIndex() == 1 ? ExplorerPageState::Tab::Plots
                                                 : ExplorerPageState::Tab::Details;
     state.params = QString::number(plots_->parameters());
-    state.memoryTraining = plots_->memoryTraining();
+    state.memoryRecipes = plots_->memoryRecipes();
+    state.adapterParams = plots_->adapterParams();
     state.gib = plots_->memoryGib();
     state.plotRange = plots_->xRange();
     return state;

@@ -28,7 +28,8 @@ struct ExplorerPageState {
     std::optional<plots::PlotKind> plot; // shows the Plots tab
     std::optional<Tab> tab;
     std::optional<QString> params; // the memory plot's parameter count ("70B")
-    std::optional<bool> memoryTraining;
+    std::optional<std::vector<TrainingRecipe>> memoryRecipes; // empty: inference
+    std::optional<QString> adapterParams;                     // QLoRA's adapters ("0.5%")
     std::optional<bool> gib;
     std::optional<std::pair<QString, QString>> plotRange;
 };

@@ -9,6 +9,7 @@
 #include "fpx/exact/decimal_text.h"
 #include "fpx/exact/value_parser.h"
 #include "fpx/quantization/memory_footprint.h"
+#include "fpx/quantization/training_recipe.h"
 
 #include <qcustomplot.h>
 
@@ -61,7 +62,7 @@ PlotsPanel::PlotsPanel(ExplorerController* controller, QWidget* parent)
            "ULP spacing: the gap between neighbours, a staircase in magnitude.\n"
            "Range: smallest subnormal, smallest normal and largest value, with decimal digits.\n"
            "Representable values: every value of small formats on one line.\n"
-           "Memory: bytes for N parameters, block scales included."));
+           "Memory: bytes for N parameters, block scales included; for training, by recipe."));
     fromEdit_ = new QLineEdit(QStringLiteral("0.0625"), this);
     toEdit_ = new QLineEdit(QStringLiteral("8"), this);
     fromEdit_->setObjectName("plotFrom");
@@ -73,7 +74,7 @@ PlotsPanel::PlotsPanel(ExplorerController* controller, QWidget* parent)
     ranges_[plots::PlotKind::Error] = {QStringLiteral("0.0625"), QStringLiteral("8")};
     logBox_ = new QCheckBox(tr("log x"), this);
     logBox_->setObjectName("plotLog");
-    // The memory plot's own controls, shown in place of nothing else when it is up.
+    // The memory plot's own controls, shown in place of the x range when it is up.
     memoryControls_ = new QWidget(this);
     auto* memoryLayout = new QHBoxLayout(memoryControls_);
     memoryLayout->setContentsMargins(0, 0, 0, 0);
@@ -85,18 +86,40 @@ PlotsPanel::PlotsPanel(ExplorerController* controller, QWidget* parent)
     parametersBox_->setInsertPolicy(QComboBox::NoInsert);
     parametersBox_->setToolTip(tr("Parameters of the model: a preset, or any count like 13B, "
                                   "350M, 1.5T or 7e9."));
-    trainingBox_ = new QCheckBox(tr("training"), memoryControls_);
-    trainingBox_->setObjectName("plotTraining");
-    trainingBox_->setToolTip(
-        tr("Mixed-precision training with Adam: weights and gradients in the format, FP32 master "
-           "weights (none when the weights are FP32) and Adam's two FP32 moments.\n"
-           "Unchecked: inference, the weights alone, block scales included."));
+    // Inference by format, or training by recipe: a recipe fixes the format of every array it
+    // stores, so the formats shown play no part in it.
+    recipeBox_ = new QComboBox(memoryControls_);
+    recipeBox_->setObjectName("plotRecipe");
+    recipeBox_->addItem(tr("inference"), QStringLiteral("inference"));
+    recipeBox_->addItem(tr("training: BF16 mixed"), QStringLiteral("bf16-mixed"));
+    recipeBox_->addItem(tr("training: FP8 (TE)"), QStringLiteral("fp8"));
+    recipeBox_->addItem(tr("training: QLoRA"), QStringLiteral("qlora"));
+    recipeBox_->addItem(tr("training: all three"), QStringLiteral("training"));
+    recipeBox_->setToolTip(
+        tr("Inference: the weights of each format shown, block scales included.\n"
+           "BF16 mixed: BF16 weights and gradients, FP32 master weights, Adam m and v in FP32 "
+           "(16 bytes per parameter).\n"
+           "FP8 (Transformer Engine style): as BF16 mixed, plus an FP8 E4M3 copy of the weights "
+           "for the matrix multiplies; gradients stay BF16.\n"
+           "QLoRA: frozen NF4 weights (double-quantized absmax) without gradients; BF16 "
+           "adapters with BF16 gradients and FP32 Adam m and v."));
+    adaptersBox_ = new QComboBox(memoryControls_);
+    adaptersBox_->setObjectName("plotAdapters");
+    adaptersBox_->setEditable(true);
+    adaptersBox_->addItems({"0.5%", "1%", "2%"});
+    adaptersBox_->setInsertPolicy(QComboBox::NoInsert);
+    adaptersBox_->setToolTip(tr("QLoRA's adapter parameters: a share of the model's (0.5%) or a "
+                                "count (40M). Rank 16 on every linear layer of a LLaMA-style "
+                                "model is about 0.3 % (70B) to 0.6 % (7B)."));
+    adaptersLabel_ = new QLabel(tr("adapters"), memoryControls_);
     gibBox_ = new QCheckBox(tr("GiB"), memoryControls_);
     gibBox_->setObjectName("plotGib");
     gibBox_->setToolTip(tr("Bars in GiB (2^30 bytes) instead of GB (10^9 bytes)."));
     memoryLayout->addWidget(new QLabel(tr("parameters"), memoryControls_));
     memoryLayout->addWidget(parametersBox_);
-    memoryLayout->addWidget(trainingBox_);
+    memoryLayout->addWidget(recipeBox_);
+    memoryLayout->addWidget(adaptersLabel_);
+    memoryLayout->addWidget(adaptersBox_);
     memoryLayout->addWidget(gibBox_);
     memoryControls_->hide();
     rubberBand_ = new QToolButton(this);
@@ -123,12 +146,18 @@ PlotsPanel::PlotsPanel(ExplorerController* controller, QWidget* parent)
     }
     export_->setMenu(exportMenu);
     status_ = new QLabel(this);
+    // The x range and log switch mean nothing on the memory plot: its own controls take their
+    // place, so that the bar fits a 1024-pixel window at 150 %.
+    rangeControls_ = new QWidget(this);
+    auto* rangeLayout = new QHBoxLayout(rangeControls_);
+    rangeLayout->setContentsMargins(0, 0, 0, 0);
+    rangeLayout->addWidget(new QLabel(tr("x from"), rangeControls_));
+    rangeLayout->addWidget(fromEdit_);
+    rangeLayout->addWidget(new QLabel(tr("to"), rangeControls_));
+    rangeLayout->addWidget(toEdit_);
+    rangeLayout->addWidget(logBox_);
     bar->addWidget(kindBox_);
-    bar->addWidget(new QLabel(tr("x from"), this));
-    bar->addWidget(fromEdit_);
-    bar->addWidget(new QLabel(tr("to"), this));
-    bar->addWidget(toEdit_);
-    bar->addWidget(logBox_);
+    bar->addWidget(rangeControls_);
     bar->addWidget(memoryControls_);
     bar->addStretch();
     bar->addWidget(status_);
@@ -152,7 +181,13 @@ PlotsPanel::PlotsPanel(ExplorerController* controller, QWidget* parent)
     connect(parametersBox_->lineEdit(), &QLineEdit::editingFinished, this,
             &PlotsPanel::onParametersEdited);
     connect(parametersBox_, &QComboBox::activated, this, &PlotsPanel::onParametersEdited);
-    connect(trainingBox_, &QCheckBox::toggled, this, &PlotsPanel::recompute);
+    connect(recipeBox_, &QComboBox::currentIndexChanged, this, [this] {
+        updateSwitches();
+        recompute();
+    });
+    connect(adaptersBox_->lineEdit(), &QLineEdit::editingFinished, this,
+            &PlotsPanel::onAdaptersEdited);
+    connect(adaptersBox_, &QComboBox::activated, this, &PlotsPanel::onAdaptersEdited);
     connect(gibBox_, &QCheckBox::toggled, this, &PlotsPanel::recompute);
     connect(rubberBand_, &QToolButton::toggled, this,
             [this](bool on) { plot_->setSelectionRectMode(on ? QCP::srmZoom : QCP::srmNone); });
@@ -228,6 +263,11 @@ void PlotsPanel::updateSwitches() {
     logBox_->setToolTip(sw.log ? sw.logMeaning : sw.logWhy);
     logBox_->setText(request_.kind == plots::PlotKind::Values ? tr("symmetric log") : tr("log x"));
     memoryControls_->setVisible(request_.kind == plots::PlotKind::Memory);
+    rangeControls_->setVisible(request_.kind != plots::PlotKind::Memory);
+    const QString recipe = recipeBox_->currentData().toString();
+    const bool qlora = recipe == "qlora" || recipe == "training";
+    adaptersLabel_->setVisible(qlora);
+    adaptersBox_->setVisible(qlora);
 }
 
 bool PlotsPanel::setParameters(const QString& text, QString* error) {
@@ -253,18 +293,48 @@ void PlotsPanel::onParametersEdited() {
     }
 }
 
+bool PlotsPanel::setAdapterParams(const QString& text, QString* error) {
+    std::string why;
+    const auto size = parseAdapterSize(text.toStdString(), why);
+    if (!size) {
+        if (error)
+            *error = QString::fromStdString(why);
+        return false;
+    }
+    request_.adapters = *size;
+    const QSignalBlocker block(adaptersBox_);
+    adaptersBox_->setCurrentText(QString::fromStdString(adapterSizeText(*size)));
+    recompute();
+    return true;
+}
+
+QString PlotsPanel::adapterParams() const {
+    return QString::fromStdString(adapterSizeText(request_.adapters));
+}
+
+void PlotsPanel::onAdaptersEdited() {
+    QString error;
+    if (!setAdapterParams(adaptersBox_->currentText(), &error)) {
+        status_->setText(error);
+        adaptersBox_->setToolTip(error);
+    }
+}
+
 void PlotsPanel::resetToDefaults() {
     const plots::PlotRequest defaults;
     {
         const QSignalBlocker blockers[] = {
-            QSignalBlocker(fromEdit_),    QSignalBlocker(toEdit_), QSignalBlocker(logBox_),
-            QSignalBlocker(trainingBox_), QSignalBlocker(gibBox_), QSignalBlocker(parametersBox_)};
+            QSignalBlocker(fromEdit_),     QSignalBlocker(toEdit_),      QSignalBlocker(logBox_),
+            QSignalBlocker(recipeBox_),    QSignalBlocker(adaptersBox_), QSignalBlocker(gibBox_),
+            QSignalBlocker(parametersBox_)};
         ranges_.clear();
         fromEdit_->clear();
         toEdit_->clear();
         logBox_->setChecked(false);
-        trainingBox_->setChecked(false);
+        recipeBox_->setCurrentIndex(0);
         gibBox_->setChecked(false);
+        request_.adapters = defaults.adapters;
+        adaptersBox_->setCurrentText(QString::fromStdString(adapterSizeText(defaults.adapters)));
         request_.parameters = defaults.parameters;
         parametersBox_->setCurrentText(
             QString::fromStdString(parameterCountText(defaults.parameters)));
@@ -273,12 +343,15 @@ void PlotsPanel::resetToDefaults() {
     recompute();
 }
 
-void PlotsPanel::setMemoryTraining(bool training) {
-    trainingBox_->setChecked(training);
+void PlotsPanel::setMemoryRecipes(const std::vector<TrainingRecipe>& recipes) {
+    const int index = recipeBox_->findData(QString::fromStdString(memoryRecipesText(recipes)));
+    recipeBox_->setCurrentIndex(std::max(index, 0));
 }
 
-bool PlotsPanel::memoryTraining() const {
-    return trainingBox_->isChecked();
+std::vector<TrainingRecipe> PlotsPanel::memoryRecipes() const {
+    std::string error;
+    return parseMemoryRecipes(recipeBox_->currentData().toString().toStdString(), error)
+        .value_or(std::vector<TrainingRecipe>{});
 }
 
 void PlotsPanel::setMemoryGib(bool gib) {
@@ -306,8 +379,7 @@ void PlotsPanel::recompute() {
     const plots::PlotSwitches sw = plots::plotSwitches(request_.kind);
     request_.logarithmic = sw.log && logBox_->isChecked();
     request_.symmetricLog = request_.kind == plots::PlotKind::Values && request_.logarithmic;
-    request_.footprint =
-        trainingBox_->isChecked() ? FootprintMode::Training : FootprintMode::Inference;
+    request_.recipes = memoryRecipes();
     request_.gib = gibBox_->isChecked();
     // An x range that does not read, or is empty, leaves the kind's own first view (the
     // error plot's: 1/16 … 8).

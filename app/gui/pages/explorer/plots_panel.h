@@ -46,16 +46,20 @@ class PlotsPanel : public QWidget {
     // does not read as one.
     bool setParameters(const QString& text, QString* error = nullptr);
     std::uint64_t parameters() const { return request_.parameters; }
-    void setMemoryTraining(bool training);
-    bool memoryTraining() const;
+    // Inference (no recipes), one training recipe, or all of them side by side.
+    void setMemoryRecipes(const std::vector<TrainingRecipe>& recipes);
+    std::vector<TrainingRecipe> memoryRecipes() const;
+    // QLoRA's adapter parameters ("0.5%", "40M"): false, with `error`, when it does not read.
+    bool setAdapterParams(const QString& text, QString* error = nullptr);
+    QString adapterParams() const;
     void setMemoryGib(bool gib);
     bool memoryGib() const;
     // The x range of the current plot kind ("" "" for the kind's own first view).
     void setXRange(const QString& from, const QString& to);
     std::pair<QString, QString> xRange() const;
     // What a new window shows: the first plot kind, every kind's own first view, linear x,
-    // the default parameter count, inference in GB. A lesson step starts from here, so that
-    // Previous takes back what a later step switched on.
+    // the default parameter count, inference in GB, QLoRA's default adapters. A lesson step starts
+    // from here, so that Previous takes back what a later step switched on.
     void resetToDefaults();
 
   signals:
@@ -75,6 +79,7 @@ class PlotsPanel : public QWidget {
     void onSelectionChanged();
     void updateSwitches();
     void onParametersEdited();
+    void onAdaptersEdited();
 
     ExplorerController* controller_;
     plots::PlotRequest request_;
@@ -86,9 +91,12 @@ class PlotsPanel : public QWidget {
     QLineEdit* toEdit_;
     QCheckBox* logBox_;
     QComboBox* parametersBox_;
-    QCheckBox* trainingBox_;
+    QComboBox* recipeBox_;
+    QComboBox* adaptersBox_;
+    QLabel* adaptersLabel_;
     QCheckBox* gibBox_;
     QWidget* memoryControls_;
+    QWidget* rangeControls_; // the x range and log switch, hidden on the memory plot
     // Each kind's x range as typed, so that switching kinds keeps what was set for each.
     std::map<plots::PlotKind, std::pair<QString, QString>> ranges_;
     QToolButton* rubberBand_;
