@@ -9,6 +9,7 @@
 
 #include "fpx/bench/accumulation_bench.h"
 #include "fpx/bench/backend.h"
+#include "fpx/bench/bench_preset.h"
 #include "fpx/bench/quantization_bench.h"
 
 #include <cstddef>
@@ -21,6 +22,7 @@
 namespace fpx::cli {
 
 struct BenchOptions {
+    bench::BenchPreset preset = bench::BenchPreset::Full; // --preset class: a short run
     bench::BenchRequest request;
     std::size_t accumulationTerms = 100'000'000;
     bench::QuantizationBenchRequest quantization;

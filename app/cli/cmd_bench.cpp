@@ -5,6 +5,7 @@
 #include "arguments.h"
 #include "bench.h"
 #include "commands.h"
+#include "text_table.h"
 
 #include "fpx/bench/sizes.h"
 #include "fpx/exact/format_catalogue.h"
@@ -20,7 +21,7 @@ namespace fpx::cli {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: fpx bench [--backend cpu|cuda|opencl|all] [--formats ID,...]\n"
+    "usage: fpx bench [--preset full|class] [--backend cpu|cuda|opencl|all] [--formats ID,...]\n"
     "                 [--directions encode,decode] [--sizes 32k,256M] [--threads 1,all]\n"
     "                 [--budget SECONDS] [--samples N] [--round MODE] [--overflow POLICY]\n"
     "                 [--distribution normal|subnormal|overflow|nan] [--no-arithmetic]\n"
@@ -39,7 +40,9 @@ constexpr const char* kUsage =
     "  thread against memcpy, and loading + quantizing a .safetensors file of 1 GiB (or that\n"
     "  tensor's size, or --quantize-file-bytes N; 0: none) against reading it.\n"
     "  --json FILE and --csv FILE hold every row, the sums and quantizers with their ratios\n"
-    "  and goals, for the Benchmarks page to compare with.\n";
+    "  and goals, for the Benchmarks page to compare with.\n"
+    "  --preset class: a run a class watches in seconds: FP32 -> BF16, FP16, FP8 E4M3 and\n"
+    "  FP4 E2M1 in cache on one thread, each by its fastest bit-exact path, beside memcpy.\n";
 
 constexpr const char* kDefaultFormats = "fp16,bf16,tf32,fp8_e4m3,fp8_e5m2,fp8_e4m3fnuz,"
                                         "fp8_e5m2fnuz,fp6_e3m2,fp6_e2m3,fp4_e2m1,int8,int4,nf4";
@@ -134,8 +137,45 @@ std::optional<std::size_t> readOneSize(const std::string& text) {
 
 } // namespace
 
+// The options a preset fixes, refused beside --preset class.
+constexpr const char* kPresetFixed[] = {"formats",
+                                        "directions",
+                                        "sizes",
+                                        "threads",
+                                        "budget",
+                                        "round",
+                                        "overflow",
+                                        "distribution",
+                                        "accumulation-terms",
+                                        "quantization-elements",
+                                        "quantize-file-bytes",
+                                        "no-arithmetic",
+                                        "no-conversions",
+                                        "no-accumulation",
+                                        "no-quantization"};
+
 Outcome<BenchOptions> parseBenchOptions(const Arguments& args) {
     BenchOptions options;
+    if (auto preset = args.value("preset")) {
+        const auto parsed = bench::parseBenchPreset(*preset);
+        if (!parsed)
+            return CommandError{"--preset: use full or class"};
+        options.preset = *parsed;
+    }
+    if (options.preset == bench::BenchPreset::Class) {
+        for (const char* option : kPresetFixed)
+            if (args.has(option))
+                return CommandError{std::string("--") + option +
+                                    ": --preset class fixes what is measured"};
+        options.request = bench::classBenchRequest();
+        options.accumulationBench = false;
+        options.quantizationBench = false;
+        options.backend = args.value("backend").value_or("cpu");
+        options.list = args.has("list");
+        options.jsonPath = args.value("json");
+        options.csvPath = args.value("csv");
+        return options;
+    }
     bench::BenchRequest& request = options.request;
     if (const std::string error = readRequest(args, request); !error.empty())
         return CommandError{error};
@@ -265,12 +305,34 @@ BenchReport computeBench(const BenchOptions& options, const std::vector<bench::B
     return report;
 }
 
+namespace {
+
+// The class preset's few rows, as the Benchmarks page's class run shows them: each conversion
+// by its fastest bit-exact path, named as a class reads it, below memcpy of the same size.
+void renderClassBench(const BenchReport& report, std::ostream& out) {
+    for (const bench::DeviceInfo& d : report.devices)
+        out << d.backend << ": " << d.name << '\n';
+    TextTable table({"conversion", "GB/s", "G elements/s"});
+    for (const bench::BenchResult& r : bench::fastestExactPaths(report.results)) {
+        std::ostringstream gbs, elements;
+        gbs.precision(3);
+        elements.precision(3);
+        gbs << r.bytesPerSecond / 1e9;
+        elements << r.elementsPerSecond / 1e9;
+        table.addRow({bench::readableLabel(r), gbs.str(), elements.str()});
+    }
+    table.print(out, false);
+    out << "32 Ki elements in cache, 1 thread; bytes read + written. The full run: fpx bench.\n";
+}
+
+} // namespace
+
 int runBench(const std::vector<std::string>& rawArgs, Streams& io) {
     const Arguments args(
         rawArgs,
         {"backend", "formats", "directions", "sizes", "threads", "budget", "samples", "json", "csv",
          "distribution", "round", "overflow", "accumulation-terms", "quantization-elements",
-         "quantize-file-bytes"},
+         "quantize-file-bytes", "preset"},
         {"no-arithmetic", "no-conversions", "no-accumulation", "no-quantization", "list"});
     if (const auto stop = checkOptionsOnly(args, io, "bench", kUsage))
         return *stop;
@@ -289,7 +351,10 @@ int runBench(const std::vector<std::string>& rawArgs, Streams& io) {
     const BenchReport report =
         computeBench(*options, selection.backends,
                      isatty(STDERR_FILENO) == 1 ? terminalBenchProgress(io.err) : BenchProgress{});
-    renderBenchText(report, io.out);
+    if (options->preset == bench::BenchPreset::Class)
+        renderClassBench(report, io.out);
+    else
+        renderBenchText(report, io.out);
     if (const auto error = writeBenchFiles(*options, report))
         return reportError(io, "bench", *error);
     if (report.disagreed)

@@ -2,7 +2,8 @@
 // The Benchmarks view with real widgets, offscreen, on the CPU backend with a tiny budget:
 // running with the window responsive, cancelling, exporting JSON and CSV, comparing with a
 // saved run, bad saved runs, closing the window mid-run; the CPU's sums and quantizers run,
-// exported and compared like conversions, a CLI run's loaded, and a run saved without them.
+// exported and compared like conversions, a CLI run's loaded, and a run saved without them;
+// the class run's few bars, named as a class reads them.
 #include "pages/benchmarks/bench_controller.h"
 #include "pages/benchmarks/bench_results_model.h"
 #include "pages/benchmarks/benchmarks_chart.h"
@@ -13,6 +14,7 @@
 #include <qcustomplot.h>
 
 #include "fpx/bench/backend.h"
+#include "fpx/bench/bench_preset.h"
 #include "fpx/bench/ratio_results.h"
 #include "fpx/bench/result_io.h"
 
@@ -125,6 +127,7 @@ class TestBenchmarks : public QObject {
     void badSavedRunsAreReported();
     void formErrorsAreShown();
     void windowPageAndClosingMidRun();
+    void classRunShowsAFewReadableBars();
 
   private:
     QTemporaryDir dir_;
@@ -759,6 +762,72 @@ void TestBenchmarks::windowPageAndClosingMidRun() {
     QVERIFY(!panel->controller()->isRunning());
     QVERIFY2(clock.elapsed() * 8 < budgetMinutes * 60'000,
              "closing waited for more than one measurement");
+}
+
+// The class run leaves the form as it is and ends on one bar per conversion (FP32 → BF16,
+// FP16, FP8 E4M3, FP4 E2M1), its fastest path that agreed with the exact core, beside memcpy;
+// the full run is the other button and shows every path again.
+void TestBenchmarks::classRunShowsAFewReadableBars() {
+    BenchmarksPanel panel(nullptr, &cpuOnly);
+    panel.resize(1024, 768);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    waitForBackends(panel);
+    tinyRun(panel);
+    const QStringList formBefore = panel.checkedFormats();
+    QSignalSpy finished(panel.controller(), &BenchController::finished);
+    QVERIFY(panel.classRunButton()->isEnabled());
+    QTest::mouseClick(panel.classRunButton(), Qt::LeftButton);
+    QVERIFY2(panel.controller()->isRunning(),
+             qPrintable(panel.statusLabel()->text() + " visible " +
+                        QString::number(panel.classRunButton()->isVisible())));
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 120000);
+    QCOMPARE(panel.checkedFormats(), formBefore);
+
+    BenchResultsModel* model = panel.model();
+    // Every conversion the run measured, by key, and its fastest verified path: worked out
+    // here from the controller's raw results, not by the code under test.
+    std::map<std::string, double> fastest;
+    int conversions = 0;
+    for (const bench::BenchResult& r : panel.controller()->results()) {
+        if (r.operation != bench::Operation::Convert)
+            continue;
+        QCOMPARE(r.direction, bench::Direction::Encode);
+        QCOMPARE(r.elements, std::size_t{32 * 1024});
+        QCOMPARE(r.threads, 1);
+        ++conversions;
+        if (r.verified && r.path.find("bare loop") == std::string::npos)
+            fastest[r.format] = std::max(fastest[r.format], r.bytesPerSecond);
+    }
+    QVERIFY2(conversions > 4, "each format has more than one path on the CPU");
+    QCOMPARE(fastest.size(), std::size_t{4});
+    QCOMPARE(model->rowCount(), 5); // four conversions and memcpy
+    QStringList labels;
+    for (int row = 0; row < model->rowCount(); ++row) {
+        const bench::BenchResult& r = model->result(row);
+        labels << model->label(row);
+        if (r.operation == bench::Operation::Copy)
+            continue;
+        QVERIFY(r.verified);
+        QCOMPARE(r.bytesPerSecond, fastest[r.format]);
+    }
+    for (const char* name : {"FP32 → BF16, ", "FP32 → FP16, ", "FP32 → FP8 E4M3, ",
+                             "FP32 → FP4 E2M1, ", "FP32 copy (memcpy)"})
+        QVERIFY2(std::any_of(labels.begin(), labels.end(),
+                             [&](const QString& l) { return l.startsWith(name); }),
+                 qPrintable(labels.join(" | ")));
+    // A label names an instruction set or a path's first word, not the whole path.
+    for (const QString& l : labels)
+        QVERIFY2(!l.contains("bit trick") && !l.contains("·"), qPrintable(l));
+    panel.chart()->rebuild();
+    QCOMPARE(panel.chart()->barCount(), 5);
+
+    // The full run, one click away: every path again, named as before.
+    finished.clear();
+    QTest::mouseClick(panel.runButton(), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 120000);
+    QVERIFY(model->rowCount() > 5);
+    QVERIFY(!model->label(0).contains("→"));
 }
 
 QTEST_MAIN(TestBenchmarks)

@@ -3,6 +3,7 @@
 
 #include "pages/benchmarks/saved_run.h"
 
+#include "fpx/bench/bench_preset.h"
 #include "fpx/bench/sizes.h"
 
 #include <QBrush>
@@ -219,6 +220,8 @@ std::optional<bool> BenchResultsModel::goalMet(const bench::BenchResult& r) {
 
 QString BenchResultsModel::label(int row, bool withDevice) const {
     const bench::BenchResult& r = result(row);
+    if (readableLabels_)
+        return QString::fromStdString(bench::readableLabel(r));
     QStringList parts;
     if (withDevice)
         parts << QStringLiteral("%1 %2").arg(QString::fromStdString(r.backend),

@@ -80,8 +80,11 @@ class BenchResultsModel : public QAbstractTableModel {
     std::optional<double> ratioToSaved(int row) const;
     int matchedCount() const;
 
-    // Short label of a row for charts: "fp8_e4m3 encode · bit trick · 32 Ki · 1 thread".
+    // Short label of a row for charts: "fp8_e4m3 encode · bit trick · 32 Ki · 1 thread"; with
+    // readable labels (a class run), as a class reads it: "FP32 → FP8 E4M3, AVX-512".
     QString label(int row, bool withDevice = false) const;
+    void setReadableLabels(bool on) { readableLabels_ = on; }
+    bool readableLabels() const { return readableLabels_; }
     // Several lines describing a row (tooltips).
     QString description(int row) const;
 
@@ -109,6 +112,7 @@ class BenchResultsModel : public QAbstractTableModel {
     QHash<QString, int> savedLoose_; // resultKey without the device → index in saved_
     QSet<QString> savedDevices_;
     bool comparing_ = false;
+    bool readableLabels_ = false;
     QString comparisonPath_;
     QString comparisonDescription_;
 };

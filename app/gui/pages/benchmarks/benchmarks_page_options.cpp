@@ -54,6 +54,16 @@ const std::array kOptions{
                return QString();
            },
            OpensPage::No, OptionUse::CommandLineOnly},
+    Option{"bench-preset", "NAME",
+           "The run --bench-run starts: full (what the form says) or class (a few conversions "
+           "a class reads in seconds, as fpx bench --preset class).",
+           [](const QString& text, State& state) {
+               if (text != "full" && text != "class")
+                   return QStringLiteral("use full or class");
+               state.classPreset = text == "class";
+               return QString();
+           },
+           OpensPage::Yes, OptionUse::CommandLineOnly},
     Option{"bench-run", nullptr,
            "Start a benchmark with the Benchmarks page's settings (with --screenshot: wait for "
            "it to finish).",
@@ -86,8 +96,12 @@ QString BenchmarksPanel::apply(const BenchmarksPageState& state) {
         if (!loaded)
             return "--bench-compare: " + error;
     }
-    if (state.run)
-        run();
+    if (state.run) {
+        if (state.classPreset)
+            runClass();
+        else
+            run();
+    }
     return {};
 }
 

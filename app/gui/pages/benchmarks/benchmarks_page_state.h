@@ -19,6 +19,7 @@ struct BenchmarksPageState {
     std::optional<double> budget;       // seconds per measurement
     std::optional<QString> sizes;       // custom sizes, "4k,1M"
     std::optional<QString> compare;     // a run saved as JSON
+    bool classPreset = false;           // --bench-run starts the class run, not the full one
     bool run = false;
 };
 

@@ -5,6 +5,7 @@
 #include "pages/benchmarks/benchmarks_chart.h"
 #include "pages/benchmarks/saved_run.h"
 
+#include "fpx/bench/bench_preset.h"
 #include "fpx/bench/sizes.h"
 #include "fpx/exact/format_catalogue.h"
 #include "fpx/exact/rounding.h"
@@ -38,6 +39,7 @@
 #include <algorithm>
 #include <bit>
 #include <thread>
+#include <utility>
 
 namespace fpx::gui {
 
@@ -173,7 +175,10 @@ BenchmarksPanel::BenchmarksPanel(QWidget* parent, BenchController::Loader loader
         populateBackends();
         if (runWhenLoaded_) {
             runWhenLoaded_ = false;
-            run();
+            if (std::exchange(classWhenLoaded_, false))
+                runClass();
+            else
+                run();
         }
     });
     connect(controller_, &BenchController::started, this, [this] {
@@ -428,11 +433,18 @@ void BenchmarksPanel::buildActions(QWidget* actions) {
     auto* actionLayout = new QVBoxLayout(actions);
     actionLayout->setContentsMargins(4, 0, 4, 4);
     auto* buttons = new QGridLayout;
-    run_ = new QPushButton(tr("Run"), actions);
+    run_ = new QPushButton(tr("Full run"), actions);
     run_->setObjectName("benchRun");
     run_->setDefault(true);
-    run_->setToolTip(tr("Measure what is checked (Ctrl+R). The window stays usable; results "
-                        "appear as they are measured."));
+    run_->setToolTip(tr("Measure what is checked (Ctrl+R): every path of every format, minutes. "
+                        "The window stays usable; results appear as they are measured."));
+    classRun_ = new QPushButton(tr("Class run"), actions);
+    classRun_->setObjectName("benchClassRun");
+    classRun_->setToolTip(
+        tr("A run a class can watch, seconds long: FP32 → BF16, FP16, FP8 E4M3 and FP4 E2M1 "
+           "(MXFP4's elements), in cache on one thread, each shown by its fastest bit-exact "
+           "instruction set beside memcpy (fpx bench --preset class). The form is left as it "
+           "is."));
     cancel_ = new QPushButton(tr("Cancel"), actions);
     cancel_->setObjectName("benchCancel");
     cancel_->setToolTip(tr("Stop after the current measurement; the results so far stay."));
@@ -450,12 +462,13 @@ void BenchmarksPanel::buildActions(QWidget* actions) {
     clearComparison_ = new QPushButton(tr("Clear comparison"), actions);
     clearComparison_->setObjectName("benchClearComparison");
     clearComparison_->setToolTip(tr("Stop comparing with the saved run."));
-    buttons->addWidget(run_, 0, 0);
-    buttons->addWidget(cancel_, 0, 1);
-    buttons->addWidget(exportJson_, 1, 0);
-    buttons->addWidget(exportCsv_, 1, 1);
-    buttons->addWidget(compare_, 2, 0);
-    buttons->addWidget(clearComparison_, 2, 1);
+    buttons->addWidget(classRun_, 0, 0);
+    buttons->addWidget(run_, 0, 1);
+    buttons->addWidget(cancel_, 1, 0, 1, 2);
+    buttons->addWidget(exportJson_, 2, 0);
+    buttons->addWidget(exportCsv_, 2, 1);
+    buttons->addWidget(compare_, 3, 0);
+    buttons->addWidget(clearComparison_, 3, 1);
     actionLayout->addLayout(buttons);
 
     progress_ = new QProgressBar(actions);
@@ -479,6 +492,7 @@ void BenchmarksPanel::buildActions(QWidget* actions) {
     actionLayout->addWidget(status_);
 
     connect(run_, &QPushButton::clicked, this, &BenchmarksPanel::run);
+    connect(classRun_, &QPushButton::clicked, this, &BenchmarksPanel::runClass);
     connect(cancel_, &QPushButton::clicked, this, &BenchmarksPanel::cancel);
     connect(exportJson_, &QPushButton::clicked, this, [this] { chooseExport(true); });
     connect(exportCsv_, &QPushButton::clicked, this, [this] { chooseExport(false); });
@@ -677,11 +691,41 @@ void BenchmarksPanel::run() {
     }
     QString error;
     const auto planned = jobs(&error);
+    model_->setReadableLabels(false);
+    classRunning_ = false;
     if (!planned || !controller_->start(*planned, &error)) {
         lastError_ = error;
         updateStatus();
         current_->setText(error);
         return;
+    }
+}
+
+void BenchmarksPanel::runClass() {
+    if (controller_->isRunning())
+        return;
+    if (!controller_->backendsLoaded()) {
+        runWhenLoaded_ = true;
+        classWhenLoaded_ = true;
+        controller_->loadBackends();
+        current_->setText(tr("Looking for backends…"));
+        return;
+    }
+    const auto& summaries = controller_->summaries();
+    const auto cpu = std::find_if(summaries.begin(), summaries.end(), [](const BackendSummary& b) {
+        return b.id == "cpu" && b.available();
+    });
+    QString error = tr("The CPU backend cannot run.");
+    BenchJob job;
+    job.backend = static_cast<int>(cpu - summaries.begin());
+    job.request = bench::classBenchRequest();
+    model_->setReadableLabels(true);
+    classRunning_ = true;
+    if (cpu == summaries.end() || !controller_->start({job}, &error)) {
+        classRunning_ = false;
+        lastError_ = error;
+        updateStatus();
+        current_->setText(error);
     }
 }
 
@@ -727,6 +771,14 @@ void BenchmarksPanel::resizeColumns() {
 }
 
 void BenchmarksPanel::onFinished(bool cancelled) {
+    // A class run ends on its few rows: each conversion's fastest bit-exact path and memcpy.
+    if (std::exchange(classRunning_, false)) {
+        const std::vector<bench::BenchResult> kept =
+            bench::fastestExactPaths(controller_->results());
+        model_->clear();
+        for (const bench::BenchResult& r : kept)
+            model_->append(r);
+    }
     const int count = model_->rowCount();
     current_->setText(cancelled ? tr("Cancelled: %1 results kept.").arg(count)
                                 : tr("Done: %1 results.").arg(count));
@@ -742,6 +794,7 @@ void BenchmarksPanel::updateButtons() {
     const bool running = controller_->isRunning();
     const bool haveResults = model_->rowCount() > 0;
     run_->setEnabled(!running && !controller_->isLoading());
+    classRun_->setEnabled(!running && !controller_->isLoading());
     cancel_->setEnabled(running);
     exportJson_->setEnabled(!running && haveResults);
     exportCsv_->setEnabled(!running && haveResults);

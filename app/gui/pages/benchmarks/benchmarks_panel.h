@@ -65,6 +65,7 @@ class BenchmarksPanel : public Page {
     BenchmarksChart* chart() const { return chart_; }
     QTableView* table() const { return table_; }
     QPushButton* runButton() const { return run_; }
+    QPushButton* classRunButton() const { return classRun_; }
     QPushButton* cancelButton() const { return cancel_; }
     QProgressBar* progressBar() const { return progress_; }
     QLabel* statusLabel() const { return status_; }
@@ -101,7 +102,11 @@ class BenchmarksPanel : public Page {
     static std::optional<std::vector<std::size_t>> parseSizes(const QString& text, QString* error);
 
   public slots:
+    // The full run: what the form asks for.
     void run();
+    // The class preset (fpx/bench/bench_preset.h) on the CPU, whatever the form says: a few
+    // conversions, each shown at the end by its fastest bit-exact path with a readable name.
+    void runClass();
     void cancel();
 
   protected:
@@ -131,7 +136,9 @@ class BenchmarksPanel : public Page {
     MessageSink messageSink_;
     QString lastError_;
     bool runWhenLoaded_ = false;
-    QTimer resizeTimer_; // the table's columns follow the results, a few times a second
+    bool classWhenLoaded_ = false; // the run to start once loaded is the class one
+    bool classRunning_ = false;    // the run in progress is the class one
+    QTimer resizeTimer_;           // the table's columns follow the results, a few times a second
 
     QTreeWidget* backendTree_;
     QListWidget* formatList_;
@@ -150,6 +157,7 @@ class BenchmarksPanel : public Page {
     QComboBox* rounding_;
     QComboBox* overflow_;
     QPushButton* run_;
+    QPushButton* classRun_;
     QPushButton* cancel_;
     QPushButton* exportJson_;
     QPushButton* exportCsv_;
