@@ -90,12 +90,13 @@ Found find(std::span<const PageOption<State>> table, const QString& key, State& 
 } // namespace
 
 void ProgramOptions::addTo(QCommandLineParser& parser) const {
-    parser.addOptions({screenshot, size, noSettings, lesson, step});
+    parser.addOptions({screenshot, size, noSettings, lesson, step, slides});
     PageStates::addOptionsTo(parser);
 }
 
 bool ProgramOptions::owns(const QString& key) const {
-    for (const QCommandLineOption* option : {&screenshot, &size, &noSettings, &lesson, &step})
+    for (const QCommandLineOption* option :
+         {&screenshot, &size, &noSettings, &lesson, &step, &slides})
         if (option->names().contains(key))
             return true;
     return key == "help" || key == "help-all" || key == "version";

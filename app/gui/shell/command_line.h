@@ -40,6 +40,8 @@ struct ProgramOptions {
                               "lesson FILE (.md).",
                               "NAME|FILE"};
     QCommandLineOption step{"step", "With --lesson: show step K (from 1).", "K"};
+    QCommandLineOption slides{"slides", "With --lesson: start in slide mode (F6), one step per "
+                                        "screen, full screen with large type."};
 
     // These options and every page's (PageStates::addOptionsTo).
     void addTo(QCommandLineParser& parser) const;

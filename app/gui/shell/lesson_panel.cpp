@@ -3,7 +3,10 @@
 
 #include "common/error_style.h"
 #include "pages/explorer/table_fit.h"
+#include "shell/lesson_prose.h"
 #include "shell/main_window.h"
+#include "shell/pages_scroller.h"
+#include "shell/slide_mode.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -12,11 +15,13 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLayout>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSignalBlocker>
+#include <QStyle>
 #include <QTextBrowser>
 #include <QTimer>
 #include <QToolButton>
@@ -30,23 +35,12 @@ namespace {
 // Read in a lecture hall: the lesson's text is larger than the window's type (the controls
 // keep the window's, so that the dock stays narrow beside the explorer at 1024 pixels).
 constexpr double kTypeScale = 1.25;
-// The prose's narrowest width, and the dock's width when it first opens where the window is
-// wide enough to leave the explorer kExplorerWidth beside it (FP64's bits, the exact value and
-// the error side by side); in a narrower window (1024 pixels) the dock opens narrower, down to
-// its narrowest, and its prose wraps.
+// The prose's narrowest width. The dock opens as wide as kReadableCharacters of the prose's
+// type, a comfortable line, but at most kOpeningShare of the window so that the explorer keeps
+// its format, bits, value and error beside it (FP64's bits scroll at 1024 pixels).
 constexpr int kMinimumWidth = 160;
-constexpr int kOpeningWidth = 340;
-constexpr int kExplorerWidth = 840;
-
-QString stepMarkdown(const Lesson& lesson, std::size_t index) {
-    const LessonStep& step = lesson.steps[index];
-    QString text;
-    if (index == 0 && !lesson.introduction.empty())
-        text += QString::fromStdString(lesson.introduction) + "\n\n";
-    text +=
-        "## " + QString::fromStdString(step.title) + "\n\n" + QString::fromStdString(step.prose);
-    return text;
-}
+constexpr int kReadableCharacters = 55;
+constexpr double kOpeningShare = 0.4;
 
 } // namespace
 
@@ -139,6 +133,11 @@ LessonPanel::LessonPanel(MainWindow& window)
     nextAction_->setShortcut(QKeySequence(Qt::ALT | Qt::Key_PageDown));
     previousAction_ = menu_->addAction(tr("&Previous step"), this, &LessonPanel::previous);
     previousAction_->setShortcut(QKeySequence(Qt::ALT | Qt::Key_PageUp));
+    resetAction_ = menu_->addAction(tr("&Reset step"), this, &LessonPanel::resetStep);
+    resetAction_->setObjectName("resetStepAction");
+    resetAction_->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Home));
+    resetAction_->setToolTip(tr("Set the window to this step's state again, undoing what was "
+                                "changed since (Alt+Home)."));
     menu_->addAction(toggleViewAction());
     lessons->setMenu(menu_);
 
@@ -201,9 +200,7 @@ void LessonPanel::setLesson(Lesson lesson) {
     }
     if (isHidden()) {
         show();
-        const int width = std::max(minimumSizeHint().width(),
-                                   std::min(window_.width() - kExplorerWidth, kOpeningWidth));
-        window_.resizeDocks({this}, {width}, Qt::Horizontal);
+        window_.resizeDocks({this}, {openingWidth()}, Qt::Horizontal);
         // The explorer's columns were fitted to the width it had before the dock: once the
         // dock has taken its width (the next turn of the event loop), fit them to what is left.
         QTimer::singleShot(0, &window_, [window = &window_] { window->tableFitter()->fit(); });
@@ -220,13 +217,35 @@ bool LessonPanel::showStep(std::size_t index) {
         steps_->setCurrentIndex(static_cast<int>(index));
     }
     stepLabel_->setText(tr("Step %1 of %2").arg(index + 1).arg(lesson_->steps.size()));
-    prose_->setMarkdown(stepMarkdown(*lesson_, index));
+    setLessonMarkdown(*prose_->document(), stepMarkdown(*lesson_, index), prose_->palette());
     previous_->setEnabled(index > 0);
     next_->setEnabled(index + 1 < lesson_->steps.size());
     problems_ = runner_.applyStep(*lesson_, index);
     showProblems();
     emit stepShown(static_cast<int>(index));
     return true;
+}
+
+int LessonPanel::readableWidth() const {
+    // The prose's line, plus what surrounds it: the document's margins, the scroll bar, the
+    // layout's margins and the dock's frame.
+    const QFontMetrics metrics(prose_->font());
+    const int line = metrics.averageCharWidth() * kReadableCharacters;
+    const QMargins layout = widget()->layout()->contentsMargins();
+    const int around = 2 * int(prose_->document()->documentMargin()) + 2 * prose_->frameWidth() +
+                       style()->pixelMetric(QStyle::PM_ScrollBarExtent) + layout.left() +
+                       layout.right() + 2 * style()->pixelMetric(QStyle::PM_DockWidgetFrameWidth);
+    return line + around;
+}
+
+int LessonPanel::openingWidth() const {
+    return std::max(minimumSizeHint().width(),
+                    std::min(readableWidth(), int(window_.width() * kOpeningShare)));
+}
+
+void LessonPanel::resetStep() {
+    if (lesson_)
+        showStep(step_);
 }
 
 void LessonPanel::showProblems() {
@@ -255,6 +274,8 @@ void LessonPanel::openFileDialog() {
 
 LessonPanel* installLessons(MainWindow& window) {
     auto* panel = new LessonPanel(window);
+    // The pages scroll sideways rather than hold the dock to a narrow column.
+    window.setCentralWidget(new PagesScroller(window.takeCentralWidget(), &window));
     window.addDockWidget(Qt::RightDockWidgetArea, panel);
     panel->hide();
     // File → Open lesson…, before the File menu's last separator (Quit).
@@ -276,7 +297,10 @@ LessonPanel* installLessons(MainWindow& window) {
         if (action->menu() && QString(action->menu()->title()).remove('&') == "Help")
             help = action;
     window.menuBar()->insertMenu(help, panel->lessonsMenu());
-    window.addActions({panel->nextAction(), panel->previousAction()});
+    window.addActions({panel->nextAction(), panel->previousAction(), panel->resetAction()});
+    // Slide mode (F6): the lesson one step per screen; in this menu and the View menu.
+    auto* slides = new SlideMode(window, *panel);
+    panel->lessonsMenu()->insertAction(panel->toggleViewAction(), slides->action());
     return panel;
 }
 

@@ -52,12 +52,18 @@ class LessonPanel : public QDockWidget {
     QLabel* stepLabel() const { return stepLabel_; }
     QAction* nextAction() const { return nextAction_; }
     QAction* previousAction() const { return previousAction_; }
+    // Alt+Home: the step shown, applied again (what the user changed since is undone).
+    QAction* resetAction() const { return resetAction_; }
+    // The width the dock opens at: a readable line of the prose's type, at most a share of the
+    // window that leaves the explorer beside it.
+    int openingWidth() const;
     // The built-in lessons and "Open lesson…", for the window's menu bar.
     QMenu* lessonsMenu() const { return menu_; }
 
   public slots:
     void next();
     void previous();
+    void resetStep();
     void openFileDialog();
 
   signals:
@@ -65,6 +71,7 @@ class LessonPanel : public QDockWidget {
 
   private:
     void showProblems();
+    int readableWidth() const;
 
     MainWindow& window_;
     LessonRunner runner_;
@@ -81,6 +88,7 @@ class LessonPanel : public QDockWidget {
     QPushButton* next_;
     QAction* nextAction_;
     QAction* previousAction_;
+    QAction* resetAction_;
     QMenu* menu_;
 };
 

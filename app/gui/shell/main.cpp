@@ -10,6 +10,7 @@
 #include "shell/lesson_panel.h"
 #include "shell/main_window.h"
 #include "shell/screenshot.h"
+#include "shell/slide_mode.h"
 
 #include <QApplication>
 #include <QMessageBox>
@@ -76,6 +77,12 @@ int main(int argc, char** argv) {
                                 .arg(lessons->stepCount()));
             lessons->showStep(std::size_t(step - 1));
         }
+    }
+    if (parser.isSet(options.slides)) {
+        if (!parser.isSet(options.lesson))
+            return fail("--slides: only with --lesson");
+        if (lessonError.isEmpty())
+            window.findChild<fpx::gui::SlideMode*>()->setActive(true);
     }
 
     // Undo starts from what the command line and the lesson set up.

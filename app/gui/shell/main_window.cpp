@@ -349,14 +349,8 @@ void MainWindow::buildViewActions(QMenu* view) {
     present->setToolTip(tr("Full screen, large type, no menu or status bar; F5 or Esc leaves."));
     connect(present, &QAction::toggled, presentation_, &PresentationMode::setActive);
     connect(presentation_, &PresentationMode::activeChanged, present, &QAction::setChecked);
-    // Esc leaves presentation mode; outside it, Esc stays with the widgets (a line edit's undo
-    // of a completion, a dialog's cancel).
-    auto* leave = new QAction(tr("Leave presentation mode"), this);
-    leave->setShortcut(QKeySequence(Qt::Key_Escape));
-    leave->setEnabled(false);
-    connect(leave, &QAction::triggered, this, [this] { presentation_->setActive(false); });
-    connect(presentation_, &PresentationMode::activeChanged, leave, &QAction::setEnabled);
-    addAction(leave);
+    // Esc leaves too, from any focus (PresentationMode watches the keys while it is active);
+    // outside it, Esc stays with the widgets (a line edit's completion, a dialog's cancel).
 }
 
 } // namespace fpx::gui

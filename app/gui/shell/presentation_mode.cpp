@@ -2,8 +2,11 @@
 #include "shell/presentation_mode.h"
 
 #include "common/zoom.h"
+#include "shell/window_keys.h"
 
 #include <QAction>
+#include <QApplication>
+#include <QKeyEvent>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
@@ -48,7 +51,9 @@ void PresentationMode::setActive(bool active) {
         window_->setWindowState((statesBefore_ & ~Qt::WindowMinimized) | Qt::WindowFullScreen);
         if (zoom_)
             zoom_->setPercent(std::max(kPercent, zoomBefore_));
+        qApp->installEventFilter(this);
     } else {
+        qApp->removeEventFilter(this);
         window_->setWindowState(statesBefore_);
         window_->menuBar()->show();
         window_->statusBar()->show();
@@ -56,6 +61,15 @@ void PresentationMode::setActive(bool active) {
             zoom_->setPercent(zoomBefore_);
     }
     emit activeChanged(active);
+}
+
+bool PresentationMode::eventFilter(QObject* watched, QEvent* event) {
+    const QKeyEvent* key = windowKeyPress(watched, event, window_);
+    if (!key || key->key() != Qt::Key_Escape ||
+        (key->modifiers() & ~Qt::KeypadModifier) != Qt::NoModifier)
+        return false;
+    setActive(false);
+    return true;
 }
 
 } // namespace fpx::gui

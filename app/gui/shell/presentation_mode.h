@@ -13,7 +13,9 @@ class ZoomController;
 // A lecture's view of the window: full screen, large type (at least kPercent zoom), and
 // without what a lecture does not need — the menu bar and the status bar (with its timings).
 // Every shortcut keeps working (the window holds the menus' actions); F5 or Esc leaves, and
-// leaving restores the window's state, its bars and the zoom it had before.
+// leaving restores the window's state, its bars and the zoom it had before. Esc leaves from any
+// focus in the window, the table's included; in a dialog or an open popup (a menu, a
+// completion) Esc stays theirs.
 class PresentationMode : public QObject {
     Q_OBJECT
 
@@ -27,6 +29,8 @@ class PresentationMode : public QObject {
     void toggle() { setActive(!active_); }
     // The zoom to remember between runs: the one outside presentation mode.
     int normalZoomPercent() const;
+
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
   signals:
     void activeChanged(bool active);

@@ -88,6 +88,10 @@ QString shortSpecTable() {
 
 FormatManagerDialog::FormatManagerDialog(const std::vector<FormatSpec>& enabled, QWidget* parent)
     : QDialog(parent) {
+    // A dialog is a window of its own, and a window takes the application's font unless told
+    // otherwise: this one takes the explorer's, which the zoom sets, when it opens and whenever
+    // the zoom changes while it is open. First, so that the fonts derived below start from it.
+    setAttribute(Qt::WA_WindowPropagation);
     setWindowTitle(tr("Formats"));
     auto* layout = new QHBoxLayout(this);
 

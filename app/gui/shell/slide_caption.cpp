@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "shell/slide_caption.h"
+
+#include "shell/lesson_prose.h"
+#include "shell/main_window.h"
+#include "shell/slide_bits.h"
+
+#include <QAbstractTextDocumentLayout>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QScrollBar>
+#include <QTextBrowser>
+#include <QTextDocument>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <array>
+
+namespace fpx::gui {
+
+namespace {
+
+// The prose's type over the window's (already the presentation's zoom), largest first: the
+// fit takes the first at which the whole step shows.
+constexpr std::array<double, 9> kProseScales{2.4, 2.1, 1.85, 1.65, 1.5, 1.35, 1.2, 1.1, 1.0};
+constexpr double kHeadingScale = 1.25;
+constexpr double kKeysScale = 0.9;
+constexpr double kBitsScale = 1.3;
+// The caption's width, in characters of its type, from which the keys show beside the heading.
+constexpr int kKeysWidth = 110;
+
+} // namespace
+
+SlideCaption::SlideCaption(MainWindow& window, QWidget* parent) : QWidget(parent), window_(window) {
+    setObjectName("slideCaption");
+    setFocusPolicy(Qt::StrongFocus);
+    heading_ = new QLabel(this);
+    heading_->setObjectName("slideHeading");
+    heading_->setWordWrap(true);
+    heading_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    QFont headingFont = heading_->font();
+    headingFont.setBold(true);
+    headingFont.setPointSizeF(headingFont.pointSizeF() * kHeadingScale);
+    heading_->setFont(headingFont);
+    keys_ = new QLabel(tr("PgDn / → next · PgUp / ← previous · Home resets the step · "
+                          "F6 or Esc leaves"),
+                       this);
+    keys_->setObjectName("slideKeys");
+    keys_->setWordWrap(true);
+    keys_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    keys_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    QFont keysFont = keys_->font();
+    keysFont.setPointSizeF(keysFont.pointSizeF() * kKeysScale);
+    keys_->setFont(keysFont);
+    keys_->setForegroundRole(QPalette::PlaceholderText);
+    bits_ = new SlideBits(window, this);
+    QFont bitsFont = bits_->font();
+    bitsFont.setPointSizeF(bitsFont.pointSizeF() * kBitsScale);
+    bits_->setFont(bitsFont);
+    bits_->hide();
+    prose_ = new QTextBrowser(this);
+    prose_->setObjectName("slideProse");
+    prose_->setOpenExternalLinks(true);
+    prose_->setFrameShape(QFrame::NoFrame);
+    prose_->setFocusPolicy(Qt::NoFocus);
+    // The prose comes first: three lines at least, whatever the bits would take.
+    prose_->setMinimumHeight(QFontMetrics(prose_->font()).height() * 3);
+    prose_->installEventFilter(this);
+    prose_->viewport()->installEventFilter(this);
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(heading_, 3);
+    top->addWidget(keys_, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(bits_);
+    layout->addWidget(prose_, 1);
+}
+
+void SlideCaption::showStep(const Lesson& lesson, std::size_t index, bool oneFormat) {
+    const LessonStep& step = lesson.steps[index];
+    // The lesson's title is the dock's and the tool tip's: on a small screen every line counts.
+    heading_->setText(tr("%1 / %2 · %3")
+                          .arg(index + 1)
+                          .arg(lesson.steps.size())
+                          .arg(QString::fromStdString(step.title)));
+    heading_->setToolTip(QString::fromStdString(lesson.title));
+    QString markdown;
+    if (index == 0 && !lesson.introduction.empty())
+        markdown += QString::fromStdString(lesson.introduction) + "\n\n";
+    markdown += QString::fromStdString(step.prose);
+    prose_->setProperty("fpxMarkdown", markdown);
+    bits_->setVisible(oneFormat);
+    fitProse();
+    fitLater(); // again once the layout has given the bits their height
+}
+
+void SlideCaption::showNoLesson() {
+    heading_->setText(tr("No lesson is open"));
+    prose_->setProperty("fpxMarkdown",
+                        tr("Slide mode shows a lesson one step per screen. Leave with **F6** or "
+                           "**Esc**, open a lesson from the **Lessons** menu (or File → Open "
+                           "lesson…), then press **F6** again."));
+    bits_->hide();
+    fitProse();
+}
+
+double SlideCaption::proseScale() const {
+    const double window = window_.font().pointSizeF();
+    return window > 0 ? prose_->document()->defaultFont().pointSizeF() / window : 1.0;
+}
+
+void SlideCaption::fitProse() {
+    fitQueued_ = false;
+    const QString markdown = prose_->property("fpxMarkdown").toString();
+    QTextDocument* document = prose_->document();
+    const int available = prose_->viewport()->height();
+    const double points = window_.font().pointSizeF();
+    for (double scale : kProseScales) {
+        QFont font = prose_->font();
+        font.setPointSizeF(points * scale);
+        document->setDefaultFont(font);
+        setLessonMarkdown(*document, markdown, prose_->palette());
+        document->setTextWidth(prose_->viewport()->width());
+        if (document->documentLayout()->documentSize().height() <= available)
+            break;
+    }
+    prose_->verticalScrollBar()->setValue(0);
+}
+
+void SlideCaption::fitLater() {
+    if (fitQueued_)
+        return;
+    fitQueued_ = true;
+    QTimer::singleShot(0, this, &SlideCaption::fitProse);
+}
+
+void SlideCaption::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::FontChange)
+        fitLater();
+    QWidget::changeEvent(event);
+}
+
+bool SlideCaption::eventFilter(QObject* watched, QEvent* event) {
+    // A new size of the prose's viewport (the window full screen, the bits shown or hidden) or
+    // a new type (the zoom) calls for a new fit.
+    if (watched == prose_->viewport() && event->type() == QEvent::Resize)
+        // The keys' line only where it does not take a line of its own.
+        keys_->setVisible(width() >= kKeysWidth * fontMetrics().averageCharWidth());
+    if ((watched == prose_->viewport() && event->type() == QEvent::Resize) ||
+        (watched == prose_ && event->type() == QEvent::FontChange))
+        fitLater();
+    return QWidget::eventFilter(watched, event);
+}
+
+} // namespace fpx::gui
