@@ -6,9 +6,12 @@
 #include "pages/explorer/explorer_controller.h"
 #include "pages/explorer/explorer_history.h"
 #include "pages/explorer/plots_panel.h"
+#include "pages/machines/machines_page.h"
 #include "pages/quantization/quantization_page.h"
+#include "pages/training/training_page.h"
 #include "shell/command_line.h"
 #include "shell/main_window.h"
+#include "shell/visible_targets.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -49,6 +52,12 @@ QString besideLesson(const std::string& value, const Lesson& lesson) {
 
 } // namespace
 
+LessonRunner::LessonRunner(MainWindow& window)
+    : window_(window), arithmeticDefaults_(window.arithmeticPage()->state()),
+      quantizationDefaults_(window.quantizationPage()->state()),
+      trainingDefaults_(window.trainingPage()->state()),
+      machinesDefaults_(window.machinesPage()->state()) {}
+
 void LessonRunner::resetToDefaults() {
     // What a fresh window without remembered settings shows (ExplorerSettings' defaults).
     ExplorerController* controller = window_.controller();
@@ -57,9 +66,12 @@ void LessonRunner::resetToDefaults() {
     controller->setOverflowPolicy(OverflowPolicy::Ieee);
     controller->setInputText(QStringLiteral("0.3952"));
     window_.plotsPanel()->resetToDefaults();
-    // A later step's block size or scale rule must not outlive a Previous.
-    window_.quantizationPage()->setBlock(QStringLiteral("default"));
-    window_.quantizationPage()->setScaleRule(QStringLiteral("default"));
+    // The other pages as the window opened; a default that no longer applies (a format the
+    // explorer no longer shows) is left as it is rather than reported.
+    window_.arithmeticPage()->apply(arithmeticDefaults_);
+    window_.quantizationPage()->apply(quantizationDefaults_);
+    window_.trainingPage()->apply(trainingDefaults_);
+    window_.machinesPage()->apply(machinesDefaults_);
     window_.showPage(MainWindow::Page::Explorer);
     window_.showLowerTab(0);
 }
@@ -79,6 +91,14 @@ QStringList LessonRunner::applyState(const Lesson& lesson, std::size_t index) {
     for (LessonAction& action : actions)
         if (action.key == "input")
             action.value = besideLesson(action.value, lesson).toStdString();
+    std::vector<VisibleTarget> targets;
+    if (const LessonAction* show = showAction(lesson, index)) {
+        QString error;
+        if (auto parsed = parseVisibleTargets(QString::fromStdString(show->value), error))
+            targets = std::move(*parsed);
+        else
+            problems << where(lesson, *show, "show: " + error);
+    }
     // Each action into its page's typed state; one that is not a usable option (unknown key,
     // refused key, a flag with a value, a bad value) is reported at its line and left out.
     auto settingsOf = [](const std::vector<LessonAction>& list) {
@@ -139,6 +159,21 @@ QStringList LessonRunner::applyState(const Lesson& lesson, std::size_t index) {
     // while it is open, so it runs again.
     if (window_.currentPage() == MainWindow::Page::Quantization && window_.isVisible())
         window_.quantizationPage()->run();
+    bringIntoView(window_, targets);
+    return problems;
+}
+
+QStringList LessonRunner::hiddenTargets(const Lesson& lesson, std::size_t index) const {
+    const LessonAction* show = showAction(lesson, index);
+    if (!show)
+        return {};
+    QString error;
+    const auto targets = parseVisibleTargets(QString::fromStdString(show->value), error);
+    if (!targets)
+        return {where(lesson, *show, "show: " + error)};
+    QStringList problems;
+    for (const QString& problem : gui::hiddenTargets(window_, *targets))
+        problems << where(lesson, *show, "show: " + problem);
     return problems;
 }
 

@@ -364,13 +364,34 @@ std::vector<LessonAction> mergedActions(const Lesson& lesson, std::size_t stepIn
     std::unordered_map<std::string, std::size_t> index; // key -> its place in `merged`
     for (std::size_t s = 0; s <= stepIndex && s < lesson.steps.size(); ++s)
         for (const LessonAction& action : lesson.steps[s].actions) {
+            if (action.key == kShowKey)
+                continue;
             const auto [place, added] = index.try_emplace(action.key, merged.size());
             if (added)
                 merged.push_back(action);
             else
                 merged[place->second] = action;
         }
+    // `plot` shows the Plots tab and `tab` is applied after it, so an earlier step's `tab`
+    // would hide a later step's plot: of the two, the later line wins.
+    auto named = [&](std::string_view key) {
+        return std::find_if(merged.begin(), merged.end(),
+                            [key](const LessonAction& a) { return a.key == key; });
+    };
+    const auto tab = named("tab");
+    const auto plot = named("plot");
+    if (tab != merged.end() && plot != merged.end() && plot->line > tab->line)
+        merged.erase(tab);
     return merged;
+}
+
+const LessonAction* showAction(const Lesson& lesson, std::size_t stepIndex) {
+    if (stepIndex >= lesson.steps.size())
+        return nullptr;
+    const std::vector<LessonAction>& actions = lesson.steps[stepIndex].actions;
+    const auto found = std::find_if(actions.rbegin(), actions.rend(),
+                                    [](const LessonAction& a) { return a.key == kShowKey; });
+    return found == actions.rend() ? nullptr : &*found;
 }
 
 } // namespace fpx

@@ -59,10 +59,19 @@ LessonParse parseLesson(std::string_view text, std::string_view source);
 // "SOURCE:LINE:COLUMN: message", the form compilers use, so editors can jump to it.
 std::string lessonErrorText(std::string_view source, const LessonError& error);
 
+// The key of what a step's text refers to and so must be on screen ("show column:error, plot"):
+// it belongs to its step alone and is no part of any step's state.
+inline constexpr std::string_view kShowKey = "show";
+
 // The state of step `stepIndex` (0-based): the actions of steps 0 … stepIndex, a later value of
-// a key replacing an earlier one. Keys keep the order of their first appearance; each action
-// keeps the line and column of the occurrence that gave its value.
+// a key replacing an earlier one, `show` left out. Keys keep the order of their first
+// appearance; each action keeps the line and column of the occurrence that gave its value. A
+// `tab` given on an earlier line than the `plot` is left out (`plot` shows the Plots tab; the
+// later of the two wins).
 std::vector<LessonAction> mergedActions(const Lesson& lesson, std::size_t stepIndex);
+
+// The step's own `show` action (its last, when it has several), or null.
+const LessonAction* showAction(const Lesson& lesson, std::size_t stepIndex);
 
 // The lessons built into the programs: the files lessons/*.md of the source tree, in the order
 // of their file names.
