@@ -92,6 +92,48 @@ QCPBars* histogramBars(QCustomPlot* plot) {
     return nullptr;
 }
 
+// The range plot's zone labels (the first band's: fp16) against FP16's zone edges on the
+// log2 axis of |x · 2^k| : 2^−25, 2^−14 − 2^−25 and 65520, each label's rectangle in its zone.
+void checkZoneLabels(QCustomPlot* plot, int k) {
+    (void)k; // the axis is |x · S|: the edges stay where they are as the slider moves
+    plot->replot();
+    const double flush = -25, normal = std::log2(std::ldexp(1.0, -14) - std::ldexp(1.0, -25));
+    const double overflow = std::log2(65520.0);
+    int checked = 0;
+    for (int i = 0; i < plot->itemCount(); ++i) {
+        auto* text = qobject_cast<QCPItemText*>(plot->item(i));
+        if (!text || !text->visible() || text->position->coords().y() != 0 ||
+            !text->text().contains('%'))
+            continue;
+        const QCPAxis* x = text->position->keyAxis();
+        double low = -1e9, high = 1e9;
+        const QString label = text->property("fpxLongText").toString();
+        if (label.startsWith("flushed"))
+            high = flush;
+        else if (label.startsWith("subnormal"))
+            low = flush, high = normal;
+        else if (label.startsWith("normal"))
+            low = normal, high = overflow;
+        else if (label.startsWith("overflow"))
+            low = overflow;
+        else
+            QFAIL(qPrintable("a zone label of no zone: " + label));
+        const double from = std::max(x->coordToPixel(low), double(x->axisRect()->left()));
+        const double to = std::min(x->coordToPixel(high), double(x->axisRect()->right()));
+        const double width = QFontMetricsF(text->font()).horizontalAdvance(text->text());
+        const double centre = text->position->pixelPosition().x();
+        QVERIFY2(centre - width / 2 >= from - 1 && centre + width / 2 <= to + 1,
+                 qPrintable(QString("%1 at %2..%3, its zone %4..%5")
+                                .arg(text->text())
+                                .arg(centre - width / 2)
+                                .arg(centre + width / 2)
+                                .arg(from)
+                                .arg(to)));
+        ++checked;
+    }
+    QVERIFY(checked > 0);
+}
+
 } // namespace
 
 class TestTrainingPage : public QObject {
@@ -192,13 +234,29 @@ void TestTrainingPage::zonesMatchFp16Boundaries() {
             QVERIFY(expected.overflow > 0);
         if (k == -6)
             QVERIFY(expected.flushed > 0 && expected.subnormal > 0);
-        // The table shows the same fraction the fit has.
-        const double flushed = fp16->fit->fraction(RangeZone::Flushed);
-        const QString cell = range->table()->item(0, 1)->text();
-        QVERIFY2(flushed == 0
-                     ? cell == "0"
-                     : std::abs(cell.chopped(2).toDouble() - 100 * flushed) <= 1e-3 * 100 * flushed,
-                 qPrintable(cell));
+        // The table shows each zone's share within 0.01 % of the fit's, "<0.01 %" for one
+        // under that, and the five add up to 100 %.
+        double sum = 0;
+        const RangeZone columns[] = {RangeZone::Flushed, RangeZone::Subnormal, RangeZone::Normal,
+                                     RangeZone::Overflow, RangeZone::Zero};
+        for (int c = 0; c < 5; ++c) {
+            const double exact = 100 * fp16->fit->fraction(columns[c]);
+            const QString cell = range->table()->item(0, 1 + c)->text();
+            if (cell == "<0.01 %") {
+                QVERIFY2(exact > 0 && exact < 0.01, qPrintable(cell));
+                sum += 0.01;
+            } else if (exact == 0) {
+                QCOMPARE(cell, QString("0"));
+            } else {
+                QVERIFY2(cell.endsWith(" %"), qPrintable(cell));
+                QVERIFY2(std::abs(cell.chopped(2).toDouble() - exact) <= 0.01 + 1e-9,
+                         qPrintable(cell + " for " + QString::number(exact)));
+                sum += cell.chopped(2).toDouble();
+            }
+        }
+        QVERIFY2(std::abs(sum - 100) < 1e-9, qPrintable(QString::number(sum, 'g', 12)));
+        // Each zone's label on the bands lies inside that zone, by FP16's edges written above.
+        checkZoneLabels(range->plot(), k);
     }
     // The zone edges drawn under the histogram are FP16's.
     const RangeFormatFit* fp16 = fitOf(range->result(), "fp16");
