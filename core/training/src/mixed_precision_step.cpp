@@ -30,11 +30,9 @@ std::string brief(const ExactValue& v) {
     // Powers of two far enough from 1 that the exponent says more than the digits.
     if (v.isFinite() && !v.isZero() && v.numerator() == 1 && v.denominator() == 1 &&
         (v.exponent2() < -3 || v.exponent2() > 10)) {
-        const std::string power = "2^" + std::to_string(v.exponent2());
+        const std::string power = (v.isNegative() ? "-2^" : "2^") + std::to_string(v.exponent2());
         if (power != text)
             text += " = " + power;
-        if (v.isNegative())
-            text = "-" + text;
     }
     return text;
 }

@@ -3,6 +3,7 @@
 
 #include "pages/training/fp8_view.h"
 #include "pages/training/loss_scale_view.h"
+#include "pages/training/pipeline_view.h"
 #include "pages/training/range_view.h"
 #include "pages/training/view_frame.h"
 #include "pages/training/weights_view.h"
@@ -23,6 +24,8 @@ std::optional<TrainingPage::View> TrainingPage::parseView(const QString& name) {
         return View::Fp8;
     if (name == "master" || name == "master-weights")
         return View::MasterWeights;
+    if (name == "pipeline")
+        return View::Pipeline;
     return std::nullopt;
 }
 
@@ -43,6 +46,9 @@ TrainingPage::TrainingPage(QWidget* parent) : Page(parent) {
     views_->addTab(lossScale_, tr("&Dynamic loss scaling"));
     views_->addTab(fp8_, tr("&FP8 recipes"));
     views_->addTab(weights_, tr("Master &weights"));
+    pipeline_ = new PipelineView(views_);
+    pipeline_->setObjectName("pipelineView");
+    views_->addTab(pipeline_, tr("Mixed-precision &pipeline"));
     views_->setTabToolTip(0, tr("A tensor's |values| against each format's flushed, subnormal, "
                                 "normal and overflow zones, under a loss-scale slider."));
     views_->setTabToolTip(1, tr("PyTorch GradScaler's dynamic loss scale over a run of steps."));
@@ -50,6 +56,8 @@ TrainingPage::TrainingPage(QWidget* parent) : Page(parent) {
                                 "side."));
     views_->setTabToolTip(3, tr("SGD with the weight in FP32, BF16, FP16 or with an FP32 master "
                                 "copy, against exact arithmetic."));
+    views_->setTabToolTip(4, tr("One gradient through one step of NVIDIA's mixed-precision "
+                                "recipe, stage by stage, with its bits."));
     layout->addWidget(views_);
     for (ViewFrame* view : std::initializer_list<ViewFrame*>{range_, lossScale_, fp8_, weights_})
         connect(view, &ViewFrame::finished, this, [this] { workEnded(); });
@@ -69,6 +77,9 @@ void TrainingPage::showView(View view) {
     case View::MasterWeights:
         views_->setCurrentWidget(weights_);
         break;
+    case View::Pipeline:
+        views_->setCurrentWidget(pipeline_);
+        break;
     }
 }
 
@@ -79,6 +90,8 @@ TrainingPage::View TrainingPage::currentView() const {
         return View::Fp8;
     if (views_->currentWidget() == weights_)
         return View::MasterWeights;
+    if (views_->currentWidget() == pipeline_)
+        return View::Pipeline;
     return View::Range;
 }
 
@@ -96,6 +109,8 @@ bool TrainingPage::isBusy() const {
         return fp8_->isBusy();
     case View::MasterWeights:
         return weights_->isBusy();
+    case View::Pipeline:
+        return false; // computed at once
     }
     return false;
 }
@@ -110,6 +125,8 @@ QString TrainingPage::errorText() const {
         return fp8_->errorText();
     case View::MasterWeights:
         return weights_->errorText();
+    case View::Pipeline:
+        return pipeline_->errorText();
     }
     return {};
 }

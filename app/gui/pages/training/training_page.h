@@ -12,18 +12,20 @@ namespace fpx::gui {
 
 class Fp8View;
 class LossScaleView;
+class PipelineView;
 class RangeView;
 class WeightsView;
 
 // The Training page: the lessons of mixed-precision training, each a view with its own form,
 // worker and export: a tensor against each format's range under a loss-scale slider, the
-// dynamic loss scaler over a run, FP8 scaling recipes side by side, and master weights.
+// dynamic loss scaler over a run, FP8 scaling recipes side by side, master weights, and one
+// gradient through one mixed-precision step (which computes at once, with no worker).
 class TrainingPage : public Page {
     Q_OBJECT
 
   public:
     using View = TrainingPageState::View;
-    // "range", "loss-scale", "fp8", "master"
+    // "range", "loss-scale", "fp8", "master", "pipeline"
     static std::optional<View> parseView(const QString& name);
 
     explicit TrainingPage(QWidget* parent = nullptr);
@@ -34,6 +36,7 @@ class TrainingPage : public Page {
     LossScaleView* lossScaleView() const { return lossScale_; }
     Fp8View* fp8View() const { return fp8_; }
     WeightsView* weightsView() const { return weights_; }
+    PipelineView* pipelineView() const { return pipeline_; }
     // The current view is computing (or has work waiting).
     bool isBusy() const;
     // Whether any view, shown or not, still runs.
@@ -54,6 +57,7 @@ class TrainingPage : public Page {
     LossScaleView* lossScale_;
     Fp8View* fp8_;
     WeightsView* weights_;
+    PipelineView* pipeline_;
 };
 
 } // namespace fpx::gui

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Training page's options: the table the command line and lessons share, and the page's
 // typed state applied and read back.
+#include "pages/training/pipeline_view.h"
 #include "pages/training/range_view.h"
 #include "pages/training/training_page.h"
 #include "pages/training/training_plots.h"
 #include "pages/training/weights_view.h"
 
+#include "fpx/exact/format_catalogue.h"
 #include "fpx/exact/value_parser.h"
+#include "fpx/training/mixed_precision_step.h"
 #include "fpx/training/update_rule.h"
 
 #include <algorithm>
@@ -27,14 +30,43 @@ QString setWholeNumber(const QString& text, std::optional<qulonglong>& field) {
     return error;
 }
 
+// A pipeline field's text: an exact finite number ("none" too for the clip norm); what the
+// numbers do together (S = 0, a negative decay) the view checks.
+QString setPipelineNumber(const QString& text, std::optional<QString>& field, bool noneAllowed) {
+    if (noneAllowed && text.trimmed() == QLatin1String("none")) {
+        field = text.trimmed();
+        return {};
+    }
+    const ParsedValue parsed = parseValue(text.toStdString());
+    if (!parsed || !parsed.exact || !parsed.value->isFinite())
+        return "'" + text + "' is not a finite number";
+    field = text;
+    return {};
+}
+
+// The pipeline view's options and the form fields they set, in one table.
+struct PipelineField {
+    const char* key;
+    PipelineView::Field field;
+    std::optional<QString> State::*member;
+};
+const PipelineField kPipelineFields[] = {
+    {"pipeline-gradient", PipelineView::Field::Gradient, &State::pipelineGradient},
+    {"pipeline-scale", PipelineView::Field::Scale, &State::pipelineScale},
+    {"pipeline-weight", PipelineView::Field::Weight, &State::pipelineWeight},
+    {"pipeline-lr", PipelineView::Field::LearningRate, &State::pipelineLr},
+    {"pipeline-clip", PipelineView::Field::Clip, &State::pipelineClip},
+    {"pipeline-decay", PipelineView::Field::Decay, &State::pipelineDecay},
+};
+
 const std::array kOptions{
     Option{"training-view", "VIEW",
-           "Training page: show VIEW: range, loss-scale, fp8 or master (--formats, --dist, "
-           "--count, --seed and --input set the range view there).",
+           "Training page: show VIEW: range, loss-scale, fp8, master or pipeline (--formats, "
+           "--dist, --count, --seed and --input set the range view there).",
            [](const QString& text, State& state) {
                state.view = TrainingPage::parseView(text);
                return state.view ? QString()
-                                 : QStringLiteral("use range, loss-scale, fp8 or master");
+                                 : QStringLiteral("use range, loss-scale, fp8, master or pipeline");
            },
            OpensPage::Yes},
     Option{"loss-scale", "S",
@@ -89,7 +121,94 @@ const std::array kOptions{
                return QString();
            },
            OpensPage::Yes},
+    Option{"pipeline-preset", "STORY",
+           "Training page: the pipeline view's story: survives (gradient 1e-8, S = 2^16), "
+           "flushed (S = 1), overflow (gradient 4: the step is skipped), master-keeps (an update "
+           "FP16 loses and the FP32 master keeps) or clip-decay; --pipeline-* options change it.",
+           [](const QString& text, State& state) {
+               if (!findMixedPrecisionPreset(text.trimmed().toStdString()))
+                   return QStringLiteral(
+                       "use survives, flushed, overflow, master-keeps or clip-decay");
+               state.pipelinePreset = text.trimmed();
+               return QString();
+           },
+           OpensPage::Yes},
+    Option{"pipeline-gradient", "G",
+           "Training page: the pipeline view's gradient dL/dw, exact (1e-8, 2^-30).",
+           [](const QString& text, State& state) {
+               return setPipelineNumber(text, state.pipelineGradient, false);
+           },
+           OpensPage::Yes},
+    Option{"pipeline-scale", "S",
+           "Training page: the pipeline view's loss scale S, held in FP32 (65536, 2^16).",
+           [](const QString& text, State& state) {
+               return setPipelineNumber(text, state.pipelineScale, false);
+           },
+           OpensPage::Yes},
+    Option{"pipeline-weight", "W",
+           "Training page: the pipeline view's weight, rounded into the FP32 master.",
+           [](const QString& text, State& state) {
+               return setPipelineNumber(text, state.pipelineWeight, false);
+           },
+           OpensPage::Yes},
+    Option{"pipeline-lr", "LR", "Training page: the pipeline view's learning rate, exact.",
+           [](const QString& text, State& state) {
+               return setPipelineNumber(text, state.pipelineLr, false);
+           },
+           OpensPage::Yes},
+    Option{"pipeline-clip", "C",
+           "Training page: the pipeline view's clip norm (|g| > C becomes sign(g)·C), or none.",
+           [](const QString& text, State& state) {
+               return setPipelineNumber(text, state.pipelineClip, true);
+           },
+           OpensPage::Yes},
+    Option{"pipeline-decay", "L",
+           "Training page: the pipeline view's weight decay: the gradient plus L·w.",
+           [](const QString& text, State& state) {
+               return setPipelineNumber(text, state.pipelineDecay, false);
+           },
+           OpensPage::Yes},
+    Option{"pipeline-half", "ID",
+           "Training page: the pipeline view's format of the passes: fp16 or bf16.",
+           [](const QString& text, State& state) {
+               const FormatLookup found = findFormat(text.trimmed().toStdString());
+               if (!found || (found.spec->id != "fp16" && found.spec->id != "bf16"))
+                   return QStringLiteral("use fp16 or bf16");
+               state.pipelineHalf = QString::fromStdString(found.spec->id);
+               return QString();
+           },
+           OpensPage::Yes},
 };
+
+// Whether the state sets anything of the pipeline view.
+bool setsPipeline(const State& state) {
+    if (state.pipelinePreset || state.pipelineHalf)
+        return true;
+    for (const PipelineField& f : kPipelineFields)
+        if (state.*f.member)
+            return true;
+    return false;
+}
+
+// The story, then the fields given; a problem as "--key: what is wrong", the key the field's.
+QString applyPipeline(const State& state, PipelineView& view) {
+    if (state.pipelinePreset)
+        if (QString error = view.setPreset(*state.pipelinePreset); !error.isEmpty())
+            return "--pipeline-preset: " + error;
+    if (state.pipelineHalf)
+        if (QString error = view.setHalfFormat(*state.pipelineHalf); !error.isEmpty())
+            return "--pipeline-half: " + error;
+    for (const PipelineField& f : kPipelineFields)
+        if (const std::optional<QString>& text = state.*f.member)
+            view.setField(f.field, *text);
+    if (view.errorText().isEmpty())
+        return {};
+    const std::optional<PipelineView::Field> field = view.errorField();
+    for (const PipelineField& f : kPipelineFields)
+        if (field && f.field == *field)
+            return QStringLiteral("--%1: %2").arg(QLatin1String(f.key), view.errorText());
+    return "--pipeline-half: " + view.errorText();
+}
 
 } // namespace
 
@@ -103,6 +222,11 @@ QString TrainingPage::apply(const TrainingPageState& state) {
         showView(*state.view);
     else if (state.update)
         showView(View::MasterWeights);
+    else if (setsPipeline(state))
+        showView(View::Pipeline);
+    if (setsPipeline(state))
+        if (QString error = applyPipeline(state, *pipeline_); !error.isEmpty())
+            return error;
     if (state.update)
         if (QString error = weights_->setUpdateRule(*state.update); !error.isEmpty())
             return "--update: " + error;
@@ -134,6 +258,9 @@ TrainingPageState TrainingPage::state() const {
     state.lossScaleExponent = range_->scaleExponent();
     state.formats = range_->formatsText();
     state.update = weights_->updateRuleText();
+    for (const PipelineField& f : kPipelineFields)
+        state.*f.member = pipeline_->fieldText(f.field);
+    state.pipelineHalf = pipeline_->halfFormat();
     return state;
 }
 

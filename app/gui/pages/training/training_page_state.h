@@ -11,10 +11,10 @@ namespace fpx::gui {
 
 // The Training page as options and lessons set it: each field that is set is applied, the
 // others are left as they are (TrainingPage::apply). The source and formats are the range
-// view's; TrainingPage::state() sets the view, the loss scale, the range view's formats and
-// the master-weights view's update rule.
+// view's; TrainingPage::state() sets the view, the loss scale, the range view's formats, the
+// master-weights view's update rule and the pipeline view's fields.
 struct TrainingPageState {
-    enum class View { Range, LossScale, Fp8, MasterWeights };
+    enum class View { Range, LossScale, Fp8, MasterWeights, Pipeline };
 
     std::optional<View> view;
     std::optional<int> lossScaleExponent; // S = 2^k
@@ -25,6 +25,16 @@ struct TrainingPageState {
     std::optional<QString> formats; // comma-separated
     // The master-weights view's update rule: a built-in's name or a formula.
     std::optional<QString> update;
+    // The pipeline view: a story (preset) first, then the fields given, as written; the clip
+    // norm "none" for no clipping, the passes' format fp16 or bf16.
+    std::optional<QString> pipelinePreset;
+    std::optional<QString> pipelineGradient;
+    std::optional<QString> pipelineScale;
+    std::optional<QString> pipelineWeight;
+    std::optional<QString> pipelineLr;
+    std::optional<QString> pipelineClip;
+    std::optional<QString> pipelineDecay;
+    std::optional<QString> pipelineHalf;
 };
 
 } // namespace fpx::gui
