@@ -20,6 +20,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QStyle>
 #include <QTextBrowser>
@@ -36,11 +37,13 @@ namespace {
 // keep the window's, so that the dock stays narrow beside the explorer at 1024 pixels).
 constexpr double kTypeScale = 1.25;
 // The prose's narrowest width. The dock opens as wide as kReadableCharacters of the prose's
-// type, a comfortable line, but at most kOpeningShare of the window so that the explorer keeps
-// its format, bits, value and error beside it (FP64's bits scroll at 1024 pixels).
+// type, a comfortable line, but at most kOpeningShare of the window and never so wide that the
+// pages beside it would have to scroll.
 constexpr int kMinimumWidth = 160;
 constexpr int kReadableCharacters = 55;
 constexpr double kOpeningShare = 0.4;
+// The dock's separator and frame beside the pages.
+constexpr int kSeparator = 8;
 
 } // namespace
 
@@ -239,8 +242,15 @@ int LessonPanel::readableWidth() const {
 }
 
 int LessonPanel::openingWidth() const {
-    return std::max(minimumSizeHint().width(),
-                    std::min(readableWidth(), int(window_.width() * kOpeningShare)));
+    // The pages keep the width they need (the explorer's controls and columns whole), so a
+    // small window opens a narrower dock; dragging it wider makes the pages scroll sideways.
+    int pagesNeed = 0;
+    if (const auto* pages = qobject_cast<const QScrollArea*>(window_.centralWidget()))
+        if (pages->widget())
+            pagesNeed = pages->widget()->minimumSizeHint().width();
+    const int width = std::min({readableWidth(), int(window_.width() * kOpeningShare),
+                                window_.width() - pagesNeed - kSeparator});
+    return std::max(minimumSizeHint().width(), width);
 }
 
 void LessonPanel::resetStep() {

@@ -43,9 +43,7 @@ SlideCaption::SlideCaption(MainWindow& window, QWidget* parent) : QWidget(parent
     headingFont.setBold(true);
     headingFont.setPointSizeF(headingFont.pointSizeF() * kHeadingScale);
     heading_->setFont(headingFont);
-    keys_ = new QLabel(tr("PgDn / → next · PgUp / ← previous · Home resets the step · "
-                          "F6 or Esc leaves"),
-                       this);
+    keys_ = new QLabel(tr("PgDn → next · PgUp ← back · Home reset · Esc leave"), this);
     keys_->setObjectName("slideKeys");
     keys_->setWordWrap(true);
     keys_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
