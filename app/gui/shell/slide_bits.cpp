@@ -132,7 +132,9 @@ void SlideBits::paintEvent(QPaintEvent*) {
 
     painter.setPen(palette().color(QPalette::WindowText));
     painter.drawText(QRect(area.left(), area.top(), area.width(), captionHeight()),
-                     Qt::AlignHCenter | Qt::AlignVCenter, caption());
+                     Qt::AlignHCenter | Qt::AlignVCenter,
+                     // On a narrow screen the line ends in "…" rather than run off both sides.
+                     fontMetrics().elidedText(caption(), Qt::ElideRight, area.width()));
 
     // Each field's name over its cells, the longest that fits, in the field's colour.
     const QRect strip(left, area.top() + captionHeight(), layout.totalWidth(), labelHeight());
