@@ -30,6 +30,7 @@ struct AxisTicks {
     int appliedCount = 0;
     QMap<double, QString> ownTicks;
     QMap<double, QString> appliedTicks;
+    bool labelsHidden = false; // this pass turned the labels off: no room for two
 };
 
 class Legibility : public QObject {
@@ -87,12 +88,23 @@ QMap<double, QString> everyNth(const QCPAxis& axis, const QMap<double, QString>&
 
 bool Legibility::fitTicks(QCPAxis& axis) {
     QSharedPointer<QCPAxisTicker> ticker = axis.ticker();
-    if (!ticker || !axis.visible() || !axis.tickLabels() || axis.axisRect()->width() <= 0 ||
-        axis.axisRect()->height() <= 0)
-        return false;
     AxisTicks& state = axes_[&axis];
+    // Labels this pass hid (below) are the page's again once the axis has room.
+    const bool hidden = state.labelsHidden && !axis.tickLabels();
+    state.labelsHidden = false;
+    if (!ticker || !axis.visible() || !(axis.tickLabels() || hidden))
+        return false;
+    if (axis.axisRect()->width() <= 1 || axis.axisRect()->height() <= 1) {
+        // Squashed flat: no room for any label at all.
+        state.labelsHidden = true;
+        const bool changed = axis.tickLabels();
+        axis.setTickLabels(false);
+        return changed;
+    }
     const bool sameTicker = state.ticker.toStrongRef() == ticker;
     if (QCPAxisTickerText* text = textTicker(axis)) {
+        if (hidden) // every-k-th always leaves room for one label
+            axis.setTickLabels(true);
         if (!sameTicker || text->ticks() != state.appliedTicks)
             state.ownTicks = text->ticks();
         state.ticker = ticker;
@@ -112,7 +124,7 @@ bool Legibility::fitTicks(QCPAxis& axis) {
         }
         state.appliedTicks = kept;
         if (kept == text->ticks())
-            return false;
+            return hidden;
         text->setTicks(kept);
         return true;
     }
@@ -132,8 +144,20 @@ bool Legibility::fitTicks(QCPAxis& axis) {
             break;
     }
     ticker->setTickCount(count);
-    const bool changed = count != state.appliedCount;
+    bool changed = count != state.appliedCount;
     state.appliedCount = count;
+    // An axis too short for even two labels (a squashed plot) shows none rather than a smudge.
+    // Hiding them changes the axis's depth, not its length: no back and forth.
+    QVector<double> ticks;
+    QVector<QString> labels;
+    ticker->generate(axis.range(), axis.parentPlot()->locale(), formatChar, axis.numberPrecision(),
+                     ticks, nullptr, &labels);
+    const bool collide = tickLabelsCollide(axis, ticks, labels);
+    if (collide != !axis.tickLabels()) {
+        axis.setTickLabels(!collide);
+        changed = true;
+    }
+    state.labelsHidden = collide;
     return changed;
 }
 
@@ -209,11 +233,34 @@ void Legibility::keepMinimumHeight() {
     const QVariantList stored = plot_->property("fpxOwnMinimumHeight").toList();
     if (stored.size() == 2 && stored[1].toInt() == own)
         own = stored[0].toInt();
-    const int wanted =
-        std::max(own, plotMinimumHeight(plot_->font(), std::max<int>(1, int(rows.size()))));
+    // Twelve lines at least; and room for what the layout must show whole (titles, a legend of
+    // many rows, the axes' tick labels and names) with six lines of data in each axis rect.
+    const int rectRows = std::max<int>(1, int(rows.size()));
+    const int layoutNeeds = plot_->plotLayout()->minimumOuterSizeHint().height() +
+                            plotMinimumHeight(plot_->font(), 1) * rectRows / 2;
+    const int wanted = std::max({own, plotMinimumHeight(plot_->font(), rectRows), layoutNeeds});
     plot_->setProperty("fpxOwnMinimumHeight", QVariantList{own, wanted});
     if (plot_->minimumHeight() != wanted)
         plot_->setMinimumHeight(wanted);
+    // As wide as the legend's widest entry: one column of them is the least a legend needs.
+    int ownWidth = plot_->minimumWidth();
+    const QVariantList storedWidth = plot_->property("fpxOwnMinimumWidth").toList();
+    if (storedWidth.size() == 2 && storedWidth[1].toInt() == ownWidth)
+        ownWidth = storedWidth[0].toInt();
+    int widest = 0;
+    if (QCPLegend* legend = plot_->legend; legend && legend->visible()) {
+        for (int i = 0; i < legend->elementCount(); ++i)
+            if (QCPLayoutElement* item = legend->elementAt(i))
+                widest = std::max(widest, item->minimumOuterSizeHint().width());
+        if (widest > 0)
+            widest += legend->margins().left() + legend->margins().right() +
+                      plot_->plotLayout()->margins().left() +
+                      plot_->plotLayout()->margins().right();
+    }
+    const int wantedWidth = std::max(ownWidth, widest);
+    plot_->setProperty("fpxOwnMinimumWidth", QVariantList{ownWidth, wantedWidth});
+    if (plot_->minimumWidth() != wantedWidth)
+        plot_->setMinimumWidth(wantedWidth);
 }
 
 void Legibility::afterLayout() {

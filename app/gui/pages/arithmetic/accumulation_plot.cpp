@@ -115,7 +115,8 @@ void drawAccumulation(QCustomPlot& plot, const AccumulationLabResult& result) {
     stagnationKey->setLineStyle(QCPGraph::lsNone);
     stagnationKey->setScatterStyle(
         QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(reference, 2), Qt::NoBrush, 11));
-    stagnationKey->setName(QObject::tr("stagnation: a term left the sum unchanged"));
+    // Short: the legend wraps into columns as wide as its longest entry.
+    stagnationKey->setName(QObject::tr("stagnated (a term lost)"));
     // Beyond eight formats the preferred colour may be taken: the next free colour of the
     // method's own dash is used, so that the dash always says the method; only a ninth
     // accumulator of one method takes another dash.
