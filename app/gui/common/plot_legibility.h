@@ -29,8 +29,10 @@ inline constexpr int kStackedRectLines = 6;
 // - moves a legend that does not fit inside its axis rect into a row above it;
 // - draws the widest lines first, so a thin line is never hidden under a thick one;
 // - where the plot sits in a scroll area (plotsScrollArea), sets its minimum height to the larger
-//   of what the page asked for and plotMinimumHeight; elsewhere a taller plot would hold the
-//   window taller than the screen, so the page must give it a scroll area first.
+//   of what the page asked for, plotMinimumHeight and what its titles and legend rows need,
+//   and its minimum width to its legend's widest entry; elsewhere a larger plot would hold the
+//   window larger than the screen, so the page must give it a scroll area first;
+// - hides the tick labels of an axis squashed too short for two, until it has room again.
 void keepLegible(QCustomPlot& plot);
 bool keepsLegible(const QCustomPlot& plot);
 
