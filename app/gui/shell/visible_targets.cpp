@@ -55,20 +55,26 @@ bool wholeOnScreen(const QWidget& widget, const QWidget& window) {
     return !whole.isEmpty() && shownPart(widget, window) == whole;
 }
 
+// Whether `area`, in the coordinates of `table`'s viewport, is on screen whole.
+bool wholeInView(const QTableView& table, const QRect& area, const QWidget& window) {
+    const QWidget& viewport = *table.viewport();
+    const QRect inWindow(viewport.mapTo(&window, area.topLeft()), area.size());
+    return !area.isEmpty() && shownPart(viewport, window).contains(inWindow);
+}
+
 QString columnProblem(const MainWindow& window, const QString& name) {
     const QTableView& table = *window.table();
     const int column = columnNamed(table, name);
     if (column < 0)
         return QString("no column '%1' in the Explorer's table").arg(name);
     const QString title = table.model()->headerData(column, Qt::Horizontal).toString();
-    if (!wholeOnScreen(table, window))
-        return QString("the column %1 is off screen: the Explorer's table is not shown whole")
-            .arg(title);
     if (table.isColumnHidden(column))
         return QString("the column %1 is hidden (the table is too narrow)").arg(title);
-    const int left = table.columnViewportPosition(column);
-    if (left < 0 || left + table.columnWidth(column) > table.viewport()->width())
-        return QString("the column %1 is scrolled out of the table's view").arg(title);
+    // The column's header-high strip at the top of the rows.
+    const QRect strip(table.columnViewportPosition(column), 0, table.columnWidth(column),
+                      std::min(table.viewport()->height(), table.fontMetrics().height()));
+    if (!wholeInView(table, strip, window))
+        return QString("the column %1 is scrolled out of view").arg(title);
     return {};
 }
 
@@ -77,12 +83,12 @@ QString rowProblem(const MainWindow& window, const QString& name) {
     const int row = rowOf(window, name);
     if (row < 0)
         return QString("no row '%1' in the Explorer's table").arg(name);
-    if (!wholeOnScreen(table, window))
-        return QString("the row %1 is off screen: the Explorer's table is not shown whole")
-            .arg(name);
-    const int top = table.rowViewportPosition(row);
-    if (top < 0 || top + table.rowHeight(row) > table.viewport()->height())
-        return QString("the row %1 is below the table's fold").arg(name);
+    // The row's format name: the whole height of the row, where its name is.
+    const QRect head(table.columnViewportPosition(FormatTableModel::Name),
+                     table.rowViewportPosition(row), table.columnWidth(FormatTableModel::Name),
+                     table.rowHeight(row));
+    if (!wholeInView(table, head, window))
+        return QString("the row %1 is scrolled out of view").arg(name);
     return {};
 }
 

@@ -156,15 +156,23 @@ PlotsPanel::PlotsPanel(ExplorerController* controller, QWidget* parent)
     rangeLayout->addWidget(new QLabel(tr("to"), rangeControls_));
     rangeLayout->addWidget(toEdit_);
     rangeLayout->addWidget(logBox_);
+    // Two rows: what is plotted, then what to do with the view. In one row they ask for more
+    // width than the Explorer has beside the Lessons panel on a 1024-pixel projector, and the
+    // page would scroll sideways.
     bar->addWidget(kindBox_);
     bar->addWidget(rangeControls_);
     bar->addWidget(memoryControls_);
     bar->addStretch();
-    bar->addWidget(status_);
-    bar->addWidget(rubberBand_);
-    bar->addWidget(reset_);
-    bar->addWidget(export_);
+    auto* tools = new QHBoxLayout;
+    // A long message wraps rather than widen the page.
+    status_->setWordWrap(true);
+    status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    tools->addWidget(status_, 1);
+    tools->addWidget(rubberBand_);
+    tools->addWidget(reset_);
+    tools->addWidget(export_);
     layout->addLayout(bar);
+    layout->addLayout(tools);
     plot_ = new QCustomPlot(this);
     plot_->setObjectName("plot");
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom | QCP::iSelectAxes |
