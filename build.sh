@@ -58,7 +58,7 @@ sanitize() {
     export ASAN_OPTIONS="halt_on_error=1:exitcode=86:detect_leaks=1:check_initialization_order=1:protect_shadow_gap=0:use_sigaltstack=0"
     export LSAN_OPTIONS="suppressions=$suppressions/lsan.supp:print_suppressions=0:exitcode=86"
     export UBSAN_OPTIONS="halt_on_error=1:exitcode=86:print_stacktrace=1"
-    exec ctest --test-dir "$dir" --output-on-failure --label-exclude 'exhaustive|fuzz' \
+    exec ctest --test-dir "$dir" --output-on-failure --label-exclude 'exhaustive|fuzz|lectures' \
         --parallel "$(nproc)" "$@"
 }
 
@@ -73,7 +73,7 @@ run)
 test)
     install_missing
     build
-    exec ctest --test-dir "$BUILD_DIR" --output-on-failure --label-exclude 'exhaustive|fuzz' \
+    exec ctest --test-dir "$BUILD_DIR" --output-on-failure --label-exclude 'exhaustive|fuzz|lectures' \
         --parallel "$(nproc)" "$@"
     ;;
 exhaustive)

@@ -26,5 +26,5 @@ CXX=$CXX cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 cmake --build "$BUILD_DIR"
 # A few fast tests: the x86 feature queries and the F16C hardware check (tst_nan_payload), the
 # parsers and readers the fuzzers drive.
-exec ctest --test-dir "$BUILD_DIR" --output-on-failure --label-exclude 'exhaustive|fuzz' \
+exec ctest --test-dir "$BUILD_DIR" --output-on-failure --label-exclude 'exhaustive|fuzz|lectures' \
     -R 'tst_nan_payload|tst_valueparser|tst_format_specs|tst_lesson_file|tst_tensor_files' "$@"
