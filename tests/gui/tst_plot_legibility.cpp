@@ -96,9 +96,11 @@ void checkPlot(QCustomPlot* plot, const QString& where) {
             legend && legend->visible() && legend->itemCount() > 0) {
             // Its entries whole: the legend has at least the room they ask for.
             const QSize wanted = legend->minimumOuterSizeHint();
-            if (onPageThatCannotScroll(plot) && legend->outerRect().height() < wanted.height()) {
-                qWarning("%s: legend %d px tall for rows of %d px: its page does not scroll",
-                         qPrintable(name), legend->outerRect().height(), wanted.height());
+            if (onPageThatCannotScroll(plot) && (legend->outerRect().height() < wanted.height() ||
+                                                 legend->outerRect().width() < wanted.width())) {
+                qWarning("%s: legend %d×%d px for entries of %d×%d: its page does not scroll",
+                         qPrintable(name), legend->outerRect().width(),
+                         legend->outerRect().height(), wanted.width(), wanted.height());
                 continue;
             }
             QVERIFY2(legend->outerRect().width() >= wanted.width() &&
