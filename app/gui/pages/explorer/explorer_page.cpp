@@ -79,6 +79,10 @@ ExplorerPage::ExplorerPage(QWidget* parent)
     overflowCombo_ = new QComboBox(this);
     overflowCombo_->setObjectName("overflowPolicy");
     addOverflowPolicyItems(*overflowCombo_);
+    // Each asks for its whole text, but gives way to about ten characters (its text cut) where
+    // the page is narrow: 1.5 × scaling on a 1024-pixel projector, beside the Lessons panel.
+    for (QComboBox* box : {roundCombo_, overflowCombo_})
+        box->setMinimumWidth(box->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 14);
     inputBar->addWidget(valueLabel);
     inputBar->addWidget(valueEdit_, 1);
     inputBar->addWidget(roundCombo_);
