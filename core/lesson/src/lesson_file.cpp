@@ -362,6 +362,7 @@ std::string lessonErrorText(std::string_view source, const LessonError& error) {
 std::vector<LessonAction> mergedActions(const Lesson& lesson, std::size_t stepIndex) {
     std::vector<LessonAction> merged;
     std::unordered_map<std::string, std::size_t> index; // key -> its place in `merged`
+    std::unordered_map<std::string, std::size_t> stepOf; // key -> the step that gave its value
     for (std::size_t s = 0; s <= stepIndex && s < lesson.steps.size(); ++s)
         for (const LessonAction& action : lesson.steps[s].actions) {
             if (action.key == kShowKey)
@@ -371,17 +372,12 @@ std::vector<LessonAction> mergedActions(const Lesson& lesson, std::size_t stepIn
                 merged.push_back(action);
             else
                 merged[place->second] = action;
+            stepOf[action.key] = s;
         }
     // `plot` shows the Plots tab and `tab` is applied after it, so an earlier step's `tab`
-    // would hide a later step's plot: of the two, the later line wins.
-    auto named = [&](std::string_view key) {
-        return std::find_if(merged.begin(), merged.end(),
-                            [key](const LessonAction& a) { return a.key == key; });
-    };
-    const auto tab = named("tab");
-    const auto plot = named("plot");
-    if (tab != merged.end() && plot != merged.end() && plot->line > tab->line)
-        merged.erase(tab);
+    // would hide a later step's plot: of the two, the later step wins (within one step, `tab`).
+    if (stepOf.count("tab") && stepOf.count("plot") && stepOf["plot"] > stepOf["tab"])
+        std::erase_if(merged, [](const LessonAction& a) { return a.key == "tab"; });
     return merged;
 }
 

@@ -66,8 +66,8 @@ inline constexpr std::string_view kShowKey = "show";
 // The state of step `stepIndex` (0-based): the actions of steps 0 … stepIndex, a later value of
 // a key replacing an earlier one, `show` left out. Keys keep the order of their first
 // appearance; each action keeps the line and column of the occurrence that gave its value. A
-// `tab` given on an earlier line than the `plot` is left out (`plot` shows the Plots tab; the
-// later of the two wins).
+// `tab` given in an earlier step than the `plot` is left out (`plot` shows the Plots tab; the
+// later step wins, and within one step `tab`, which is applied after `plot`).
 std::vector<LessonAction> mergedActions(const Lesson& lesson, std::size_t stepIndex);
 
 // The step's own `show` action (its last, when it has several), or null.
