@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "shell/main_window.h"
 
+#include "common/shown_tab_size.h"
 #include "common/zoom.h"
 #include "pages/arithmetic/arithmetic_page.h"
 #include "pages/benchmarks/benchmarks_panel.h"
@@ -70,18 +71,7 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
                                 "against K with promotion, every machine on one dot product "
                                 "(Ctrl+6)."));
     setCentralWidget(pages_);
-    // The tabs ask for the room of the page shown, not of the widest page: a wide page the user
-    // is not looking at must not widen the window, or make the page shown scroll sideways.
-    auto askForShownPageOnly = [this](int shown) {
-        for (int i = 0; i < pages_->count(); ++i) {
-            QWidget* page = pages_->widget(i);
-            const QSizePolicy::Policy policy =
-                i == shown ? QSizePolicy::Preferred : QSizePolicy::Ignored;
-            page->setSizePolicy(policy, policy);
-        }
-    };
-    askForShownPageOnly(pages_->currentIndex());
-    connect(pages_, &QTabWidget::currentChanged, this, askForShownPageOnly);
+    sizeTabsByShownPage(*pages_);
 
     statusBar()->addWidget(explorer_->computingLabel(), 1);
     statusBar()->addPermanentWidget(explorer_->timingLabel());

@@ -3,6 +3,7 @@
 
 #include "common/format_selection.h"
 #include "common/rounding_choices.h"
+#include "common/shown_tab_size.h"
 #include "pages/arithmetic/accumulation_panel.h"
 #include "pages/arithmetic/expression_panel.h"
 #include "pages/arithmetic/master_weights_panel.h"
@@ -61,6 +62,7 @@ ArithmeticPage::ArithmeticPage(FormatSelection* selection, QWidget* parent)
                             "error against N, the term where the sum stops growing."));
     labs_->addTab(stochastic_, tr("&Stochastic rounding"));
     labs_->addTab(weights_, tr("Master &weights"));
+    sizeTabsByShownPage(*labs_);
     labs_->setTabToolTip(labs_->indexOf(stochastic_),
                          tr("The two neighbours of a value and the probability of each; draws; "
                             "many small terms summed with and without stochastic rounding."));

@@ -3,6 +3,7 @@
 
 #include "common/error_style.h"
 #include "common/rounding_choices.h"
+#include "common/shown_tab_size.h"
 #include "pages/explorer/bit_cells_delegate.h"
 #include "pages/explorer/bit_diagram.h"
 #include "pages/explorer/detail_panel.h"
@@ -119,6 +120,7 @@ ExplorerPage::ExplorerPage(QWidget* parent)
     plots_->setObjectName("plotsPanel");
     lowerTabs_->addTab(detail_, tr("&Details"));
     lowerTabs_->addTab(plots_, tr("&Plots"));
+    sizeTabsByShownPage(*lowerTabs_);
     lowerTabs_->setTabToolTip(0, tr("How the selected format's code decodes, step by step."));
     lowerTabs_->setTabToolTip(1, tr("Rounding error, ULP spacing, range, representable values and "
                                     "memory of the shown formats."));

@@ -3,6 +3,7 @@
 
 #include "common/error_style.h"
 #include "common/number_text.h"
+#include "common/shown_tab_size.h"
 #include "pages/machines/instruction_picture.h"
 #include "plot_builder.h"
 #include "plot_frame.h"
@@ -127,6 +128,7 @@ MachinesPage::MachinesPage(QWidget* parent)
     machine_table::setUp(*table_);
     tableColumn->addWidget(table_, 1);
     views_->addTab(tablePage, tr("Every machine"));
+    sizeTabsByShownPage(*views_);
     views_->setTabToolTip(2, tr("One dot product on every machine that takes the element, "
                                 "results that disagree marked."));
     layout->addWidget(views_, 1);

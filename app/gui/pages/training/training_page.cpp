@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pages/training/training_page.h"
+#include "common/shown_tab_size.h"
 
 #include "pages/training/fp8_view.h"
 #include "pages/training/loss_scale_view.h"
@@ -49,6 +50,7 @@ TrainingPage::TrainingPage(QWidget* parent) : Page(parent) {
     pipeline_ = new PipelineView(views_);
     pipeline_->setObjectName("pipelineView");
     views_->addTab(pipeline_, tr("Mixed-precision &pipeline"));
+    sizeTabsByShownPage(*views_);
     views_->setTabToolTip(0, tr("A tensor's |values| against each format's flushed, subnormal, "
                                 "normal and overflow zones, under a loss-scale slider."));
     views_->setTabToolTip(1, tr("PyTorch GradScaler's dynamic loss scale over a run of steps."));
