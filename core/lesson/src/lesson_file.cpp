@@ -361,7 +361,7 @@ std::string lessonErrorText(std::string_view source, const LessonError& error) {
 
 std::vector<LessonAction> mergedActions(const Lesson& lesson, std::size_t stepIndex) {
     std::vector<LessonAction> merged;
-    std::unordered_map<std::string, std::size_t> index; // key -> its place in `merged`
+    std::unordered_map<std::string, std::size_t> index;  // key -> its place in `merged`
     std::unordered_map<std::string, std::size_t> stepOf; // key -> the step that gave its value
     for (std::size_t s = 0; s <= stepIndex && s < lesson.steps.size(); ++s)
         for (const LessonAction& action : lesson.steps[s].actions) {
