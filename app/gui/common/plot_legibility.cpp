@@ -8,6 +8,7 @@
 #include <QFontMetricsF>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
@@ -347,6 +348,16 @@ class PlotsScrollArea : public QScrollArea {
 };
 
 } // namespace
+
+QVBoxLayout* scrollingPlotsLayout(QWidget& page) {
+    auto* outer = new QVBoxLayout(&page);
+    outer->setContentsMargins(0, 0, 0, 0);
+    QScrollArea* scroll = plotsScrollArea(&page);
+    outer->addWidget(scroll);
+    auto* content = new QWidget(scroll);
+    scroll->setWidget(content);
+    return new QVBoxLayout(content);
+}
 
 QScrollArea* plotsScrollArea(QWidget* parent) {
     auto* scroll = new PlotsScrollArea(parent);

@@ -8,6 +8,7 @@
 class QCPAxis;
 class QCustomPlot;
 class QScrollArea;
+class QVBoxLayout;
 class QWidget;
 
 namespace fpx::gui {
@@ -48,5 +49,9 @@ bool tickLabelsCollide(const QCPAxis& axis, const QVector<double>& ticks,
 // down where the plots' legible heights do not fit the window, so that a plot neither squashes
 // nor holds the window taller than the screen. Give it the content with setWidget.
 QScrollArea* plotsScrollArea(QWidget* parent);
+
+// Lays `page` out as one plotsScrollArea filling it, and returns the layout of the content that
+// scrolls inside: where a lab's controls and plots go.
+QVBoxLayout* scrollingPlotsLayout(QWidget& page);
 
 } // namespace fpx::gui

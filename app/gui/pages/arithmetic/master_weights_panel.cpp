@@ -16,7 +16,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QScrollArea>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -67,13 +66,7 @@ MasterWeightsPanel::MasterWeightsPanel(FormatSelection* selection, QWidget* pare
     : QWidget(parent), selection_(selection) {
     // Everything in a scroll area: the plots keep a legible height at every zoom
     // (common/plot_legibility.h), and a short window scrolls rather than squash them.
-    auto* outer = new QVBoxLayout(this);
-    outer->setContentsMargins(0, 0, 0, 0);
-    QScrollArea* scroll = plotsScrollArea(this);
-    outer->addWidget(scroll);
-    auto* content = new QWidget(scroll);
-    scroll->setWidget(content);
-    auto* layout = new QVBoxLayout(content);
+    QVBoxLayout* layout = scrollingPlotsLayout(*this);
     auto* bar = new QHBoxLayout;
     weightEdit_ = new QLineEdit(QStringLiteral("1"), this);
     weightEdit_->setObjectName("weightEdit");

@@ -19,7 +19,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -40,13 +39,7 @@ StochasticPanel::StochasticPanel(FormatSelection* selection, QWidget* parent)
     : QWidget(parent), selection_(selection) {
     // Everything in a scroll area: the plots keep a legible height at every zoom
     // (common/plot_legibility.h), and a short window scrolls rather than squash them.
-    auto* outer = new QVBoxLayout(this);
-    outer->setContentsMargins(0, 0, 0, 0);
-    QScrollArea* scroll = plotsScrollArea(this);
-    outer->addWidget(scroll);
-    auto* content = new QWidget(scroll);
-    scroll->setWidget(content);
-    auto* layout = new QVBoxLayout(content);
+    QVBoxLayout* layout = scrollingPlotsLayout(*this);
     auto* bar = new QHBoxLayout;
     valueEdit_ = new QLineEdit(QStringLiteral("0.1"), this);
     valueEdit_->setObjectName("srValueEdit");
