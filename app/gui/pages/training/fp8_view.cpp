@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pages/training/fp8_view.h"
 
+#include "common/replot_after_resize.h"
+
 #include "pages/training/training_plots.h"
+#include "plot_builder.h"
 #include "plot_frame.h"
 
 #include "fpx/exact/format_catalogue.h"
+
+#include <qcustomplot.h>
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -59,7 +64,14 @@ Fp8View::Fp8View(QWidget* parent)
     seed_->setRange(0, 1'000'000'000);
     seed_->setValue(1);
     form->addRow(tr("S&eed"), seed_);
+    losses_ = new QCustomPlot(this);
+    losses_->setObjectName("fp8LossesPlot");
+    losses_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    replotAfterResize(*losses_);
+    results()->addWidget(losses_, 1);
     plots::drawMessage(*plot(), tr("FP8 scaling recipes"), tr("Run to compare the recipes."));
+    plots::drawMessage(*losses_, tr("What each recipe's casts lost"),
+                       tr("Run to compare the recipes."));
 }
 
 std::optional<Fp8Request> Fp8View::request(QString&) const {
@@ -117,12 +129,23 @@ void Fp8View::apply(Fp8Result result) {
     showError({});
     result_ = std::move(result);
     setStatus(QString::fromStdString(result_.description) + '.');
-    drawFp8Plot(*plot(), result_);
+    drawFp8Plot(*plot(), result_, Fp8Panels::Scales);
+    drawFp8Plot(*losses_, result_, Fp8Panels::Losses);
     emit finished();
 }
 
 std::string Fp8View::csvText() const {
     return fp8Csv(result_);
+}
+
+bool Fp8View::exportImage(const QString& path, QString* error) {
+    if (result_.runs.empty())
+        return ViewFrame::exportImage(path, error);
+    // The four panels in one picture, as tall as the two plots on screen.
+    QCustomPlot whole;
+    whole.resize(plot()->width(), plot()->height() + losses_->height());
+    drawFp8Plot(whole, result_, Fp8Panels::All);
+    return plots::exportPlot(whole, plots::PlotData{}, path, error);
 }
 
 } // namespace fpx::gui

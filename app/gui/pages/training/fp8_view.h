@@ -6,6 +6,7 @@
 #include "pages/training/view_frame.h"
 
 class QComboBox;
+class QCustomPlot;
 class QLineEdit;
 class QSpinBox;
 
@@ -13,7 +14,8 @@ namespace fpx::gui {
 
 // The FP8 view: Transformer Engine's per-tensor scaling recipes (current, delayed with an
 // amax history) side by side over a run of synthetic tensors that drift and spike: the amax
-// each recipe used, its scale, the overflowed and flushed fractions and the SQNR per step.
+// each recipe used and its scale in one plot, the overflowed and flushed fractions and the SQNR
+// per step in a second one under it.
 class Fp8View : public ViewFrame {
     Q_OBJECT
 
@@ -26,10 +28,12 @@ class Fp8View : public ViewFrame {
 
     bool isBusy() const { return runs_.busy(); }
     const Fp8Result& result() const { return result_; }
+    QCustomPlot* lossesPlot() const { return losses_; }
 
   protected:
     void start() override;
     std::string csvText() const override;
+    bool exportImage(const QString& path, QString* error) override; // both plots in one
 
   private:
     void apply(Fp8Result result);
@@ -42,6 +46,7 @@ class Fp8View : public ViewFrame {
     QLineEdit* recipes_;
     QSpinBox* margin_;
     QSpinBox* seed_;
+    QCustomPlot* losses_;
     Fp8Result result_;
     BackgroundRunner<Fp8Result> runs_;
 };

@@ -143,6 +143,11 @@ int RangeView::scaleExponent() const {
     return slider_->value();
 }
 
+std::optional<TensorSource> RangeView::source() const {
+    QString error;
+    return source_->source(error);
+}
+
 std::optional<RangeRequest> RangeView::request(QString& error) const {
     RangeRequest r;
     const std::optional<TensorSource> source = source_->source(error);
@@ -178,6 +183,7 @@ void RangeView::refit() {
         return;
     }
     request->input = input_;
+    formRan();
     setStatus(input_ ? tr("Fitting at 2^%1…").arg(request->scaleExponent)
                      : tr("Reading the values…"));
     runs_.start([request = std::move(*request)](JobControl& control) {

@@ -31,6 +31,8 @@ class RangeView : public ViewFrame {
     QString formatsText() const;
     QString setScaleExponent(int k); // −kScaleReach … kScaleReach
     int scaleExponent() const;
+    // The tensor source the form names; nullopt when it names no file.
+    std::optional<TensorSource> source() const;
 
     bool isBusy() const { return runs_.busy(); }
     const RangeResult& result() const { return result_; }

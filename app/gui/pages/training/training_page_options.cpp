@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Training page's options: the table the command line and lessons share, and the page's
 // typed state applied and read back.
+#include "common/folding_form.h"
+#include "pages/training/fp8_view.h"
+#include "pages/training/loss_scale_view.h"
 #include "pages/training/pipeline_view.h"
 #include "pages/training/range_view.h"
 #include "pages/training/training_page.h"
@@ -14,6 +17,7 @@
 
 #include <algorithm>
 #include <array>
+#include <initializer_list>
 
 namespace fpx::gui {
 namespace {
@@ -249,6 +253,12 @@ QString TrainingPage::apply(const TrainingPageState& state) {
     if (state.formats)
         if (QString error = range_->setFormats(*state.formats); !error.isEmpty())
             return "--formats: " + error;
+    // What each view shows follows its form, whatever ran before, and each form folds by the
+    // room again: the same state shows the same page.
+    for (ViewFrame* view : std::initializer_list<ViewFrame*>{range_, lossScale_, fp8_, weights_}) {
+        view->fold()->forgetChoice();
+        view->runIfChanged();
+    }
     return {};
 }
 
@@ -256,6 +266,15 @@ TrainingPageState TrainingPage::state() const {
     TrainingPageState state;
     state.view = currentView();
     state.lossScaleExponent = range_->scaleExponent();
+    if (const std::optional<TensorSource> source = range_->source()) {
+        if (source->kind == TensorSource::Kind::File) {
+            state.input = QString::fromStdString(source->argument);
+        } else {
+            state.dist = QString::fromStdString(source->distribution);
+            state.count = source->count;
+            state.seed = source->seed;
+        }
+    }
     state.formats = range_->formatsText();
     state.update = weights_->updateRuleText();
     for (const PipelineField& f : kPipelineFields)

@@ -11,8 +11,9 @@ namespace fpx::gui {
 
 // The Training page as options and lessons set it: each field that is set is applied, the
 // others are left as they are (TrainingPage::apply). The source and formats are the range
-// view's; TrainingPage::state() sets the view, the loss scale, the range view's formats, the
-// master-weights view's update rule and the pipeline view's fields.
+// view's; TrainingPage::state() sets the view, the loss scale, the range view's source (a file,
+// or a distribution with its count and seed) and formats, the master-weights view's update rule
+// and the pipeline view's fields.
 struct TrainingPageState {
     enum class View { Range, LossScale, Fp8, MasterWeights, Pipeline };
 

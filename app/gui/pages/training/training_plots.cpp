@@ -359,10 +359,34 @@ void drawLossScalePlot(QCustomPlot& plot, const LossScaleResult& result) {
     plot.replot();
 }
 
-void drawFp8Plot(QCustomPlot& plot, const Fp8Result& result) {
+void drawFp8Plot(QCustomPlot& plot, const Fp8Result& result, Fp8Panels panels) {
+    const bool scales = panels != Fp8Panels::Losses;
+    const bool losses = panels != Fp8Panels::Scales;
     const std::vector<QCPAxisRect*> rects = plots::resetStackedPlot(
-        plot, QObject::tr("FP8 scaling recipes side by side"), 4,
+        plot,
+        scales ? QObject::tr("FP8 scaling recipes side by side")
+               : QObject::tr("What each recipe's casts lost"),
+        (scales ? 2 : 0) + (losses ? 2 : 0),
         plots::legendColumns(plot, "delayed:16:most_recent overflowed (solid)"));
+    // The four panels in their order (amax used, scale, fractions, SQNR); null where not drawn.
+    QCPAxisRect* panel[4] = {};
+    {
+        std::size_t next = 0;
+        for (std::size_t p = 0; p < 4; ++p)
+            if (p < 2 ? scales : losses)
+                panel[p] = rects[next++];
+    }
+    auto axis = [&](int p, QCPAxis::AxisType type) {
+        return panel[p] ? panel[p]->axis(type) : nullptr;
+    };
+    QCPAxis* ax = axis(0, QCPAxis::atBottom);
+    QCPAxis* ay = axis(0, QCPAxis::atLeft);
+    QCPAxis* sx = axis(1, QCPAxis::atBottom);
+    QCPAxis* sy = axis(1, QCPAxis::atLeft);
+    QCPAxis* fx = axis(2, QCPAxis::atBottom);
+    QCPAxis* fy = axis(2, QCPAxis::atLeft);
+    QCPAxis* qx = axis(3, QCPAxis::atBottom);
+    QCPAxis* qy = axis(3, QCPAxis::atLeft);
     const std::size_t n = result.amax.size();
     const plots::PlotTheme theme = plots::plotTheme(plot.palette());
     QVector<double> steps;
@@ -370,11 +394,9 @@ void drawFp8Plot(QCustomPlot& plot, const Fp8Result& result) {
         steps << double(t);
 
     // Amax: the tensors' own in grey, each recipe's used one over it.
-    QCPAxis* ax = rects[0]->axis(QCPAxis::atBottom);
-    QCPAxis* ay = rects[0]->axis(QCPAxis::atLeft);
     double low = std::numeric_limits<double>::infinity(), high = -low;
     auto log2Of = [](double v) { return v > 0 && std::isfinite(v) ? std::log2(v) : qQNaN(); };
-    {
+    if (scales) {
         QVector<double> values;
         for (double a : result.amax) {
             values << log2Of(a);
@@ -391,12 +413,6 @@ void drawFp8Plot(QCustomPlot& plot, const Fp8Result& result) {
         own->setPen(QPen(grey, 6));
         own->setName(QObject::tr("tensor amax"));
     }
-    QCPAxis* sx = rects[1]->axis(QCPAxis::atBottom);
-    QCPAxis* sy = rects[1]->axis(QCPAxis::atLeft);
-    QCPAxis* fx = rects[2]->axis(QCPAxis::atBottom);
-    QCPAxis* fy = rects[2]->axis(QCPAxis::atLeft);
-    QCPAxis* qx = rects[3]->axis(QCPAxis::atBottom);
-    QCPAxis* qy = rects[3]->axis(QCPAxis::atLeft);
     double scaleLow = std::numeric_limits<double>::infinity(), scaleHigh = -scaleLow;
     double fractionHigh = 0;
     double sqnrLow = std::numeric_limits<double>::infinity(), sqnrHigh = -sqnrLow;
@@ -432,6 +448,8 @@ void drawFp8Plot(QCustomPlot& plot, const Fp8Result& result) {
         }
         auto add = [&](QCPAxis* x, QCPAxis* y, const QVector<double>& values, Qt::PenStyle dash,
                        const QString& name) {
+            if (!x)
+                return; // a panel not drawn
             auto* graph = new QCPGraph(x, y);
             graph->setData(steps, values, true);
             QPen pen = recipePen;
@@ -442,32 +460,37 @@ void drawFp8Plot(QCustomPlot& plot, const Fp8Result& result) {
             graph->setName(name);
             if (name.isEmpty())
                 graph->removeFromLegend();
-            return graph;
         };
+        // The legend names each recipe once, on the first panel drawn.
         add(ax, ay, used, Qt::SolidLine, recipe);
         add(sx, sy, scale, Qt::SolidLine, QString());
-        add(fx, fy, overflow, Qt::SolidLine, QString());
+        add(fx, fy, overflow, Qt::SolidLine, scales ? QString() : recipe);
         add(fx, fy, flushedValues, Qt::DotLine, QString());
         add(qx, qy, sqnr, Qt::SolidLine, QString());
     }
-    // The line styles of the fractions' panel, explained once.
-    for (const auto& [style, name] :
-         {std::pair{Qt::SolidLine, QObject::tr("overflowed (solid)")},
-          std::pair{Qt::DotLine, QObject::tr("flushed to 0 (dotted)")}}) {
-        auto* key = new QCPGraph(fx, fy);
-        key->setPen(QPen(plots::meaningColour(plots::Meaning::Reference, theme), 1.5, style));
-        key->setName(name);
+    if (scales) {
+        stepsAxis(ax, n, false);
+        stepsAxis(sx, n, !losses); // the steps named under the last panel drawn
+        fitLog2Axis(ay, low, high, QObject::tr("amax used"));
+        fitLog2Axis(sy, scaleLow, scaleHigh, QObject::tr("scale"));
     }
-    for (QCPAxis* x : {ax, sx, fx})
-        stepsAxis(x, n, false);
-    stepsAxis(qx, n, true);
-    fitLog2Axis(ay, low, high, QObject::tr("amax used"));
-    fitLog2Axis(sy, scaleLow, scaleHigh, QObject::tr("scale"));
-    fy->setRange(0, std::max(0.01, fractionHigh * 1.1));
-    fy->setLabel(QObject::tr("% of values"));
-    if (sqnrLow <= sqnrHigh)
-        qy->setRange(sqnrLow - 1, sqnrHigh + 1);
-    qy->setLabel(QObject::tr("SQNR (dB)"));
+    if (losses) {
+        // The line styles of the fractions' panel, explained once.
+        for (const auto& [style, name] :
+             {std::pair{Qt::SolidLine, QObject::tr("overflowed (solid)")},
+              std::pair{Qt::DotLine, QObject::tr("flushed to 0 (dotted)")}}) {
+            auto* key = new QCPGraph(fx, fy);
+            key->setPen(QPen(plots::meaningColour(plots::Meaning::Reference, theme), 1.5, style));
+            key->setName(name);
+        }
+        stepsAxis(fx, n, false);
+        stepsAxis(qx, n, true);
+        fy->setRange(0, std::max(0.01, fractionHigh * 1.1));
+        fy->setLabel(QObject::tr("% of values"));
+        if (sqnrLow <= sqnrHigh)
+            qy->setRange(sqnrLow - 1, sqnrHigh + 1);
+        qy->setLabel(QObject::tr("SQNR (dB)"));
+    }
     plots::applyTheme(plot, theme);
     plot.replot();
 }

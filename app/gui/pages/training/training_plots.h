@@ -28,8 +28,10 @@ void drawRangePlot(QCustomPlot& plot, const RangeResult& result, std::int64_t sh
 void drawLossScalePlot(QCustomPlot& plot, const LossScaleResult& result);
 
 // Each recipe over the steps: amax used (the tensors' own amax in grey), scale, overflowed and
-// flushed fractions, SQNR.
-void drawFp8Plot(QCustomPlot& plot, const Fp8Result& result);
+// flushed fractions, SQNR. On screen the first two panels and the last two are two plots, each
+// short enough to be seen whole on a projector; an exported image has all four.
+enum class Fp8Panels { All, Scales, Losses };
+void drawFp8Plot(QCustomPlot& plot, const Fp8Result& result, Fp8Panels panels = Fp8Panels::All);
 
 // Each variant's weight over the steps against the exact one.
 void drawSgdPlot(QCustomPlot& plot, const SgdResult& result);

@@ -2,40 +2,54 @@
 #include "pages/training/view_frame.h"
 
 #include "common/error_style.h"
+#include "common/folding_form.h"
 #include "common/plot_legibility.h"
+#include "common/replot_after_resize.h"
 #include "plot_builder.h"
 #include "plot_frame.h"
 
 #include <qcustomplot.h>
 
+#include <QAbstractButton>
+#include <QAbstractSlider>
+#include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QPushButton>
 #include <QSaveFile>
 #include <QScrollArea>
+#include <QSpinBox>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace fpx::gui {
 
 ViewFrame::ViewFrame(const QString& name, QWidget* parent) : QWidget(parent) {
-    auto* layout = new QHBoxLayout(this);
-    auto* controls = new QWidget(this);
-    controls->setMaximumWidth(340);
-    auto* column = new QVBoxLayout(controls);
-    column->setContentsMargins(0, 0, 0, 0);
-    form_ = new QFormLayout;
+    // The form above the plot, both in one scroll area: the plot keeps a legible height at
+    // every zoom (common/plot_legibility.h) and the page's whole width, and where the window is
+    // too short for both the form folds away (common/folding_form.h) rather than push the plot
+    // off screen.
+    QVBoxLayout* column = scrollingPlotsLayout(*this);
+    auto* scroll = findChild<QScrollArea*>();
+    scroll->setObjectName(name + "Results");
+    fold_ = new FoldingForm(this);
+    fold_->setObjectName(name + "Fold");
+    auto* fields = new QWidget(fold_);
+    fields->setObjectName(name + "Form");
+    form_ = new QFormLayout(fields);
+    form_->setContentsMargins(0, 0, 0, 0);
     form_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    column->addLayout(form_);
-    auto* buttons = new QHBoxLayout;
-    run_ = new QPushButton(tr("&Run"), controls);
+    run_ = new QPushButton(tr("&Run"), fold_);
     run_->setObjectName(name + "Run");
     run_->setToolTip(tr("Run with the form's settings, in the background."));
-    export_ = new QToolButton(controls);
+    export_ = new QToolButton(fold_);
     export_->setObjectName(name + "Export");
     export_->setText(tr("Export"));
     export_->setPopupMode(QToolButton::InstantPopup);
@@ -51,46 +65,48 @@ ViewFrame::ViewFrame(const QString& name, QWidget* parent) : QWidget(parent) {
                 showError(error);
         });
     export_->setMenu(menu);
-    buttons->addWidget(run_);
-    buttons->addWidget(export_);
-    column->addLayout(buttons);
-    status_ = new QLabel(controls);
+    // The status beside the buttons, in one line: it takes no height from the plot.
+    status_ = new StatusLine(fold_);
     status_->setObjectName(name + "Status");
-    status_->setWordWrap(true);
-    column->addWidget(status_);
-    error_ = new QLabel(controls);
+    fold_->header()->addWidget(run_);
+    fold_->header()->addWidget(export_);
+    fold_->header()->addWidget(status_, 1);
+    fold_->setForm(fields);
+    column->addWidget(fold_);
+    error_ = new QLabel(this);
     error_->setObjectName(name + "Error");
     error_->setWordWrap(true);
     styleErrorLabel(*error_, true);
     error_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     error_->setVisible(false);
     column->addWidget(error_);
-    column->addStretch(1);
-    layout->addWidget(controls);
-
-    // The plot keeps a legible height at every zoom (common/plot_legibility.h); on a short
-    // window the results scroll rather than squash it or grow the window past the screen.
-    QScrollArea* scroll = plotsScrollArea(this);
-    scroll->setObjectName(name + "Results");
-    auto* right = new QWidget(scroll);
-    results_ = new QVBoxLayout(right);
+    results_ = new QVBoxLayout;
     results_->setContentsMargins(0, 0, 0, 0);
-    plot_ = new QCustomPlot(right);
+    plot_ = new QCustomPlot(this);
     plot_->setObjectName(name + "Plot");
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    replotAfterResize(*plot_);
     results_->addWidget(plot_, 1);
-    scroll->setWidget(right);
-    layout->addWidget(scroll, 1);
+    column->addLayout(results_, 1);
+    fold_->setRoom(scroll, [this, column] {
+        // The error line, then the plot at its least height.
+        const int spacing = std::max(0, column->spacing());
+        int below = spacing + leastHeight(*plot_) + column->contentsMargins().bottom();
+        if (!error_->isHidden())
+            below += spacing + (error_->width() > 0 ? error_->heightForWidth(error_->width())
+                                                    : error_->sizeHint().height());
+        return below;
+    });
 
     connect(run_, &QPushButton::clicked, this, &ViewFrame::run);
 }
 
 QString ViewFrame::statusText() const {
-    return status_->text();
+    return status_->status();
 }
 
 void ViewFrame::setStatus(const QString& text) {
-    status_->setText(text);
+    status_->setStatus(text);
 }
 
 void ViewFrame::showError(const QString& message) {
@@ -101,7 +117,30 @@ void ViewFrame::showError(const QString& message) {
 
 void ViewFrame::run() {
     ranOnce_ = true;
+    formRan();
     start();
+}
+
+void ViewFrame::runIfChanged() {
+    if (ranOnce_ && formText() != ranForm_)
+        run();
+}
+
+QString ViewFrame::formText() const {
+    QStringList fields;
+    for (const QWidget* field : fold_->form()->findChildren<QWidget*>()) {
+        if (const auto* spin = qobject_cast<const QAbstractSpinBox*>(field))
+            fields << spin->text();
+        else if (const auto* combo = qobject_cast<const QComboBox*>(field))
+            fields << combo->currentText();
+        else if (const auto* edit = qobject_cast<const QLineEdit*>(field))
+            fields << edit->text();
+        else if (const auto* slider = qobject_cast<const QAbstractSlider*>(field))
+            fields << QString::number(slider->value());
+        else if (const auto* button = qobject_cast<const QAbstractButton*>(field))
+            fields << QString::number(button->isChecked());
+    }
+    return fields.join(QChar(0x1f));
 }
 
 void ViewFrame::showEvent(QShowEvent* event) {
@@ -136,6 +175,10 @@ bool ViewFrame::exportTo(const QString& path, QString* error) {
             *error = tr("cannot write %1").arg(path);
         return false;
     }
+    return exportImage(path, error);
+}
+
+bool ViewFrame::exportImage(const QString& path, QString* error) {
     // Images through the project's plot writers (their CSV writer is for the explorer's plots).
     return plots::exportPlot(*plot_, plots::PlotData{}, path, error);
 }

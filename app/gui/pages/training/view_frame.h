@@ -17,8 +17,12 @@ class QVBoxLayout;
 
 namespace fpx::gui {
 
-// What every view of the Training page has: its form on the left with Run and Export under
-// it, a status line and an error line; the plot (and whatever a view adds) on the right.
+class FoldingForm;
+class StatusLine;
+
+// What every view of the Training page has: Run, Export and a one-line status, its form under
+// them, folding away where the window is too short for it and the plot (common/folding_form.h),
+// an error line, and the plot (and whatever a view adds) under them, at the page's width.
 class ViewFrame : public QWidget {
     Q_OBJECT
 
@@ -28,6 +32,7 @@ class ViewFrame : public QWidget {
     ViewFrame(const QString& name, QWidget* parent = nullptr);
 
     QFormLayout* form() const { return form_; }
+    FoldingForm* fold() const { return fold_; }
     QVBoxLayout* results() const { return results_; }
     QCustomPlot* plot() const { return plot_; }
     QPushButton* runButton() const { return run_; }
@@ -40,6 +45,11 @@ class ViewFrame : public QWidget {
     // a CSV is written to a temporary file and renamed, so a failed write leaves nothing.
     bool exportTo(const QString& path, QString* error = nullptr);
 
+    // Runs again where the form changed since the view last ran (a lesson step or the command
+    // line set it): what the view shows is then always its form's result. A view that never
+    // ran waits for its first showing.
+    void runIfChanged();
+
   public slots:
     // Reads the form and starts the view's work in the background (start()). The first
     // showing runs too, so that every view opens with a result.
@@ -51,8 +61,13 @@ class ViewFrame : public QWidget {
   protected:
     void showEvent(QShowEvent* event) override;
     bool hasRun() const { return ranOnce_; }
+    // For work a view starts without run() (the range view's refit): the form as it ran.
+    void formRan() { ranForm_ = formText(); }
     virtual void start() = 0;
     virtual std::string csvText() const = 0;
+    // Writes the image (PNG, PDF, SVG) of what the view shows: the plot, unless a view shows
+    // more than one.
+    virtual bool exportImage(const QString& path, QString* error);
     // A form the view refused, or a run that failed: the message in the error line and
     // `finished`. A failed run also says `statusText` and, when the plot holds no earlier
     // result to keep, draws the message on it under `title`.
@@ -61,15 +76,20 @@ class ViewFrame : public QWidget {
               const QString& title);
 
   private:
+    // Every field of the form, as text: what runIfChanged compares.
+    QString formText() const;
+
+    FoldingForm* fold_;
     QFormLayout* form_;
     QVBoxLayout* results_;
     QCustomPlot* plot_;
     QPushButton* run_;
     QToolButton* export_;
-    QLabel* status_;
+    StatusLine* status_;
     QLabel* error_;
     QString errorMessage_;
     bool ranOnce_ = false;
+    QString ranForm_;
 };
 
 } // namespace fpx::gui
