@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pages/arithmetic/accumulation_panel.h"
 
+#include "common/folding_form.h"
 #include "common/format_selection.h"
 #include "common/number_text.h"
 #include "common/plot_legibility.h"
+#include "common/replot_after_resize.h"
 #include "pages/arithmetic/accumulation_plot.h"
 #include "plot_builder.h"
 
@@ -14,21 +16,22 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QEvent>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QListWidget>
 #include <QMenu>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSpinBox>
-#include <QSplitter>
 #include <QTableWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -68,6 +71,9 @@ QTableWidgetItem* cell(const QString& text, const QString& tip = {}) {
     return item;
 }
 
+// The accumulators' check boxes to a row.
+constexpr int kAccumulatorColumns = 3;
+
 const std::vector<SumMethodSpec> kDefaultMethods = {
     {SumMethod::Sequential, 0}, {SumMethod::Pairwise, 0}, {SumMethod::Kahan, 0}};
 
@@ -76,13 +82,20 @@ const std::vector<SumMethodSpec> kDefaultMethods = {
 AccumulationPanel::AccumulationPanel(FormatSelection* selection, QWidget* parent)
     : QWidget(parent), selection_(selection),
       runner_(this, [this](AccumulationLabResult r) { applyResult(std::move(r)); }) {
-    auto* layout = new QHBoxLayout(this);
-    auto* controls = new QWidget(this);
-    controls->setMaximumWidth(340);
-    auto* column = new QVBoxLayout(controls);
-    column->setContentsMargins(0, 0, 0, 0);
-    auto* form = new QFormLayout;
-    column->addLayout(form);
+    // The form above the plot and the table, all in one scroll area: the plot keeps a legible
+    // height at every zoom and the lab's whole width (common/plot_legibility.h), and where the
+    // window is too short for the form and the plot together the form folds away
+    // (common/folding_form.h).
+    QVBoxLayout* layout = scrollingPlotsLayout(*this);
+    auto* scroll = findChild<QScrollArea*>();
+    scroll->setObjectName("accResults");
+    fold_ = new FoldingForm(this);
+    fold_->setObjectName("accFold");
+    auto* controls = new QWidget(fold_);
+    controls->setObjectName("accForm");
+    auto* form = new QFormLayout(controls);
+    form->setContentsMargins(0, 0, 0, 0);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     terms_ = new QSpinBox(controls);
     terms_->setObjectName("accTerms");
     terms_->setRange(1, static_cast<int>(kMaxLabTerms));
@@ -106,11 +119,15 @@ AccumulationPanel::AccumulationPanel(FormatSelection* selection, QWidget* parent
     element_->setToolTip(tr("The format each term is first rounded into (the data's format), "
                             "before it is added."));
     form->addRow(tr("&Element"), element_);
-    accumulators_ = new QListWidget(controls);
+    // The accumulators side by side, a few to a row: a column of them would make the form
+    // taller than the plot it sits above, and rows that do not depend on the width keep the
+    // form's height, which decides whether it folds, the same however the page was laid out.
+    accumulators_ = new QWidget(controls);
     accumulators_->setObjectName("accAccumulators");
     accumulators_->setToolTip(tr("The formats the running sum is kept in: one curve each per "
                                  "method."));
-    accumulators_->setMaximumHeight(150);
+    auto* accumulatorGrid = new QGridLayout(accumulators_);
+    accumulatorGrid->setContentsMargins(0, 0, 0, 0);
     form->addRow(tr("&Accumulators"), accumulators_);
     auto* methods = new QWidget(controls);
     auto* methodsLayout = new QGridLayout(methods);
@@ -138,23 +155,25 @@ AccumulationPanel::AccumulationPanel(FormatSelection* selection, QWidget* parent
     blockedRow->addWidget(blocked_);
     blockedRow->addWidget(blockSize_);
     blockedRow->addStretch();
-    methodsLayout->addLayout(blockedRow, 2, 0, 1, 2);
+    methodsLayout->addLayout(blockedRow, 1, 1);
+    methodsLayout->setColumnStretch(2, 1);
     form->addRow(tr("Methods"), methods);
     seed_ = new QSpinBox(controls);
+    seed_->setObjectName("accSeed");
     seed_->setRange(0, 1'000'000'000);
     seed_->setValue(1);
     seed_->setToolTip(tr("Seed of random terms and of stochastic rounding."));
     form->addRow(tr("&Seed"), seed_);
-    auto* buttons = new QHBoxLayout;
-    run_ = new QPushButton(tr("&Run"), controls);
+
+    run_ = new QPushButton(tr("&Run"), fold_);
     run_->setObjectName("accRun");
     run_->setToolTip(tr("Sum the terms in every accumulator with every method, in the "
                         "background."));
-    cancel_ = new QPushButton(tr("&Cancel"), controls);
+    cancel_ = new QPushButton(tr("&Cancel"), fold_);
     cancel_->setObjectName("accCancel");
     cancel_->setToolTip(tr("Stop the run; the sums finished so far stay."));
     cancel_->setEnabled(false);
-    export_ = new QToolButton(controls);
+    export_ = new QToolButton(fold_);
     export_->setText(tr("Export"));
     export_->setPopupMode(QToolButton::InstantPopup);
     export_->setToolTip(tr("Save the plots as PNG, PDF or SVG, or the running sums as CSV."));
@@ -170,28 +189,28 @@ AccumulationPanel::AccumulationPanel(FormatSelection* selection, QWidget* parent
             });
     }
     export_->setMenu(exportMenu);
-    buttons->addWidget(run_);
-    buttons->addWidget(cancel_);
-    buttons->addWidget(export_);
-    form->addRow(buttons);
-    progress_ = new QProgressBar(controls);
+    progress_ = new QProgressBar(fold_);
     progress_->setObjectName("accProgress");
     progress_->setRange(0, 1000);
     progress_->setValue(0);
     progress_->setTextVisible(false);
-    form->addRow(progress_);
-    status_ = new QLabel(controls);
+    fold_->header()->addWidget(run_);
+    fold_->header()->addWidget(cancel_);
+    fold_->header()->addWidget(export_);
+    fold_->header()->addWidget(progress_, 1);
+    fold_->setForm(controls);
+    layout->addWidget(fold_);
+    status_ = new QLabel(this);
     status_->setObjectName("accStatus");
     status_->setWordWrap(true);
-    form->addRow(status_);
-    column->addStretch(1);
-    layout->addWidget(controls);
+    layout->addWidget(status_);
 
-    auto* splitter = new QSplitter(Qt::Vertical, this);
-    plot_ = new QCustomPlot(splitter);
+    plot_ = new QCustomPlot(this);
     plot_->setObjectName("accPlot");
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    table_ = new QTableWidget(0, ColumnCount, splitter);
+    replotAfterResize(*plot_);
+    layout->addWidget(plot_, 1);
+    table_ = new QTableWidget(0, ColumnCount, this);
     table_->setObjectName("accTable");
     for (int c = 0; c < ColumnCount; ++c) {
         auto* header = new QTableWidgetItem(tr(kHeaders[c]));
@@ -202,17 +221,16 @@ AccumulationPanel::AccumulationPanel(FormatSelection* selection, QWidget* parent
     table_->setAlternatingRowColors(true);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setWordWrap(false);
-    splitter->addWidget(plot_);
-    splitter->addWidget(table_);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 1);
-    splitter->setSizes({600, 260});
-    // The plot keeps a legible height at every zoom (common/plot_legibility.h): on a short
-    // window the plot and table scroll rather than squash.
-    QScrollArea* scroll = plotsScrollArea(this);
-    scroll->setObjectName("accResults");
-    scroll->setWidget(splitter);
-    layout->addWidget(scroll, 1);
+    table_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    layout->addWidget(table_);
+    fold_->setRoom(scroll, [this, layout] {
+        // The status, then the plot at its least height.
+        const int spacing = std::max(0, layout->spacing());
+        return spacing + leastHeight(*plot_) + spacing +
+               (status_->width() > 0 ? status_->heightForWidth(status_->width())
+                                     : status_->sizeHint().height());
+    });
+    table_->installEventFilter(this);
 
     progressTimer_.setInterval(50);
     connect(&progressTimer_, &QTimer::timeout, this, [this] {
@@ -230,26 +248,52 @@ AccumulationPanel::AccumulationPanel(FormatSelection* selection, QWidget* parent
 
 AccumulationPanel::~AccumulationPanel() = default;
 
+bool AccumulationPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::Resize && watched == table_)
+        fitTable(); // its horizontal scroll bar comes and goes with the width
+    return QWidget::eventFilter(watched, event);
+}
+
+void AccumulationPanel::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::FontChange) // the zoom
+        fitTable();
+    QWidget::changeEvent(event);
+}
+
+void AccumulationPanel::fitTable() {
+    // Every row in sight: the plots' scroll area scrolls, not the table.
+    int height = table_->horizontalHeader()->sizeHint().height() + 2 * table_->frameWidth() +
+                 std::max(1, table_->rowCount()) * table_->verticalHeader()->defaultSectionSize();
+    if (table_->horizontalHeader()->length() > table_->width() - 2 * table_->frameWidth())
+        height += table_->horizontalScrollBar()->sizeHint().height();
+    if (table_->minimumHeight() != height || table_->maximumHeight() != height)
+        table_->setFixedHeight(height);
+}
+
 void AccumulationPanel::refillFormats() {
     const QString element = element_->currentData().toString();
     QStringList checked;
-    for (int i = 0; i < accumulators_->count(); ++i)
-        if (accumulators_->item(i)->checkState() == Qt::Checked)
-            checked << accumulators_->item(i)->data(Qt::UserRole).toString();
+    for (const QCheckBox* box : accumulatorBoxes_)
+        if (box->isChecked())
+            checked << box->property("fpxFormat").toString();
     const QSignalBlocker blocker(element_);
     element_->clear();
     element_->addItem(tr("same as the accumulator"), QString());
-    accumulators_->clear();
+    qDeleteAll(accumulatorBoxes_);
+    accumulatorBoxes_.clear();
+    auto* grid = static_cast<QGridLayout*>(accumulators_->layout());
     for (const FormatSpec& spec : selection_->formats()) {
         if (arithmeticUnsupported(spec))
             continue;
         const QString id = QString::fromStdString(spec.id);
         element_->addItem(id, id);
-        auto* item = new QListWidgetItem(id, accumulators_);
-        item->setData(Qt::UserRole, id);
-        item->setFlags(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled);
-        item->setCheckState(checked.contains(id) ? Qt::Checked : Qt::Unchecked);
-        item->setToolTip(QString::fromStdString(spec.displayName));
+        auto* box = new QCheckBox(id, accumulators_);
+        box->setProperty("fpxFormat", id);
+        box->setChecked(checked.contains(id));
+        box->setToolTip(QString::fromStdString(spec.displayName));
+        const int index = int(accumulatorBoxes_.size());
+        grid->addWidget(box, index / kAccumulatorColumns, index % kAccumulatorColumns);
+        accumulatorBoxes_.push_back(box);
     }
     element_->setCurrentIndex(std::max(0, element_->findData(element)));
 }
@@ -267,11 +311,12 @@ void AccumulationPanel::setElement(const QString& id) {
 }
 
 void AccumulationPanel::setAccumulators(const QStringList& ids) {
-    for (int i = 0; i < accumulators_->count(); ++i) {
-        QListWidgetItem* item = accumulators_->item(i);
-        item->setCheckState(ids.contains(item->data(Qt::UserRole).toString()) ? Qt::Checked
-                                                                              : Qt::Unchecked);
-    }
+    for (QCheckBox* box : accumulatorBoxes_)
+        box->setChecked(ids.contains(box->property("fpxFormat").toString()));
+}
+
+void AccumulationPanel::setSeed(int seed) {
+    seed_->setValue(seed);
 }
 
 void AccumulationPanel::setMethods(const QStringList& methods) {
@@ -298,9 +343,8 @@ AccumulationLabRequest AccumulationPanel::request() const {
         const QString id = QString::fromStdString(spec.id);
         if (id == element)
             r.element = spec;
-        for (int i = 0; i < accumulators_->count(); ++i)
-            if (accumulators_->item(i)->checkState() == Qt::Checked &&
-                accumulators_->item(i)->data(Qt::UserRole).toString() == id)
+        for (const QCheckBox* box : accumulatorBoxes_)
+            if (box->isChecked() && box->property("fpxFormat").toString() == id)
                 r.accumulators.push_back(spec);
     }
     if (sequential_->isChecked())
@@ -421,6 +465,7 @@ void AccumulationPanel::fillTable() {
     }
     table_->resizeColumnsToContents();
     table_->horizontalHeader()->setStretchLastSection(true);
+    fitTable();
 }
 
 void AccumulationPanel::fillPlot() {

@@ -9,12 +9,12 @@
 
 #include <atomic>
 #include <memory>
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
 class QCustomPlot;
 class QLabel;
-class QListWidget;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
@@ -23,11 +23,13 @@ class QToolButton;
 
 namespace fpx::gui {
 
+class FoldingForm;
 class FormatSelection;
 
 // The accumulation lab: N terms summed in several accumulator formats by several methods in a
 // worker thread (progress, cancel), the running sums and their relative error against N on log
-// axes with the stagnation points marked, a table of the final sums, and export.
+// axes with the stagnation points marked, a table of the final sums, and export. The form sits
+// above the plot and folds away where the window is too short for both (common/folding_form.h).
 class AccumulationPanel : public QWidget {
     Q_OBJECT
 
@@ -53,6 +55,7 @@ class AccumulationPanel : public QWidget {
     void setElement(const QString& id); // empty: each accumulator's own format
     void setAccumulators(const QStringList& ids);
     void setMethods(const QStringList& methods);
+    void setSeed(int seed);
     AccumulationLabRequest request() const;
 
     // A run in flight, until its result is shown.
@@ -63,6 +66,7 @@ class AccumulationPanel : public QWidget {
     QPushButton* runButton() const { return run_; }
     QPushButton* cancelButton() const { return cancel_; }
     QProgressBar* progressBar() const { return progress_; }
+    FoldingForm* fold() const { return fold_; }
     QString statusText() const;
     bool exportTo(const QString& path, QString* error = nullptr);
 
@@ -75,6 +79,8 @@ class AccumulationPanel : public QWidget {
 
   protected:
     void showEvent(QShowEvent* event) override; // the first showing runs the defaults
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
   private:
     void refillFormats();
@@ -82,12 +88,15 @@ class AccumulationPanel : public QWidget {
     void fillTable();
     void fillPlot();
     void setRunning(bool running);
+    void fitTable();
 
     FormatSelection* selection_;
+    FoldingForm* fold_;
     QSpinBox* terms_;
     QComboBox* distribution_;
     QComboBox* element_;
-    QListWidget* accumulators_;
+    QWidget* accumulators_;
+    std::vector<QCheckBox*> accumulatorBoxes_;
     QCheckBox* sequential_;
     QCheckBox* pairwise_;
     QCheckBox* kahan_;

@@ -60,7 +60,9 @@ void drawAccumulation(QCustomPlot& plot, const AccumulationLabResult& result) {
         x->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
         x->setNumberFormat("eb");
         x->setNumberPrecision(0);
-        x->setLabel(QObject::tr("terms added, N"));
+        // A short axis name, whole at a projector's type size in a panel half the plot's width:
+        // the titles say what the panels show.
+        x->setLabel(QObject::tr("N"));
         x->grid()->setSubGridVisible(true);
         rect->axis(QCPAxis::atLeft)->grid()->setSubGridVisible(true);
     }
@@ -73,10 +75,15 @@ void drawAccumulation(QCustomPlot& plot, const AccumulationLabResult& result) {
     sumY->setLabel(QObject::tr("sum"));
     QCPAxis* errorY = errorRect->axis(QCPAxis::atLeft);
     errorY->setScaleType(QCPAxis::stLogarithmic);
-    errorY->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    // Few decades named: however the panel was laid out before, they fit without thinning,
+    // so the labels, and the margin they take, are the same each time.
+    auto errorTicker = QSharedPointer<QCPAxisTickerLog>::create();
+    errorTicker->setTickCount(3);
+    errorY->setTicker(errorTicker);
     errorY->setNumberFormat("eb");
     errorY->setNumberPrecision(0);
-    errorY->setLabel(QObject::tr("|sum − exact| / |exact|"));
+    // No name of its own: the panel's title says what it is, and a name would break into lines
+    // on a short panel.
 
     // The exact sum once per element format whose terms differ (ones are ones in any format).
     std::vector<const AccumulationLabRun*> exactCurves;

@@ -11,7 +11,6 @@
 
 #include <QComboBox>
 #include <QHBoxLayout>
-#include <QLabel>
 #include <QPushButton>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -21,12 +20,9 @@ namespace fpx::gui {
 ArithmeticPage::ArithmeticPage(FormatSelection* selection, QWidget* parent)
     : Page(parent), selection_(selection) {
     auto* layout = new QVBoxLayout(this);
+    // One short line above the labs: what every lab computes in, and its rounding. (What a
+    // literal and an operation do is the Expression lab's first line.)
     auto* bar = new QHBoxLayout;
-    auto* intro = new QLabel(
-        tr("Every literal is rounded into the format, then every operation is computed exactly "
-           "and rounded once: what a machine whose arithmetic type is that format returns."),
-        this);
-    intro->setWordWrap(true);
     roundCombo_ = new QComboBox(this);
     roundCombo_->setObjectName("arithmeticRounding");
     addRoundingModeItems(*roundCombo_);
@@ -35,10 +31,10 @@ ArithmeticPage::ArithmeticPage(FormatSelection* selection, QWidget* parent)
     addOverflowPolicyItems(*overflowCombo_);
     auto* formats = new QPushButton(tr("Formats…"), this);
     formats->setToolTip(tr("Show, hide and reorder the formats (shared with the explorer)."));
-    bar->addWidget(intro, 1);
     bar->addWidget(roundCombo_);
     bar->addWidget(overflowCombo_);
     bar->addWidget(formats);
+    bar->addStretch(1);
     layout->addLayout(bar);
 
     labs_ = new QTabWidget(this);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Arithmetic page's options: the table the command line and lessons share, and the page's
 // typed state applied and read back.
+#include "common/folding_form.h"
 #include "common/format_selection.h"
 #include "pages/arithmetic/accumulation_lab.h"
 #include "pages/arithmetic/accumulation_panel.h"
@@ -197,6 +198,8 @@ QString ArithmeticPage::apply(const ArithmeticPageState& state) {
     }
     if (state.methods)
         accumulation_->setMethods(*state.methods);
+    if (state.seed)
+        accumulation_->setSeed(*state.seed);
 
     if (state.srValue)
         stochastic_->setValue(*state.srValue);
@@ -206,6 +209,10 @@ QString ArithmeticPage::apply(const ArithmeticPageState& state) {
             return error;
         stochastic_->setFormat(*state.srFormat);
     }
+    if (state.srDraws)
+        stochastic_->setDraws(*state.srDraws);
+    if (state.srSeed)
+        stochastic_->setSeed(*state.srSeed);
     if (state.srTerm || state.srCount)
         stochastic_->setSmallTerms(state.srTerm.value_or(stochastic_->smallTerm()),
                                    state.srCount.value_or(stochastic_->smallTermCount()));
@@ -214,6 +221,8 @@ QString ArithmeticPage::apply(const ArithmeticPageState& state) {
                             state.delta.value_or(weights_->deltaText()));
     if (state.setsAccumulation())
         accumulation_->run(); // as `fpx accumulate` does: the settings are a run
+    // The form folds by the room again: the same state shows the same lab.
+    accumulation_->fold()->forgetChoice();
     return {};
 }
 
@@ -231,10 +240,13 @@ ArithmeticPageState ArithmeticPage::state() const {
     state.methods = QStringList();
     for (const SumMethodSpec& method : request.methods)
         *state.methods << QString::fromStdString(sumMethodId(method));
+    state.seed = int(request.seed);
     state.srValue = stochastic_->valueText();
     state.srFormat = stochastic_->formatId();
     state.srTerm = stochastic_->smallTerm();
     state.srCount = stochastic_->smallTermCount();
+    state.srDraws = stochastic_->draws();
+    state.srSeed = stochastic_->seed();
     state.weight = weights_->weightText();
     state.delta = weights_->deltaText();
     return state;

@@ -32,9 +32,18 @@ struct ArithmeticPageState {
     // The master-weights lab.
     std::optional<QString> weight;
     std::optional<QString> delta;
+    // Set by state() only, no option: the seeds and the draws, so that a state read back and
+    // applied again shows the same sums and draws whatever a user set since.
+    std::optional<int> seed;
+    std::optional<int> srDraws;
+    std::optional<int> srSeed;
 
-    bool setsAccumulation() const { return terms || values || element || accumulators || methods; }
-    bool setsStochastic() const { return srValue || srFormat || srTerm || srCount; }
+    bool setsAccumulation() const {
+        return terms || values || element || accumulators || methods || seed;
+    }
+    bool setsStochastic() const {
+        return srValue || srFormat || srTerm || srCount || srDraws || srSeed;
+    }
     bool setsMasterWeights() const { return weight || delta; }
 };
 

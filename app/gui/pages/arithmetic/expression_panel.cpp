@@ -35,6 +35,13 @@ constexpr std::uint64_t kSeed = 1;
 ExpressionPanel::ExpressionPanel(FormatSelection* selection, QWidget* parent)
     : QWidget(parent), selection_(selection) {
     auto* layout = new QVBoxLayout(this);
+    auto* intro = new QLabel(
+        tr("Every literal is rounded into the format, then every operation is computed exactly "
+           "and rounded once: what a machine whose arithmetic type is that format returns."),
+        this);
+    intro->setObjectName("expressionIntro");
+    intro->setWordWrap(true);
+    layout->addWidget(intro);
     auto* bar = new QHBoxLayout;
     edit_ = new QLineEdit(QStringLiteral("0.1+0.2"), this);
     edit_->setObjectName("expressionEdit");
@@ -155,6 +162,8 @@ void ExpressionPanel::recompute() {
                              exact.approximate ? tr(" (approximate: a square root)") : QString()));
     selectRow(selected >= 0 ? selected : 0);
     refreshSteps();
+    // The columns as wide as this expression's values, whatever an earlier one needed.
+    refreshLayout();
 }
 
 void ExpressionPanel::refreshSteps() {
@@ -167,6 +176,9 @@ void ExpressionPanel::refreshSteps() {
     for (const std::string& line :
          expressionSteps(model_->report(), model_->row(row), selection_->roundingOptions()))
         lines << QString::fromStdString(line);
+    // Emptied first: a plain text document keeps the width of the longest line it ever held
+    // until that line goes, so its scroll bar would remember an earlier expression.
+    steps_->clear();
     steps_->setPlainText(lines.join('\n'));
 }
 

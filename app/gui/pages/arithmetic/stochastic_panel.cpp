@@ -5,6 +5,7 @@
 #include "common/format_selection.h"
 #include "common/number_text.h"
 #include "common/plot_legibility.h"
+#include "common/replot_after_resize.h"
 #include "plot_palette.h"
 
 #include "fpx/exact/arithmetic.h"
@@ -15,6 +16,7 @@
 
 #include <QComboBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -40,7 +42,9 @@ StochasticPanel::StochasticPanel(FormatSelection* selection, QWidget* parent)
     // Everything in a scroll area: the plots keep a legible height at every zoom
     // (common/plot_legibility.h), and a short window scrolls rather than squash them.
     QVBoxLayout* layout = scrollingPlotsLayout(*this);
-    auto* bar = new QHBoxLayout;
+    // The value and its format on one line, the draws and their seed on the next: one line of
+    // all four is wider than a page beside the Lessons panel.
+    auto* bar = new QGridLayout;
     valueEdit_ = new QLineEdit(QStringLiteral("0.1"), this);
     valueEdit_->setObjectName("srValueEdit");
     valueEdit_->setToolTip(tr("The exact value to round stochastically (0.1, 1/3, 2^-24 …)."));
@@ -62,15 +66,20 @@ StochasticPanel::StochasticPanel(FormatSelection* selection, QWidget* parent)
                             "as `fpx show --round sr --seed` does."));
     auto* valueLabel = new QLabel(tr("&Value"), this);
     valueLabel->setBuddy(valueEdit_);
-    bar->addWidget(valueLabel);
-    bar->addWidget(valueEdit_, 1);
-    bar->addWidget(new QLabel(tr("in"), this));
-    bar->addWidget(formatBox_);
-    bar->addSpacing(12);
-    bar->addWidget(new QLabel(tr("Draws"), this));
-    bar->addWidget(drawsBox_);
-    bar->addWidget(new QLabel(tr("Seed"), this));
-    bar->addWidget(seedBox_);
+    auto* drawsLabel = new QLabel(tr("&Draws"), this);
+    drawsLabel->setBuddy(drawsBox_);
+    auto* seedLabel = new QLabel(tr("S&eed"), this);
+    seedLabel->setBuddy(seedBox_);
+    bar->addWidget(valueLabel, 0, 0);
+    bar->addWidget(valueEdit_, 0, 1);
+    bar->addWidget(new QLabel(tr("in"), this), 0, 2);
+    bar->addWidget(formatBox_, 0, 3);
+    bar->addWidget(drawsLabel, 1, 0);
+    bar->addWidget(drawsBox_, 1, 1);
+    bar->addWidget(seedLabel, 1, 2);
+    bar->addWidget(seedBox_, 1, 3);
+    bar->setColumnStretch(1, 1);
+    bar->setColumnStretch(3, 1);
     layout->addLayout(bar);
     error_ = new QLabel(this);
     error_->setObjectName("srError");
@@ -78,13 +87,13 @@ StochasticPanel::StochasticPanel(FormatSelection* selection, QWidget* parent)
     error_->setVisible(false);
     layout->addWidget(error_);
 
-    auto* row = new QHBoxLayout;
+    // The neighbours in words, then the draws: the plot under the text keeps the page's width.
     neighbours_ = new QLabel(this);
     neighbours_->setObjectName("srNeighbours");
     neighbours_->setTextFormat(Qt::RichText);
+    neighbours_->setWordWrap(true);
     neighbours_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     neighbours_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    neighbours_->setMinimumWidth(380);
     QFont larger = neighbours_->font();
     larger.setPointSizeF(larger.pointSizeF() * 1.15);
     neighbours_->setFont(larger);
@@ -93,16 +102,15 @@ StochasticPanel::StochasticPanel(FormatSelection* selection, QWidget* parent)
     histogram_->setMinimumHeight(200);
     histogram_->setToolTip(tr("How many draws went to each neighbour, beside the count the exact "
                               "probability predicts."));
+    replotAfterResize(*histogram_);
     plots::placeLegendAbove(*histogram_);
     plots::applyTheme(*histogram_);
-    row->addWidget(neighbours_);
-    row->addWidget(histogram_, 1);
-    layout->addLayout(row, 1);
+    layout->addWidget(neighbours_);
+    layout->addWidget(histogram_, 1);
 
     // Many small terms: the same sum to nearest and stochastically.
-    auto* sumsBox =
-        new QGroupBox(tr("Many small terms: round to nearest vs stochastic rounding"), this);
-    auto* sumsLayout = new QHBoxLayout(sumsBox);
+    auto* sumsBox = new QGroupBox(tr("Many small terms, to nearest and stochastically"), this);
+    auto* sumsLayout = new QVBoxLayout(sumsBox);
     auto* sumsForm = new QFormLayout;
     termEdit_ = new QLineEdit(QStringLiteral("0.001"), sumsBox);
     termEdit_->setObjectName("srTermEdit");
@@ -122,19 +130,17 @@ StochasticPanel::StochasticPanel(FormatSelection* selection, QWidget* parent)
     sumsText_->setWordWrap(true);
     sumsText_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     sumsText_->setFont(larger);
-    sumsForm->addRow(sumsText_);
-    auto* sumsColumn = new QWidget(sumsBox);
-    sumsColumn->setLayout(sumsForm);
-    sumsColumn->setFixedWidth(420);
     sumsPlot_ = new QCustomPlot(sumsBox);
     sumsPlot_->setObjectName("srSumsPlot");
     sumsPlot_->setMinimumHeight(220);
     sumsPlot_->setToolTip(tr("The running sum after n terms: exact, rounded to nearest (it "
                              "stops growing) and rounded stochastically (it follows the exact "
                              "sum on average)."));
+    replotAfterResize(*sumsPlot_);
     plots::placeLegendAbove(*sumsPlot_);
     plots::applyTheme(*sumsPlot_);
-    sumsLayout->addWidget(sumsColumn);
+    sumsLayout->addLayout(sumsForm);
+    sumsLayout->addWidget(sumsText_);
     sumsLayout->addWidget(sumsPlot_, 1);
     layout->addWidget(sumsBox, 1);
 
@@ -175,6 +181,22 @@ QString StochasticPanel::valueText() const {
 
 QString StochasticPanel::formatId() const {
     return formatBox_->currentData().toString();
+}
+
+void StochasticPanel::setDraws(int draws) {
+    drawsBox_->setValue(draws);
+}
+
+int StochasticPanel::draws() const {
+    return drawsBox_->value();
+}
+
+void StochasticPanel::setSeed(int seed) {
+    seedBox_->setValue(seed);
+}
+
+int StochasticPanel::seed() const {
+    return seedBox_->value();
 }
 
 void StochasticPanel::setFormat(const QString& id) {
@@ -342,8 +364,11 @@ void StochasticPanel::showSummary() {
     html +=
         line(tr("down"), shortDecimal(o.down.value, 20), hexDown, fullDecimal(s.probabilityDown));
     html += QStringLiteral("</table>");
-    html += tr("<p>p<sub>up</sub> = (x − down) / (up − down), exactly: the expected value of "
-               "the rounding is x itself, so errors cancel on average.</p>");
+    // Why p is what it is, on hover: the text above the histogram stays short enough for the
+    // histogram to be seen whole under it on a projector.
+    neighbours_->setToolTip(tr("p<sub>up</sub> = (x − down) / (up − down), exactly: the expected "
+                               "value of the rounding is x itself, so errors cancel on "
+                               "average."));
     html += tr("<p>%1 draws (seed %2): <b>%3</b> up (observed fraction %4), expected %5.</p>")
                 .arg(QLocale().toString(static_cast<qulonglong>(s.draws)))
                 .arg(seedBox_->value())

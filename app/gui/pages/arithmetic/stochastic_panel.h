@@ -20,7 +20,8 @@ class FormatSelection;
 
 // The stochastic rounding lab: one value's two neighbours in a format with their exact
 // probabilities, a histogram of seeded draws beside the expected counts, and the sum of many
-// small terms with round-to-nearest and with stochastic rounding side by side.
+// small terms with round-to-nearest and with stochastic rounding side by side. Each part is
+// laid out one under another, so that the lab fits a narrow page.
 class StochasticPanel : public QWidget {
     Q_OBJECT
 
@@ -31,6 +32,10 @@ class StochasticPanel : public QWidget {
     QString valueText() const;
     void setFormat(const QString& id); // a shown format's id
     QString formatId() const;
+    void setDraws(int draws);
+    int draws() const;
+    void setSeed(int seed);
+    int seed() const;
     const std::optional<StochasticDrawSummary>& summary() const { return summary_; }
     QLabel* neighboursLabel() const { return neighbours_; }
     QCustomPlot* histogram() const { return histogram_; }
