@@ -2,7 +2,10 @@
 #include "pages/machines/machines_page.h"
 
 #include "common/error_style.h"
+#include "common/folding_form.h"
 #include "common/number_text.h"
+#include "common/plot_legibility.h"
+#include "common/replot_after_resize.h"
 #include "common/shown_tab_size.h"
 #include "pages/machines/instruction_picture.h"
 #include "plot_builder.h"
@@ -72,18 +75,30 @@ MachinesPage::MachinesPage(QWidget* parent)
     : Page(parent), sweepRunner_(this, [this](ErrorSweepResult r) { applySweep(std::move(r)); }),
       tableRunner_(this, [this](MachineComparison c) { applyComparison(std::move(c)); }) {
     connect(this, &MachinesPage::finished, this, [this] { workEnded(); });
-    auto* layout = new QHBoxLayout(this);
-
-    // The form scrolls: at 1024 × 768 and 150 % it is taller than the window.
-    auto* scroll = new QScrollArea(this);
-    scroll->setObjectName("machineFormScroll");
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setWidget(buildForm());
-    formScroll_ = scroll;
+    // One column in one scroll area: the machine file and the element (what every view reads),
+    // the form of the view shown, folding away where the window is too short for it and the
+    // view (common/folding_form.h), and the views at the page's whole width. The error plot keeps
+    // a legible height at every zoom (common/plot_legibility.h).
+    QVBoxLayout* layout = scrollingPlotsLayout(*this);
+    auto* scroll = findChild<QScrollArea*>();
+    scroll->setObjectName("machineScroll");
+    QWidget* groups = buildForm();
+    auto* top = new QHBoxLayout;
+    top->addWidget(openFile_);
+    auto* elementLabel = new QLabel(tr("&Element"), this);
+    elementLabel->setBuddy(element_);
+    top->addWidget(elementLabel);
+    top->addWidget(element_, 1);
+    top->addWidget(export_);
+    layout->addLayout(top);
+    layout->addWidget(fileLabel_);
+    fold_ = new FoldingForm(this);
+    fold_->setObjectName("machineFold");
+    fold_->header()->addWidget(progress_);
+    fold_->header()->addWidget(status_, 1);
+    fold_->setForm(groups);
+    layout->addWidget(fold_);
     fitForm();
-    layout->addWidget(scroll);
 
     views_ = new QTabWidget(this);
     views_->setObjectName("machineViews");
@@ -106,11 +121,18 @@ MachinesPage::MachinesPage(QWidget* parent)
     views_->setTabToolTip(0, tr("The instruction term by term: aligned on the largest exponent, "
                                 "cut to F bits, added, rounded into the output."));
 
-    plot_ = new QCustomPlot(views_);
+    // The plot in a page of its own: the least height the legibility pass gives it counts only
+    // while its tab is shown (common/shown_tab_size.h), so that having shown it once does not
+    // make the other views taller.
+    auto* plotPage = new QWidget(views_);
+    auto* plotColumn = new QVBoxLayout(plotPage);
+    plotColumn->setContentsMargins(0, 0, 0, 0);
+    plot_ = new QCustomPlot(plotPage);
     plot_->setObjectName("machineErrorPlot");
     plot_->setMinimumHeight(240);
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    views_->addTab(plot_, tr("Error against K"));
+    plotColumn->addWidget(plot_);
+    views_->addTab(plotPage, tr("Error against K"));
     views_->setTabToolTip(1, tr("How far each machine's dot products are from the exact ones as "
                                 "K grows, with and without promotion."));
     plots::drawMessage(*plot_, tr("Error against K"), tr("Measured when shown."));
@@ -132,6 +154,16 @@ MachinesPage::MachinesPage(QWidget* parent)
     views_->setTabToolTip(2, tr("One dot product on every machine that takes the element, "
                                 "results that disagree marked."));
     layout->addWidget(views_, 1);
+    replotAfterResize(*plot_);
+    fold_->setRoom(scroll, [this, layout] {
+        // The tabs, and under them the error plot at its least height, or a dozen lines of the
+        // picture or the table.
+        const int view = currentView() == View::Error
+                             ? leastHeight(*plot_)
+                             : fontMetrics().lineSpacing() * kPlotMinimumLines;
+        return std::max(0, layout->spacing()) + views_->tabBar()->sizeHint().height() + view +
+               layout->contentsMargins().bottom() + 4;
+    });
 
     progressTimer_.setInterval(50);
     connect(&progressTimer_, &QTimer::timeout, this, [this] {
@@ -154,47 +186,35 @@ MachinesPage::MachinesPage(QWidget* parent)
 MachinesPage::~MachinesPage() = default;
 
 void MachinesPage::fitForm() {
-    if (!formScroll_)
-        return;
-    // Wide enough for the default vectors in full, at the zoom's type size.
-    const QFontMetrics fm(font());
-    const int wanted = fm.horizontalAdvance(QString(kDefaultB)) +
-                       fm.horizontalAdvance(QStringLiteral("Machine")) + 70;
-    formScroll_->setMinimumWidth(
-        std::max(formScroll_->widget()->minimumSizeHint().width() + 20, wanted));
-    formScroll_->setMaximumWidth(formScroll_->minimumWidth() + 60);
-    // As tall as its rows, up to 24 of them (a machine file may hold many machines).
+    // The machine list as tall as its rows, up to 24 of them (a machine file may hold many).
     machines_->setFixedHeight(machines_->sizeHintForRow(0) * std::min(machines_->count(), 24) +
                               2 * machines_->frameWidth() + 4);
 }
 
 void MachinesPage::changeEvent(QEvent* event) {
-    if (event->type() == QEvent::FontChange) // the zoom
+    if (event->type() == QEvent::FontChange && machines_) // the zoom
         fitForm();
     Page::changeEvent(event);
 }
 
 QWidget* MachinesPage::buildForm() {
     auto* controls = new QWidget(this);
+    controls->setObjectName("machineForm");
     auto* column = new QVBoxLayout(controls);
-    column->setContentsMargins(0, 0, 4, 0);
+    column->setContentsMargins(0, 0, 0, 0);
 
     // One's own machines: a machine file's, first in every list of machines.
-    openFile_ = new QPushButton(tr("Open machine file…"), controls);
+    openFile_ = new QPushButton(tr("Open machine file…"), this);
     openFile_->setObjectName("machineOpenFile");
     openFile_->setToolTip(tr("Machines of your own, in a text file (fpx machines --file writes "
                              "the built-in ones as a start): they join the built-in machines."));
-    column->addWidget(openFile_, 0, Qt::AlignLeft);
-    fileLabel_ = new QLabel(controls);
+    fileLabel_ = new QLabel(this);
     fileLabel_->setObjectName("machineFileLabel");
     fileLabel_->setWordWrap(true);
     fileLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     fileLabel_->setVisible(false);
-    column->addWidget(fileLabel_);
 
-    auto* elementForm = new QFormLayout;
-    elementForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    element_ = new QComboBox(controls);
+    element_ = new QComboBox(this);
     element_->setObjectName("machineElement");
     element_->setToolTip(tr("The element format the products are of, for every view."));
     for (const std::string& id : machineElements())
@@ -207,8 +227,6 @@ QWidget* MachinesPage::buildForm() {
     for (const std::string& id : blocks)
         element_->addItem(tr("%1 (block-scaled)").arg(text(id)), text(id));
     element_->setCurrentIndex(std::max(0, element_->findData("fp8_e4m3")));
-    elementForm->addRow(tr("&Element"), element_);
-    column->addLayout(elementForm);
 
     // One instruction (and the table's vectors).
     instructionGroup_ = new QGroupBox(tr("One instruction"), controls);
@@ -257,8 +275,11 @@ QWidget* MachinesPage::buildForm() {
     column->addWidget(instructionGroup_);
 
     // Error against K.
+    // The machines beside the rest of the form: one under the other, the form would be taller
+    // than the plot it sits above.
     errorGroup_ = new QGroupBox(tr("Error against K"), controls);
-    auto* errorForm = new QFormLayout(errorGroup_);
+    auto* errorRow = new QHBoxLayout(errorGroup_);
+    auto* errorForm = new QFormLayout;
     errorForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     machines_ = new QListWidget(errorGroup_);
     machines_->setObjectName("machineList");
@@ -267,7 +288,8 @@ QWidget* MachinesPage::buildForm() {
     fillMachines();
     // Every machine in sight: the list is as tall as its rows, up to a point (fitForm).
     machines_->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
-    errorForm->addRow(machines_);
+    errorRow->addWidget(machines_, 0, Qt::AlignTop);
+    errorRow->addLayout(errorForm, 1);
     promote_ = new QSlider(Qt::Horizontal, errorGroup_);
     promote_->setObjectName("machinePromote");
     promote_->setRange(0, kPromoteMax / kPromoteStep);
@@ -320,16 +342,15 @@ QWidget* MachinesPage::buildForm() {
     kMax_->setCurrentIndex(kMax_->findData(4096));
     kMax_->setToolTip(tr("The longest K: the plot measures 16, 32, … up to it."));
     errorForm->addRow(tr("Up to &K"), kMax_);
-    progress_ = new QProgressBar(errorGroup_);
+    // The sweep's progress and status stay in sight when the form folds: in its header.
+    progress_ = new QProgressBar(this);
     progress_->setObjectName("machineProgress");
     progress_->setTextVisible(false);
     progress_->setRange(0, 1);
     progress_->setValue(0);
-    errorForm->addRow(progress_);
-    status_ = new QLabel(errorGroup_);
+    progress_->setMaximumWidth(fontMetrics().averageCharWidth() * 12);
+    status_ = new StatusLine(this);
     status_->setObjectName("machineStatus");
-    status_->setWordWrap(true);
-    errorForm->addRow(status_);
     errorFormError_ = new QLabel(errorGroup_);
     errorFormError_->setObjectName("machineErrorFormError");
     errorFormError_->setWordWrap(true);
@@ -357,7 +378,7 @@ QWidget* MachinesPage::buildForm() {
     tableForm->addRow(tableError_);
     column->addWidget(tableGroup_);
 
-    export_ = new QToolButton(controls);
+    export_ = new QToolButton(this);
     export_->setObjectName("machineExport");
     export_->setText(tr("Export"));
     export_->setPopupMode(QToolButton::InstantPopup);
@@ -365,8 +386,6 @@ QWidget* MachinesPage::buildForm() {
     auto* menu = new QMenu(export_);
     connect(menu, &QMenu::aboutToShow, this, &MachinesPage::fillExportMenu);
     export_->setMenu(menu);
-    column->addWidget(export_, 0, Qt::AlignLeft);
-    column->addStretch(1);
 
     connect(openFile_, &QPushButton::clicked, this, &MachinesPage::openMachineFile);
     connect(machine_, &QComboBox::currentTextChanged, this, &MachinesPage::machineEdited);
@@ -422,12 +441,13 @@ const std::optional<DrawnInstruction>& MachinesPage::instruction() const {
 
 QString MachinesPage::errorText() const {
     switch (currentView()) {
+    // Shown or not: a folded form still has its problem.
     case View::Instruction:
-        return instructionError_->isVisibleTo(this) ? instructionError_->text() : QString();
+        return !instructionError_->isHidden() ? instructionError_->text() : QString();
     case View::Error:
-        return errorFormError_->isVisibleTo(this) ? errorFormError_->text() : QString();
+        return !errorFormError_->isHidden() ? errorFormError_->text() : QString();
     case View::Table:
-        return tableError_->isVisibleTo(this) ? tableError_->text() : QString();
+        return !tableError_->isHidden() ? tableError_->text() : QString();
     }
     return {};
 }
@@ -438,6 +458,8 @@ void MachinesPage::updateGroups() {
     instructionGroup_->setVisible(view != View::Error);
     errorGroup_->setVisible(view == View::Error);
     tableGroup_->setVisible(view == View::Table);
+    progress_->setVisible(view == View::Error);
+    status_->setVisible(view == View::Error);
 }
 
 void MachinesPage::machineEdited() {
@@ -744,7 +766,7 @@ void MachinesPage::startErrorSweep() {
         cache_.clear();
         cacheKey_ = key;
     }
-    status_->setText(tr("Measuring…"));
+    status_->setStatus(tr("Measuring…"));
     progress_->setRange(0, 0);
     progressTimer_.start();
     // The curves measured before on the same data go with the job (copied: the job must not
@@ -771,7 +793,7 @@ void MachinesPage::applySweep(ErrorSweepResult result) {
     if (!result.error.empty()) {
         errorFormError_->setText(QStringLiteral("⚠ ") + QString::fromStdString(result.error));
         errorFormError_->setVisible(true);
-        status_->setText(tr("Nothing measured."));
+        status_->setStatus(tr("Nothing measured."));
         emit finished();
         return;
     }
@@ -786,11 +808,11 @@ void MachinesPage::applySweep(ErrorSweepResult result) {
     std::size_t points = 0;
     for (const MachineErrorCurve& curve : sweep_.curves)
         points += curve.points.size();
-    status_->setText(sweep_.cancelled ? tr("Stopped after %1 points.").arg(qulonglong(points))
-                                      : tr("%1 curves, %2 results at each of %3 lengths K.")
-                                            .arg(qulonglong(sweep_.curves.size()))
-                                            .arg(qulonglong(sweep_.request.m * sweep_.request.n))
-                                            .arg(qulonglong(sweep_.request.ks.size())));
+    status_->setStatus(sweep_.cancelled ? tr("Stopped after %1 points.").arg(qulonglong(points))
+                                        : tr("%1 curves, %2 results at each of %3 lengths K.")
+                                              .arg(qulonglong(sweep_.curves.size()))
+                                              .arg(qulonglong(sweep_.request.m * sweep_.request.n))
+                                              .arg(qulonglong(sweep_.request.ks.size())));
     drawErrorAgainstK(
         *plot_, sweep_,
         statistic_->currentData() == "mean" ? ErrorStatistic::Mean : ErrorStatistic::Max, own_);

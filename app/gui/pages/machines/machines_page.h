@@ -34,11 +34,14 @@ class QToolButton;
 
 namespace fpx::gui {
 
+class FoldingForm;
 class InstructionPicture;
+class StatusLine;
 
 // The Machines page: what a matrix engine computes (docs/behaviour.md, "Machines"). Three
-// views beside one form: one instruction of the chosen machine drawn term by term (computed at
-// once, it is one instruction); error against K for several machines, with and without
+// views under one form (the fields of the view shown, folding away where the window is too
+// short for them and the view): one instruction of the chosen machine drawn term by term (computed
+// at once, it is one instruction); error against K for several machines, with and without
 // promotion, measured in the background; and one dot product on every built-in machine that
 // takes the element, in a table, also in the background. The machines and their elements are
 // a catalogue: the machines of a machine file the page has loaded (docs/behaviour.md, "Machine
@@ -106,7 +109,7 @@ class MachinesPage : public Page {
 
   protected:
     void showEvent(QShowEvent* event) override;
-    void changeEvent(QEvent* event) override; // the zoom: the form's width follows the type
+    void changeEvent(QEvent* event) override; // the zoom: the machine list's height
 
   private:
     QWidget* buildForm();
@@ -141,7 +144,7 @@ class MachinesPage : public Page {
     QGroupBox* instructionGroup_;
     QGroupBox* errorGroup_;
     QGroupBox* tableGroup_;
-    QListWidget* machines_;
+    QListWidget* machines_ = nullptr;
     QComboBox* statistic_;
     QLineEdit* dist_;
     QSpinBox* rows_;
@@ -151,13 +154,13 @@ class MachinesPage : public Page {
     QSlider* promote_;
     QLabel* promoteLabel_;
     QProgressBar* progress_;
-    QLabel* status_;
+    StatusLine* status_;
     QLabel* errorFormError_;
     QSpinBox* tableK_;
     QLabel* tableError_;
     QToolButton* export_;
 
-    QScrollArea* formScroll_ = nullptr;
+    FoldingForm* fold_ = nullptr;
     QTabWidget* views_;
     InstructionPicture* picture_;
     QLabel* summary_;

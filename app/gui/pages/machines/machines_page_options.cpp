@@ -4,6 +4,8 @@
 #include "pages/machines/instruction_picture.h"
 #include "pages/machines/machines_page.h"
 
+#include "common/folding_form.h"
+
 #include "fpx/data/value_distribution.h"
 #include "fpx/exact/format_catalogue.h"
 
@@ -328,6 +330,8 @@ QString MachinesPage::apply(const MachinesPageState& state) {
         showView(*state.view);
     updateGroups();
     refreshVisible();
+    // The form folds by the room again: the same state shows the same page.
+    fold_->forgetChoice();
     return {};
 }
 
