@@ -41,12 +41,12 @@ void drawErrorAgainstK(QCustomPlot& plot, const ErrorSweepResult& result, ErrorS
     x->setTicker(xTicker);
     x->setNumberFormat("f");
     x->setNumberPrecision(0);
-    x->setLabel(QObject::tr("K, the length of each dot product"));
+    // Short axis names, whole on a projector at any plot size: the title says what is measured.
+    x->setLabel(QObject::tr("K"));
     y->setScaleType(QCPAxis::stLogarithmic);
     y->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
     y->setNumberFormat("eb");
     y->setNumberPrecision(0);
-    y->setLabel(QObject::tr("|machine − exact| / |exact|"));
     y->grid()->setSubGridVisible(true);
 
     // One colour per machine, by its place among the built-in machines and then one's own, so
