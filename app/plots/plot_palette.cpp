@@ -158,6 +158,9 @@ void placeLegendAbove(QCustomPlot& plot) {
     QCPLayoutGrid* layout = plot.plotLayout();
     if (plot.axisRect() && plot.axisRect()->insetLayout()->take(legend))
         plot.axisRect()->insetLayout()->simplify();
+    else if (QCPLayout* beside = legend->layout();
+             beside && beside != layout && beside->take(legend))
+        beside->simplify(); // a column of its own beside the data
     if (!layout->hasElement(0, 0) || layout->element(0, 0) != legend) {
         layout->insertRow(0);
         layout->addElement(0, 0, legend);

@@ -217,6 +217,34 @@ class TestPlotLegibility : public QObject {
         }
     }
 
+    // A title or footnote longer than the plot is wide breaks into lines at spaces and leaves
+    // the plot's width to its page; set anew, it is wrapped anew.
+    void longTitlesWrapInsteadOfWideningThePlot() {
+        QWidget page;
+        page.resize(300, 400);
+        auto* plot = new QCustomPlot(&page);
+        plot->resize(300, 400);
+        plot->plotLayout()->insertRow(0);
+        const QString words = "Memory per parameter count for training with Adam, each array "
+                              "in its recipe's format";
+        auto* title = new QCPTextElement(plot, words, QFont("sans", 14, QFont::Bold));
+        plot->plotLayout()->addElement(0, 0, title);
+        keepLegible(*plot);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        plot->replot();
+        const QFontMetrics metrics(title->font());
+        QVERIFY2(title->text().contains('\n'), qPrintable(title->text()));
+        QCOMPARE(title->text().simplified(), words);
+        for (const QString& line : title->text().split('\n'))
+            QVERIFY2(metrics.horizontalAdvance(line) <= plot->width(), qPrintable(line));
+        QVERIFY(plot->plotLayout()->minimumOuterSizeHint().width() <
+                metrics.horizontalAdvance(words));
+        title->setText("Short");
+        plot->replot();
+        QCOMPARE(title->text(), QString("Short"));
+    }
+
     // A zoom reaches every plot's text with the next replot the zoom itself asks for: no run.
     void plotFontsFollowTheZoomAtOnce() {
         MainWindow window;

@@ -5,6 +5,7 @@
 
 #include <qcustomplot.h>
 
+#include <QFontMetrics>
 #include <QFontMetricsF>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -42,6 +43,8 @@ class Legibility : public QObject {
 
   private:
     void afterLayout();
+    bool wrapTexts();
+    void relayout();
     bool fitTicks(QCPAxis& axis);
     bool fitLegend();
     void drawThinnestOnTop();
@@ -162,14 +165,105 @@ bool Legibility::fitTicks(QCPAxis& axis) {
     return changed;
 }
 
+// `text` broken into lines of at most `width` pixels in `metrics`, at spaces; a word longer
+// than a line keeps a line of its own.
+QString wrapped(const QString& text, const QFontMetrics& metrics, int width) {
+    QStringList lines;
+    for (const QString& paragraph : text.split('\n')) {
+        QString line;
+        for (const QString& word : paragraph.split(' ', Qt::SkipEmptyParts)) {
+            const QString longer = line.isEmpty() ? word : line + ' ' + word;
+            if (!line.isEmpty() && metrics.horizontalAdvance(longer) > width) {
+                lines << line;
+                line = word;
+            } else {
+                line = longer;
+            }
+        }
+        lines << line;
+    }
+    return lines.join('\n');
+}
+
+// `own`, what the page set, as the pass last wrapped it into `stored` (or anew).
+QString ownText(const QString& shown, const QVariant& stored) {
+    const QStringList pair = stored.toStringList();
+    return pair.size() == 2 && pair[1] == shown ? pair[0] : shown;
+}
+
+// Titles, footnotes and the labels of horizontal axes break into lines at the width of their place in the layout
+// instead of holding the plot (and so its page and the window) as wide as their longest line:
+// at 150 % a footnote alone is wider than a page beside the Lessons panel. The texts first
+// give up their width, the layout runs, and only then are they wrapped, so that the lines do not
+// depend on what the plot showed before. Whether a text changed.
+bool Legibility::wrapTexts() {
+    std::vector<QCPTextElement*> texts;
+    bool freed = false;
+    for (QCPLayoutElement* element : plot_->plotLayout()->elements(true))
+        if (auto* text = qobject_cast<QCPTextElement*>(element)) {
+            texts.push_back(text);
+            // Its width is the layout's to give: the height still follows the wrapped lines.
+            if (text->minimumSize() != QSize(1, 0)) {
+                text->setMinimumSize(1, 0);
+                freed = true;
+            }
+        }
+    if (freed)
+        relayout();
+    bool changed = freed;
+    for (QCPTextElement* text : texts) {
+        if (text->rect().width() <= 1)
+            continue;
+        const QString own = ownText(text->text(), text->property("fpxOwnText"));
+        const QString lines = wrapped(own, QFontMetrics(text->font()), text->rect().width());
+        text->setProperty("fpxOwnText", QStringList{own, lines});
+        if (text->text() != lines) {
+            text->setText(lines);
+            changed = true;
+        }
+    }
+    for (QCPAxisRect* rect : plot_->axisRects())
+        for (QCPAxis* axis : rect->axes(QCPAxis::atBottom | QCPAxis::atTop)) {
+            // Only across: a vertical label wrapped to the rect's height would widen the margin
+            // and so narrow the rect, whose height then shrinks with the other labels' lines.
+            if (!axis->visible() || axis->label().isEmpty() || rect->width() <= 1)
+                continue;
+            const QString own = ownText(axis->label(), axis->property("fpxOwnLabel"));
+            const QString lines = wrapped(own, QFontMetrics(axis->labelFont()), rect->width());
+            axis->setProperty("fpxOwnLabel", QStringList{own, lines});
+            if (axis->label() != lines) {
+                axis->setLabel(lines);
+                changed = true;
+            }
+        }
+    return changed;
+}
+
+void Legibility::relayout() {
+    plot_->plotLayout()->update(QCPLayoutElement::upPreparation);
+    plot_->plotLayout()->update(QCPLayoutElement::upMargins);
+    plot_->plotLayout()->update(QCPLayoutElement::upLayout);
+}
+
 bool Legibility::fitLegend() {
     QCPLegend* legend = plot_->legend;
     if (!legend || !legend->visible() || !plot_->axisRect())
         return false;
     QCPAxisRect* rect = plot_->axisRect();
-    if (!rect->insetLayout()->elements(false).contains(legend))
-        return false; // in a row of its own, wrapped to the plot's width
     const QSize wanted = legend->minimumOuterSizeHint();
+    if (legend->layout() == plot_->plotLayout())
+        return false; // in a row of its own, wrapped to the plot's width
+    if (!rect->insetLayout()->elements(false).contains(legend)) {
+        // In a column beside the data: it stays while it is whole and leaves the data at least
+        // as wide as itself.
+        if (legend->outerRect().height() >= wanted.height() &&
+            legend->outerRect().width() >= wanted.width() &&
+            rect->outerRect().width() >= legend->outerRect().width())
+            return false;
+        plots::placeLegendAbove(*plot_);
+        plots::wrapLegendToWidth(*plot_);
+        return true;
+    }
     if (legend->outerRect().width() >= wanted.width() &&
         legend->outerRect().height() >= wanted.height() &&
         rect->rect().contains(legend->outerRect()))
@@ -275,21 +369,25 @@ void Legibility::afterLayout() {
             alive.insert(axis);
     std::erase_if(axes_, [&](const auto& entry) { return !alive.contains(entry.first); });
 
-    bool changed = fitLegend();
-    if (changed) { // the axis rects have their new size: lay out before the ticks are fitted
-        plot_->plotLayout()->update(QCPLayoutElement::upPreparation);
-        plot_->plotLayout()->update(QCPLayoutElement::upMargins);
-        plot_->plotLayout()->update(QCPLayoutElement::upLayout);
-        changed = false;
+    // The legend's place first (out of a column beside the data, the data gets the width),
+    // then the texts wrapped to what the layout gives them; a second round settles what the
+    // wrapped lines moved. Each round lays out again before the next step measures.
+    for (int round = 0; round < 3; ++round) {
+        const bool moved = fitLegend();
+        if (moved)
+            relayout();
+        const bool wrappedAnew = wrapTexts();
+        if (wrappedAnew)
+            relayout();
+        if (!moved && !wrappedAnew)
+            break;
     }
+    bool changed = false;
     for (QCPAxisRect* rect : plot_->axisRects())
         for (QCPAxis* axis : rect->axes())
             changed = fitTicks(*axis) || changed;
-    if (changed) { // the ticks again, and the margins their labels need
-        plot_->plotLayout()->update(QCPLayoutElement::upPreparation);
-        plot_->plotLayout()->update(QCPLayoutElement::upMargins);
-        plot_->plotLayout()->update(QCPLayoutElement::upLayout);
-    }
+    if (changed) // the ticks again, and the margins their labels need
+        relayout();
     drawThinnestOnTop();
     keepMinimumHeight();
     busy_ = false;

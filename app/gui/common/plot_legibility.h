@@ -28,6 +28,8 @@ inline constexpr int kStackedRectLines = 6;
 //   axis (text ticker) keeps every k-th label, each time from what the page asked for, so a
 //   wider plot gets its ticks back;
 // - moves a legend that does not fit inside its axis rect into a row above it;
+// - breaks titles and footnotes into lines at the plot's width, so that no text holds the plot
+//   wider than its page;
 // - draws the widest lines first, so a thin line is never hidden under a thick one;
 // - where the plot sits in a scroll area (plotsScrollArea), sets its minimum height to the larger
 //   of what the page asked for, plotMinimumHeight and what its titles and legend rows need,
