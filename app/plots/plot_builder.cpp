@@ -405,19 +405,20 @@ void buildValues(QCustomPlot& plot, const PlotData& data) {
             x->setRange(a, b);
     }
 
-    // The 16×16 code map of the first 8-bit format beside the number lines (below them, the
-    // rows would have no height left at the explorer's default split): row = high nibble,
+    // The 16×16 code map of the first 8-bit format under the number lines (beside them, a
+    // page beside the Lessons panel at 150 % leaves neither any width): row = high nibble,
     // column = low nibble, coloured by class.
     for (const FormatSeries& s : data.series) {
         if (s.codeClasses.size() != 256)
             continue;
         auto* rect = new QCPAxisRect(&plot);
         rect->setObjectName("codeMap");
-        // Column 2: column 1 holds the legend's, removed as this plot shows no legend.
-        plot.plotLayout()->addElement(1, 2, rect);
-        plot.plotLayout()->setColumnStretchFactor(2, 0.001);
-        rect->setMinimumSize(230, 0);
-        rect->setMaximumSize(330, QWIDGETSIZE_MAX);
+        // The row under the number lines' rect (row 0 holds the title): a row of its own,
+        // eight lines of text tall at least, sixteen cells no wider than they read.
+        plot.plotLayout()->addElement(plot.plotLayout()->rowCount(), 0, rect);
+        const int line = QFontMetrics(plot.font()).height();
+        rect->setMinimumSize(0, 8 * line);
+        rect->setMaximumSize(QWIDGETSIZE_MAX, 16 * line);
         QCPAxis* cx = rect->axis(QCPAxis::atBottom);
         QCPAxis* cy = rect->axis(QCPAxis::atLeft);
         cx->setLabel(QObject::tr("codes of %1: low nibble\ngrey 0 · pale subnormal · blue normal\n"

@@ -289,8 +289,9 @@ class TestPlotsSlides : public QObject {
             if (rect->objectName() == "codeMap")
                 codes = rect;
         QVERIFY(codes);
-        // The code map sits beside the number lines, not under them.
-        QVERIFY(codes->rect().left() > lines->rect().right());
+        // The code map sits under the number lines: beside them, neither has any width left
+        // on a page beside the Lessons panel.
+        QVERIFY(codes->rect().top() > lines->rect().bottom());
         // Six rows, each at least a line of text high: the row names do not overlap.
         const int rowHeight = lines->rect().height() / 6;
         const int textHeight = QFontMetrics(plot->yAxis->tickLabelFont()).height();

@@ -2,6 +2,7 @@
 #include "pages/explorer/detail_panel.h"
 
 #include "common/bit_cells.h"
+#include "common/decimal_layout.h"
 #include "pages/explorer/rounding_number_line.h"
 
 #include "fpx/exact/approximate_error.h"
@@ -22,6 +23,35 @@
 namespace fpx::gui {
 
 namespace {
+
+// The table's Value and Error columns for one row, as a line: the value cut (never rounded) to
+// a line's worth of digits with its exponent kept, the error to four significant digits, in the
+// notation that reads plainly (docs/pages.md, "Explorer").
+QString storedText(const ConversionReport& r, bool inputExact) {
+    constexpr int kChars = 24;
+    auto written = [](const std::string& text, bool goesOn) {
+        const std::optional<DecimalParts> parts = decimalParts(text);
+        if (!parts)
+            return QString::fromStdString(text);
+        return fittedDecimal(*parts,
+                             readsPlain(*parts, kChars) ? Notation::Plain : Notation::Scientific,
+                             kChars, goesOn);
+    };
+    const DecimalText value = toDecimal(r.details.decoded.value);
+    QString line = QObject::tr("<b>Stored</b> %1").arg(written(value.text, !value.exact));
+    if (!r.error.isNaN()) {
+        const QString plus = r.error.isFinite() && !r.error.isZero() && !r.error.isNegative()
+                                 ? QStringLiteral("+")
+                                 : QString();
+        line += QObject::tr("   <b>Error</b> %1%2%3")
+                    .arg(errorIsApproximate(inputExact, r.error)
+                             ? QString::fromUtf8(kApproximateMark.data(),
+                                                 qsizetype(kApproximateMark.size()))
+                             : QString(),
+                         plus, written(toSignificantDigits(r.error, 4), false));
+    }
+    return line;
+}
 
 QString exact(const ExactValue& v, int limit = 400) {
     const DecimalText t = toDecimal(v);
@@ -94,6 +124,10 @@ DetailPanel::DetailPanel(QWidget* parent) : QWidget(parent) {
     title_ = new QLabel(this);
     title_->setTextFormat(Qt::RichText);
     title_->setWordWrap(true);
+    stored_ = new QLabel(this);
+    stored_->setObjectName("storedValue");
+    stored_->setTextFormat(Qt::RichText);
+    stored_->setVisible(false);
     strip_ = new BitStrip(this);
     text_ = new QTextBrowser(this);
     text_->setOpenLinks(false);
@@ -114,12 +148,17 @@ DetailPanel::DetailPanel(QWidget* parent) : QWidget(parent) {
     heading->addWidget(previous_, 0, Qt::AlignTop);
     heading->addWidget(next_, 0, Qt::AlignTop);
     layout->addLayout(heading);
+    layout->addWidget(stored_);
     layout->addWidget(strip_);
     layout->addWidget(numberLine_);
     layout->addWidget(text_, 1);
     connect(previous_, &QPushButton::clicked, this, [this] { emit stepRequested(-1); });
     connect(next_, &QPushButton::clicked, this, [this] { emit stepRequested(+1); });
     showRow(nullptr, {});
+}
+
+void DetailPanel::setStoredLineShown(bool shown) {
+    stored_->setVisible(shown);
 }
 
 QString DetailPanel::currentHtml() const {
@@ -131,6 +170,7 @@ void DetailPanel::showRow(const ExplorerRow* row, const RoundingOptions& options
     next_->setEnabled(row && row->report.details.nextUp);
     if (!row) {
         title_->setText(tr("<b>Select a format</b> to see how its code decodes."));
+        stored_->clear();
         text_->clear();
         numberLine_->setVisible(false);
         return;
@@ -146,6 +186,7 @@ void DetailPanel::showRow(const ExplorerRow* row, const RoundingOptions& options
                         .arg(QString::fromStdString(spec.id),
                              QString::fromStdString(spec.displayName).toHtmlEscaped(),
                              QString::fromStdString(spec.description).toHtmlEscaped()));
+    stored_->setText(storedText(r, inputExact));
     QString html = "<table cellspacing=2>";
     html += fieldRow(tr("Code"), QString::fromStdString(codeToHex(d.code, bits)) + "  " +
                                      QString::fromStdString(binaryByField(spec, d.code)));

@@ -27,6 +27,10 @@ class DetailPanel : public QWidget {
     // than 40000 digits), and the errors shown are marked approximate (≈).
     void showRow(const ExplorerRow* row, const RoundingOptions& options, bool inputExact = true);
     QString currentHtml() const;
+    // Whether a line under the title says the stored value and its error: where the table has
+    // no room for their columns, they step out to here.
+    void setStoredLineShown(bool shown);
+    const QLabel* storedLine() const { return stored_; }
     RoundingNumberLine* numberLine() const { return numberLine_; }
 
   signals:
@@ -34,6 +38,7 @@ class DetailPanel : public QWidget {
 
   private:
     QLabel* title_;
+    QLabel* stored_;
     BitStrip* strip_;
     RoundingNumberLine* numberLine_;
     QTextBrowser* text_;

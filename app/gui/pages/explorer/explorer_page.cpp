@@ -26,6 +26,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -52,6 +53,19 @@ QAction* separator(QObject* parent) {
     return action;
 }
 
+// The value field keeps room for a value of a dozen characters at any zoom: the rounding boxes
+// beside it cut their text first.
+class ValueEdit : public QLineEdit {
+  public:
+    using QLineEdit::QLineEdit;
+    QSize minimumSizeHint() const override {
+        QSize hint = QLineEdit::minimumSizeHint();
+        hint.setWidth(
+            std::max(hint.width(), fontMetrics().horizontalAdvance(QLatin1Char('0')) * 12));
+        return hint;
+    }
+};
+
 } // namespace
 
 ExplorerPage::ExplorerPage(QWidget* parent)
@@ -62,7 +76,7 @@ ExplorerPage::ExplorerPage(QWidget* parent)
     // Input bar: value, rounding mode, overflow policy; the error message below the field.
     auto* inputBar = new QHBoxLayout;
     auto* valueLabel = new QLabel(tr("&Value"), this);
-    valueEdit_ = new QLineEdit(this);
+    valueEdit_ = new ValueEdit(this);
     valueEdit_->setObjectName("valueEdit");
     valueEdit_->setClearButtonEnabled(true);
     valueEdit_->setPlaceholderText(tr("0.3952, 1/3, 2^-24, 0x1.8p-3, inf, -0 …"));
@@ -105,6 +119,12 @@ ExplorerPage::ExplorerPage(QWidget* parent)
     textDelegate_ = new FocusFrameDelegate(table_);
     table_->setItemDelegate(textDelegate_);
     fitter_ = new TableFitter(table_, bitsDelegate_, [this] { return controller_->formats(); });
+    connect(fitter_, &TableFitter::hiddenColumnsChanged, this, [this] {
+        const std::vector<int> hidden = fitter_->hiddenColumns();
+        detail_->setStoredLineShown(std::ranges::any_of(hidden, [](int c) {
+            return c == FormatTableModel::Value || c == FormatTableModel::Error;
+        }));
+    });
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
     table_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
@@ -121,6 +141,7 @@ ExplorerPage::ExplorerPage(QWidget* parent)
     lowerTabs_->addTab(detail_, tr("&Details"));
     lowerTabs_->addTab(plots_, tr("&Plots"));
     sizeTabsByShownPage(*lowerTabs_);
+    connect(lowerTabs_, &QTabWidget::currentChanged, this, &ExplorerPage::fitSplitToTab);
     lowerTabs_->setTabToolTip(0, tr("How the selected format's code decodes, step by step."));
     lowerTabs_->setTabToolTip(1, tr("Rounding error, ULP spacing, range, representable values and "
                                     "memory of the shown formats."));
@@ -358,6 +379,23 @@ bool ExplorerPage::exportBitDiagram(const QString& path) const {
 
 void ExplorerPage::showLowerTab(int index) {
     lowerTabs_->setCurrentIndex(index);
+}
+
+void ExplorerPage::fitSplitToTab() {
+    const QList<int> sizes = splitter_->sizes();
+    const int total = sizes.value(0) + sizes.value(1);
+    if (total <= 0)
+        return;
+    int table = total * 3 / 5;
+    if (lowerTabs_->currentWidget() == plots_) {
+        // The table keeps its header and two rows (it scrolls); the plot takes the rest.
+        table = table_->horizontalHeader()->sizeHint().height() + 2 * table_->frameWidth();
+        for (int row = 0; row < std::min(2, model_->rowCount()); ++row)
+            table += table_->rowHeight(row);
+        if (table_->horizontalScrollBar()->isVisible())
+            table += table_->horizontalScrollBar()->height();
+    }
+    splitter_->setSizes({table, total - table});
 }
 
 void ExplorerPage::refreshDetail() {

@@ -59,6 +59,10 @@ class ExplorerPage : public Page {
     ExplorerHistory* history() const { return history_; }
     // The table over the lower tabs: its state is remembered between runs.
     QSplitter* splitter() const { return splitter_; }
+    // Divides the height between the table and the lower tabs for the tab shown: the Details
+    // 2 parts in 5, the Plots all but the table's header and first two rows, so that a plot
+    // has a legible height on a projector. Done at each change of tab.
+    void fitSplitToTab();
     // For the window's status bar: "Computing … the rows below still show the previous
     // value." while a slow value is worked out, and how long the last update took.
     QLabel* computingLabel() const { return computingLabel_; }

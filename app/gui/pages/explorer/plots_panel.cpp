@@ -159,6 +159,11 @@ PlotsPanel::PlotsPanel(ExplorerController* controller, QWidget* parent)
     // Two rows: what is plotted, then what to do with the view. In one row they ask for more
     // width than the Explorer has beside the Lessons panel on a 1024-pixel projector, and the
     // page would scroll sideways.
+    // The boxes ask for their whole text but give way to about a dozen characters (their text
+    // cut) on a narrow page: at 150 % beside the Lessons panel the memory row is wider than
+    // the page.
+    for (QComboBox* box : {kindBox_, recipeBox_})
+        box->setMinimumWidth(box->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 12);
     bar->addWidget(kindBox_);
     bar->addWidget(rangeControls_);
     bar->addWidget(memoryControls_);

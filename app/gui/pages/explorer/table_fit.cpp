@@ -19,11 +19,13 @@ namespace fpx::gui {
 namespace {
 
 // Columns that may step out when the width is short, the least read first: each is repeated,
-// in full, in the Details tab of the selected row (the code is its first line). The format,
-// its bits, the exact value and the error always stay.
-constexpr std::array<int, 5> kOptionalColumns{FormatTableModel::RelativeError,
-                                              FormatTableModel::Flags, FormatTableModel::Class,
-                                              FormatTableModel::UlpError, FormatTableModel::Hex};
+// in full, in the Details tab of the selected row (the code is its first line; the value and
+// the error get a line of their own at its top once they step out). The format and its bits
+// always stay.
+constexpr std::array<int, 7> kOptionalColumns{
+    FormatTableModel::RelativeError, FormatTableModel::Flags, FormatTableModel::Class,
+    FormatTableModel::UlpError,      FormatTableModel::Hex,   FormatTableModel::Error,
+    FormatTableModel::Value};
 
 // The exact value's room in characters: enough for a sign, nine digits and a three-digit
 // exponent at least ("-1.40129846…e-45"), and no more than FP64's 0.1 written out whole.
@@ -98,6 +100,7 @@ void TableFitter::fit() {
     width[FormatTableModel::Bits] = std::max(BitCellLayout::forFormats(specs, cell).totalWidth(),
                                              header->sectionSizeHint(FormatTableModel::Bits));
     width[FormatTableModel::Value] = valueWidth(kMinimumValueChars);
+    const std::vector<int> hiddenBefore = hidden_;
     hidden_.clear();
     auto total = [&] {
         int sum = 0;
@@ -108,8 +111,8 @@ void TableFitter::fit() {
     };
 
     // The bits are what a projector is for: they keep their size at every zoom, and the
-    // repeated columns step out instead. If even the format, bits, value and error do not
-    // fit, the table scrolls.
+    // repeated columns step out instead, the value last. If even the format and its bits do
+    // not fit, the table scrolls.
     const int available = table_->viewport()->width();
     for (int c : kOptionalColumns) {
         if (c >= count || total() <= available)
@@ -127,12 +130,14 @@ void TableFitter::fit() {
     }
     // What is left over widens the exact value, whose digits go on: as many more characters
     // as fit, and the column takes the rest of the width.
-    int chars = kMinimumValueChars;
-    const int others = total() - width[FormatTableModel::Value];
-    while (chars < kMaximumValueChars && others + valueWidth(chars + 1) <= available)
-        ++chars;
-    width[FormatTableModel::Value] = std::max(valueWidth(chars), available - others);
-    model->setColumnChars(FormatTableModel::Value, chars);
+    if (std::find(hidden_.begin(), hidden_.end(), FormatTableModel::Value) == hidden_.end()) {
+        int chars = kMinimumValueChars;
+        const int others = total() - width[FormatTableModel::Value];
+        while (chars < kMaximumValueChars && others + valueWidth(chars + 1) <= available)
+            ++chars;
+        width[FormatTableModel::Value] = std::max(valueWidth(chars), available - others);
+        model->setColumnChars(FormatTableModel::Value, chars);
+    }
 
     bits_->setLayout(BitCellLayout::forFormats(specs, cell));
     for (int c = 0; c < count; ++c) {
@@ -143,6 +148,8 @@ void TableFitter::fit() {
     }
     table_->resizeRowsToContents();
     fitting_ = false;
+    if (hidden_ != hiddenBefore)
+        emit hiddenColumnsChanged();
 }
 
 } // namespace fpx::gui

@@ -22,9 +22,9 @@ class BitCellsDelegate;
 // numbers to fit them), and so no column comes or goes, and no bit moves, as the value
 // changes. The bit cells keep their natural size at every zoom; when the width is short, the
 // columns the Details tab repeats in full (relative error, flags, class, ULP error, hex code,
-// in that order) step out of the table and come back when the width allows. The format, the
-// bits, the exact value and the error always stay; if even they do not fit (FP64 at a large
-// zoom), the table scrolls rather than shrink a bit. What is left over widens the value.
+// error, value, in that order) step out of the table and come back when the width allows. The
+// format and the bits always stay; if even they do not fit (FP64 at a large zoom), the table
+// scrolls rather than shrink a bit. What is left over widens the value.
 class TableFitter : public QObject {
     Q_OBJECT
 
@@ -41,6 +41,10 @@ class TableFitter : public QObject {
     static int naturalCellWidth(const QFont& font, int cells);
 
     bool eventFilter(QObject* watched, QEvent* event) override;
+
+  signals:
+    // The set of hiddenColumns() changed.
+    void hiddenColumnsChanged();
 
   private:
     QTableView* table_;
