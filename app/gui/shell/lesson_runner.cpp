@@ -5,6 +5,7 @@
 #include "pages/arithmetic/expression_panel.h"
 #include "pages/explorer/explorer_controller.h"
 #include "pages/explorer/explorer_history.h"
+#include "pages/explorer/explorer_page.h"
 #include "pages/explorer/plots_panel.h"
 #include "pages/machines/machines_page.h"
 #include "pages/quantization/quantization_page.h"
@@ -74,6 +75,7 @@ void LessonRunner::resetToDefaults() {
     window_.machinesPage()->apply(machinesDefaults_);
     window_.showPage(MainWindow::Page::Explorer);
     window_.showLowerTab(0);
+    window_.explorerPage()->fitSplitToTab();
 }
 
 QStringList LessonRunner::applyStep(const Lesson& lesson, std::size_t index) {

@@ -10,9 +10,12 @@
 #include "fpx/exact/format_catalogue.h"
 
 #include <QHeaderView>
+#include <QLabel>
 #include <QTableView>
 
 #include <qcustomplot.h>
+
+#include <algorithm>
 
 namespace fpx::gui {
 namespace {
@@ -62,12 +65,27 @@ bool wholeInView(const QTableView& table, const QRect& area, const QWidget& wind
     return !area.isEmpty() && shownPart(viewport, window).contains(inWindow);
 }
 
+// The columns whose values the Details tab shows in a line of their own when they step out.
+bool steppedOutToDetails(int column) {
+    return column == FormatTableModel::Value || column == FormatTableModel::Error;
+}
+
 QString columnProblem(const MainWindow& window, const QString& name) {
     const QTableView& table = *window.table();
     const int column = columnNamed(table, name);
     if (column < 0)
         return QString("no column '%1' in the Explorer's table").arg(name);
     const QString title = table.model()->headerData(column, Qt::Horizontal).toString();
+    if (table.isColumnHidden(column) && steppedOutToDetails(column)) {
+        // Its line at the top of the Details tab stands in for it, for the selected row.
+        const QLabel& line = *window.detailPanel()->storedLine();
+        if (window.currentPage() != MainWindow::Page::Explorer || !line.isVisible() ||
+            !wholeOnScreen(line, window))
+            return QString("the column %1 stepped out of the narrow table, and the Details "
+                           "tab's line that holds it is not shown")
+                .arg(title);
+        return {};
+    }
     if (table.isColumnHidden(column))
         return QString("the column %1 is hidden (the table is too narrow)").arg(title);
     // The column's header-high strip at the top of the rows.
@@ -105,14 +123,27 @@ QString tabProblem(const MainWindow& window, const QString& name) {
 QString plotProblem(const MainWindow& window) {
     const QWidget* page = window.hostedPage(window.currentPage());
     bool anyShown = false;
+    bool squeezed = false;
     for (const QCustomPlot* plot : page->findChildren<QCustomPlot*>()) {
         if (!plot->isVisible())
             continue;
         anyShown = true;
-        const int legible = plot->fontMetrics().height() * kLegiblePlotLines;
-        if (wholeOnScreen(*plot, window) && plot->height() >= legible)
-            return {};
+        const int line = plot->fontMetrics().height();
+        // Titles, legend rows and axis labels may take the height: the data must keep some.
+        const bool dataLegible =
+            std::ranges::all_of(plot->axisRects(), [&](const QCPAxisRect* rect) {
+                return !rect->visible() || rect->height() >= line * kLegibleDataLines;
+            });
+        if (wholeOnScreen(*plot, window) && plot->height() >= line * kLegiblePlotLines) {
+            if (dataLegible)
+                return {};
+            squeezed = true;
+        }
     }
+    if (squeezed)
+        return QString("a plot is shown whole, but its titles, legend and labels leave its data "
+                       "less than %1 lines")
+            .arg(kLegibleDataLines);
     return anyShown ? QString("no plot of the page is shown whole at a legible height")
                     : QString("the page shows no plot");
 }
@@ -151,6 +182,12 @@ void bringIntoView(MainWindow& window, const std::vector<VisibleTarget>& targets
     for (const VisibleTarget& target : targets) {
         if (target.kind == VisibleTarget::Kind::Tab)
             window.showLowerTab(target.name == "details" ? 0 : 1);
+        if (target.kind == VisibleTarget::Kind::Column) {
+            const int column = columnNamed(*window.table(), target.name);
+            if (column >= 0 && window.table()->isColumnHidden(column) &&
+                steppedOutToDetails(column))
+                window.showLowerTab(0);
+        }
         if (target.kind == VisibleTarget::Kind::Row) {
             const int row = rowOf(window, target.name);
             if (row >= 0)

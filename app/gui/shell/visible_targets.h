@@ -38,5 +38,7 @@ QStringList hiddenTargets(const MainWindow& window, const std::vector<VisibleTar
 
 // The smallest height, in lines of its axis text, at which a plot counts as legible.
 inline constexpr int kLegiblePlotLines = 8;
+// ... of which each axis rect, the data, keeps at least this many.
+inline constexpr int kLegibleDataLines = 4;
 
 } // namespace fpx::gui
