@@ -8,6 +8,10 @@
 #include <QComboBox>
 #include <QFormLayout>
 #include <QListWidget>
+#include <QScrollBar>
+
+#include <algorithm>
+#include <vector>
 
 namespace fpx::gui {
 
@@ -44,6 +48,7 @@ QuantizationSourceForm::QuantizationSourceForm(QWidget* parent) : QWidget(parent
     for (const std::string& id : scaledQuantizerIds())
         ids << QString::fromStdString(id);
     ids << kDirectCasts;
+    order_ = ids;
     for (const QString& id : ids) {
         std::string error;
         const std::optional<BlockFormat> format = findBlockFormat(id.toStdString(), {}, error);
@@ -95,18 +100,29 @@ QString QuantizationSourceForm::setFormats(const QStringList& ids) {
         if (formats_->findItems(id, Qt::MatchExactly).isEmpty()) {
             auto* item = new QListWidgetItem(id, formats_);
             item->setFlags(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled);
+            order_ << id;
         }
     }
-    // Checked in the order given: the table, the colours and the legends follow it.
+    // Checked in the order given: the table, the colours and the legends follow it. The rest
+    // in the list's own order, whatever was checked before, and the list from its top: the
+    // same formats always look the same.
     for (int i = formats_->count() - 1; i >= 0; --i) {
         QListWidgetItem* item = formats_->item(i);
         item->setCheckState(wanted.contains(item->text()) ? Qt::Checked : Qt::Unchecked);
     }
-    for (int w = int(wanted.size()) - 1; w >= 0; --w) {
-        const QList<QListWidgetItem*> found = formats_->findItems(wanted[w], Qt::MatchExactly);
-        if (!found.isEmpty())
-            formats_->insertItem(0, formats_->takeItem(formats_->row(found.front())));
-    }
+    std::vector<QListWidgetItem*> items;
+    while (formats_->count() > 0)
+        items.push_back(formats_->takeItem(0));
+    auto rank = [&](const QListWidgetItem* item) {
+        const qsizetype given = wanted.indexOf(item->text());
+        return given >= 0 ? given : wanted.size() + order_.indexOf(item->text());
+    };
+    std::stable_sort(items.begin(), items.end(),
+                     [&](const auto* a, const auto* b) { return rank(a) < rank(b); });
+    for (QListWidgetItem* item : items)
+        formats_->addItem(item);
+    formats_->scrollToTop();
+    formats_->horizontalScrollBar()->setValue(0);
     return {};
 }
 

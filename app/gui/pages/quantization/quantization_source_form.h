@@ -3,6 +3,7 @@
 
 #include "pages/quantization/quantization_model.h"
 
+#include <QStringList>
 #include <QWidget>
 
 #include <optional>
@@ -45,6 +46,7 @@ class QuantizationSourceForm : public QWidget {
   private:
     TensorSourceForm* source_;
     QListWidget* formats_;
+    QStringList order_; // the formats in the list's own order, those added last
     QComboBox* block_;
     QComboBox* scaleRule_;
 };

@@ -111,6 +111,9 @@ void fill(QTableWidget& table, const QuantizationResult& result) {
         for (int c = Sqnr; c < Path; ++c)
             table.item(r, c)->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     }
+    // Each column as wide as its text, the last one stretched to the table's edge: the header
+    // stretches only when the flag turns on, so it is turned off for the new widths first.
+    table.horizontalHeader()->setStretchLastSection(false);
     table.resizeColumnsToContents();
     table.horizontalHeader()->setStretchLastSection(true);
 }
