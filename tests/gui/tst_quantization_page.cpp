@@ -3,7 +3,9 @@
 // hand (.npy bytes, text) quantized through the page's worker, the table checked against the
 // exact core's quantizeExactly and measureQuantization, the block inspector against the issue's
 // worked MXFP8 E5M2 block, bad files, a large file's progress and cancel (the previous results
-// kept) and its completed run against the core, and the headless screenshot.
+// kept) and its completed run against the core, the headless screenshot, a state applied again
+// drawn pixel for pixel as before, and the results' layout in a small window at a large type.
+#include "common/plot_legibility.h"
 #include "pages/quantization/block_inspector.h"
 #include "pages/quantization/quantization_page.h"
 #include "shell/main_window.h"
@@ -21,10 +23,13 @@
 #include <QFile>
 #include <QImage>
 #include <QLabel>
+#include <QListWidget>
 #include <QMimeData>
 #include <QProcess>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -168,6 +173,25 @@ int rowOf(const QTableWidget* table, const QString& id) {
     return -1;
 }
 
+// Where `page` as drawn now differs from `before`: the box and the widget there.
+QString difference(QWidget& page, const QImage& before) {
+    const QImage now = page.grab().toImage();
+    if (now.size() != before.size())
+        return "the page's size changed";
+    QRect box;
+    for (int y = 0; y < now.height(); ++y)
+        for (int x = 0; x < now.width(); ++x)
+            if (now.pixel(x, y) != before.pixel(x, y))
+                box |= QRect(x, y, 1, 1);
+    const QWidget* at = page.childAt(box.center());
+    return QString("pixels differ in %1 × %2 at (%3, %4), in %5")
+        .arg(box.width())
+        .arg(box.height())
+        .arg(box.x())
+        .arg(box.y())
+        .arg(at ? at->objectName() + " (" + at->metaObject()->className() + ")" : QString());
+}
+
 // The page on its own tab, the form set by `setUp`, shown (which runs it) and finished.
 template <typename SetUp> void openAndRun(MainWindow& window, SetUp setUp) {
     QuantizationPage* page = window.quantizationPage();
@@ -196,6 +220,8 @@ class TestQuantizationPage : public QObject {
     void largeFileMatchesTheCore();
     void badFormWhileRunningShowsItsError();
     void screenshotFlag();
+    void applyingAStateAgainShowsTheSame();
+    void plotsScrollAtALegibleHeight();
 
   private:
     QTemporaryDir dir_;
@@ -348,6 +374,20 @@ void TestQuantizationPage::blocksAndGrid() {
     QVERIFY(!inspector->scaleFormat());
     QVERIFY2(inspector->scaleText().contains("no shared scale"),
              qPrintable(inspector->scaleText()));
+    // The bundled weights' largest MXFP4 block holds 4.49: its scale is 1, and of its grid
+    // only 0 lies among the other values (the axis ends near ±0.25). The label says where the
+    // rest lies rather than leave a lone line at 0 unexplained.
+    QuantizationPageState weights;
+    weights.example = "weights";
+    weights.formats = QStringList{"mxfp4"};
+    QCOMPARE(page->apply(weights), QString());
+    page->run();
+    QVERIFY(waitForRun(page));
+    QVERIFY(page->result().values.high < 0.5);
+    QVERIFY2(page->gridLabel().startsWith("mxfp4 grid × 1\n") &&
+                 page->gridLabel().contains("the largest") &&
+                 page->gridLabel().endsWith("\nothers from ±0.5, off the axis"),
+             qPrintable(page->gridLabel()));
 }
 
 void TestQuantizationPage::sweepAgreesWithTheTable() {
@@ -716,6 +756,121 @@ void TestQuantizationPage::screenshotFlag() {
     QVERIFY(dist.waitForFinished(120000));
     QCOMPARE(dist.exitCode(), 2);
     QVERIFY(QString::fromUtf8(dist.readAllStandardError()).contains("--formats"));
+}
+
+void TestQuantizationPage::applyingAStateAgainShowsTheSame() {
+    // What a lesson does at each step: the page's state as the window opened, then the step's.
+    // The same state shows the same pixels, whatever was selected, checked or scrolled before.
+    MainWindow window;
+    window.resize(1024, 768);
+    QuantizationPage* page = window.quantizationPage();
+    const QuantizationPageState opened = page->state();
+    QCOMPARE(opened.select.value_or("unset"), QString()); // nothing selected: the first format
+    QuantizationPageState step;
+    step.dist = "normal:0:1";
+    step.count = 4096;
+    step.formats = QStringList{"mxfp4", "nvfp4", "nf4"};
+    auto show = [&](const QuantizationPageState& state) {
+        QCOMPARE(page->apply(opened), QString());
+        QCOMPARE(page->apply(state), QString());
+        page->run();
+        QVERIFY(waitForRun(page));
+        // Laid out anew: the layout requests of what the run changed are handled in turns.
+        for (int i = 0; i < 3; ++i) {
+            QApplication::processEvents();
+            QTest::qWait(20);
+        }
+    };
+    window.showPage(MainWindow::Page::Quantization);
+    window.show();
+    show(step);
+    QCOMPARE(page->selectedFormat(), 0);
+    QVERIFY2(page->statusText() == "3 format(s) quantized.", qPrintable(page->statusText()));
+    const QImage first = page->grab().toImage();
+
+    // Another format selected and inspected, the formats checked in another order, the
+    // results scrolled: what a user does between two steps.
+    page->selectFormat(2);
+    QCOMPARE(*page->state().select, QString("nf4"));
+    page->inspector()->setBlock(3);
+    QCOMPARE(page->setFormats({"int4,nf4,fp8_e4m3"}), QString());
+    page->run();
+    QVERIFY(waitForRun(page));
+    page->resultsArea()->verticalScrollBar()->setValue(
+        page->resultsArea()->verticalScrollBar()->maximum());
+
+    show(step);
+    QCOMPARE(page->selectedFormat(), 0);
+    QCOMPARE(page->resultsArea()->verticalScrollBar()->value(), 0);
+    auto* formats = page->findChild<QListWidget*>("quantFormats");
+    QVERIFY(formats);
+    QCOMPARE(formats->verticalScrollBar()->value(), 0);
+    QVERIFY2(page->grab().toImage() == first, qPrintable(difference(*page, first)));
+
+    // A state that names a format shows it, and the state read back names it again.
+    QuantizationPageState nf4 = step;
+    nf4.select = "nf4";
+    show(nf4);
+    QCOMPARE(page->selectedFormat(), 2);
+    QCOMPARE(*page->state().select, QString("nf4"));
+    show(step);
+    QVERIFY2(page->grab().toImage() == first, qPrintable(difference(*page, first)));
+}
+
+void TestQuantizationPage::plotsScrollAtALegibleHeight() {
+    MainWindow window;
+    QuantizationPage* page = window.quantizationPage();
+    window.resize(1400, 1000);
+    openAndRun(window, [&](QuantizationPage* p) {
+        QCOMPARE(p->setDistribution("normal:0:1", 4096), QString());
+        QCOMPARE(p->setFormats({"mxfp8_e4m3,mxfp4,nvfp4,nf4,int4"}), QString());
+    });
+    QApplication::processEvents();
+    // Wide, the plots stand in pairs: the values beside the inspector, the errors beside the
+    // sweep.
+    QVERIFY(page->resultsSideBySide());
+    QCOMPARE(page->valuesPlot()->y(), page->inspector()->y());
+    QCOMPARE(page->errorsPlot()->y(), page->sweepPlot()->y());
+    // Narrow and short (a 1024 × 768 screen with the Lessons panel open, at a large type), one
+    // above the other: the table's rows and the values plot at its legible height in view
+    // without scrolling, the rest below it.
+    QFont large = window.font();
+    large.setPointSizeF(large.pointSizeF() * 1.5);
+    window.setFont(large);
+    window.resize(620, 740);
+    for (int i = 0; i < 3; ++i) {
+        QApplication::processEvents();
+        QTest::qWait(20);
+    }
+    QVERIFY(!page->resultsSideBySide());
+    QVERIFY(page->valuesPlot()->y() > page->table()->y());
+    QVERIFY(page->inspector()->y() > page->valuesPlot()->y());
+    QVERIFY(page->errorsPlot()->y() > page->inspector()->y());
+    QVERIFY(page->sweepPlot()->y() > page->errorsPlot()->y());
+    QScrollArea* results = page->resultsArea();
+    const QRect view = results->viewport()->rect();
+    for (QWidget* shown :
+         {static_cast<QWidget*>(page->table()), static_cast<QWidget*>(page->valuesPlot())}) {
+        const QRect at(shown->mapTo(results->viewport(), QPoint(0, 0)), shown->size());
+        QVERIFY2(view.contains(at), qPrintable(QString("%1 at %2,%3 %4×%5 in a view of %6×%7")
+                                                   .arg(shown->objectName())
+                                                   .arg(at.x())
+                                                   .arg(at.y())
+                                                   .arg(at.width())
+                                                   .arg(at.height())
+                                                   .arg(view.width())
+                                                   .arg(view.height())));
+    }
+    QCustomPlot* values = page->valuesPlot();
+    QVERIFY2(values->height() >= plotMinimumHeight(values->font(), 1),
+             qPrintable(QString::number(values->height())));
+    // Every format's row in the table, none cut.
+    QCOMPARE(page->table()->rowAt(page->table()->viewport()->height() - 1), 4);
+    // The rest is reached by scrolling, each plot at its legible height.
+    QVERIFY(results->verticalScrollBar()->maximum() > 0);
+    for (QCustomPlot* plot : {page->errorsPlot(), page->sweepPlot()})
+        QVERIFY2(plot->height() >= plotMinimumHeight(plot->font(), 1),
+                 qPrintable(plot->objectName() + ": " + QString::number(plot->height())));
 }
 
 QTEST_MAIN(TestQuantizationPage)

@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QPainter>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -24,6 +25,8 @@ namespace fpx::gui {
 namespace {
 
 constexpr int kCellWidth = 15;
+// A 32-bit scale's cells shrink down to this width rather than widen the inspector.
+constexpr int kLeastCellWidth = 6;
 constexpr std::size_t kMaxRows = 1024; // a row-wide block can hold thousands
 
 QString exactText(double x, int digits = 10) {
@@ -41,7 +44,7 @@ QTableWidgetItem* cell(const QString& text, const QString& tip = {}) {
 } // namespace
 
 CodeCellsView::CodeCellsView(QWidget* parent) : QWidget(parent) {
-    setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+    setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Fixed);
 }
 
 void CodeCellsView::setCode(const std::optional<FormatSpec>& spec, Code code) {
@@ -57,11 +60,21 @@ QSize CodeCellsView::sizeHint() const {
     return QSize(spec_ ? layout_.totalWidth() : 0, kCellWidth + 12);
 }
 
+QSize CodeCellsView::minimumSizeHint() const {
+    return QSize(spec_ ? BitCellLayout::forFormats({*spec_}, kLeastCellWidth).totalWidth() : 0,
+                 kCellWidth + 12);
+}
+
 void CodeCellsView::paintEvent(QPaintEvent*) {
     if (!spec_)
         return;
+    // The widest cells that fit.
+    BitCellLayout layout = layout_;
+    for (int cell = kCellWidth - 1; cell >= kLeastCellWidth && layout.totalWidth() > width();
+         --cell)
+        layout = BitCellLayout::forFormats({*spec_}, cell);
     QPainter painter(this);
-    paintBitCells(painter, rect(), layout_, *spec_, decodeCode(*spec_, code_), palette());
+    paintBitCells(painter, rect(), layout, *spec_, decodeCode(*spec_, code_), palette());
 }
 
 BlockInspector::BlockInspector(QWidget* parent) : QWidget(parent) {
@@ -75,7 +88,10 @@ BlockInspector::BlockInspector(QWidget* parent) : QWidget(parent) {
     spin_->setGroupSeparatorShown(true);
     spin_->setToolTip(tr("The block to inspect, counted from 0 (or click a value in the values "
                          "plot)."));
-    largest_ = new QPushButton(tr("Largest scale"), this);
+    // A short button and a title that wraps: the bar must fit beside or under the values plot
+    // in a narrow window at a large zoom.
+    title_->setWordWrap(true);
+    largest_ = new QPushButton(tr("Largest"), this);
     largest_->setToolTip(tr("Inspect the block with the largest scale: the one whose grid is "
                             "coarsest."));
     scaleCells_ = new CodeCellsView(this);
@@ -85,16 +101,15 @@ BlockInspector::BlockInspector(QWidget* parent) : QWidget(parent) {
     bar->addWidget(largest_);
     bar->addStretch(1);
     layout->addLayout(bar);
-    // The scale's bits beside what they mean, under the block's controls: one row of both
-    // would keep the inspector too wide for the values plot beside it on a small screen.
-    auto* scaleRow = new QHBoxLayout;
+    // The scale's bits, then what they mean, under the block's controls: beside each other, or
+    // beside the controls, they would keep the inspector too wide for a narrow window at a
+    // large zoom.
     scale_ = new QLabel(this);
     scale_->setObjectName("quantScale");
     scale_->setWordWrap(true);
     scale_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    scaleRow->addWidget(scaleCells_, 0, Qt::AlignTop);
-    scaleRow->addWidget(scale_, 1);
-    layout->addLayout(scaleRow);
+    layout->addWidget(scaleCells_, 0, Qt::AlignLeft);
+    layout->addWidget(scale_);
 
     table_ = new QTableWidget(0, ColumnCount, this);
     table_->setObjectName("quantInspector");
@@ -238,6 +253,9 @@ void BlockInspector::refresh() {
     }
     table_->resizeColumnsToContents();
     table_->setColumnWidth(Bits, delegate_->layout().totalWidth());
+    // Each block from its first element and column, wherever the last one was scrolled to.
+    table_->scrollToTop();
+    table_->horizontalScrollBar()->setValue(0);
 }
 
 } // namespace fpx::gui

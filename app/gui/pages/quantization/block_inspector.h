@@ -24,6 +24,7 @@ class CodeCellsView : public QWidget {
     explicit CodeCellsView(QWidget* parent = nullptr);
     void setCode(const std::optional<FormatSpec>& spec, Code code);
     QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
 
   protected:
     void paintEvent(QPaintEvent* event) override;

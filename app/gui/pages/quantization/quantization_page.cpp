@@ -2,6 +2,7 @@
 #include "pages/quantization/quantization_page.h"
 
 #include "common/error_style.h"
+#include "common/plot_legibility.h"
 #include "pages/quantization/block_inspector.h"
 #include "pages/quantization/quantization_plots.h"
 #include "pages/quantization/quantization_source_form.h"
@@ -18,14 +19,19 @@
 #include <QLabel>
 #include <QLocale>
 #include <QMimeData>
+#include <QPainter>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalBlocker>
-#include <QSplitter>
+#include <QStyle>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace fpx::gui {
 
@@ -37,6 +43,16 @@ constexpr qint64 kShowProgressAfterMs = 250;
 // The rate is taken over the last seconds, so that it follows a stage that reads faster or
 // slower than the one before.
 constexpr qint64 kRateWindowMs = 2000;
+// The form's widest, in average characters of the page's type, and as a share of the page.
+constexpr int kFormChars = 46;
+constexpr double kFormShare = 0.38;
+// A run at least this long says how long it took.
+constexpr double kShowTimeAfterSeconds = 2;
+// The least width of a plot or the inspector beside another, in average characters of the
+// page's type: below it a pair of them stands one over the other.
+constexpr int kPairMemberChars = 38;
+// The table shows up to this many rows before it scrolls.
+constexpr int kTableRows = 12;
 
 // 12 345, 123 k, 12.3 M, 1.23 G: three significant digits are plenty for a count going by.
 QString countText(double count) {
@@ -62,6 +78,24 @@ QString durationText(double seconds) {
     return QObject::tr("%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60, 2, 10, QChar('0'));
 }
 
+// One line of plain text, cut short with "…" where the room is narrower (the whole of it in
+// the tool tip): a long file name or range neither widens the page nor takes the lines the
+// values plot needs under it.
+class ElidedLabel : public QLabel {
+  public:
+    using QLabel::QLabel;
+    QSize minimumSizeHint() const override { return {0, QLabel::minimumSizeHint().height()}; }
+
+  protected:
+    void paintEvent(QPaintEvent*) override {
+        QPainter painter(this);
+        const QRect room = contentsRect();
+        style()->drawItemText(
+            &painter, room, Qt::AlignLeft | Qt::AlignVCenter, palette(), isEnabled(),
+            fontMetrics().elidedText(text(), Qt::ElideRight, room.width()), foregroundRole());
+    }
+};
+
 QString stageText(QuantizationStage stage, std::size_t formats) {
     switch (stage) {
     case QuantizationStage::Reading:
@@ -83,10 +117,13 @@ QuantizationPage::QuantizationPage(QWidget* parent)
     connect(this, &QuantizationPage::finished, this, [this] { workEnded(); });
     setAcceptDrops(true);
     auto* layout = new QHBoxLayout(this);
+    // The results' scroll bar is the page's right edge.
+    layout->setContentsMargins(layout->contentsMargins().left(), layout->contentsMargins().top(), 0,
+                               layout->contentsMargins().bottom());
 
     // The form, then running it and what the run says.
-    auto* controls = new QWidget(this);
-    controls->setMaximumWidth(330);
+    controls_ = new QWidget(this);
+    QWidget* controls = controls_;
     auto* column = new QVBoxLayout(controls);
     column->setContentsMargins(0, 0, 0, 0);
     form_ = new QuantizationSourceForm(controls);
@@ -136,51 +173,50 @@ QuantizationPage::QuantizationPage(QWidget* parent)
     column->addStretch(1);
     layout->addWidget(controls);
 
-    // The results: table; values and inspector; errors and sweep.
-    auto* results = new QWidget(this);
+    // The results, scrolling beside the form: the source and the table, then the values plot
+    // and the inspector, then the errors and the sweep. Each plot keeps a legible height at
+    // every zoom (common/plot_legibility.h); a short window scrolls rather than squash them.
+    resultsArea_ = plotsScrollArea(this);
+    resultsArea_->setObjectName("quantResults");
+    resultsArea_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    auto* results = new QWidget(resultsArea_);
+    resultsArea_->setWidget(results);
     auto* resultsColumn = new QVBoxLayout(results);
     resultsColumn->setContentsMargins(0, 0, 0, 0);
-    source_ = new QLabel(results);
+    source_ = new ElidedLabel(results);
     source_->setObjectName("quantSource");
-    source_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     resultsColumn->addWidget(source_);
-    vertical_ = new QSplitter(Qt::Vertical, results);
-    QSplitter* vertical = vertical_;
-    table_ = new QTableWidget(0, ColumnCount, vertical);
+    table_ = new QTableWidget(0, ColumnCount, results);
     table_->setObjectName("quantTable");
     quantization_table::setUp(*table_);
-    middle_ = new QSplitter(Qt::Horizontal, vertical);
-    QSplitter* middle = middle_;
-    values_ = new QCustomPlot(middle);
+    // As tall as its rows (fitTableHeight): the page scrolls, not the table.
+    table_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    table_->installEventFilter(this);
+    resultsColumn->addWidget(table_);
+    values_ = new QCustomPlot(results);
     values_->setObjectName("quantValuesPlot");
-    values_->setMinimumHeight(200);
     values_->setToolTip(tr("Click a value to inspect the block that holds the nearest one."));
-    inspector_ = new BlockInspector(middle);
+    inspector_ = new BlockInspector(results);
     inspector_->setObjectName("quantInspectorPanel");
-    middle->addWidget(values_);
-    middle->addWidget(inspector_);
-    middle->setStretchFactor(0, 3);
-    middle->setStretchFactor(1, 2);
-    bottom_ = new QSplitter(Qt::Horizontal, vertical);
-    QSplitter* bottom = bottom_;
-    errors_ = new QCustomPlot(bottom);
+    upperPair_ = new QBoxLayout(QBoxLayout::LeftToRight);
+    upperPair_->addWidget(values_, 3);
+    upperPair_->addWidget(inspector_, 2);
+    resultsColumn->addLayout(upperPair_, 1);
+    errors_ = new QCustomPlot(results);
     errors_->setObjectName("quantErrorsPlot");
-    errors_->setMinimumHeight(180);
-    sweep_ = new QCustomPlot(bottom);
+    sweep_ = new QCustomPlot(results);
     sweep_->setObjectName("quantSweepPlot");
-    sweep_->setMinimumHeight(180);
-    bottom->addWidget(errors_);
-    bottom->addWidget(sweep_);
-    bottom->setStretchFactor(0, 4);
-    bottom->setStretchFactor(1, 3);
-    vertical->addWidget(table_);
-    vertical->addWidget(middle);
-    vertical->addWidget(bottom);
-    vertical->setStretchFactor(0, 2);
-    vertical->setStretchFactor(1, 4);
-    vertical->setStretchFactor(2, 3);
-    resultsColumn->addWidget(vertical, 1);
-    layout->addWidget(results, 1);
+    lowerPair_ = new QBoxLayout(QBoxLayout::LeftToRight);
+    lowerPair_->addWidget(errors_, 4);
+    lowerPair_->addWidget(sweep_, 3);
+    resultsColumn->addLayout(lowerPair_, 1);
+    for (QCustomPlot* plot : {values_, errors_, sweep_}) {
+        plot->setMinimumHeight(plotMinimumHeight(plot->font(), 1));
+        plot->installEventFilter(this);
+    }
+    resultsArea_->installEventFilter(this);
+    layout->addWidget(resultsArea_, 1);
+    arrangeResults();
     plots::drawMessage(*values_, tr("Values"),
                        tr("Quantize to see the values and a format's grid."));
     plots::drawMessage(*errors_, tr("|error| per element"), QString());
@@ -248,7 +284,8 @@ void QuantizationPage::selectFormat(int row) {
         table_->selectRow(row);
 }
 
-void QuantizationPage::selectAfterRun(const QString& format, std::optional<std::size_t> block) {
+void QuantizationPage::selectAfterRun(const std::optional<QString>& format,
+                                      std::optional<std::size_t> block) {
     pendingFormat_ = format;
     pendingBlock_ = block;
 }
@@ -301,21 +338,80 @@ void QuantizationPage::keyPressEvent(QKeyEvent* event) {
 
 void QuantizationPage::showEvent(QShowEvent* event) {
     QWidget::showEvent(event);
-    if (!ranOnce_) {
-        // The splitters' first sizes follow their stretch factors, not the widgets' hints: the
-        // inspector's table and the errors' legend would otherwise take the room the plots
-        // need on a small screen.
-        for (QSplitter* splitter : {middle_, bottom_}) {
-            const QList<int> sizes = splitter->sizes();
-            const int total = sizes.value(0) + sizes.value(1);
-            const int first = splitter == middle_ ? 3 : 4;
-            const int second = splitter == middle_ ? 2 : 3;
-            if (total > 0)
-                splitter->setSizes(
-                    {total * first / (first + second), total * second / (first + second)});
-        }
+    if (!ranOnce_)
         run();
+}
+
+void QuantizationPage::resizeEvent(QResizeEvent* event) {
+    Page::resizeEvent(event);
+    fitFormWidth();
+}
+
+void QuantizationPage::changeEvent(QEvent* event) {
+    Page::changeEvent(event);
+    if (event->type() == QEvent::FontChange) {
+        fitFormWidth();
+        arrangeResults();
+        fitTableHeight();
     }
+}
+
+bool QuantizationPage::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::Resize) {
+        // A plot resized while it replots (the legibility pass raising its least height) keeps
+        // the layout of its old size, for QCustomPlot skips a replot inside a replot: one more
+        // once the resize is done lays it out at the size it has.
+        if (auto* plot = qobject_cast<QCustomPlot*>(watched))
+            plot->replot(QCustomPlot::rpQueuedReplot);
+        else if (watched == resultsArea_)
+            arrangeResults();
+        else if (watched == table_)
+            fitTableHeight(); // its horizontal scroll bar comes and goes with the width
+    }
+    return Page::eventFilter(watched, event);
+}
+
+void QuantizationPage::fitFormWidth() {
+    // The form as wide as it asks, up to kFormChars, but never more than kFormShare of the
+    // page: the results need the room more than the form's labels and lists do.
+    const int chars = fontMetrics().averageCharWidth() * kFormChars;
+    const int share = int(width() * kFormShare);
+    const int widest = std::max(controls_->minimumSizeHint().width(), std::min(chars, share));
+    if (controls_->maximumWidth() != widest)
+        controls_->setMaximumWidth(widest);
+}
+
+bool QuantizationPage::resultsSideBySide() const {
+    return upperPair_->direction() == QBoxLayout::LeftToRight;
+}
+
+void QuantizationPage::arrangeResults() {
+    // The room the results have whether or not their scroll bar shows, so that the bar
+    // coming or going never rearranges them.
+    const int room = resultsArea_->width() - 2 * resultsArea_->frameWidth() -
+                     resultsArea_->verticalScrollBar()->sizeHint().width();
+    // By the room and the type alone, not by what the plots show: the same window shows every
+    // result in the same arrangement, whatever it showed before.
+    const int least = fontMetrics().averageCharWidth() * kPairMemberChars;
+    const bool side = room >= 2 * least + std::max(0, upperPair_->spacing());
+    const auto direction = side ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+    for (QBoxLayout* pair : {upperPair_, lowerPair_})
+        if (pair->direction() != direction)
+            pair->setDirection(direction);
+    // Stacked, the inspector shows a dozen of its rows; beside the values plot it is as tall.
+    inspector_->setMinimumHeight(side ? 0 : fontMetrics().lineSpacing() * kTableRows);
+}
+
+void QuantizationPage::fitTableHeight() {
+    // Every format's row in sight (up to a dozen), and the horizontal scroll bar where the
+    // columns are wider than the table.
+    const int rows = std::min(table_->rowCount(), kTableRows);
+    int height = table_->horizontalHeader()->sizeHint().height() + 2 * table_->frameWidth() +
+                 std::max(1, rows) * table_->verticalHeader()->defaultSectionSize();
+    if (table_->horizontalHeader()->length() > table_->width() - 2 * table_->frameWidth())
+        height += table_->horizontalScrollBar()->sizeHint().height();
+    if (table_->height() != height || table_->minimumHeight() != height)
+        table_->setFixedHeight(height);
 }
 
 void QuantizationPage::run() {
@@ -336,6 +432,7 @@ void QuantizationPage::run() {
     stage_ = std::make_shared<std::atomic<int>>(int(QuantizationStage::Reading));
     runFormats_ = request->formats.size();
     status_->setText(stageText(QuantizationStage::Reading, runFormats_));
+    status_->setToolTip(QString());
     setRunning(true);
     // A run already in flight stops; its result is dropped and this one runs.
     runner_.start([request = *request, stage = stage_](JobControl& control) {
@@ -427,16 +524,23 @@ void QuantizationPage::applyResult(QuantizationResult result) {
     showError({});
     result_ = std::move(result);
     const TensorInput& input = *result_.input;
-    source_->setText(tr("<b>%1</b> · %L2 values · finite range [%3, %4]")
-                         .arg(QString::fromStdString(input.description).toHtmlEscaped())
+    source_->setText(tr("%1 · %L2 values · finite range [%3, %4]")
+                         .arg(QString::fromStdString(input.description))
                          .arg(qulonglong(input.view.size()))
                          .arg(QString::number(input.min, 'g', 6))
                          .arg(QString::number(input.max, 'g', 6)));
+    source_->setToolTip(source_->text());
     std::size_t quantized = 0;
     for (const FormatOutcome& o : result_.outcomes)
         quantized += o.quantized ? 1 : 0;
-    status_->setText(tr("%n format(s) quantized in %1 s.", nullptr, int(quantized))
-                         .arg(QLocale().toString(seconds, 'f', seconds < 10 ? 1 : 0)));
+    const QString timed = tr("%n format(s) quantized in %1 s.", nullptr, int(quantized))
+                              .arg(QLocale().toString(seconds, 'f', seconds < 10 ? 1 : 0));
+    // A quick run's time changes from one run to the next and says nothing: the same results
+    // read the same, and the time waits in the tool tip. A long one's time is worth reading.
+    status_->setText(seconds >= kShowTimeAfterSeconds
+                         ? timed
+                         : tr("%n format(s) quantized.", nullptr, int(quantized)));
+    status_->setToolTip(timed);
     const int previous = selectedFormat();
     fillTable();
     drawErrorHistograms(*errors_, result_);
@@ -449,11 +553,13 @@ void QuantizationPage::applyResult(QuantizationResult result) {
                       result_.outcomes[std::size_t(previous)].quantized
                   ? previous
                   : first;
+    if (pendingFormat_ && pendingFormat_->isEmpty())
+        row = first;
     for (int r = 0; r < int(result_.outcomes.size()); ++r)
-        if (!pendingFormat_.isEmpty() &&
-            QString::fromStdString(result_.outcomes[std::size_t(r)].id) == pendingFormat_)
+        if (pendingFormat_ && !pendingFormat_->isEmpty() &&
+            QString::fromStdString(result_.outcomes[std::size_t(r)].id) == *pendingFormat_)
             row = r;
-    pendingFormat_.clear();
+    pendingFormat_.reset();
     {
         const QSignalBlocker blocker(table_);
         table_->clearSelection();
@@ -473,16 +579,10 @@ void QuantizationPage::fillTable() {
         const QSignalBlocker blocker(table_);
         quantization_table::fill(*table_, result_);
     }
-    // Every format's row in sight (up to a dozen), the plots sharing the rest.
-    QList<int> sizes = vertical_->sizes();
-    const int total = sizes.value(0) + sizes.value(1) + sizes.value(2);
-    if (total > 0) {
-        const int rows = std::min(table_->rowCount(), 12);
-        const int wanted = table_->horizontalHeader()->height() + 2 * table_->frameWidth() + 2 +
-                           rows * table_->verticalHeader()->defaultSectionSize();
-        const int table = std::min(wanted, total / 3);
-        vertical_->setSizes({table, (total - table) * 5 / 9, (total - table) * 4 / 9});
-    }
+    // A new table shows its first rows and columns, whatever was scrolled to before.
+    table_->scrollToTop();
+    table_->horizontalScrollBar()->setValue(0);
+    fitTableHeight();
 }
 
 void QuantizationPage::showSelection() {
@@ -518,15 +618,27 @@ void QuantizationPage::drawValues() {
         if (direct)
             gridLabel_ = tr("%1 values").arg(id);
         else
-            // Two lines: one would be clipped in the legend of a narrow plot.
+            // Two short lines: the legend's widest line sets the plot's least width.
             gridLabel_ =
-                tr("%1 grid\n× block %L2's scale %3%4")
+                tr("%1 grid × %2\nblock %L3's scale%4")
                     .arg(id)
-                    .arg(qulonglong(block))
                     .arg(QString::number(scale, 'g', 6))
-                    .arg(block == outcome->largestScaleBlock ? tr(" (largest)") : QString());
-        if (grid.empty())
+                    .arg(qulonglong(block))
+                    .arg(block == outcome->largestScaleBlock ? tr(", the largest") : QString());
+        if (grid.empty()) {
             gridLabel_ += tr(" — too fine to draw");
+        } else if (grid.size() < 3) {
+            // A grid coarser than the data (a block with an outlier) draws a line or two at
+            // most: say where the rest of it lies.
+            double next = std::numeric_limits<double>::infinity();
+            for (double e : outcome->elementValues)
+                if (const double q = e * scale;
+                    q != 0 && (q < result_.values.low || q > result_.values.high))
+                    next = std::min(next, std::abs(q));
+            if (std::isfinite(next))
+                gridLabel_ +=
+                    '\n' + tr("others from ±%1, off the axis").arg(QString::number(next, 'g', 3));
+        }
     }
     drawValueHistogram(*values_, result_, grid, gridLabel_, plots::seriesColour(std::max(0, row)));
     if (grid.empty() && !gridLabel_.isEmpty()) {

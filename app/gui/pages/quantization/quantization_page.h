@@ -15,11 +15,12 @@
 #include <memory>
 #include <utility>
 
+class QBoxLayout;
 class QCustomPlot;
 class QLabel;
 class QProgressBar;
 class QPushButton;
-class QSplitter;
+class QScrollArea;
 class QTableWidget;
 
 namespace fpx::gui {
@@ -31,7 +32,9 @@ class QuantizationSourceForm;
 // distribution) read and quantized in several block formats off the GUI thread, with progress
 // (elements, rate, time left) and Cancel (or Esc); a table of their errors, the values'
 // histogram under the selected format's grid, the errors' histograms, SQNR against block size,
-// and a block inspector. A cancelled run leaves the previous results shown.
+// and a block inspector. A cancelled run leaves the previous results shown. The results scroll
+// beside the form, each plot at a legible height (common/plot_legibility.h): the table and the
+// values plot first, the rest in pairs side by side where the width holds two, else stacked.
 class QuantizationPage : public Page {
     Q_OBJECT
 
@@ -62,14 +65,19 @@ class QuantizationPage : public Page {
     // The request the form describes; nullopt with `error` when the form is not valid.
     std::optional<QuantizationRequest> request(QString& error) const;
 
+    // The scroll area the results lie in, and whether they stand in two columns.
+    QScrollArea* resultsArea() const { return resultsArea_; }
+    bool resultsSideBySide() const;
+
     // A run in flight, until its result is shown.
     bool isRunning() const { return runner_.busy(); }
     bool busy() const override { return isRunning(); }
     const QuantizationResult& result() const { return result_; }
     void selectFormat(int row);
-    // When the next run ends: select the row of `format` (empty: keep) and inspect `block`
-    // (nullopt: the block with the largest scale).
-    void selectAfterRun(const QString& format, std::optional<std::size_t> block);
+    // When the next run ends: select the row of `format` (empty: the first format quantized;
+    // nullopt: the row selected now, if it is still there) and inspect `block` (nullopt: the
+    // block with the largest scale).
+    void selectAfterRun(const std::optional<QString>& format, std::optional<std::size_t> block);
     int selectedFormat() const;
 
     QTableWidget* table() const { return table_; }
@@ -97,6 +105,9 @@ class QuantizationPage : public Page {
 
   protected:
     void showEvent(QShowEvent* event) override; // the first showing runs the form
+    void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override; // a zoom: the results are arranged anew
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override; // Esc cancels a run
@@ -109,7 +120,11 @@ class QuantizationPage : public Page {
     void showError(const QString& message);
     void setRunning(bool running);
     void showProgress();
+    void fitFormWidth();
+    void arrangeResults();
+    void fitTableHeight();
 
+    QWidget* controls_; // the form, the buttons and what the run says
     QuantizationSourceForm* form_;
     QPushButton* run_;
     QPushButton* cancel_;
@@ -120,9 +135,9 @@ class QuantizationPage : public Page {
     QLabel* error_;
     QLabel* source_;
     QTableWidget* table_;
-    QSplitter* vertical_;
-    QSplitter* middle_;
-    QSplitter* bottom_;
+    QScrollArea* resultsArea_;
+    QBoxLayout* upperPair_; // values and inspector
+    QBoxLayout* lowerPair_; // errors and sweep
     QCustomPlot* values_;
     QCustomPlot* errors_;
     QCustomPlot* sweep_;
@@ -138,7 +153,7 @@ class QuantizationPage : public Page {
     std::shared_ptr<std::atomic<int>> stage_;
     std::size_t runFormats_ = 0; // the formats the running job quantizes
     bool cancelling_ = false;
-    QString pendingFormat_;
+    std::optional<QString> pendingFormat_;
     std::optional<std::size_t> pendingBlock_;
     bool ranOnce_ = false;
     QuantizationResult result_;

@@ -6,6 +6,8 @@
 
 #include <QDir>
 #include <QFile>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QStandardPaths>
 
 #include <array>
@@ -178,8 +180,11 @@ QString QuantizationPage::apply(const QuantizationPageState& state) {
     if (state.scaleRule)
         if (QString error = setScaleRule(*state.scaleRule); !error.isEmpty())
             return "--scale-rule: " + error;
+    // Either names what the next run shows; without --select the row selected now stays.
     if (state.select || state.inspectBlock)
-        selectAfterRun(state.select.value_or(QString()), state.inspectBlock);
+        selectAfterRun(state.select, state.inspectBlock);
+    // What is set is shown from the top of the results, wherever they were scrolled to.
+    resultsArea()->verticalScrollBar()->setValue(0);
     return {};
 }
 
@@ -203,6 +208,12 @@ QuantizationPageState QuantizationPage::state() const {
     }
     state.block = form_->blockText();
     state.scaleRule = form_->scaleRuleText();
+    // The format shown: the one the next run will select, else the selected row; empty for
+    // the first format (what a page that has not run yet shows).
+    const int row = selectedFormat();
+    state.select = pendingFormat_ ? *pendingFormat_
+                   : row >= 0     ? QString::fromStdString(result_.outcomes[std::size_t(row)].id)
+                                  : QString();
     return state;
 }
 

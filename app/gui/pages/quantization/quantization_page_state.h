@@ -13,7 +13,8 @@ namespace fpx::gui {
 
 // The Quantization page as options and lessons set it: each field that is set is applied, the
 // others are left as they are (QuantizationPage::apply); QuantizationPage::state() sets the
-// fields of the form as it stands (the source it names, the formats, block and scale rule).
+// fields of the form as it stands (the source it names, the formats, block and scale rule) and
+// the format shown, so that applying it again shows the same.
 struct QuantizationPageState {
     // The source: a tensor file, values drawn from a distribution, or a bundled example.
     std::optional<QString> input; // "PATH" or "PATH:TENSOR"
@@ -27,7 +28,8 @@ struct QuantizationPageState {
     std::optional<QStringList> formats;
     std::optional<QString> block;     // default, N, row, tensor
     std::optional<QString> scaleRule; // default, floor, ceil, even
-    // What the next run's result shows: the selected format and the inspected block.
+    // What the next run's result shows: the selected format (empty: the first one quantized)
+    // and the inspected block (unset: the block with the largest scale).
     std::optional<QString> select;
     std::optional<std::size_t> inspectBlock;
 };

@@ -19,6 +19,15 @@ namespace {
 // The longest kind of legend entry of these plots.
 constexpr const char* kLongestEntry = "mxfp8_e4m3 (1,024 exact)";
 
+// Draws `plot` now and once more when the events are next handled. Each drawing makes new axes,
+// whose ticks the legibility pass (common/plot_legibility.h) thins to their length after the
+// first layout; a count it thins to is not always laid out by that same replot, and the next
+// one shows the same ticks whatever the plot showed before.
+void replotFitted(QCustomPlot& plot) {
+    plot.replot();
+    plot.replot(QCustomPlot::rpQueuedReplot);
+}
+
 } // namespace
 
 void drawValueHistogram(QCustomPlot& plot, const QuantizationResult& result,
@@ -46,7 +55,8 @@ void drawValueHistogram(QCustomPlot& plot, const QuantizationResult& result,
     bars->setName(
         outside == 0
             ? QObject::tr("input values")
-            : QObject::tr("input values (%L1 outliers beyond the axis)").arg(qulonglong(outside)));
+            // Two lines: one would widen a narrow plot's legend past the plot.
+            : QObject::tr("input values\n%L1 outliers beyond the axis").arg(qulonglong(outside)));
     if (!grid.empty()) {
         // Each representable value as a line the plot's full height, over the bars: where the
         // grid is sparse the histogram's values collapse onto few codes.
@@ -68,7 +78,7 @@ void drawValueHistogram(QCustomPlot& plot, const QuantizationResult& result,
     x->setRange(h.low, h.high);
     y->setRange(0, top);
     plots::applyTheme(plot);
-    plot.replot();
+    replotFitted(plot);
 }
 
 void drawErrorHistograms(QCustomPlot& plot, const QuantizationResult& result) {
@@ -109,7 +119,7 @@ void drawErrorHistograms(QCustomPlot& plot, const QuantizationResult& result) {
         x->setRange(low / 2, high * 2);
     y->setRange(0, top * 1.1);
     plots::applyTheme(plot);
-    plot.replot();
+    replotFitted(plot);
 }
 
 void drawBlockSizeSweep(QCustomPlot& plot, const QuantizationResult& result) {
@@ -153,7 +163,7 @@ void drawBlockSizeSweep(QCustomPlot& plot, const QuantizationResult& result) {
     if (result.sweep.empty())
         plot.legend->setVisible(false);
     plots::applyTheme(plot);
-    plot.replot();
+    replotFitted(plot);
 }
 
 } // namespace fpx::gui
