@@ -7,6 +7,7 @@
 
 #include <QComboBox>
 #include <QFormLayout>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QScrollBar>
 
@@ -80,12 +81,23 @@ QuantizationSourceForm::QuantizationSourceForm(QWidget* parent) : QWidget(parent
 }
 
 QString QuantizationSourceForm::setInputFile(const QString& argument, const QString& dtype) {
-    return source_->setFile(argument, dtype);
+    const QString error = source_->setFile(argument, dtype);
+    showFieldsFromTheStart();
+    return error;
 }
 
 QString QuantizationSourceForm::setDistribution(const QString& spec, qulonglong count,
                                                 qulonglong seed, const QString& outliers) {
-    return source_->setDistribution(spec, count, seed, outliers);
+    const QString error = source_->setDistribution(spec, count, seed, outliers);
+    showFieldsFromTheStart();
+    return error;
+}
+
+void QuantizationSourceForm::showFieldsFromTheStart() {
+    // A text wider than its field shows the part its cursor was last scrolled to, which
+    // depends on the field's widths since: from the start, the same text always looks the same.
+    for (QLineEdit* edit : source_->findChildren<QLineEdit*>())
+        edit->setCursorPosition(0);
 }
 
 QString QuantizationSourceForm::setFormats(const QStringList& ids) {

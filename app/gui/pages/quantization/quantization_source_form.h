@@ -44,6 +44,8 @@ class QuantizationSourceForm : public QWidget {
     void fileChosen(); // a file was picked in the dialog and set as the input
 
   private:
+    void showFieldsFromTheStart();
+
     TensorSourceForm* source_;
     QListWidget* formats_;
     QStringList order_; // the formats in the list's own order, those added last
