@@ -97,6 +97,7 @@ class TestLessons : public QObject {
     void previousTakesBackWhatALaterStepSwitchedOn();
     void aStepIsOneUndoStep();
     void badActionIsReportedWithItsLine();
+    void whatIsNotOnScreenIsNoticedInThePanel();
     void keysThatAreNotOptionsAreRefused();
     void badFileIsRefusedWithLineAndColumn();
     void labAndExampleActions();
@@ -274,6 +275,35 @@ void TestLessons::badActionIsReportedWithItsLine() {
     panel->previous();
     QCOMPARE(panel->problems(), QStringList());
     QVERIFY(!panel->problemsLabel()->isVisibleTo(panel));
+}
+
+// A window too small for what a step names says so under the step, with the action's line; a
+// step whose named items are on screen says nothing.
+void TestLessons::whatIsNotOnScreenIsNoticedInThePanel() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("narrow.md");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("---\nname: narrow\ntitle: Narrow\n---\n## Wide\n```fpx\nformats fp64,fp32\n"
+               "show column:ulp error\n```\nText.\n## Details\n```fpx\nshow tab:details\n```\n"
+               "Text.\n");
+    file.close();
+    MainWindow window;
+    LessonPanel* panel = installLessons(window);
+    window.resize(800, 600);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QCOMPARE(panel->openFile(path), QString());
+    QTRY_VERIFY(!panel->hiddenNotices().isEmpty());
+    QCOMPARE(panel->problems(), QStringList());
+    const QString notice = panel->hiddenNotices().front();
+    QVERIFY2(notice.startsWith(path + ":8:1: show: ") && notice.contains("ULP error"),
+             qPrintable(notice));
+    QVERIFY(panel->hiddenLabel()->isVisibleTo(panel));
+    panel->next();
+    QTest::qWait(50);
+    QCOMPARE(panel->hiddenNotices(), QStringList());
+    QVERIFY(!panel->hiddenLabel()->isVisibleTo(panel));
 }
 
 void TestLessons::keysThatAreNotOptionsAreRefused() {

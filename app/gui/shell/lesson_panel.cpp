@@ -2,6 +2,7 @@
 #include "shell/lesson_panel.h"
 
 #include "common/error_style.h"
+#include "common/page.h"
 #include "pages/explorer/table_fit.h"
 #include "shell/lesson_prose.h"
 #include "shell/main_window.h"
@@ -76,6 +77,13 @@ LessonPanel::LessonPanel(MainWindow& window)
     problemsLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     styleErrorLabel(*problemsLabel_);
     problemsLabel_->hide();
+    // Not an error of the lesson: the window is too small, or the zoom too large, for it.
+    hiddenLabel_ = new QLabel(body);
+    hiddenLabel_->setObjectName("lessonHidden");
+    hiddenLabel_->setWordWrap(true);
+    hiddenLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    hiddenLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    hiddenLabel_->hide();
 
     previous_ = new QPushButton(tr("◀ &Previous"), body);
     next_ = new QPushButton(tr("&Next ▶"), body);
@@ -110,6 +118,7 @@ LessonPanel::LessonPanel(MainWindow& window)
     layout->addLayout(steps);
     layout->addWidget(prose_, 1);
     layout->addWidget(problemsLabel_);
+    layout->addWidget(hiddenLabel_);
     layout->addLayout(move);
     layout->addLayout(other);
     setWidget(body);
@@ -225,6 +234,15 @@ bool LessonPanel::showStep(std::size_t index) {
     next_->setEnabled(index + 1 < lesson_->steps.size());
     problems_ = runner_.applyStep(*lesson_, index);
     showProblems();
+    // The page lays its results out when its work ends: read what is on screen once that
+    // layout is done.
+    hidden_.clear();
+    hiddenLabel_->hide();
+    auto checkLaidOut = [this] { QTimer::singleShot(0, this, &LessonPanel::checkShown); };
+    if (Page* page = window_.hostedPage(window_.currentPage()); page && page->busy())
+        connect(page, &Page::idle, this, checkLaidOut, Qt::SingleShotConnection);
+    else
+        checkLaidOut();
     emit stepShown(static_cast<int>(index));
     return true;
 }
@@ -261,6 +279,15 @@ void LessonPanel::resetStep() {
 void LessonPanel::showProblems() {
     problemsLabel_->setVisible(!problems_.isEmpty());
     problemsLabel_->setText("⚠ " + problems_.join("\n⚠ "));
+}
+
+void LessonPanel::checkShown() {
+    if (!lesson_ || !isVisible())
+        return;
+    hidden_ = runner_.hiddenTargets(*lesson_, step_);
+    hiddenLabel_->setVisible(!hidden_.isEmpty());
+    hiddenLabel_->setText(tr("Not on screen whole at this window size and zoom:") + "\n• " +
+                          hidden_.join("\n• "));
 }
 
 void LessonPanel::next() {

@@ -49,6 +49,10 @@ class LessonPanel : public QDockWidget {
     QPushButton* nextButton() const { return next_; }
     QPushButton* previousButton() const { return previous_; }
     QLabel* problemsLabel() const { return problemsLabel_; }
+    // What the step's `show` names that is not on screen whole, checked once the page shown is
+    // idle after the step (docs/lessons.md, "What must be visible").
+    QStringList hiddenNotices() const { return hidden_; }
+    QLabel* hiddenLabel() const { return hiddenLabel_; }
     QLabel* stepLabel() const { return stepLabel_; }
     QAction* nextAction() const { return nextAction_; }
     QAction* previousAction() const { return previousAction_; }
@@ -71,6 +75,8 @@ class LessonPanel : public QDockWidget {
 
   private:
     void showProblems();
+    // Reads again what the step's `show` names, as the window is laid out now.
+    void checkShown();
     int readableWidth() const;
 
     MainWindow& window_;
@@ -78,12 +84,14 @@ class LessonPanel : public QDockWidget {
     std::optional<Lesson> lesson_;
     std::size_t step_ = 0;
     QStringList problems_;
+    QStringList hidden_;
     QLabel* title_;
     QLabel* summary_;
     QComboBox* steps_;
     QLabel* stepLabel_;
     QTextBrowser* prose_;
     QLabel* problemsLabel_;
+    QLabel* hiddenLabel_;
     QPushButton* previous_;
     QPushButton* next_;
     QAction* nextAction_;
