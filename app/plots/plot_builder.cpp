@@ -413,16 +413,18 @@ void buildValues(QCustomPlot& plot, const PlotData& data) {
             continue;
         auto* rect = new QCPAxisRect(&plot);
         rect->setObjectName("codeMap");
-        // The row under the number lines' rect (row 0 holds the title): a row of its own,
-        // eight lines of text tall at least, sixteen cells no wider than they read.
-        plot.plotLayout()->addElement(plot.plotLayout()->rowCount(), 0, rect);
+        // The row under the number lines' rect (row 0 holds the title): a row of its own, three
+        // quarters as tall as the number lines', four lines of text tall at least.
+        const int row = plot.plotLayout()->rowCount();
+        plot.plotLayout()->addElement(row, 0, rect);
+        plot.plotLayout()->setRowStretchFactor(row, 0.75);
         const int line = QFontMetrics(plot.font()).height();
-        rect->setMinimumSize(0, 8 * line);
+        rect->setMinimumSize(0, 4 * line);
         rect->setMaximumSize(QWIDGETSIZE_MAX, 16 * line);
         QCPAxis* cx = rect->axis(QCPAxis::atBottom);
         QCPAxis* cy = rect->axis(QCPAxis::atLeft);
-        cx->setLabel(QObject::tr("codes of %1: low nibble\ngrey 0 · pale subnormal · blue normal\n"
-                                 "orange ∞ · red NaN")
+        cx->setLabel(QObject::tr("codes of %1: low nibble; grey 0 · pale subnormal · blue "
+                                 "normal · orange ∞ · red NaN")
                          .arg(s.id));
         cy->setLabel(QObject::tr("high nibble"));
         cy->setRangeReversed(true);
@@ -467,21 +469,20 @@ void buildMemory(QCustomPlot& plot, const PlotData& data) {
     QCPAxis* x = plot.xAxis;
     QCPAxis* y = plot.yAxis;
     const bool training = !r.recipes.empty();
-    // Two short lines: one long line is cut off in a narrow window or at a large scale.
     const QString count = QString::fromStdString(parameterCountText(r.parameters));
     const bool qlora =
         std::find(r.recipes.begin(), r.recipes.end(), TrainingRecipe::QLora) != r.recipes.end();
-    QString label =
-        training ? QObject::tr("%1 parameters, training with Adam, each array in its recipe's "
-                               "format\n(activations not counted)")
-                       .arg(count)
-                 : QObject::tr("%1 parameters, inference: the weights, block scales "
-                               "included\n(activations and KV cache not counted)")
-                       .arg(count);
+    // Short: every line of it is a line the bars do not get on a projector. Each bar's arrays
+    // and their formats are in the legend.
+    QString label = training
+                        ? QObject::tr("%1 parameters, Adam; activations not counted").arg(count)
+                        : QObject::tr("%1 parameters, weights and block scales; "
+                                      "activations and KV cache not counted")
+                              .arg(count);
     if (qlora)
         label =
-            QObject::tr("%1 parameters, training with Adam, each array in its recipe's "
-                        "format\nQLoRA adapters: %2 parameters (%3); activations not counted")
+            QObject::tr("%1 parameters, Adam; QLoRA adapters: %2 (%3); activations not "
+                        "counted")
                 .arg(count, QString::fromStdString(parameterCountText(r.adapters.of(r.parameters))),
                      QString::fromStdString(adapterSizeText(r.adapters)));
     x->setLabel(label);
