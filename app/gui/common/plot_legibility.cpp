@@ -335,6 +335,9 @@ void Legibility::keepMinimumHeight() {
                             plotMinimumHeight(plot_->font(), 1) * rectRows / 2;
     const int wanted = std::max({own, plotMinimumHeight(plot_->font(), rectRows), layoutNeeds});
     plot_->setProperty("fpxOwnMinimumHeight", QVariantList{own, wanted});
+    // A new minimum resizes the plot while it draws, when QCustomPlot takes no resize: it is
+    // laid out again at its new size once this replot is done.
+    const QSize before = plot_->minimumSize();
     if (plot_->minimumHeight() != wanted)
         plot_->setMinimumHeight(wanted);
     // As wide as the legend's widest entry: one column of them is the least a legend needs.
@@ -356,6 +359,8 @@ void Legibility::keepMinimumHeight() {
     plot_->setProperty("fpxOwnMinimumWidth", QVariantList{ownWidth, wantedWidth});
     if (plot_->minimumWidth() != wantedWidth)
         plot_->setMinimumWidth(wantedWidth);
+    if (plot_->minimumSize() != before)
+        plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void Legibility::afterLayout() {
