@@ -70,12 +70,12 @@ QString overlappingTickLabels(const QCPAxis* axis) {
 }
 
 // The legible height, and so a legend's rows, need a page that can scroll
-// (common/plot_legibility.h). Two pages hold their plots in fixed splitters still: the
-// Explorer's Plots tab and the Quantization page's three plots. What they lack for that is
-// reported, not held against them, until they scroll.
+// (common/plot_legibility.h). The Explorer's Plots tab shares the page's height with the table
+// in a splitter instead (it takes all but two rows of the table): what it lacks for that is
+// reported, not held against it.
 bool onPageThatCannotScroll(const QWidget* plot) {
     for (const QWidget* w = plot; w; w = w->parentWidget())
-        if (w->objectName() == "plotsPanel" || w->objectName() == "quantizationPage")
+        if (w->objectName() == "plotsPanel")
             return true;
     return false;
 }
