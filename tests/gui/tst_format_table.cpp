@@ -407,10 +407,9 @@ void TestFormatTable::zoomOnlyEnlargesTheBits() {
             QVERIFY2(layout.cellWidth > cell, qPrintable(what));
             QVERIFY2(labelPixels > label, qPrintable(what));
             QVERIFY2(table->columnWidth(FormatTableModel::Bits) > bitsWidth, qPrintable(what));
-            // Columns only step out as the zoom grows, and the essential ones never.
+            // Columns only step out as the zoom grows, the format and its bits never.
             QVERIFY2(window.tableFitter()->hiddenColumns().size() >= hidden, qPrintable(what));
-            for (int c : {FormatTableModel::Name, FormatTableModel::Bits, FormatTableModel::Value,
-                          FormatTableModel::Error})
+            for (int c : {FormatTableModel::Name, FormatTableModel::Bits})
                 QVERIFY(!table->isColumnHidden(c));
             cell = layout.cellWidth;
             label = labelPixels;

@@ -69,10 +69,16 @@ QFont cellFont(const QTableView& table, const QModelIndex& index) {
 void checkColumnsWhole(MainWindow& window, const char* where, bool insideView = true) {
     QTableView* table = window.table();
     const int viewport = table->viewport()->width();
-    // The format, its bits, the value and its error are never taken away.
-    for (int c : {FormatTableModel::Name, FormatTableModel::Bits, FormatTableModel::Value,
-                  FormatTableModel::Error})
+    // The format and its bits are never taken away; the value and its error step out last,
+    // to the Details tab's Stored line.
+    for (int c : {FormatTableModel::Name, FormatTableModel::Bits})
         QVERIFY2(!table->isColumnHidden(c), where);
+    const std::vector<int> hidden = window.tableFitter()->hiddenColumns();
+    const bool steppedOut = std::ranges::any_of(
+        hidden, [](int c) { return c == FormatTableModel::Value || c == FormatTableModel::Error; });
+    if (steppedOut)
+        QVERIFY2(hidden.size() >= 6, where); // after every other column that may
+    QCOMPARE(window.detailPanel()->storedLine()->isVisibleTo(window.detailPanel()), steppedOut);
     const int margin = 2 * (table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 1);
     for (int c = 0; c < table->model()->columnCount(); ++c) {
         if (table->isColumnHidden(c))
@@ -506,7 +512,8 @@ void TestPresentation::columnsStayWholeAt1024x768() {
     for (int c : window.tableFitter()->hiddenColumns())
         QVERIFY(c == FormatTableModel::Hex || c == FormatTableModel::UlpError ||
                 c == FormatTableModel::RelativeError || c == FormatTableModel::Class ||
-                c == FormatTableModel::Flags);
+                c == FormatTableModel::Flags || c == FormatTableModel::Error ||
+                c == FormatTableModel::Value);
     // On a wide screen every column is back.
     window.resize(2400, 1000);
     QApplication::processEvents();

@@ -138,11 +138,12 @@ void TestSlideMode::slideModeInAndOut() {
             QApplication::font().pointSizeF() * PresentationMode::kPercent / 100 - 0.01);
     QVERIFY(caption->prose()->font().pointSizeF() >= hall.window.font().pointSizeF());
 
-    // The step selects FP32: its bits, large, half as large again as the table's cells at least.
+    // The step selects FP32: its bits, large, a third as large again as the table's cells at
+    // least (its 33 cells fill the slide's width).
     QVERIFY(caption->bits()->isVisible());
     QCOMPARE(caption->bits()->row(), rowOf(hall.window, "fp32"));
     QVERIFY(caption->bits()->caption().contains("0x3eca57a8"));
-    QVERIFY2(2 * caption->bits()->cellWidth() >= 3 * hall.window.bitsDelegate()->layout().cellWidth,
+    QVERIFY2(3 * caption->bits()->cellWidth() >= 4 * hall.window.bitsDelegate()->layout().cellWidth,
              qPrintable(QStringLiteral("%1 against the table's %2")
                             .arg(caption->bits()->cellWidth())
                             .arg(hall.window.bitsDelegate()->layout().cellWidth)));
