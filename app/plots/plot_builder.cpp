@@ -561,28 +561,20 @@ void buildMemory(QCustomPlot& plot, const PlotData& data) {
     y->setRange(0, top * 1.12 + 1e-9);
 }
 
-// The legend beside the first axis rect, outside the data, at the top of its cell; more
-// entries than fit in one column of the plot's height flow into further columns. Plots that
-// name their rows on the axis keep it hidden, out of the layout.
+// The legend in a row above the data, its entries wrapped into as many columns as the plot's
+// width holds (plot_palette.h, placeLegendAbove). Beside the data it took half the width of a
+// page beside the Lessons panel, and whether it fitted there depended on the size the plot
+// was built at. Plots that name their rows on the axis keep it hidden, out of the layout.
 void placeLegend(QCustomPlot& plot, QCPLayoutGrid* column, bool visible) {
+    column->take(plot.legend);
+    plot.plotLayout()->remove(column);
+    plot.plotLayout()->simplify();
     if (!visible || plot.legend->itemCount() == 0) {
-        column->take(plot.legend);
         plot.axisRect()->insetLayout()->addElement(plot.legend, Qt::AlignTop | Qt::AlignRight);
         plot.legend->setVisible(false);
-        plot.plotLayout()->remove(column);
-        plot.plotLayout()->simplify();
         return;
     }
-    plot.legend->setMargins(QMargins(6, 4, 6, 4));
-    const int entryHeight = QFontMetrics(plot.legend->font()).height() + 6;
-    // The legend shares its row with the first axis rect: the error plot's two rects split
-    // the height, and a legend taller than its row would squeeze the other.
-    const int rowHeight = std::max(plot.height(), 200) / std::max(1, plot.axisRectCount());
-    const int rows = std::max(3, (rowHeight - 60) / entryHeight);
-    plot.legend->setWrap(rows);
-    plot.legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true);
-    // No taller than its entries: the element below it takes the rest of the column.
-    plot.legend->setMaximumSize(QWIDGETSIZE_MAX, plot.legend->minimumOuterSizeHint().height());
+    placeLegendAbove(plot);
 }
 
 } // namespace
@@ -597,8 +589,8 @@ void buildPlot(QCustomPlot& plot, const PlotData& data) {
     plot.yAxis = plot.axisRect()->axis(QCPAxis::atLeft);
     plot.xAxis2 = plot.axisRect()->axis(QCPAxis::atTop);
     plot.yAxis2 = plot.axisRect()->axis(QCPAxis::atRight);
-    // The legend's column beside the axis rect: the legend on top, an empty cell below it
-    // taking the rest of the height.
+    // The legend starts in a cell of its own beside the axis rect, where the builders fill it;
+    // placeLegend then moves it above the data or hides it.
     auto* legendColumn = new QCPLayoutGrid;
     legendColumn->setObjectName("legendColumn");
     plot.plotLayout()->addElement(0, 1, legendColumn);

@@ -11,6 +11,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -28,6 +29,8 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <qcustomplot.h>
 
 #include <algorithm>
 
@@ -284,6 +287,13 @@ void LessonPanel::showProblems() {
 void LessonPanel::checkShown() {
     if (!lesson_ || !isVisible())
         return;
+    // Read the window as it will stay, not half laid out: the widgets' pending layouts first,
+    // then each plot's own layout, which QCustomPlot makes only as it draws.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    if (QWidget* page = window_.hostedPage(window_.currentPage()))
+        for (QCustomPlot* plot : page->findChildren<QCustomPlot*>())
+            if (plot->isVisible())
+                plot->replot();
     hidden_ = runner_.hiddenTargets(*lesson_, step_);
     hiddenLabel_->setVisible(!hidden_.isEmpty());
     hiddenLabel_->setText(tr("Not on screen whole at this window size and zoom:") + "\n• " +
