@@ -75,6 +75,9 @@ LessonPanel::LessonPanel(MainWindow& window)
     prose_ = new QTextBrowser(body);
     prose_->setFont(font);
     prose_->setOpenExternalLinks(true);
+    // Words whole, in a table cell too ("for|mat" reads as two words): a table wider than the
+    // panel scrolls sideways instead.
+    prose_->setWordWrapMode(QTextOption::WordWrap);
     problemsLabel_ = new QLabel(body);
     problemsLabel_->setWordWrap(true);
     problemsLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
