@@ -476,8 +476,8 @@ void buildMemory(QCustomPlot& plot, const PlotData& data) {
     // and their formats are in the legend.
     QString label = training
                         ? QObject::tr("%1 parameters, Adam; activations not counted").arg(count)
-                        : QObject::tr("%1 parameters, weights and block scales; "
-                                      "activations and KV cache not counted")
+                        : QObject::tr("%1 parameters; activations and KV cache not "
+                                      "counted")
                               .arg(count);
     if (qlora)
         label =

@@ -297,6 +297,8 @@ void LessonPanel::checkShown() {
         for (QCustomPlot* plot : page->findChildren<QCustomPlot*>())
             if (plot->isVisible())
                 plot->replot();
+    runner_.bringIntoViewAgain(*lesson_, step_);
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     hidden_ = runner_.hiddenTargets(*lesson_, step_);
     hiddenLabel_->setVisible(!hidden_.isEmpty());
     hiddenLabel_->setText(tr("Not on screen whole at this window size and zoom:") + "\n• " +

@@ -165,6 +165,15 @@ QStringList LessonRunner::applyState(const Lesson& lesson, std::size_t index) {
     return problems;
 }
 
+void LessonRunner::bringIntoViewAgain(const Lesson& lesson, std::size_t index) {
+    const LessonAction* show = showAction(lesson, index);
+    QString error;
+    if (!show)
+        return;
+    if (const auto targets = parseVisibleTargets(QString::fromStdString(show->value), error))
+        bringIntoView(window_, *targets);
+}
+
 QStringList LessonRunner::hiddenTargets(const Lesson& lesson, std::size_t index) const {
     const LessonAction* show = showAction(lesson, index);
     if (!show)

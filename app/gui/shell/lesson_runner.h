@@ -32,6 +32,9 @@ class LessonRunner {
     // What the step's `show` action names that the window, as laid out now, does not show
     // whole ("the column Error is hidden …"), each with the action's FILE:LINE:COLUMN.
     QStringList hiddenTargets(const Lesson& lesson, std::size_t index) const;
+    // Scrolls what step `index`'s `show` names into view again, once the pages have laid out
+    // their results (a taller Details tab can push a named row out of the table's view).
+    void bringIntoViewAgain(const Lesson& lesson, std::size_t index);
 
   private:
     // Every page as a new window shows it, so that a step looks the same however it was

@@ -124,8 +124,6 @@ DetailPanel::DetailPanel(QWidget* parent) : QWidget(parent) {
     title_ = new QLabel(this);
     title_->setTextFormat(Qt::RichText);
     title_->setWordWrap(true);
-    // Its lines whole: the decode text below gives way first, it scrolls.
-    title_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
     stored_ = new QLabel(this);
     stored_->setObjectName("storedValue");
     stored_->setTextFormat(Qt::RichText);
