@@ -5,6 +5,7 @@
 #include "pages/explorer/detail_panel.h"
 #include "pages/explorer/format_table_model.h"
 #include "pages/explorer/plots_panel.h"
+#include "pages/explorer/table_fit.h"
 #include "shell/main_window.h"
 
 #include "fpx/exact/format_catalogue.h"
@@ -65,18 +66,13 @@ bool wholeInView(const QTableView& table, const QRect& area, const QWidget& wind
     return !area.isEmpty() && shownPart(viewport, window).contains(inWindow);
 }
 
-// The columns whose values the Details tab shows in a line of their own when they step out.
-bool steppedOutToDetails(int column) {
-    return column == FormatTableModel::Value || column == FormatTableModel::Error;
-}
-
 QString columnProblem(const MainWindow& window, const QString& name) {
     const QTableView& table = *window.table();
     const int column = columnNamed(table, name);
     if (column < 0)
         return QString("no column '%1' in the Explorer's table").arg(name);
     const QString title = table.model()->headerData(column, Qt::Horizontal).toString();
-    if (table.isColumnHidden(column) && steppedOutToDetails(column)) {
+    if (table.isColumnHidden(column) && TableFitter::inStoredLine(column)) {
         // Its line at the top of the Details tab stands in for it, for the selected row.
         const QLabel& line = *window.detailPanel()->storedLine();
         if (window.currentPage() != MainWindow::Page::Explorer || !line.isVisible() ||
@@ -185,7 +181,7 @@ void bringIntoView(MainWindow& window, const std::vector<VisibleTarget>& targets
         if (target.kind == VisibleTarget::Kind::Column) {
             const int column = columnNamed(*window.table(), target.name);
             if (column >= 0 && window.table()->isColumnHidden(column) &&
-                steppedOutToDetails(column))
+                TableFitter::inStoredLine(column))
                 window.showLowerTab(0);
         }
         if (target.kind == VisibleTarget::Kind::Row) {

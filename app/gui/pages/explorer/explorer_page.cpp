@@ -119,12 +119,8 @@ ExplorerPage::ExplorerPage(QWidget* parent)
     textDelegate_ = new FocusFrameDelegate(table_);
     table_->setItemDelegate(textDelegate_);
     fitter_ = new TableFitter(table_, bitsDelegate_, [this] { return controller_->formats(); });
-    connect(fitter_, &TableFitter::hiddenColumnsChanged, this, [this] {
-        const std::vector<int> hidden = fitter_->hiddenColumns();
-        detail_->setStoredLineShown(std::ranges::any_of(hidden, [](int c) {
-            return c == FormatTableModel::Value || c == FormatTableModel::Error;
-        }));
-    });
+    connect(fitter_, &TableFitter::hiddenColumnsChanged, this,
+            [this] { detail_->setStoredLineShown(fitter_->storedLineNeeded()); });
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
     table_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);

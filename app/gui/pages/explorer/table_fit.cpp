@@ -46,6 +46,14 @@ bool TableFitter::eventFilter(QObject* watched, QEvent* event) {
     return false;
 }
 
+bool TableFitter::inStoredLine(int column) {
+    return column == FormatTableModel::Value || column == FormatTableModel::Error;
+}
+
+bool TableFitter::storedLineNeeded() const {
+    return std::ranges::any_of(hidden_, &TableFitter::inStoredLine);
+}
+
 int TableFitter::naturalCellWidth(const QFont& font, int cells) {
     // Big cells for the small formats (a projector); for FP32's 33 cells a digit and a
     // margin, for FP64's 65 a digit, so that their rows fit 1024 pixels (beside the Lessons

@@ -36,6 +36,10 @@ class TableFitter : public QObject {
     void fit();
     // The columns stepped out of the table for want of width.
     std::vector<int> hiddenColumns() const { return hidden_; }
+    // Whether `column`, once stepped out, is given by the Details tab's Stored line.
+    static bool inStoredLine(int column);
+    // Whether a column of the Stored line stepped out: the line shows.
+    bool storedLineNeeded() const;
     // The width of a bit cell for a table in `font` whose widest row has `cells` cells: the
     // bits never get narrower than this at a zoom.
     static int naturalCellWidth(const QFont& font, int cells);
