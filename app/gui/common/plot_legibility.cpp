@@ -191,11 +191,11 @@ QString ownText(const QString& shown, const QVariant& stored) {
     return pair.size() == 2 && pair[1] == shown ? pair[0] : shown;
 }
 
-// Titles, footnotes and the labels of horizontal axes break into lines at the width of their place in the layout
-// instead of holding the plot (and so its page and the window) as wide as their longest line:
-// at 150 % a footnote alone is wider than a page beside the Lessons panel. The texts first
-// give up their width, the layout runs, and only then are they wrapped, so that the lines do not
-// depend on what the plot showed before. Whether a text changed.
+// Titles, footnotes and the labels of horizontal axes break into lines at the width of their place
+// in the layout instead of holding the plot (and so its page and the window) as wide as their
+// longest line: at 150 % a footnote alone is wider than a page beside the Lessons panel. The texts
+// first give up their width, the layout runs, and only then are they wrapped, so that the lines do
+// not depend on what the plot showed before. Whether a text changed.
 bool Legibility::wrapTexts() {
     std::vector<QCPTextElement*> texts;
     bool freed = false;
