@@ -88,9 +88,9 @@ shot "$fpx" plot range -o "$plots/range.png"
 shot "$fpx" plot values --formats fp4_e2m1,nf4,int4 -o "$plots/values-fp4-nf4-int4.png"
 shot "$fpx" plot values --formats fp8_e4m3,fp6_e2m3,fp4_e2m1,nf4,int4 --symlog \
     -o "$plots/values-symlog.png"
+shot "$fpx" plot codes --formats fp8_e4m3,fp8_e5m2,fp6_e2m3,fp4_e2m1,int4 -o "$plots/codes.png"
 shot "$fpx" plot memory --params 70B -o "$plots/memory.png"
-shot "$fpx" plot memory --params 70B --training --formats fp32,bf16,fp16,fp8_e4m3 \
-    -o "$plots/memory-training.png"
+shot "$fpx" plot memory --params 70B --recipe training -o "$plots/memory-training.png"
 shot "$explorer" --no-settings --formats fp32,bf16,fp16,fp8_e4m3 --value 0.3952 --plot error \
     --screenshot "$images/explorer-plots.png"
 shot "$explorer" --no-settings --size 1024x768 --formats fp16,bf16,fp8_e4m3,fp4_e2m1,int4,nf4 \

@@ -33,7 +33,7 @@ namespace fpx::cli {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: fpx plot error|ulp|range|values|memory [--formats ID,...] [--range A:B] [--log]\n"
+    "usage: fpx plot error|ulp|range|values|codes|memory [--formats ID,...] [--range A:B] [--log]\n"
     "                [--symlog] [--round MODE] [--overflow POLICY]\n"
     "                [--params N [--recipe NAME] [--adapter-params N|P%] [--gib]]\n"
     "                -o FILE.{png,pdf,svg,csv}\n"
@@ -50,6 +50,8 @@ const char* defaultFormats(plots::PlotKind kind) {
         return "fp64,fp32,tf32,bf16,fp16,fp8_e4m3,fp8_e5m2,fp6_e3m2,fp6_e2m3,fp4_e2m1";
     case plots::PlotKind::Values:
         return "fp4_e2m1,nf4,int4";
+    case plots::PlotKind::Codes:
+        return "fp8_e4m3,fp8_e5m2";
     case plots::PlotKind::Memory:
         return "fp32,bf16,fp16,fp8_e4m3,fp4_e2m1,int8,int4,nf4";
     }

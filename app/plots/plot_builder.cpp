@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "plot_builder.h"
 
+#include "code_map_plot.h"
 #include "plot_frame.h"
 #include "plot_palette.h"
 
@@ -404,59 +405,6 @@ void buildValues(QCustomPlot& plot, const PlotData& data) {
         if (a < b)
             x->setRange(a, b);
     }
-
-    // The 16×16 code map of the first 8-bit format under the number lines (beside them, a
-    // page beside the Lessons panel at 150 % leaves neither any width): row = high nibble,
-    // column = low nibble, coloured by class.
-    for (const FormatSeries& s : data.series) {
-        if (s.codeClasses.size() != 256)
-            continue;
-        auto* rect = new QCPAxisRect(&plot);
-        rect->setObjectName("codeMap");
-        // The row under the number lines' rect (row 0 holds the title): a row of its own, three
-        // quarters as tall as the number lines', four lines of text tall at least.
-        const int row = plot.plotLayout()->rowCount();
-        plot.plotLayout()->addElement(row, 0, rect);
-        plot.plotLayout()->setRowStretchFactor(row, 0.75);
-        const int line = QFontMetrics(plot.font()).height();
-        rect->setMinimumSize(0, 4 * line);
-        rect->setMaximumSize(QWIDGETSIZE_MAX, 16 * line);
-        QCPAxis* cx = rect->axis(QCPAxis::atBottom);
-        QCPAxis* cy = rect->axis(QCPAxis::atLeft);
-        cx->setLabel(QObject::tr("codes of %1: low nibble; grey 0 · pale subnormal · blue "
-                                 "normal · orange ∞ · red NaN")
-                         .arg(s.id));
-        cy->setLabel(QObject::tr("high nibble"));
-        cy->setRangeReversed(true);
-        auto* map = new QCPColorMap(cx, cy);
-        map->setName(s.id + QObject::tr(" codes"));
-        map->data()->setSize(16, 16);
-        map->data()->setRange(QCPRange(0, 15), QCPRange(0, 15));
-        for (int code = 0; code < 256; ++code)
-            map->data()->setCell(code & 15, code >> 4,
-                                 s.codeClasses[static_cast<std::size_t>(code)]);
-        // Classes: 0 zero, 1 subnormal, 2 normal, 3 inf, 4 NaN.
-        QCPColorGradient gradient;
-        gradient.setLevelCount(5);
-        gradient.setColorStops({{0.0, QColor(0x9a, 0xa0, 0xa6)},
-                                {0.25, QColor(0x9c, 0xc8, 0xf0)},
-                                {0.5, QColor(0x3d, 0x7e, 0xe8)},
-                                {0.75, QColor(0xe8, 0x9a, 0x2e)},
-                                {1.0, QColor(0xde, 0x4b, 0x42)}});
-        gradient.setColorInterpolation(QCPColorGradient::ciRGB);
-        map->setGradient(gradient);
-        map->setDataRange(QCPRange(0, 4));
-        map->setInterpolate(false);
-        map->removeFromLegend();
-        QSharedPointer<QCPAxisTickerText> nibbles(new QCPAxisTickerText);
-        for (int n = 0; n < 16; ++n)
-            nibbles->addTick(n, QString::number(n, 16));
-        cx->setTicker(nibbles);
-        cy->setTicker(nibbles);
-        cx->setRange(-0.5, 15.5);
-        cy->setRange(-0.5, 15.5);
-        break;
-    }
 }
 
 // One bar per stored form of the weights, in GB (or GiB); for training, one bar per recipe,
@@ -469,24 +417,20 @@ void buildMemory(QCustomPlot& plot, const PlotData& data) {
     QCPAxis* x = plot.xAxis;
     QCPAxis* y = plot.yAxis;
     const bool training = !r.recipes.empty();
-    const QString count = QString::fromStdString(parameterCountText(r.parameters));
     const bool qlora =
         std::find(r.recipes.begin(), r.recipes.end(), TrainingRecipe::QLora) != r.recipes.end();
-    // Short: every line of it is a line the bars do not get on a projector. Each bar's arrays
-    // and their formats are in the legend.
-    QString label = training
-                        ? QObject::tr("%1 parameters, Adam; activations not counted").arg(count)
-                        : QObject::tr("%1 parameters; activations and KV cache not "
-                                      "counted")
-                              .arg(count);
+    // Short: every line of it is a line the bars do not get on a projector. The count is in the
+    // title, each bar's arrays and their formats (Adam's m and v among them) in the legend.
+    QString label = training ? QObject::tr("activations not counted")
+                             : QObject::tr("activations and KV cache not counted");
     if (qlora)
-        label =
-            QObject::tr("%1 parameters, Adam; QLoRA adapters: %2 (%3); activations not "
-                        "counted")
-                .arg(count, QString::fromStdString(parameterCountText(r.adapters.of(r.parameters))),
-                     QString::fromStdString(adapterSizeText(r.adapters)));
+        label = QObject::tr("QLoRA adapters: %1 (%2); activations not counted")
+                    .arg(QString::fromStdString(parameterCountText(r.adapters.of(r.parameters))),
+                         QString::fromStdString(adapterSizeText(r.adapters)));
     x->setLabel(label);
-    y->setLabel(r.gib ? QObject::tr("GiB (2^30 bytes)") : QObject::tr("GB (10^9 bytes)"));
+    // The unit alone: on a projector the axis is often shorter than "GB (10^9 bytes)", and the
+    // GiB switch's tip says which is which.
+    y->setLabel(memoryUnitName(r.gib));
     QSharedPointer<QCPAxisTickerText> names(new QCPAxisTickerText);
     const int n = static_cast<int>(data.memory.size());
     for (int i = 0; i < n; ++i)
@@ -577,6 +521,14 @@ void placeLegend(QCustomPlot& plot, QCPLayoutGrid* column, bool visible) {
     placeLegendAbove(plot);
 }
 
+// The kind's title; the memory plot's names its parameter count, which its bars are for.
+QString plotTitle(const PlotRequest& request) {
+    if (request.kind == PlotKind::Memory)
+        return QObject::tr("Memory of %1 parameters")
+            .arg(QString::fromStdString(parameterCountText(request.parameters)));
+    return plotKindTitle(request.kind);
+}
+
 } // namespace
 
 void buildPlot(QCustomPlot& plot, const PlotData& data) {
@@ -584,6 +536,9 @@ void buildPlot(QCustomPlot& plot, const PlotData& data) {
     plot.clearGraphs();
     plot.clearPlottables();
     plot.plotLayout()->clear();
+    // Set anew: clear() keeps the spacing, and a legend above the data (placeLegendAbove) sets
+    // it to 0, so a plot built after one would otherwise sit a few pixels higher than fresh.
+    plot.plotLayout()->setRowSpacing(0);
     plot.plotLayout()->addElement(0, 0, new QCPAxisRect(&plot));
     plot.xAxis = plot.axisRect()->axis(QCPAxis::atBottom);
     plot.yAxis = plot.axisRect()->axis(QCPAxis::atLeft);
@@ -604,7 +559,7 @@ void buildPlot(QCustomPlot& plot, const PlotData& data) {
     plot.legend->setVisible(true);
     styleAxisRect(plot.axisRect());
     plot.plotLayout()->insertRow(0);
-    plot.plotLayout()->addElement(0, 0, makeTitle(plot, plotKindTitle(data.request.kind), 12));
+    plot.plotLayout()->addElement(0, 0, makeTitle(plot, plotTitle(data.request), 12));
     bool legend = true;
     switch (data.request.kind) {
     case PlotKind::Error:
@@ -620,6 +575,10 @@ void buildPlot(QCustomPlot& plot, const PlotData& data) {
     case PlotKind::Values:
         buildValues(plot, data);
         legend = false;
+        break;
+    case PlotKind::Codes:
+        buildCodeMaps(plot, data);
+        legend = false; // the classes are named in the key under the maps
         break;
     case PlotKind::Memory:
         buildMemory(plot, data);

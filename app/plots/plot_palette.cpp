@@ -4,6 +4,8 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <numeric>
+#include <vector>
 
 namespace fpx::plots {
 
@@ -156,7 +158,8 @@ void placeLegendAbove(QCustomPlot& plot) {
     if (!legend)
         return;
     QCPLayoutGrid* layout = plot.plotLayout();
-    if (plot.axisRect() && plot.axisRect()->insetLayout()->take(legend))
+    if (plot.axisRect() && plot.axisRect()->insetLayout()->elements(false).contains(legend) &&
+        plot.axisRect()->insetLayout()->take(legend))
         plot.axisRect()->insetLayout()->simplify();
     else if (QCPLayout* beside = legend->layout();
              beside && beside != layout && beside->take(legend))
@@ -190,18 +193,26 @@ void wrapLegendToWidth(QCustomPlot& plot) {
     if (!legend)
         return;
     legend->setMinimumSize(1, 0); // the width is the plot's, whatever the entries' hints
-    int widest = 0;
-    int entries = 0;
+    std::vector<int> widths;
     for (int i = 0; i < legend->elementCount(); ++i)
-        if (QCPLayoutElement* item = legend->elementAt(i)) {
-            widest = std::max(widest, item->minimumOuterSizeHint().width());
-            ++entries;
-        }
-    if (entries == 0)
+        if (QCPLayoutElement* item = legend->elementAt(i))
+            widths.push_back(item->minimumOuterSizeHint().width());
+    if (widths.empty())
         return;
+    // Filled row by row, entry i sits in column i mod c, and each column is as wide as its
+    // widest entry: one long name costs its own column's width, not every column's.
     const int available = plot.width() - legend->margins().left() - legend->margins().right();
-    const int columns = std::clamp(
-        (available + legend->columnSpacing()) / (widest + legend->columnSpacing()), 1, entries);
+    const auto needed = [&](int columns) {
+        std::vector<int> column(std::size_t(columns), 0);
+        for (std::size_t i = 0; i < widths.size(); ++i)
+            column[i % std::size_t(columns)] =
+                std::max(column[i % std::size_t(columns)], widths[i]);
+        return std::accumulate(column.begin(), column.end(), 0) +
+               (columns - 1) * legend->columnSpacing();
+    };
+    int columns = int(widths.size());
+    while (columns > 1 && needed(columns) > available)
+        --columns;
     if (columns != legend->wrap() || legend->fillOrder() != QCPLayoutGrid::foColumnsFirst) {
         legend->setWrap(columns);
         legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true); // lays the entries anew

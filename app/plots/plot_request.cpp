@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "plot_request.h"
 
+#include "fpx/exact/conversion.h"
+
 #include <QObject>
 #include <QTextStream>
 
@@ -19,6 +21,7 @@ constexpr KindName kKinds[] = {
     {PlotKind::Ulp, "ulp", "ULP spacing"},
     {PlotKind::Range, "range", "Range"},
     {PlotKind::Values, "values", "Representable values"},
+    {PlotKind::Codes, "codes", "Code map"},
     {PlotKind::Memory, "memory", "Memory per parameter count"},
 };
 
@@ -64,6 +67,10 @@ PlotSwitches plotSwitches(PlotKind kind) {
         s.logMeaning = QObject::tr("Symmetric logarithmic x axis: small and large values, both "
                                    "signs, together.");
         break;
+    case PlotKind::Codes:
+        s.rangeWhy = QObject::tr("The code map shows every code of each format: no x range.");
+        s.logWhy = QObject::tr("The code map is a grid of codes: no axis to take the log of.");
+        break;
     case PlotKind::Memory:
         s.rangeWhy = QObject::tr("The memory plot has one bar per format: no x range.");
         s.logWhy = QObject::tr("The memory plot's bars are linear in GB, to compare sizes.");
@@ -102,6 +109,8 @@ PlotData computePlotData(const PlotRequest& request) {
             break;
         case PlotKind::Values:
             s.values = finiteValues(spec);
+            break;
+        case PlotKind::Codes:
             s.codeClasses = codeClassMap(spec);
             break;
         case PlotKind::Memory:
@@ -169,6 +178,15 @@ QString plotDataCsv(const PlotData& data) {
         for (const FormatSeries& s : data.series)
             for (double v : s.values)
                 out << s.id << ',' << v << '\n';
+        break;
+    case PlotKind::Codes:
+        out << "format,code,class\n";
+        for (const FormatSeries& s : data.series)
+            for (std::size_t code = 0; code < s.codeClasses.size(); ++code)
+                out << s.id << ',' << code << ','
+                    << QString::fromUtf8(
+                           valueClassName(static_cast<ValueClass>(s.codeClasses[code])))
+                    << '\n';
         break;
     case PlotKind::Memory:
         // Exact bytes (integers), and the plotted size in the chosen unit.

@@ -15,7 +15,7 @@
 
 namespace fpx::plots {
 
-enum class PlotKind { Error, Ulp, Range, Values, Memory };
+enum class PlotKind { Error, Ulp, Range, Values, Codes, Memory };
 
 QString plotKindId(PlotKind kind); // "error", "ulp", …
 std::optional<PlotKind> parsePlotKind(const QString& text);
@@ -62,7 +62,7 @@ struct FormatSeries {
     std::vector<PlotPoint> ulp;
     RangeBar range;
     std::vector<double> values;
-    std::vector<int> codeClasses; // 8-bit formats
+    std::vector<int> codeClasses; // the code map: formats of at most 8 bits
 };
 
 struct PlotData {

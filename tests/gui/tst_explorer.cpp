@@ -457,7 +457,7 @@ void TestExplorer::plotsOfEveryKind() {
     QSignalSpy ready(panel, &PlotsPanel::plotReady);
     for (plots::PlotKind kind :
          {plots::PlotKind::Error, plots::PlotKind::Ulp, plots::PlotKind::Range,
-          plots::PlotKind::Values, plots::PlotKind::Memory}) {
+          plots::PlotKind::Values, plots::PlotKind::Codes, plots::PlotKind::Memory}) {
         ready.clear();
         panel->setKind(kind);
         QVERIFY(ready.wait(30000) || !panel->isComputing());
@@ -479,6 +479,23 @@ void TestExplorer::plotsOfEveryKind() {
             QCOMPARE(plot->graphCount(), 4);
             QCOMPARE(plot->graph(1)->dataCount(), 15); // FP4: ±0 are one point
             break;
+        case plots::PlotKind::Codes: {
+            // One map per format of at most 8 bits (fp8_e4m3, fp4, nf4, int4), a cell a code.
+            QCOMPARE(plot->axisRectCount(), 4);
+            const auto* e4m3 = qobject_cast<QCPColorMap*>(plot->plottable(0));
+            QVERIFY(e4m3);
+            QCOMPARE(e4m3->data()->keySize(), 16);
+            QCOMPARE(e4m3->data()->valueSize(), 16);
+            // 0x7f is E4M3's NaN (class 4), 0x7e its largest normal (class 2), 0x01 subnormal.
+            QCOMPARE(e4m3->data()->cell(15, 7), 4.0);
+            QCOMPARE(e4m3->data()->cell(14, 7), 2.0);
+            QCOMPARE(e4m3->data()->cell(1, 0), 1.0);
+            const auto* fp4 = qobject_cast<QCPColorMap*>(plot->plottable(1));
+            QVERIFY(fp4);
+            QCOMPARE(fp4->data()->keySize(), 16);
+            QCOMPARE(fp4->data()->valueSize(), 1);
+            break;
+        }
         case plots::PlotKind::Memory:
             // One bar per stored form: the six formats, MXFP8 E4M3, MXFP4 and NVFP4.
             QCOMPARE(panel->data().memory.size(), std::size_t{9});

@@ -284,21 +284,38 @@ class TestPlotsSlides : public QObject {
         showKind(panel, plots::PlotKind::Values);
         QCustomPlot* plot = panel->plot();
         QCPAxisRect* lines = plot->axisRect(0);
-        QCPAxisRect* codes = nullptr;
-        for (QCPAxisRect* rect : plot->axisRects())
-            if (rect->objectName() == "codeMap")
-                codes = rect;
-        QVERIFY(codes);
-        // The code map sits under the number lines: beside them, neither has any width left
-        // on a page beside the Lessons panel.
-        QVERIFY(codes->rect().top() > lines->rect().bottom());
+        // The number lines alone: the code map is a plot of its own.
+        QCOMPARE(plot->axisRectCount(), 1);
         // Six rows, each at least a line of text high: the row names do not overlap.
         const int rowHeight = lines->rect().height() / 6;
         const int textHeight = QFontMetrics(plot->yAxis->tickLabelFont()).height();
         QVERIFY2(rowHeight >= textHeight,
                  qPrintable(QString("row %1 px, text %2 px").arg(rowHeight).arg(textHeight)));
-        QVERIFY2(codes->rect().height() >= 16 * 6,
-                 qPrintable(QString::number(codes->rect().height())));
+    }
+
+    void codeMapsTwoARowEachCellVisible() {
+        MainWindow window;
+        window.resize(1024, 768);
+        window.controller()->setFormats(specs("fp16,fp8_e4m3,fp8_e5m2,fp6_e2m3,fp4_e2m1"));
+        window.show();
+        window.showLowerTab(1);
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        PlotsPanel* panel = window.plotsPanel();
+        showKind(panel, plots::PlotKind::Codes);
+        QCustomPlot* plot = panel->plot();
+        // FP16 has no map (65 536 codes); the four small formats two a row.
+        QCOMPARE(plot->axisRectCount(), 4);
+        const QRect e4m3 = plot->axisRect(0)->rect();
+        const QRect e5m2 = plot->axisRect(1)->rect();
+        const QRect fp6 = plot->axisRect(2)->rect();
+        QCOMPARE(e4m3.top(), e5m2.top());
+        QVERIFY(e5m2.left() > e4m3.right());
+        QVERIFY(fp6.top() > e4m3.bottom());
+        // Every cell of an 8-bit map at least two pixels each way: no code is lost to the
+        // rendering.
+        QVERIFY2(e4m3.width() >= 32 && e4m3.height() >= 32,
+                 qPrintable(QString("%1 × %2").arg(e4m3.width()).arg(e4m3.height())));
+        QCOMPARE(plot->axisRect(0)->axis(QCPAxis::atBottom)->label(), QString("fp8_e4m3"));
     }
 
     void memoryParametersTrainingGib() {
