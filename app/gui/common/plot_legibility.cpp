@@ -92,7 +92,12 @@ QMap<double, QString> everyNth(const QCPAxis& axis, const QMap<double, QString>&
 
 bool Legibility::fitTicks(QCPAxis& axis) {
     QSharedPointer<QCPAxisTicker> ticker = axis.ticker();
-    AxisTicks& state = axes_[&axis];
+    // An axis is forgotten as it goes, not at the next layout: a page that rebuilds its plot
+    // may get a new axis at the old one's address, which must not inherit its thinned count.
+    const auto [entry, added] = axes_.try_emplace(&axis);
+    if (added)
+        connect(&axis, &QObject::destroyed, this, [this, key = &axis] { axes_.erase(key); });
+    AxisTicks& state = entry->second;
     // Labels this pass hid (below) are the page's again once the axis has room.
     const bool hidden = state.labelsHidden && !axis.tickLabels();
     state.labelsHidden = false;
@@ -115,16 +120,30 @@ bool Legibility::fitTicks(QCPAxis& axis) {
         QMap<double, QString> kept = state.ownTicks;
         const int inside = int(std::count_if(state.ownTicks.keyBegin(), state.ownTicks.keyEnd(),
                                              [&](double k) { return inRange(axis, k); }));
-        for (int stride = 1; stride <= std::max(1, inside); ++stride) {
-            kept = everyNth(axis, state.ownTicks, stride);
+        // Across, a name of several words may break into lines before any name is dropped: a
+        // bar without its name ("FP8 (TE)") says less than a name on two lines.
+        QMap<double, QString> broken = state.ownTicks;
+        if (axis.orientation() == Qt::Horizontal && axis.tickLabelRotation() == 0)
+            for (QString& label : broken)
+                label.replace(QLatin1Char(' '), QLatin1Char('\n'));
+        const auto collide = [&](const QMap<double, QString>& shown) {
             QVector<double> ticks;
             QVector<QString> labels;
-            for (auto it = kept.begin(); it != kept.end(); ++it) {
+            for (auto it = shown.begin(); it != shown.end(); ++it) {
                 ticks << it.key();
                 labels << it.value();
             }
-            if (!tickLabelsCollide(axis, ticks, labels))
+            return tickLabelsCollide(axis, ticks, labels);
+        };
+        for (int stride = 1; stride <= std::max(1, inside); ++stride) {
+            kept = everyNth(axis, state.ownTicks, stride);
+            if (!collide(kept))
                 break;
+            if (broken != state.ownTicks) {
+                kept = everyNth(axis, broken, stride);
+                if (!collide(kept))
+                    break;
+            }
         }
         state.appliedTicks = kept;
         if (kept == text->ticks())
@@ -291,13 +310,15 @@ void Legibility::drawThinnestOnTop() {
     for (auto& [layer, drawn] : lines) {
         if (!layer || drawn.size() < 2)
             continue;
-        // The layer's own order of these lines (plottable() is the order they were made in).
+        // The layer's own order of these lines.
         std::vector<QCPAbstractPlottable*> current;
         for (QCPLayerable* child : layer->children())
             if (auto* p = qobject_cast<QCPAbstractPlottable*>(child);
                 p && std::find(drawn.begin(), drawn.end(), p) != drawn.end())
                 current.push_back(p);
-        std::vector<QCPAbstractPlottable*> wanted = current;
+        // Lines of one width in the order they were made, not as a previous pass left them: the
+        // same plot then draws the same whatever it showed before.
+        std::vector<QCPAbstractPlottable*> wanted = drawn;
         std::stable_sort(wanted.begin(), wanted.end(),
                          [&](auto* a, auto* b) { return width(a) > width(b); });
         if (wanted == current)
@@ -367,13 +388,6 @@ void Legibility::afterLayout() {
     if (busy_)
         return;
     busy_ = true;
-    // Forget the axes of cleared layouts.
-    std::set<const QCPAxis*> alive;
-    for (QCPAxisRect* rect : plot_->axisRects())
-        for (QCPAxis* axis : rect->axes())
-            alive.insert(axis);
-    std::erase_if(axes_, [&](const auto& entry) { return !alive.contains(entry.first); });
-
     // The legend's place first (out of a column beside the data, the data gets the width),
     // then the texts wrapped to what the layout gives them; a second round settles what the
     // wrapped lines moved. Each round lays out again before the next step measures.

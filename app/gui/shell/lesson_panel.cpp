@@ -3,6 +3,7 @@
 
 #include "common/error_style.h"
 #include "common/page.h"
+#include "common/settled_scroll_bar.h"
 #include "pages/explorer/table_fit.h"
 #include "shell/lesson_prose.h"
 #include "shell/main_window.h"
@@ -104,6 +105,7 @@ LessonPanel::LessonPanel(MainWindow& window)
     steps_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     steps_->setMinimumContentsLength(4);
     prose_->setMinimumWidth(kMinimumWidth);
+    keepScrollBarSettled(*prose_);
     // A long path in a message must not widen the dock; it wraps where it can.
     problemsLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     title_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
@@ -236,6 +238,7 @@ bool LessonPanel::showStep(std::size_t index) {
     }
     stepLabel_->setText(tr("Step %1 of %2").arg(index + 1).arg(lesson_->steps.size()));
     setLessonMarkdown(*prose_->document(), stepMarkdown(*lesson_, index), prose_->palette());
+    settleScrollBar(*prose_);
     previous_->setEnabled(index > 0);
     next_->setEnabled(index + 1 < lesson_->steps.size());
     problems_ = runner_.applyStep(*lesson_, index);
@@ -303,6 +306,9 @@ void LessonPanel::checkShown() {
     hiddenLabel_->setVisible(!hidden_.isEmpty());
     hiddenLabel_->setText(tr("Not on screen whole at this window size and zoom:") + "\n• " +
                           hidden_.join("\n• "));
+    // The prose's room as the step leaves it, the notice included.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    settleScrollBar(*prose_);
 }
 
 void LessonPanel::next() {

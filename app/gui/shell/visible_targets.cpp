@@ -17,6 +17,7 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <limits>
 
 namespace fpx::gui {
 namespace {
@@ -119,27 +120,31 @@ QString tabProblem(const MainWindow& window, const QString& name) {
 QString plotProblem(const MainWindow& window) {
     const QWidget* page = window.hostedPage(window.currentPage());
     bool anyShown = false;
-    bool squeezed = false;
+    // The shortest data of a plot shown whole that is squeezed, and the height it needs.
+    int squeezedTo = -1, needed = 0;
     for (const QCustomPlot* plot : page->findChildren<QCustomPlot*>()) {
         if (!plot->isVisible())
             continue;
         anyShown = true;
         const int line = plot->fontMetrics().height();
+        if (!wholeOnScreen(*plot, window) || plot->height() < line * kLegiblePlotLines)
+            continue;
         // Titles, legend rows and axis labels may take the height: the data must keep some.
-        const bool dataLegible =
-            std::ranges::all_of(plot->axisRects(), [&](const QCPAxisRect* rect) {
-                return !rect->visible() || rect->height() >= line * kLegibleDataLines;
-            });
-        if (wholeOnScreen(*plot, window) && plot->height() >= line * kLegiblePlotLines) {
-            if (dataLegible)
-                return {};
-            squeezed = true;
-        }
+        int shortest = std::numeric_limits<int>::max();
+        for (const QCPAxisRect* rect : plot->axisRects())
+            if (rect->visible())
+                shortest = std::min(shortest, rect->height());
+        if (shortest >= line * kLegibleDataLines)
+            return {};
+        squeezedTo = shortest;
+        needed = line * kLegibleDataLines;
     }
-    if (squeezed)
+    if (squeezedTo >= 0)
         return QString("a plot is shown whole, but its titles, legend and labels leave its data "
-                       "less than %1 lines")
-            .arg(kLegibleDataLines);
+                       "%1 px high, less than %2 lines (%3 px)")
+            .arg(squeezedTo)
+            .arg(kLegibleDataLines)
+            .arg(needed);
     return anyShown ? QString("no plot of the page is shown whole at a legible height")
                     : QString("the page shows no plot");
 }

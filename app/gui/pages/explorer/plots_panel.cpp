@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pages/explorer/plots_panel.h"
 
+#include "common/flow_layout.h"
+#include "common/folding_form.h"
 #include "pages/explorer/explorer_controller.h"
 #include "plot_builder.h"
 #include "plot_palette.h"
@@ -15,6 +17,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QEvent>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -39,6 +42,14 @@ QString groupedInteger(std::uint64_t n) {
     return digits;
 }
 
+// `field` after its `label`, as one control of a row that breaks.
+void labelled(QWidget& group, const QString& label, QWidget* field) {
+    auto* layout = new QHBoxLayout(&group);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(new QLabel(label, &group));
+    layout->addWidget(field);
+}
+
 } // namespace
 
 PlotsPanel::PlotsPanel(ExplorerController* controller, QWidget* parent)
@@ -46,22 +57,23 @@ PlotsPanel::PlotsPanel(ExplorerController* controller, QWidget* parent)
       runner_(
           this, [this](plots::PlotData data) { applyResult(std::move(data)); },
           [this](const std::string& message) {
-              status_->setText(QStringLiteral("⚠ ") + QString::fromStdString(message));
+              showStatus(QStringLiteral("⚠ ") + QString::fromStdString(message));
               emit plotReady();
           }) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    auto* bar = new QHBoxLayout;
     kindBox_ = new QComboBox(this);
     kindBox_->setObjectName("plotKind");
-    for (plots::PlotKind k : {plots::PlotKind::Error, plots::PlotKind::Ulp, plots::PlotKind::Range,
-                              plots::PlotKind::Values, plots::PlotKind::Memory})
+    for (plots::PlotKind k :
+         {plots::PlotKind::Error, plots::PlotKind::Ulp, plots::PlotKind::Range,
+          plots::PlotKind::Values, plots::PlotKind::Codes, plots::PlotKind::Memory})
         kindBox_->addItem(plots::plotKindTitle(k), static_cast<int>(k));
     kindBox_->setToolTip(
         tr("Rounding error: the sawtooth of stored − x, and the relative error against ε/2.\n"
            "ULP spacing: the gap between neighbours, a staircase in magnitude.\n"
            "Range: smallest subnormal, smallest normal and largest value, with decimal digits.\n"
            "Representable values: every value of small formats on one line.\n"
+           "Code map: every code of small formats in a grid, coloured by what it decodes to.\n"
            "Memory: bytes for N parameters, block scales included; for training, by recipe."));
     fromEdit_ = new QLineEdit(QStringLiteral("0.0625"), this);
     toEdit_ = new QLineEdit(QStringLiteral("8"), this);
@@ -75,10 +87,8 @@ PlotsPanel::PlotsPanel(ExplorerController* controller, QWidget* parent)
     logBox_ = new QCheckBox(tr("log x"), this);
     logBox_->setObjectName("plotLog");
     // The memory plot's own controls, shown in place of the x range when it is up.
-    memoryControls_ = new QWidget(this);
-    auto* memoryLayout = new QHBoxLayout(memoryControls_);
-    memoryLayout->setContentsMargins(0, 0, 0, 0);
-    parametersBox_ = new QComboBox(memoryControls_);
+    parametersControls_ = new QWidget(this);
+    parametersBox_ = new QComboBox(parametersControls_);
     parametersBox_->setObjectName("plotParameters");
     parametersBox_->setEditable(true);
     parametersBox_->addItems({"1B", "7B", "70B", "405B"});
@@ -88,7 +98,7 @@ PlotsPanel::PlotsPanel(ExplorerController* controller, QWidget* parent)
                                   "350M, 1.5T or 7e9."));
     // Inference by format, or training by recipe: a recipe fixes the format of every array it
     // stores, so the formats shown play no part in it.
-    recipeBox_ = new QComboBox(memoryControls_);
+    recipeBox_ = new QComboBox(this);
     recipeBox_->setObjectName("plotRecipe");
     recipeBox_->addItem(tr("inference"), QStringLiteral("inference"));
     recipeBox_->addItem(tr("training: BF16 mixed"), QStringLiteral("bf16-mixed"));
@@ -103,7 +113,8 @@ PlotsPanel::PlotsPanel(ExplorerController* controller, QWidget* parent)
            "for the matrix multiplies; gradients stay BF16.\n"
            "QLoRA: frozen NF4 weights (double-quantized absmax) without gradients; BF16 "
            "adapters with BF16 gradients and FP32 Adam m and v."));
-    adaptersBox_ = new QComboBox(memoryControls_);
+    adaptersControls_ = new QWidget(this);
+    adaptersBox_ = new QComboBox(adaptersControls_);
     adaptersBox_->setObjectName("plotAdapters");
     adaptersBox_->setEditable(true);
     adaptersBox_->addItems({"0.5%", "1%", "2%"});
@@ -111,17 +122,13 @@ PlotsPanel::PlotsPanel(ExplorerController* controller, QWidget* parent)
     adaptersBox_->setToolTip(tr("QLoRA's adapter parameters: a share of the model's (0.5%) or a "
                                 "count (40M). Rank 16 on every linear layer of a LLaMA-style "
                                 "model is about 0.3 % (70B) to 0.6 % (7B)."));
-    adaptersLabel_ = new QLabel(tr("adapters"), memoryControls_);
-    gibBox_ = new QCheckBox(tr("GiB"), memoryControls_);
+    gibBox_ = new QCheckBox(tr("GiB"), this);
     gibBox_->setObjectName("plotGib");
     gibBox_->setToolTip(tr("Bars in GiB (2^30 bytes) instead of GB (10^9 bytes)."));
-    memoryLayout->addWidget(new QLabel(tr("parameters"), memoryControls_));
-    memoryLayout->addWidget(parametersBox_);
-    memoryLayout->addWidget(recipeBox_);
-    memoryLayout->addWidget(adaptersLabel_);
-    memoryLayout->addWidget(adaptersBox_);
-    memoryLayout->addWidget(gibBox_);
-    memoryControls_->hide();
+    labelled(*parametersControls_, tr("parameters"), parametersBox_);
+    labelled(*adaptersControls_, tr("adapters"), adaptersBox_);
+    for (QWidget* memory : memoryControls())
+        memory->hide();
     rubberBand_ = new QToolButton(this);
     rubberBand_->setText(tr("Zoom box"));
     rubberBand_->setCheckable(true);
@@ -145,7 +152,6 @@ PlotsPanel::PlotsPanel(ExplorerController* controller, QWidget* parent)
             });
     }
     export_->setMenu(exportMenu);
-    status_ = new QLabel(this);
     // The x range and log switch mean nothing on the memory plot: its own controls take their
     // place, so that the bar fits a 1024-pixel window at 150 %.
     rangeControls_ = new QWidget(this);
@@ -156,34 +162,38 @@ PlotsPanel::PlotsPanel(ExplorerController* controller, QWidget* parent)
     rangeLayout->addWidget(new QLabel(tr("to"), rangeControls_));
     rangeLayout->addWidget(toEdit_);
     rangeLayout->addWidget(logBox_);
-    // Two rows: what is plotted, then what to do with the view. In one row they ask for more
-    // width than the Explorer has beside the Lessons panel on a 1024-pixel projector, and the
-    // page would scroll sideways.
-    // The boxes ask for their whole text but give way to about a dozen characters (their text
-    // cut) on a narrow page: at 150 % beside the Lessons panel the memory row is wider than
-    // the page.
+    // What is plotted, then what to do with the view, in rows that break where the page is
+    // narrow: in one row they ask for more width than the Explorer has beside the Lessons
+    // panel on a 1024-pixel projector. The boxes ask for their whole text but give way to
+    // about a dozen characters (their text cut).
     for (QComboBox* box : {kindBox_, recipeBox_})
         box->setMinimumWidth(box->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 12);
-    bar->addWidget(kindBox_);
-    bar->addWidget(rangeControls_);
-    bar->addWidget(memoryControls_);
-    bar->addStretch();
-    auto* tools = new QHBoxLayout;
-    // A long message wraps rather than widen the page.
-    status_->setWordWrap(true);
-    status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    tools->addWidget(status_, 1);
-    tools->addWidget(rubberBand_);
-    tools->addWidget(reset_);
-    tools->addWidget(export_);
+    auto* bar = new FlowLayout;
+    const std::array<QWidget*, 9> controls{kindBox_,
+                                           rangeControls_,
+                                           parametersControls_,
+                                           recipeBox_,
+                                           adaptersControls_,
+                                           gibBox_,
+                                           rubberBand_,
+                                           reset_,
+                                           export_};
+    for (QWidget* control : controls)
+        bar->addWidget(control);
     layout->addLayout(bar);
-    layout->addLayout(tools);
     plot_ = new QCustomPlot(this);
     plot_->setObjectName("plot");
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom | QCP::iSelectAxes |
                            QCP::iSelectLegend | QCP::iSelectPlottables);
     plot_->setMinimumHeight(220);
     layout->addWidget(plot_, 1);
+    // The status (computing…, or what is wrong with the range) is one line over the plot's top
+    // edge, the whole message on hover: its text never moves the controls or the plot.
+    status_ = new StatusLine(plot_);
+    status_->setObjectName("plotStatus");
+    status_->setAutoFillBackground(true);
+    status_->hide();
+    plot_->installEventFilter(this);
 
     connect(kindBox_, &QComboBox::currentIndexChanged, this, [this](int i) {
         setKind(static_cast<plots::PlotKind>(kindBox_->itemData(i).toInt()));
@@ -275,12 +285,12 @@ void PlotsPanel::updateSwitches() {
     logBox_->setEnabled(sw.log);
     logBox_->setToolTip(sw.log ? sw.logMeaning : sw.logWhy);
     logBox_->setText(request_.kind == plots::PlotKind::Values ? tr("symmetric log") : tr("log x"));
-    memoryControls_->setVisible(request_.kind == plots::PlotKind::Memory);
+    for (QWidget* memory : memoryControls())
+        memory->setVisible(request_.kind == plots::PlotKind::Memory);
     rangeControls_->setVisible(request_.kind != plots::PlotKind::Memory);
     const QString recipe = recipeBox_->currentData().toString();
     const bool qlora = recipe == "qlora" || recipe == "training";
-    adaptersLabel_->setVisible(qlora);
-    adaptersBox_->setVisible(qlora);
+    adaptersControls_->setVisible(request_.kind == plots::PlotKind::Memory && qlora);
 }
 
 bool PlotsPanel::setParameters(const QString& text, QString* error) {
@@ -301,7 +311,7 @@ bool PlotsPanel::setParameters(const QString& text, QString* error) {
 void PlotsPanel::onParametersEdited() {
     QString error;
     if (!setParameters(parametersBox_->currentText(), &error)) {
-        status_->setText(error);
+        showStatus(error);
         parametersBox_->setToolTip(error);
     }
 }
@@ -328,7 +338,7 @@ QString PlotsPanel::adapterParams() const {
 void PlotsPanel::onAdaptersEdited() {
     QString error;
     if (!setAdapterParams(adaptersBox_->currentText(), &error)) {
-        status_->setText(error);
+        showStatus(error);
         adaptersBox_->setToolTip(error);
     }
 }
@@ -411,23 +421,45 @@ void PlotsPanel::recompute() {
     if (request_.kind == plots::PlotKind::Error && request_.logarithmic && request_.from <= 0)
         request_.logarithmic = false;
     // Values and code maps only make sense for small formats.
-    if (request_.kind == plots::PlotKind::Values) {
+    if (request_.kind == plots::PlotKind::Values || request_.kind == plots::PlotKind::Codes) {
         std::vector<FormatSpec> small;
         for (const FormatSpec& spec : request_.formats)
             if (spec.totalBits() <= 8)
                 small.push_back(spec);
         request_.formats = small;
     }
-    status_->setText(tr("computing…"));
+    showStatus(tr("computing…"));
     // A plot already in flight is dropped when it is done; this one follows it.
     runner_.start([request = request_](JobControl&) { return plots::computePlotData(request); });
+}
+
+std::array<QWidget*, 4> PlotsPanel::memoryControls() const {
+    return {parametersControls_, recipeBox_, adaptersControls_, gibBox_};
+}
+
+void PlotsPanel::showStatus(const QString& text) {
+    status_->setStatus(text);
+    status_->setVisible(!text.isEmpty());
+    placeStatus();
+}
+
+void PlotsPanel::placeStatus() {
+    const int height = status_->sizeHint().height();
+    status_->setGeometry(0, 0, plot_->width(), height);
+    status_->raise();
+}
+
+bool PlotsPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == plot_ && event->type() == QEvent::Resize)
+        placeStatus();
+    return QWidget::eventFilter(watched, event);
 }
 
 void PlotsPanel::applyResult(plots::PlotData data) {
     data_ = std::move(data);
     plots::buildPlot(*plot_, data_);
     updateMarker();
-    status_->clear();
+    showStatus({});
     emit plotReady();
 }
 

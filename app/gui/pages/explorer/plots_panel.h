@@ -6,6 +6,7 @@
 
 #include <QWidget>
 
+#include <array>
 #include <map>
 
 class QCheckBox;
@@ -15,6 +16,10 @@ class QLabel;
 class QLineEdit;
 class QPushButton;
 class QToolButton;
+
+namespace fpx::gui {
+class StatusLine;
+}
 
 namespace fpx::gui {
 
@@ -71,6 +76,8 @@ class PlotsPanel : public QWidget {
   protected:
     // Plots are computed only while visible: hidden, a change just marks them stale.
     void showEvent(QShowEvent* event) override;
+    // Keeps the status line along the plot's top edge.
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
   private:
     void applyResult(plots::PlotData data);
@@ -78,6 +85,11 @@ class PlotsPanel : public QWidget {
     void onMouseMove(QMouseEvent* event);
     void onSelectionChanged();
     void updateSwitches();
+    // What only the memory plot has, in the order of the controls' row.
+    std::array<QWidget*, 4> memoryControls() const;
+    // Over the plot's top edge, hidden when empty.
+    void showStatus(const QString& text);
+    void placeStatus();
     void onParametersEdited();
     void onAdaptersEdited();
 
@@ -93,16 +105,16 @@ class PlotsPanel : public QWidget {
     QComboBox* parametersBox_;
     QComboBox* recipeBox_;
     QComboBox* adaptersBox_;
-    QLabel* adaptersLabel_;
     QCheckBox* gibBox_;
-    QWidget* memoryControls_;
-    QWidget* rangeControls_; // the x range and log switch, hidden on the memory plot
+    QWidget* parametersControls_; // "parameters" and its box
+    QWidget* adaptersControls_;   // "adapters" and its box, for the QLoRA recipes
+    QWidget* rangeControls_;      // the x range and log switch, hidden on the memory plot
     // Each kind's x range as typed, so that switching kinds keeps what was set for each.
     std::map<plots::PlotKind, std::pair<QString, QString>> ranges_;
     QToolButton* rubberBand_;
     QPushButton* reset_;
     QToolButton* export_;
-    QLabel* status_;
+    StatusLine* status_;
     // Declared last, destroyed first: it waits for its job before the widgets go.
     BackgroundRunner<plots::PlotData> runner_;
 };
