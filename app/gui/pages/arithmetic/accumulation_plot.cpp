@@ -184,13 +184,19 @@ void drawAccumulation(QCustomPlot& plot, const AccumulationLabResult& result) {
     }
     // Both plots over the same whole decades of N; y with a margin so that the first point
     // and the markers are not on the frame.
+    // The decades from the runs' trace points themselves, not from the axis's rescale, which
+    // leaves the range as it was when it finds nothing positive and so depends on the plot's past.
     QCPAxis* sumX = sumRect->axis(QCPAxis::atBottom);
-    sumX->rescale(true);
-    if (sumX->range().lower > 0) {
-        const double low = std::pow(10, std::floor(std::log10(sumX->range().lower)));
-        const double high = std::pow(10, std::ceil(std::log10(sumX->range().upper) + 1e-9));
-        sumX->setRange(low, high);
-    }
+    double first = HUGE_VAL, last = 0;
+    for (const AccumulationLabRun& run : result.runs)
+        for (const TracePoint& p : run.result.trace)
+            if (p.terms > 0) {
+                first = std::min(first, static_cast<double>(p.terms));
+                last = std::max(last, static_cast<double>(p.terms));
+            }
+    if (last > 0)
+        sumX->setRange(std::pow(10, std::floor(std::log10(first))),
+                       std::pow(10, std::ceil(std::log10(last) + 1e-9)));
     errorRect->axis(QCPAxis::atBottom)->setRange(sumX->range());
     for (QCPAxis* axis : {sumY, errorY}) {
         axis->rescale(true);
