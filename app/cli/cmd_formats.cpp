@@ -69,6 +69,8 @@ std::string_view kindName(FormatKind kind) {
 std::string_view encodingName(const FormatSpec& spec) {
     if (spec.kind != FormatKind::BinaryFloat)
         return "none";
+    if (spec.infinityAtTop)
+        return spec.isSigned ? "p3109-signed-extended" : "p3109-unsigned-extended";
     switch (spec.specials) {
     case SpecialEncoding::Ieee:
         return "ieee";
@@ -190,8 +192,8 @@ void renderFormatsText(const FormatsReport& report, const TerminalStyle& style, 
     }
     table.print(out, style.enabled);
     out << "\nInteger formats show levels; their values are level × scale (default 1/qmax)."
-        << "\nCustom formats: e<E>m<M>[b<bias>][fn|fnuz|fnu|f], int<N>, uint<N> (see fpx "
-           "--help).\n";
+        << "\nCustom formats: e<E>m<M>[b<bias>][fn|fnuz|fnu|f], int<N>, uint<N>, and IEEE "
+           "P3109's binary<K>p<P><s|u><e|f> (see fpx --help).\n";
 }
 
 } // namespace

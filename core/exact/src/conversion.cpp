@@ -31,17 +31,28 @@ bool isOdd(const BigInt& x) {
     return boost::multiprecision::bit_test(x, 0);
 }
 
-// Whether the kept magnitude must be incremented by one unit in the last place.
-// `tiesAwayInNearestEven` covers formats of precision 1 (E8M0): every significand is the
-// digit 1, so "even" is meaningless; OCP, PyTorch and ml_dtypes round those ties up.
-bool shouldIncrement(const Truncation& t, bool negative, const RoundingOptions& options,
-                     bool tiesAwayInNearestEven) {
+// Whether the kept code is odd, for ties to even and round to odd. With fraction bits its last
+// bit is the significand's. Without (precision 1) every significand is the digit 1: P3109 reads
+// the code's own last bit, the exponent field's (`biased`, that of the binade kept), zero being
+// even; elsewhere "even" is meaningless and OCP, PyTorch and ml_dtypes round E8M0's ties up,
+// as if the kept value were odd.
+bool keptIsOdd(const Truncation& t, const FormatSpec& spec, std::int64_t biased) {
+    if (spec.fractionBits > 0)
+        return isOdd(t.kept);
+    if (spec.evenCodeTies)
+        return t.kept != 0 && (biased & 1) != 0;
+    return true;
+}
+
+// Whether the kept magnitude must be incremented by one unit in the last place; `odd` says
+// whether the kept code is odd (keptIsOdd).
+bool shouldIncrement(const Truncation& t, bool negative, const RoundingOptions& options, bool odd) {
     if (!t.inexact())
         return false;
     switch (options.mode) {
     case RoundingMode::NearestEven: {
         const int c = t.compareHalf();
-        return c > 0 || (c == 0 && (tiesAwayInNearestEven || isOdd(t.kept)));
+        return c > 0 || (c == 0 && odd);
     }
     case RoundingMode::NearestAway:
         return t.compareHalf() >= 0;
@@ -52,7 +63,7 @@ bool shouldIncrement(const Truncation& t, bool negative, const RoundingOptions& 
     case RoundingMode::TowardNegative:
         return negative;
     case RoundingMode::ToOdd:
-        return !isOdd(t.kept);
+        return !odd;
     case RoundingMode::Stochastic:
         // Up with probability remainder/divisor:  randomBits / 2^64 < remainder / divisor.
         return BigInt(options.randomBits) * t.divisor < (t.remainder << 64);
@@ -163,9 +174,8 @@ Conversion roundFloat(const ExactValue& x, const FloatGeometry& g, const Roundin
 
     // Step 3: round. An increment may carry into the next binade:
     //    1.1111111 + 0.0000001 = 10.0000000  → significand 1.0000000, exponent + 1
-    const bool tiesAway = spec.fractionBits == 0;
     BigInt significand = t.kept;
-    if (shouldIncrement(t, negative, options, tiesAway))
+    if (shouldIncrement(t, negative, options, keptIsOdd(t, spec, binade + spec.bias)))
         significand += 1;
     std::int64_t exponent = binade;
     if (significand == g.carrySignificand) {
@@ -188,7 +198,8 @@ Conversion roundFloat(const ExactValue& x, const FloatGeometry& g, const Roundin
             // Only a value just below 2^emin can round up to it at full precision.
             const Truncation full = truncateAt(magnitude, log2 - spec.fractionBits);
             BigInt rounded = full.kept;
-            if (shouldIncrement(full, negative, options, tiesAway))
+            if (shouldIncrement(full, negative, options,
+                                keptIsOdd(full, spec, g.minExponent - 1 + spec.bias)))
                 rounded += 1;
             tiny = rounded != g.carrySignificand;
         }
@@ -254,7 +265,7 @@ Conversion roundInteger(const ExactValue& x, const FormatSpec& spec,
         const Truncation t = truncateAt(q.abs(), 0);
         flags.inexact = t.inexact();
         level = t.kept;
-        if (shouldIncrement(t, negative, options, false))
+        if (shouldIncrement(t, negative, options, isOdd(t.kept)))
             level += 1;
         if (negative)
             level = -level;
@@ -483,6 +494,11 @@ DecodedCode decodeFloat(const FormatSpec& spec, Code code) {
         break;
     case SpecialEncoding::None:
         break;
+    }
+    if (spec.infinityAtTop && (code & ~spec.signBit()) == g.maxCode + 1) {
+        d.valueClass = ValueClass::Infinity;
+        d.value = ExactValue::infinity(d.sign);
+        return d;
     }
 
     if (spec.exponentZeroIsSubnormal && d.exponentField == 0) {

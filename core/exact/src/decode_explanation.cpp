@@ -40,13 +40,17 @@ std::string explainDecode(const FormatSpec& spec, const DecodedCode& d) {
                    "an invalid operand, treated as NaN";
         switch (spec.specials) {
         case SpecialEncoding::NanAtAllOnes:
-            return "all exponent and mantissa bits set: NaN (this format has no infinity)";
+            return spec.infinityAtTop
+                       ? "every bit set: the only NaN (∞ is the code just below)"
+                       : "all exponent and mantissa bits set: NaN (this format has no infinity)";
         case SpecialEncoding::NanAtNegativeZero:
             return "sign set, everything else clear: the only NaN (no -0 in this format)";
         default:
             return "exponent field all ones, mantissa " + fraction + " ≠ 0: NaN";
         }
     case ValueClass::Infinity:
+        if (spec.infinityAtTop)
+            return "the largest code of its sign: " + value + " (P3109 extended format)";
         return "exponent field all ones, mantissa 0: " + value;
     case ValueClass::Zero:
         return "exponent field 0, mantissa 0: " + value;

@@ -7,26 +7,23 @@ namespace {
 
 // The largest exponent field and fraction of a finite value, read off the special encoding:
 //   Ieee          the all-ones exponent is ∞/NaN         → exponent ≤ all-ones − 1
-//   NanAtAllOnes  only the all-ones code is NaN           → fraction ≤ all-ones − 1 there
-//                 (with no fraction bits, as E8M0, the whole top exponent is NaN)
-//   others        every code with the top exponent is finite
+//   otherwise     the magnitude codes count down from all ones past the specials at the top:
+//                 NanAtAllOnes's NaN (11…11), then P3109's ∞ (11…10 unsigned, 011…1 signed);
+//                 a borrow out of the fraction takes the exponent down (E8M0: 1111 1110)
 void largestFiniteFields(const FormatSpec& spec, Code& exponentField, Code& fraction) {
-    exponentField = spec.exponentFieldMax();
-    fraction = spec.fractionMask();
-    switch (spec.specials) {
-    case SpecialEncoding::Ieee:
-        exponentField -= 1;
-        break;
-    case SpecialEncoding::NanAtAllOnes:
-        if (spec.fractionBits == 0)
-            exponentField -= 1;
-        else
-            fraction -= 1;
-        break;
-    case SpecialEncoding::NanAtNegativeZero:
-    case SpecialEncoding::None:
-        break;
+    const int stored = spec.storedSignificandBits();
+    if (spec.specials == SpecialEncoding::Ieee) {
+        exponentField = spec.exponentFieldMax() - 1;
+        fraction = spec.fractionMask();
+        return;
     }
+    Code magnitude = lowBitsMask(spec.exponentBits + stored);
+    if (spec.specials == SpecialEncoding::NanAtAllOnes)
+        magnitude -= 1;
+    if (spec.infinityAtTop)
+        magnitude -= 1;
+    exponentField = magnitude >> stored;
+    fraction = magnitude & spec.fractionMask();
 }
 
 } // namespace
@@ -49,6 +46,8 @@ Code FloatGeometry::zeroCode(bool negative) const {
 }
 
 Code FloatGeometry::infinityCode(bool negative) const {
+    if (spec.infinityAtTop)
+        return signBitIf(negative) | (maxCode + 1);
     const Code integerBit = spec.explicitIntegerBit ? hiddenBit : Code(0);
     return signBitIf(negative) | (spec.exponentFieldMax() << spec.storedSignificandBits()) |
            integerBit;

@@ -215,7 +215,7 @@ FormatLookup fail(std::string message) {
 
 constexpr const char* kSpecHelp =
     "expected a built-in id (see `fpx formats`) or a spec such as e5m10, e4m3fn, e5m2fnuz, "
-    "e4m3b11fnuz, e8m0fnu, e3m2f, int6, uint3";
+    "e4m3b11fnuz, e8m0fnu, e3m2f, int6, uint3, or a P3109 format such as binary8p3se";
 
 FormatLookup parseIntegerSpec(std::string_view key, std::string_view original) {
     const bool isSigned = !key.starts_with("u");
@@ -308,6 +308,52 @@ FormatLookup parseFloatSpec(std::string_view key, std::string_view original) {
     return FormatLookup{std::move(s), {}};
 }
 
+// IEEE P3109's binary<K>p<P><s|u><e|f> (docs/behaviour.md, "IEEE P3109 formats"): K bits of precision P,
+// signed or unsigned, extended (with ∞) or finite. Signed: K − P exponent bits, bias 2^(K−P−1),
+// NaN at 100…0 and no −0; unsigned: K − P + 1 exponent bits, bias 2^(K−P), NaN at 11…11.
+// The trailing significand has P − 1 bits; an extended format's ∞ is the code of each sign just
+// below the NaN. Ties to even go to the even code, also at P = 1.
+FormatLookup parseP3109Spec(std::string_view key, std::string_view original) {
+    const std::string name(original);
+    const std::string help =
+        "format '" + name +
+        "': a P3109 format is binary<K>p<P> then s or u (signed, unsigned) then e or f "
+        "(extended, finite), such as binary8p3se or binary8p4uf";
+    std::size_t pos = std::string_view("binary").size();
+    const auto k = readNumber(key, pos);
+    if (!k || pos >= key.size() || key[pos] != 'p')
+        return fail(help);
+    ++pos;
+    const auto p = readNumber(key, pos);
+    if (!p || key.size() != pos + 2)
+        return fail(help);
+    const char signedness = key[pos];
+    const char domain = key[pos + 1];
+    if ((signedness != 's' && signedness != 'u') || (domain != 'e' && domain != 'f'))
+        return fail(help);
+    const bool isSigned = signedness == 's';
+    if (*k < 3 || *k > 16)
+        return fail("format '" + name + "': P3109 formats have K = 3 to 16 bits");
+    const int maxPrecision = isSigned ? *k - 1 : *k;
+    if (*p < 1 || *p > maxPrecision)
+        return fail("format '" + name + "': the precision P of a " +
+                    std::string(isSigned ? "signed" : "unsigned") + " K = " + std::to_string(*k) +
+                    " format is 1 to " + std::to_string(maxPrecision));
+    const int exponentBits = isSigned ? *k - *p : *k - *p + 1;
+    const std::string id =
+        "binary" + std::to_string(*k) + "p" + std::to_string(*p) + signedness + domain;
+    FormatSpec s = binaryFloat(
+        id, "P3109 " + id, exponentBits, *p - 1, 1 << (exponentBits - 1),
+        isSigned ? SpecialEncoding::NanAtNegativeZero : SpecialEncoding::NanAtAllOnes, {},
+        std::string("IEEE P3109 ") + (isSigned ? "signed" : "unsigned") + ", " +
+            (domain == 'e' ? "extended (±∞)" : "finite (no ∞)") +
+            " format for machine learning: one zero, one NaN");
+    s.isSigned = isSigned;
+    s.infinityAtTop = domain == 'e';
+    s.evenCodeTies = *p == 1; // with fraction bits the even code is the even significand
+    return FormatLookup{std::move(s), {}};
+}
+
 } // namespace
 
 const std::vector<FormatSpec>& builtinFormats() {
@@ -331,6 +377,8 @@ FormatLookup findFormat(std::string_view name) {
         return parseFloatSpec("e4m3b7", name);
     if (key.starts_with("int") || key.starts_with("uint"))
         return parseIntegerSpec(key, trim(name));
+    if (key.starts_with("binary") && key.size() > 6 && key[6] >= '0' && key[6] <= '9')
+        return parseP3109Spec(key, trim(name));
     if (key.starts_with("e") && key.size() > 1 && key[1] >= '0' && key[1] <= '9')
         return parseFloatSpec(key, trim(name));
     return fail("unknown format '" + std::string(trim(name)) + "': " + kSpecHelp);
@@ -394,6 +442,9 @@ std::string specString(const FormatSpec& spec) {
     case FormatKind::BinaryFloat:
         break;
     }
+    // P3109's ∞ below the NaN and its ties at precision 1 have no e<E>m<M> spelling: its id.
+    if (spec.infinityAtTop || spec.evenCodeTies)
+        return spec.id;
     // Always with the bias, so that the string never names a built-in through its alias.
     return "e" + std::to_string(spec.exponentBits) + "m" + std::to_string(spec.fractionBits) + "b" +
            std::to_string(spec.bias) + std::string(specialsSuffix(spec));
@@ -412,7 +463,8 @@ bool sameEncoding(const FormatSpec& a, const FormatSpec& b) {
     }
     return a.exponentBits == b.exponentBits && a.fractionBits == b.fractionBits &&
            a.explicitIntegerBit == b.explicitIntegerBit && a.bias == b.bias &&
-           a.specials == b.specials && a.exponentZeroIsSubnormal == b.exponentZeroIsSubnormal;
+           a.specials == b.specials && a.exponentZeroIsSubnormal == b.exponentZeroIsSubnormal &&
+           a.infinityAtTop == b.infinityAtTop && a.evenCodeTies == b.evenCodeTies;
 }
 
 std::string fieldsName(const FormatSpec& spec) {
@@ -421,7 +473,8 @@ std::string fieldsName(const FormatSpec& spec) {
     const std::string_view suffix = specialsSuffix(spec);
     return "e" + std::to_string(spec.exponentBits) + "m" + std::to_string(spec.fractionBits) +
            " b=" + std::to_string(spec.bias) + " " +
-           (suffix.empty() ? std::string("ieee") : std::string(suffix));
+           (suffix.empty() ? std::string("ieee") : std::string(suffix)) +
+           (spec.infinityAtTop ? " ∞" : "");
 }
 
 FormatListLookup findFormats(std::string_view commaSeparated) {

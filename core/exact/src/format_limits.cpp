@@ -53,6 +53,8 @@ FormatLimits floatLimits(const FormatSpec& spec) {
     case SpecialEncoding::None:
         break;
     }
+    if (spec.infinityAtTop)
+        l.infinityCount = signs;
     l.zeroCount = spec.hasZero() ? (spec.hasNegativeZero() ? 2 : 1) : 0;
     l.finiteCount = l.codeCount - l.nanCount - l.infinityCount;
     return l;

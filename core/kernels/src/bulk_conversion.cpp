@@ -72,9 +72,10 @@ std::optional<kernels::EncodeParams> encodeParams(const FormatSpec& target,
         const int m = target.fractionBits;
         const int minExponent = target.minExponent();
         // Normal results must come from FP32 normals and the shift must drop at least a bit.
+        // P3109's ∞ below the NaN and its even-code ties at precision 1 are the exact core's.
         if (!target.isSigned || target.explicitIntegerBit || !target.exponentZeroIsSubnormal ||
             target.exponentBits > 8 || m > 22 || minExponent < -126 || target.bias > 127 ||
-            target.totalBits() > 32)
+            target.totalBits() > 32 || target.infinityAtTop || target.evenCodeTies)
             return std::nullopt;
         // Nearest-even adds 2^(emin − M + 23) in FP32, and twice it must be finite too. Only
         // formats with a negative bias (e4m3b-120: emin = 121) fall outside; the exact core
@@ -197,7 +198,7 @@ std::optional<kernels::FloatDecodeParams> floatDecodeParams(const FormatSpec& so
     const int m = source.fractionBits;
     if (source.kind != FormatKind::BinaryFloat || !source.isSigned || source.explicitIntegerBit ||
         !source.exponentZeroIsSubnormal || source.exponentBits > 8 || m > 23 ||
-        source.totalBits() > 32)
+        source.totalBits() > 32 || source.infinityAtTop)
         return std::nullopt;
     // Every value must be an FP32 value built by the formula: the largest binade at most
     // FP32's (2^127), and subnormals either FP32 normals (emin − M ≥ −126) or, with BF16's

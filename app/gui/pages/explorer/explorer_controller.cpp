@@ -142,6 +142,7 @@ bool sameFormat(const FormatSpec& a, const FormatSpec& b) {
         a.exponentBits != b.exponentBits || a.fractionBits != b.fractionBits ||
         a.explicitIntegerBit != b.explicitIntegerBit || a.bias != b.bias ||
         a.specials != b.specials || a.exponentZeroIsSubnormal != b.exponentZeroIsSubnormal ||
+        a.infinityAtTop != b.infinityAtTop || a.evenCodeTies != b.evenCodeTies ||
         a.integerBits != b.integerBits || a.isCustom != b.isCustom ||
         a.table.size() != b.table.size() || !a.scale.isIdenticalTo(b.scale))
         return false;

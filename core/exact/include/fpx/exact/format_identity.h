@@ -25,7 +25,8 @@ std::vector<std::pair<std::string, std::string>> shortSpecsTakenByBuiltins();
 // The spec string that findFormat reads back as `spec`'s encoding: "e4m3b11fnuz", "int6",
 // "e3m2b3f". Built-ins are written as custom specs too (fp16 is "e5m10b15"), always with the
 // bias, so that the string never names a built-in through its alias. Empty for lookup tables
-// (NF4); x87 FP80's explicit integer bit has no spelling (sameEncoding tells them apart).
+// (NF4); x87 FP80's explicit integer bit has no spelling (sameEncoding tells them apart). A
+// P3109 format whose ∞ or ties the spec cannot say is written as its id ("binary8p3se").
 std::string specString(const FormatSpec& spec);
 
 // The same format: the same codes stand for the same values (kind, widths, bias, specials,

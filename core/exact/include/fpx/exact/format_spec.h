@@ -40,6 +40,14 @@ struct FormatSpec {
     bool explicitIntegerBit = false; // x87 fp80 stores the leading significand bit
     int bias = 0;
     SpecialEncoding specials = SpecialEncoding::Ieee;
+    // IEEE P3109's extended formats: the code of each sign just below the NaN, the largest of
+    // its sign, stands for ∞ (signed 011…1 = +∞ and 111…1 = −∞ beside NaN 100…0; unsigned
+    // 11…10 = +∞ beside NaN 11…11). Only with NanAtNegativeZero or NanAtAllOnes.
+    bool infinityAtTop = false;
+    // With no fraction bits every significand is the digit 1: a tie between two powers of two
+    // goes to the even code under P3109 (the even exponent field, or zero), and up elsewhere
+    // (OCP E8M0, as PyTorch and ml_dtypes round it). Only for formats of precision 1.
+    bool evenCodeTies = false;
     // False for E8M0: exponent field 0 is 2^−bias, a normal power of two, and there is no zero.
     bool exponentZeroIsSubnormal = true;
 
@@ -62,7 +70,8 @@ struct FormatSpec {
     // Exponent of the smallest normal binade: 2^minExponent is the smallest normal value.
     int minExponent() const { return (exponentZeroIsSubnormal ? 1 : 0) - bias; }
     bool hasInfinity() const {
-        return kind == FormatKind::BinaryFloat && specials == SpecialEncoding::Ieee;
+        return kind == FormatKind::BinaryFloat &&
+               (specials == SpecialEncoding::Ieee || infinityAtTop);
     }
     bool hasNaN() const {
         return kind == FormatKind::BinaryFloat && specials != SpecialEncoding::None;
