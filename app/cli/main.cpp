@@ -120,10 +120,11 @@ Usage:
 
 Values: 0.3952  -1.5e-7  1/3  2^-24  3*2^-4  0x1.8p-3  inf  -inf  nan  -0
 Formats: fp64 fp32 tf32 bf16 fp16 fp8_e4m3 fp8_e5m2 fp8_e4m3fnuz fp8_e5m2fnuz
-  fp8_e4m3b11fnuz fp8_e3m4 fp8_e8m0 fp6_e3m2 fp6_e2m3 fp4_e2m1 fp80 fp128
-  int8 int4 int2 uint8 uint4 nf4, their aliases (float16, bfloat16, e4m3,
-  float8_e4m3fn, ...) and custom specs: e5m10, e4m3fn, e3m3, e6m9b40, e4m3fnuz,
-  e8m0fnu, e3m2f (finite only), int6, uint3.
+  fp8_e4m3b11fnuz fp8_e3m4 fp8_e8m0 fp6_e3m2 fp6_e2m3 fp4_e2m1 fp4_e1m2 fp80
+  fp128 int8 int4 int2 uint8 uint4 nf4, their aliases (float16, bfloat16, e4m3,
+  float8_e4m3fn, ...), custom specs: e5m10, e4m3fn, e3m3, e6m9b40, e4m3fnuz,
+  e8m0fnu, e3m2f (finite only), int6, uint3, and IEEE P3109's
+  binary<K>p<P><s|u><e|f> (K = 3..16; binary8p3se, binary8p4uf).
 Rounding (--round): rne (default), rna, rtz, rup, rdn, sr (stochastic, --seed),
   rto (round to odd).
 Overflow (--overflow): ieee (default: inf, or NaN where there is no inf),

@@ -488,6 +488,7 @@ constexpr MxCase kMx[] = {
     {"mxfp8_e4m3", "fp8_e4m3", 8, 4}, {"mxfp8_e5m2", "fp8_e5m2", 15, 3},
     {"mxfp6_e3m2", "fp6_e3m2", 4, 3}, {"mxfp6_e2m3", "fp6_e2m3", 2, 4},
     {"mxfp4", "fp4_e2m1", 2, 2},      {"mxint8", nullptr, 0, 7},
+    {"mxfp4_e1m2", "fp4_e1m2", 0, 3},
 };
 
 ElementModel mxModel(const MxCase& c) {
@@ -597,6 +598,7 @@ void TstBlockQuantization::bitsPerElement_data() {
     QTest::newRow("mxfp8_e5m2") << "mxfp8_e5m2" << 8.25;
     QTest::newRow("mxfp6_e3m2") << "mxfp6_e3m2" << 6.25;
     QTest::newRow("mxfp4") << "mxfp4" << 4.25;
+    QTest::newRow("mxfp4_e1m2") << "mxfp4_e1m2" << 4.25;
     QTest::newRow("mxint8") << "mxint8" << 8.25;
     QTest::newRow("nvfp4") << "nvfp4" << 4.5 + 32 / n;
     QTest::newRow("nf4") << "nf4" << 4.5;

@@ -146,6 +146,12 @@ std::vector<FormatSpec> makeCatalogue() {
         "fp4_e2m1", "FP4 E2M1 (OCP MX, NVFP4)", 2, 1, 1, SE::None,
         {"e2m1", "e2m1fn", "fp4", "float4_e2m1fn", "float4_e2m1fn_x2", "fp4_e2m1fn", "f4e2m1fn"},
         "4-bit float of MXFP4 and NVFP4: values 0, 0.5, 1, 1.5, 2, 3, 4, 6"));
+    // Huawei Ascend's 4-bit float: one exponent bit, so eight evenly spaced values from 0 to
+    // 1.75 (four of them subnormal) where E2M1 spreads its eight from 0 to 6.
+    c.push_back(binaryFloat("fp4_e1m2", "FP4 E1M2 (Ascend)", 1, 2, 1, SE::None,
+                            {"e1m2", "e1m2fn", "float4_e1m2fn", "fp4_e1m2fn", "f4e1m2fn"},
+                            "4-bit float of Huawei Ascend: values 0, 0.25, 0.5, … 1.75, no "
+                            "infinity or NaN"));
     {
         FormatSpec fp80 = binaryFloat(
             "fp80", "FP80 (x87 extended)", 15, 63, 16383, SE::Ieee,
@@ -308,9 +314,9 @@ FormatLookup parseFloatSpec(std::string_view key, std::string_view original) {
     return FormatLookup{std::move(s), {}};
 }
 
-// IEEE P3109's binary<K>p<P><s|u><e|f> (docs/behaviour.md, "IEEE P3109 formats"): K bits of precision P,
-// signed or unsigned, extended (with ∞) or finite. Signed: K − P exponent bits, bias 2^(K−P−1),
-// NaN at 100…0 and no −0; unsigned: K − P + 1 exponent bits, bias 2^(K−P), NaN at 11…11.
+// IEEE P3109's binary<K>p<P><s|u><e|f> (docs/behaviour.md, "IEEE P3109 formats"): K bits of
+// precision P, signed or unsigned, extended (with ∞) or finite. Signed: K − P exponent bits, bias
+// 2^(K−P−1), NaN at 100…0 and no −0; unsigned: K − P + 1 exponent bits, bias 2^(K−P), NaN at 11…11.
 // The trailing significand has P − 1 bits; an extended format's ∞ is the code of each sign just
 // below the NaN. Ties to even go to the even code, also at P = 1.
 FormatLookup parseP3109Spec(std::string_view key, std::string_view original) {

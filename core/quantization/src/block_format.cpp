@@ -42,6 +42,10 @@ constexpr CatalogueEntry kCatalogue[] = {
     {"mxfp4", "MXFP4 (OCP MX, E2M1 × E8M0 per 32)",
      "OCP MX v1.0: FP4 E2M1 elements, a power-of-two E8M0 scale per block of 32", BlockScheme::Mx,
      "fp4_e2m1", 32, false, true},
+    {"mxfp4_e1m2", "MXFP4 E1M2 (E1M2 × E8M0 per 32)",
+     "OCP MX's layout with FP4 E1M2 elements (Ascend): a power-of-two E8M0 scale per block of "
+     "32",
+     BlockScheme::Mx, "fp4_e1m2", 32, false, true},
     {"mxint8", "MXINT8 (OCP MX, k/64 × E8M0 per 32)",
      "OCP MX v1.0: 8-bit integers k/64 (k in −127…127), an E8M0 scale per block of 32",
      BlockScheme::Mx, "int8", 32, false, true},

@@ -52,6 +52,7 @@ constexpr BlockLabel kBlockLabels[] = {
     {"mxfp6_e3m2", "MXFP6 E3M2"},
     {"mxfp6_e2m3", "MXFP6 E2M3"},
     {"mxfp4", "MXFP4"},
+    {"mxfp4_e1m2", "MXFP4 E1M2"},
     {"mxint8", "MXINT8"},
     {"nvfp4", "NVFP4"},
     {"nf4", "NF4"},
@@ -289,6 +290,7 @@ std::vector<std::string> memoryIdsForFormats(const std::vector<std::string>& for
     const std::pair<const char*, const char*> blocks[] = {
         {"fp8_e4m3", "mxfp8_e4m3"}, {"fp8_e5m2", "mxfp8_e5m2"}, {"fp6_e3m2", "mxfp6_e3m2"},
         {"fp6_e2m3", "mxfp6_e2m3"}, {"fp4_e2m1", "mxfp4"},      {"fp4_e2m1", "nvfp4"},
+        {"fp4_e1m2", "mxfp4_e1m2"},
     };
     for (const auto& [element, block] : blocks)
         if (has(element))
