@@ -126,7 +126,7 @@ Formats: fp64 fp32 tf32 bf16 fp16 fp8_e4m3 fp8_e5m2 fp8_e4m3fnuz fp8_e5m2fnuz
   e8m0fnu, e3m2f (finite only), int6, uint3, and IEEE P3109's
   binary<K>p<P><s|u><e|f> (K = 3..16; binary8p3se, binary8p4uf).
 Rounding (--round): rne (default), rna, rtz, rup, rdn, sr (stochastic, --seed),
-  rto (round to odd).
+  rto (round to odd); P3109's names too (NearestTiesToEven, TowardZero, ToOdd, ...).
 Overflow (--overflow): ieee (default: inf, or NaN where there is no inf),
   saturate (every non-NaN result finite).
 Scale (--scale): integer formats store round(x / scale), default 1/qmax;

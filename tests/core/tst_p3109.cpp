@@ -6,6 +6,7 @@
 #include "fpx/exact/decimal_text.h"
 #include "fpx/exact/format_catalogue.h"
 #include "fpx/exact/format_limits.h"
+#include "fpx/exact/rounding.h"
 
 #include "p3109_tables.h"
 
@@ -134,6 +135,50 @@ class TestP3109 : public QObject {
                         even,
                     qPrintable(where + ": the tie"));
             }
+        }
+    }
+
+    // Round to odd (P3109's ToOdd: away from zero exactly when something is discarded and the
+    // code below is even) gives the odd code of the two neighbours around any value between
+    // them, at P = 1 too, where "odd" is the code's, not the significand's.
+    void toOddTakesTheOddCodeOfTheTwo() {
+        RoundingOptions toOdd;
+        toOdd.mode = *parseRoundingMode("ToOdd");
+        for (const Table& table : tables()) {
+            const FormatSpec spec = formatOf(table);
+            std::vector<const Row*> finite;
+            for (const Row& row : table.rows)
+                if (row.kind == Row::Kind::Finite)
+                    finite.push_back(&row);
+            std::sort(finite.begin(), finite.end(),
+                      [](const Row* a, const Row* b) { return compare(a->value, b->value) < 0; });
+            for (std::size_t i = 0; i + 1 < finite.size(); ++i) {
+                const Row& a = *finite[i];
+                const Row& b = *finite[i + 1];
+                const ExactValue quarter = (b.value - a.value) / ExactValue::integer(4);
+                const Code odd = (a.code % 2 == 1) ? a.code : b.code;
+                for (const ExactValue& x : {a.value + quarter, b.value - quarter})
+                    QVERIFY2(roundToFormat(x, spec, toOdd).code == odd,
+                             qPrintable(QString("%1 between 0x%2 and 0x%3")
+                                            .arg(table.name)
+                                            .arg(qulonglong(a.code), 0, 16)
+                                            .arg(qulonglong(b.code), 0, 16)));
+            }
+        }
+    }
+
+    void theWorkingGroupsModeNamesAreAccepted() {
+        const std::pair<const char*, RoundingMode> names[] = {
+            {"NearestTiesToEven", RoundingMode::NearestEven},
+            {"NearestTiesToAway", RoundingMode::NearestAway},
+            {"TowardZero", RoundingMode::TowardZero},
+            {"TowardPositive", RoundingMode::TowardPositive},
+            {"TowardNegative", RoundingMode::TowardNegative},
+            {"ToOdd", RoundingMode::ToOdd},
+        };
+        for (const auto& [name, mode] : names) {
+            QVERIFY2(parseRoundingMode(name) == mode, name);
+            QVERIFY2(parseRoundingMode(QString(name).toLower().toStdString()) == mode, name);
         }
     }
 

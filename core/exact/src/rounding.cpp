@@ -14,17 +14,35 @@ struct ModeNames {
     RoundingMode mode;
     std::string_view id;
     std::string_view name;
-    std::array<std::string_view, 3> aliases;
+    std::array<std::string_view, 4> aliases;
 };
 
+// The last alias of each deterministic mode is IEEE P3109's name for it (Interim Report 4.2),
+// compared without case: NearestTiesToEven, TowardZero, … P3109's ties to even take the even
+// code, which is fpx's rule for every format (conversion.cpp, keptIsOdd).
 constexpr std::array<ModeNames, 7> kModes{{
-    {RoundingMode::NearestEven, "rne", "nearest, ties to even", {"nearest", "even", "rn"}},
-    {RoundingMode::NearestAway, "rna", "nearest, ties away from zero", {"away", "ties-away", ""}},
-    {RoundingMode::TowardZero, "rtz", "toward zero (truncate)", {"rz", "zero", "trunc"}},
-    {RoundingMode::TowardPositive, "rup", "toward +infinity (ceiling)", {"ru", "up", "ceil"}},
-    {RoundingMode::TowardNegative, "rdn", "toward -infinity (floor)", {"rd", "down", "floor"}},
-    {RoundingMode::Stochastic, "sr", "stochastic (seeded)", {"stochastic", "rs", ""}},
-    {RoundingMode::ToOdd, "rto", "to odd (sticky)", {"odd", "ro", ""}},
+    {RoundingMode::NearestEven,
+     "rne",
+     "nearest, ties to even",
+     {"nearest", "even", "rn", "nearesttiestoeven"}},
+    {RoundingMode::NearestAway,
+     "rna",
+     "nearest, ties away from zero",
+     {"away", "ties-away", "", "nearesttiestoaway"}},
+    {RoundingMode::TowardZero,
+     "rtz",
+     "toward zero (truncate)",
+     {"rz", "zero", "trunc", "towardzero"}},
+    {RoundingMode::TowardPositive,
+     "rup",
+     "toward +infinity (ceiling)",
+     {"ru", "up", "ceil", "towardpositive"}},
+    {RoundingMode::TowardNegative,
+     "rdn",
+     "toward -infinity (floor)",
+     {"rd", "down", "floor", "towardnegative"}},
+    {RoundingMode::Stochastic, "sr", "stochastic (seeded)", {"stochastic", "rs", "", ""}},
+    {RoundingMode::ToOdd, "rto", "to odd (sticky)", {"odd", "ro", "", "toodd"}},
 }};
 
 } // namespace
