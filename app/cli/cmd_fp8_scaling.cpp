@@ -75,7 +75,7 @@ Outcome<Fp8ScalingOptions> parseFp8ScalingOptions(const Arguments& args) {
     }
     if (auto text = args.value("overflow")) {
         const auto policy = parseOverflowPolicy(*text);
-        if (!policy)
+        if (!policy || (*policy != OverflowPolicy::Ieee && *policy != OverflowPolicy::Saturate))
             return CommandError{"--overflow: '" + *text + "' is not ieee or saturate"};
         options.rounding.overflow = *policy;
     }

@@ -159,7 +159,7 @@ Outcome<RangeFitCommandOptions> parseRangeFitOptions(const Arguments& args) {
     }
     if (auto text = args.value("overflow")) {
         const auto policy = parseOverflowPolicy(*text);
-        if (!policy)
+        if (!policy || (*policy != OverflowPolicy::Ieee && *policy != OverflowPolicy::Saturate))
             return CommandError{"--overflow: unknown policy '" + *text +
                                 "' (use ieee or saturate)"};
         fit.rounding.overflow = *policy;

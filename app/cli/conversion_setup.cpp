@@ -35,7 +35,8 @@ ConversionSetup readConversionSetup(const Arguments& args) {
     if (auto policy = args.value("overflow")) {
         const auto parsed = parseOverflowPolicy(*policy);
         if (!parsed) {
-            setup.error = "--overflow: unknown policy '" + *policy + "' (use ieee or saturate)";
+            setup.error = "--overflow: unknown policy '" + *policy +
+                          "' (use ieee, saturate, satpropagate or satnone)";
             return setup;
         }
         setup.rounding.overflow = *parsed;

@@ -128,7 +128,8 @@ Formats: fp64 fp32 tf32 bf16 fp16 fp8_e4m3 fp8_e5m2 fp8_e4m3fnuz fp8_e5m2fnuz
 Rounding (--round): rne (default), rna, rtz, rup, rdn, sr (stochastic, --seed),
   rto (round to odd); P3109's names too (NearestTiesToEven, TowardZero, ToOdd, ...).
 Overflow (--overflow): ieee (default: inf, or NaN where there is no inf),
-  saturate (every non-NaN result finite).
+  saturate (every non-NaN result finite; P3109's SatFinite), and P3109's
+  satpropagate (inf stays inf) and satnone (its OvfInf) for show, convert, calc.
 Scale (--scale): integer formats store round(x / scale), default 1/qmax;
   nf4 stores the level nearest x / absmax, --scale sets absmax (default 1).
 

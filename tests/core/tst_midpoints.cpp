@@ -279,7 +279,8 @@ void TestMidpoints::everyMidpoint_data() {
     // list until it is added.
     const QStringList builtins = {"fp16",         "bf16",         "fp8_e4m3",        "fp8_e5m2",
                                   "fp8_e4m3fnuz", "fp8_e5m2fnuz", "fp8_e4m3b11fnuz", "fp8_e3m4",
-                                  "fp8_e8m0",     "fp6_e3m2",     "fp6_e2m3",        "fp4_e2m1"};
+                                  "fp8_e8m0",     "fp6_e3m2",     "fp6_e2m3",        "fp4_e2m1",
+                                  "fp4_e1m2"};
     for (const FormatSpec& spec : builtinFormats()) {
         if (spec.kind == FormatKind::BinaryFloat && spec.totalBits() <= 16 &&
             !builtins.contains(QString::fromStdString(spec.id)))

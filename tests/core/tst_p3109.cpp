@@ -167,6 +167,96 @@ class TestP3109 : public QObject {
         }
     }
 
+    // What P3109's Saturate (Interim Report 4.7.5) makes of a rounded value beyond the finite
+    // range, written out as its rules read, first match wins, for every table, mode and
+    // saturation mode: far above the largest value, far below the lowest, ±∞, and into an
+    // unsigned format a negative value that rounds to 0 or does not.
+    void saturationFollowsTheReportsRules() {
+        enum class Sat { Finite, Propagate, None };
+        const std::pair<const char*, Sat> policies[] = {
+            {"SatFinite", Sat::Finite}, {"SatPropagate", Sat::Propagate}, {"SatNone", Sat::None}};
+        const RoundingMode modes[] = {RoundingMode::NearestEven,    RoundingMode::NearestAway,
+                                      RoundingMode::TowardZero,     RoundingMode::TowardPositive,
+                                      RoundingMode::TowardNegative, RoundingMode::ToOdd};
+        for (const Table& table : tables()) {
+            const FormatSpec spec = formatOf(table);
+            const bool extended = table.name.endsWith('e');
+            const bool isSigned = spec.isSigned;
+            Code maxCode = 0, nanCode = 0, plusInf = 0, minusInf = 0, minCode = 0;
+            ExactValue max = ExactValue::zero(false), minPositive = ExactValue::zero(false);
+            for (const Row& row : table.rows) {
+                if (row.kind == Row::Kind::NaN)
+                    nanCode = row.code;
+                if (row.kind == Row::Kind::PlusInfinity)
+                    plusInf = row.code;
+                if (row.kind == Row::Kind::MinusInfinity)
+                    minusInf = row.code;
+                if (row.kind != Row::Kind::Finite)
+                    continue;
+                if (compare(row.value, max) > 0) {
+                    max = row.value;
+                    maxCode = row.code;
+                }
+                if (!row.value.isNegative() && !row.value.isZero() &&
+                    (minPositive.isZero() || compare(row.value, minPositive) < 0))
+                    minPositive = row.value;
+            }
+            for (const Row& row : table.rows)
+                if (row.kind == Row::Kind::Finite && row.value == max.negated())
+                    minCode = row.code;
+            const Code lowest = isSigned ? minCode : Code(0); // Mlo
+            for (const auto& [policyName, sat] : policies) {
+                for (RoundingMode mode : modes) {
+                    RoundingOptions options;
+                    options.mode = mode;
+                    options.overflow = *parseOverflowPolicy(policyName);
+                    const bool downIsZero =
+                        mode == RoundingMode::TowardZero || mode == RoundingMode::TowardNegative;
+                    const bool upIsZero =
+                        mode == RoundingMode::TowardZero || mode == RoundingMode::TowardPositive;
+                    auto check = [&](const ExactValue& x, Code expected, const char* what) {
+                        const Code got = roundToFormat(x, spec, options).code;
+                        QVERIFY2(got == expected,
+                                 qPrintable(QString("%1 %2 %3 %4: 0x%5, expected 0x%6")
+                                                .arg(table.name, policyName,
+                                                     QString::fromUtf8(roundingModeId(mode)), what)
+                                                .arg(qulonglong(got), 0, 16)
+                                                .arg(qulonglong(expected), 0, 16)));
+                    };
+                    const ExactValue far = max * ExactValue::integer(4);
+                    // X > Mhi.
+                    Code above = maxCode;
+                    if (sat == Sat::None &&
+                        !(mode == RoundingMode::ToOdd && !isSigned && extended) && !downIsZero &&
+                        extended)
+                        above = plusInf;
+                    check(far, above, "above");
+                    check(ExactValue::infinity(false),
+                          sat != Sat::Finite && extended ? plusInf : maxCode, "+inf");
+                    // X < Mlo.
+                    Code below = lowest;
+                    if (sat == Sat::None && !upIsZero)
+                        below = isSigned ? (extended ? minusInf : lowest) : nanCode;
+                    check(far.negated(), below, "below");
+                    Code minusInfinity = lowest;
+                    if (sat == Sat::Propagate && isSigned && extended)
+                        minusInfinity = minusInf;
+                    if (sat == Sat::None)
+                        minusInfinity = isSigned ? (extended ? minusInf : lowest) : nanCode;
+                    check(ExactValue::infinity(true), minusInfinity, "-inf");
+                    if (!isSigned) {
+                        // A quarter of the smallest positive value, negative: to 0 unless the
+                        // mode rounds it away from zero (toward −∞, or to the odd code).
+                        const bool away =
+                            mode == RoundingMode::TowardNegative || mode == RoundingMode::ToOdd;
+                        const Code tiny = !away ? Code(0) : sat == Sat::None ? nanCode : Code(0);
+                        check((minPositive / ExactValue::integer(4)).negated(), tiny, "-tiny");
+                    }
+                }
+            }
+        }
+    }
+
     void theWorkingGroupsModeNamesAreAccepted() {
         const std::pair<const char*, RoundingMode> names[] = {
             {"NearestTiesToEven", RoundingMode::NearestEven},

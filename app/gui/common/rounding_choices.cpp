@@ -44,13 +44,21 @@ void addRoundingModeItems(QComboBox& box) {
                                "representable values becomes."));
 }
 
-void addOverflowPolicyItems(QComboBox& box) {
+void addOverflowPolicyItems(QComboBox& box, OverflowChoices choices) {
     box.addItem(QObject::tr("Overflow: IEEE (∞ or NaN)"), static_cast<int>(OverflowPolicy::Ieee));
     box.addItem(QObject::tr("Overflow: saturate"), static_cast<int>(OverflowPolicy::Saturate));
+    if (choices == OverflowChoices::All) {
+        box.addItem(QObject::tr("Overflow: P3109 SatPropagate"),
+                    static_cast<int>(OverflowPolicy::SatPropagate));
+        box.addItem(QObject::tr("Overflow: P3109 SatNone"),
+                    static_cast<int>(OverflowPolicy::SatNone));
+    }
     box.setToolTip(
         QObject::tr("What a value beyond the largest finite one becomes. IEEE: ±∞ (NaN in formats "
                     "without ∞, ±max when rounding toward zero). Saturate (\"satfinite\"): ±max, "
-                    "∞ included. Decided after rounding: in FP8 E4M3, 464 still rounds to 448."));
+                    "∞ included. P3109 SatPropagate: ±max, but ∞ stays ∞. P3109 SatNone: ±∞ where "
+                    "the format has it, else ±max; negatives into unsigned formats are NaN. "
+                    "Decided after rounding: in FP8 E4M3, 464 still rounds to 448."));
 }
 
 void showRoundingMode(QComboBox& box, RoundingMode mode) {

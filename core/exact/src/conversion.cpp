@@ -81,12 +81,27 @@ bool shouldIncrement(const Truncation& t, bool negative, const RoundingOptions& 
 //   ieee, nearest/sr    → ±∞ (NaN where there is no ∞; ±max where there is neither)
 //   ieee, toward zero   → ±max   (also round-to-odd, which truncates)
 //   ieee, rup / rdn     → ∞ on the side the mode rounds to, max on the other
+//   satpropagate        → ±max
+//   satnone             → ±∞ where the format has it, else ±max; ±max on the side a directed
+//                         mode rounds toward zero, and for round to odd into an unsigned format
+//                         (P3109 4.7.5, whose rules these are)
 Conversion overflowResult(const FloatGeometry& g, bool negative, const RoundingOptions& options) {
     ConversionFlags flags;
     flags.overflow = true;
     flags.inexact = true;
+    if (options.overflow == OverflowPolicy::SatNone) {
+        const RoundingMode m = options.mode;
+        const bool towardZero = m == RoundingMode::TowardZero ||
+                                (m == RoundingMode::TowardNegative && !negative) ||
+                                (m == RoundingMode::TowardPositive && negative) ||
+                                (m == RoundingMode::ToOdd && !g.spec.isSigned);
+        if (g.spec.hasInfinity() && !towardZero)
+            return Conversion{g.infinityCode(negative), flags};
+        return Conversion{g.signedMaxCode(negative), flags};
+    }
     bool toInfinity = true;
-    if (options.overflow == OverflowPolicy::Saturate) {
+    if (options.overflow == OverflowPolicy::Saturate ||
+        options.overflow == OverflowPolicy::SatPropagate) {
         toInfinity = false;
     } else {
         switch (options.mode) {
@@ -109,6 +124,46 @@ Conversion overflowResult(const FloatGeometry& g, bool negative, const RoundingO
     return Conversion{g.infinityOrNaNOrMax(negative), flags};
 }
 
+Conversion roundFloat(const ExactValue& x, const FloatGeometry& g, const RoundingOptions& options);
+
+// A negative value into an unsigned format. IEEE-style policies have no rule for it: NaN, or the
+// lowest value when saturating (or where there is no NaN). P3109 rounds first and saturates
+// after: what rounds to zero is zero; what does not lies below the lowest value, 0, and gives 0
+// under SatPropagate and under SatNone in the modes that round toward zero, NaN otherwise.
+Conversion negativeIntoUnsigned(const ExactValue& x, const FloatGeometry& g,
+                                const RoundingOptions& options) {
+    const FormatSpec& spec = g.spec;
+    ConversionFlags flags;
+    flags.invalid = true;
+    switch (options.overflow) {
+    case OverflowPolicy::Ieee:
+        return Conversion{spec.hasNaN() ? g.nanCode(false) : g.lowestCode, flags};
+    case OverflowPolicy::Saturate:
+        return Conversion{g.lowestCode, flags};
+    case OverflowPolicy::SatPropagate:
+    case OverflowPolicy::SatNone:
+        break;
+    }
+    // −∞ needs no rounding: NaN under SatNone, whatever the mode; the lowest value, 0, under
+    // SatPropagate.
+    const bool toNaN = options.overflow == OverflowPolicy::SatNone && spec.hasNaN();
+    if (x.isInfinity())
+        return Conversion{toNaN ? g.nanCode(false) : g.lowestCode, flags};
+    // The magnitude rounded as the negative value would be: toward −∞ is away from zero.
+    RoundingOptions magnitude = options;
+    magnitude.overflow = OverflowPolicy::Ieee;
+    if (options.mode == RoundingMode::TowardNegative)
+        magnitude.mode = RoundingMode::TowardPositive;
+    else if (options.mode == RoundingMode::TowardPositive)
+        magnitude.mode = RoundingMode::TowardZero;
+    const Conversion rounded = roundFloat(x.abs(), g, magnitude);
+    if (rounded.code == g.zeroCode(false))
+        return rounded;
+    const bool towardZero =
+        options.mode == RoundingMode::TowardZero || options.mode == RoundingMode::TowardPositive;
+    return Conversion{toNaN && !towardZero ? g.nanCode(false) : g.lowestCode, flags};
+}
+
 Conversion roundFloat(const ExactValue& x, const FloatGeometry& g, const RoundingOptions& options) {
     const FormatSpec& spec = g.spec;
     const bool negative = x.isNegative();
@@ -125,15 +180,20 @@ Conversion roundFloat(const ExactValue& x, const FloatGeometry& g, const Roundin
 
     // Unsigned formats (E8M0) hold no negative value: −x is NaN, or the lowest value when
     // saturating. −0 is just zero.
-    if (!spec.isSigned && negative && !x.isZero()) {
-        ConversionFlags flags;
-        flags.invalid = true;
-        if (options.overflow == OverflowPolicy::Saturate || !spec.hasNaN())
-            return Conversion{g.lowestCode, flags};
-        return Conversion{g.nanCode(false), flags};
-    }
+    if (!spec.isSigned && negative && !x.isZero())
+        return negativeIntoUnsigned(x, g, options);
 
     if (x.isInfinity()) {
+        if (options.overflow == OverflowPolicy::SatPropagate ||
+            options.overflow == OverflowPolicy::SatNone) {
+            // P3109: ∞ stays where the format has it, else the extreme finite value (−∞ into
+            // an unsigned format is negativeIntoUnsigned's).
+            if (spec.hasInfinity())
+                return Conversion{g.infinityCode(negative), {}};
+            ConversionFlags flags;
+            flags.overflow = true;
+            return Conversion{g.signedMaxCode(negative), flags};
+        }
         if (spec.hasInfinity() && options.overflow == OverflowPolicy::Ieee)
             return Conversion{g.infinityCode(negative), {}};
         ConversionFlags flags;
@@ -148,7 +208,8 @@ Conversion roundFloat(const ExactValue& x, const FloatGeometry& g, const Roundin
             // E8M0 has no zero: NaN (as ml_dtypes), or its smallest value when saturating.
             ConversionFlags flags;
             flags.invalid = true;
-            if (options.overflow == OverflowPolicy::Saturate)
+            if (options.overflow == OverflowPolicy::Saturate ||
+                options.overflow == OverflowPolicy::SatPropagate)
                 return Conversion{g.lowestCode, flags};
             return Conversion{g.nanCode(false), flags};
         }

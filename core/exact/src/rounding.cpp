@@ -74,7 +74,17 @@ std::optional<RoundingMode> parseRoundingMode(std::string_view text) {
 }
 
 std::string_view overflowPolicyId(OverflowPolicy policy) {
-    return policy == OverflowPolicy::Ieee ? "ieee" : "saturate";
+    switch (policy) {
+    case OverflowPolicy::Ieee:
+        return "ieee";
+    case OverflowPolicy::Saturate:
+        return "saturate";
+    case OverflowPolicy::SatPropagate:
+        return "satpropagate";
+    case OverflowPolicy::SatNone:
+        return "satnone";
+    }
+    return "?";
 }
 
 std::optional<OverflowPolicy> parseOverflowPolicy(std::string_view text) {
@@ -83,6 +93,11 @@ std::optional<OverflowPolicy> parseOverflowPolicy(std::string_view text) {
         return OverflowPolicy::Ieee;
     if (key == "saturate" || key == "satfinite" || key == "sat")
         return OverflowPolicy::Saturate;
+    if (key == "satpropagate")
+        return OverflowPolicy::SatPropagate;
+    // P3109's report before version 4 called SatNone OvfInf.
+    if (key == "satnone" || key == "ovfinf")
+        return OverflowPolicy::SatNone;
     return std::nullopt;
 }
 

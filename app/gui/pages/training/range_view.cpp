@@ -57,7 +57,7 @@ RangeView::RangeView(QWidget* parent)
     form->addRow(tr("&Formats"), formats_);
     overflow_ = new QComboBox(this);
     overflow_->setObjectName("rangeOverflow");
-    addOverflowPolicyItems(*overflow_);
+    addOverflowPolicyItems(*overflow_, OverflowChoices::IeeeAndSaturate);
     form->addRow(tr("O&verflow"), overflow_);
     slider_ = new QSlider(Qt::Horizontal, this);
     slider_->setObjectName("rangeScaleSlider");

@@ -22,7 +22,13 @@ enum class RoundingMode {
 
 enum class OverflowPolicy {
     Ieee, // IEEE 754: overflow gives ±∞ (NaN where there is no ∞), or ±max in directed modes
-    Saturate, // "satfinite": every non-NaN result is finite; ±∞ → ±max
+    Saturate, // "satfinite" (P3109 SatFinite): every non-NaN result is finite; ±∞ → ±max
+    // IEEE P3109's other two (Interim Report 4.7.5), for every format: "extended" is a format
+    // with ∞, the lowest finite value of an unsigned one is 0 (docs/behaviour.md, "Conversion
+    // rules"):
+    SatPropagate, // finite overflow → ±max; ±∞ stays ±∞ where the format has it
+    SatNone, // overflow → ±∞ where the format has it, else ±max; directed modes keep the side
+             // they round toward finite; negatives into an unsigned format → NaN
 };
 
 // Exception flags of one conversion (SoftFloat's vocabulary, without global state).
