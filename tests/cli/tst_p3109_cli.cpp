@@ -61,12 +61,7 @@ class TestP3109Cli : public QObject {
 
     void convertRoundsToTheNearerCodeTiesToTheEvenOne() {
         for (const Table& table : tables()) {
-            std::vector<const Row*> finite;
-            for (const Row& row : table.rows)
-                if (row.kind == Row::Kind::Finite)
-                    finite.push_back(&row);
-            std::sort(finite.begin(), finite.end(),
-                      [](const Row* a, const Row* b) { return compare(a->value, b->value) < 0; });
+            const std::vector<const Row*> finite = fpx::test::finiteRowsInOrder(table);
             QByteArray input;
             std::vector<Code> expected;
             auto add = [&](const ExactValue& value, Code code) {

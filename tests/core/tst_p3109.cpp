@@ -110,12 +110,7 @@ class TestP3109 : public QObject {
         nearest.mode = RoundingMode::NearestEven;
         for (const Table& table : tables()) {
             const FormatSpec spec = formatOf(table);
-            std::vector<const Row*> finite;
-            for (const Row& row : table.rows)
-                if (row.kind == Row::Kind::Finite)
-                    finite.push_back(&row);
-            std::sort(finite.begin(), finite.end(),
-                      [](const Row* a, const Row* b) { return compare(a->value, b->value) < 0; });
+            const std::vector<const Row*> finite = fpx::test::finiteRowsInOrder(table);
             for (std::size_t i = 0; i + 1 < finite.size(); ++i) {
                 const Row& a = *finite[i];
                 const Row& b = *finite[i + 1];
@@ -146,12 +141,7 @@ class TestP3109 : public QObject {
         toOdd.mode = *parseRoundingMode("ToOdd");
         for (const Table& table : tables()) {
             const FormatSpec spec = formatOf(table);
-            std::vector<const Row*> finite;
-            for (const Row& row : table.rows)
-                if (row.kind == Row::Kind::Finite)
-                    finite.push_back(&row);
-            std::sort(finite.begin(), finite.end(),
-                      [](const Row* a, const Row* b) { return compare(a->value, b->value) < 0; });
+            const std::vector<const Row*> finite = fpx::test::finiteRowsInOrder(table);
             for (std::size_t i = 0; i + 1 < finite.size(); ++i) {
                 const Row& a = *finite[i];
                 const Row& b = *finite[i + 1];

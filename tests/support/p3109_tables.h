@@ -118,4 +118,16 @@ inline const std::vector<Table>& tables() {
     return all;
 }
 
+// The finite rows of a table in order of value, smallest first: neighbours in value are
+// neighbours in this list.
+inline std::vector<const Row*> finiteRowsInOrder(const Table& table) {
+    std::vector<const Row*> finite;
+    for (const Row& row : table.rows)
+        if (row.kind == Row::Kind::Finite)
+            finite.push_back(&row);
+    std::sort(finite.begin(), finite.end(),
+              [](const Row* a, const Row* b) { return compare(a->value, b->value) < 0; });
+    return finite;
+}
+
 } // namespace fpx::test
