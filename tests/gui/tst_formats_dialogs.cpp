@@ -274,6 +274,14 @@ void TestFormatsDialogs::fieldsFromSpec() {
     }
     dialog.specEdit()->setText("int6"); // no float fields: they are disabled, not wrong
     QVERIFY(!dialog.exponentBitsBox()->isEnabled());
+    // A P3109 extended format's ∞ below its NaN has no field: off too, and the id stays.
+    dialog.specEdit()->setText("binary8p3se");
+    QVERIFY(!dialog.exponentBitsBox()->isEnabled());
+    QCOMPARE(dialog.specEdit()->text(), QString("binary8p3se"));
+    // The finite one is fp8_e5m2fnuz's encoding, which the fields spell.
+    dialog.specEdit()->setText("binary8p3sf");
+    QVERIFY(dialog.exponentBitsBox()->isEnabled());
+    QCOMPARE(dialog.specialsBox()->currentData().toString(), QString("fnuz"));
     dialog.specEdit()->setText("e5m10");
     QVERIFY(dialog.exponentBitsBox()->isEnabled());
 }

@@ -298,7 +298,10 @@ void FormatManagerDialog::validateSpec() {
 }
 
 void FormatManagerDialog::fieldsFromSpec(const FormatSpec& spec) {
-    const bool isFloat = spec.kind == FormatKind::BinaryFloat && !spec.explicitIntegerBit;
+    // The fields spell e<E>m<M>b<bias> and a suffix: a P3109 format's ∞ below its NaN and its
+    // ties at precision 1 have no field, so its fields are off, as an integer's are.
+    const bool isFloat = spec.kind == FormatKind::BinaryFloat && !spec.explicitIntegerBit &&
+                         !spec.infinityAtTop && !spec.evenCodeTies;
     for (QWidget* w :
          std::initializer_list<QWidget*>{exponentBits_, mantissaBits_, defaultBias_, specials_})
         w->setEnabled(isFloat);
