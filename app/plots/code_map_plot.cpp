@@ -3,6 +3,8 @@
 
 #include <qcustomplot.h>
 
+#include <QFontMetrics>
+
 #include <algorithm>
 
 namespace fpx::plots {
@@ -60,6 +62,10 @@ void drawMap(QCPAxisRect& rect, const FormatSeries& s, bool firstColumn) {
     y->grid()->setVisible(false);
     x->setRange(-0.5, columns - 0.5);
     y->setRange(-0.5, rows - 0.5);
+    // Each row of cells a third of a line of text at least, two lines for a single row: below
+    // that a 256-code map's rows merge into a smudge.
+    const int line = QFontMetrics(y->tickLabelFont()).height();
+    rect.setMinimumSize(0, std::max(2 * line, rows * line / 3));
 }
 
 } // namespace

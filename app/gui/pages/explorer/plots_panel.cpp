@@ -287,7 +287,9 @@ void PlotsPanel::updateSwitches() {
     logBox_->setText(request_.kind == plots::PlotKind::Values ? tr("symmetric log") : tr("log x"));
     for (QWidget* memory : memoryControls())
         memory->setVisible(request_.kind == plots::PlotKind::Memory);
-    rangeControls_->setVisible(request_.kind != plots::PlotKind::Memory);
+    // The x range and log switch where they mean something: not for the memory bars or the
+    // code map's grid.
+    rangeControls_->setVisible(sw.range || sw.log);
     const QString recipe = recipeBox_->currentData().toString();
     const bool qlora = recipe == "qlora" || recipe == "training";
     adaptersControls_->setVisible(request_.kind == plots::PlotKind::Memory && qlora);
