@@ -36,6 +36,20 @@ QString describe(const Table& table, Code code) {
 
 } // namespace
 
+// `check(spec, a, b, where)` for every two neighbouring finite values a < b of every table.
+template <class Check> void forEachNeighbours(const Check& check) {
+    for (const Table& table : tables()) {
+        const FormatSpec spec = formatOf(table);
+        const std::vector<const Row*> finite = fpx::test::finiteRowsInOrder(table);
+        for (std::size_t i = 0; i + 1 < finite.size(); ++i)
+            check(spec, *finite[i], *finite[i + 1],
+                  QString("%1 between 0x%2 and 0x%3")
+                      .arg(table.name)
+                      .arg(qulonglong(finite[i]->code), 0, 16)
+                      .arg(qulonglong(finite[i + 1]->code), 0, 16));
+    }
+}
+
 class TestP3109 : public QObject {
     Q_OBJECT
 
@@ -108,29 +122,19 @@ class TestP3109 : public QObject {
     void nearestEvenRoundsToTheNearerCodeTiesToTheEvenOne() {
         RoundingOptions nearest;
         nearest.mode = RoundingMode::NearestEven;
-        for (const Table& table : tables()) {
-            const FormatSpec spec = formatOf(table);
-            const std::vector<const Row*> finite = fpx::test::finiteRowsInOrder(table);
-            for (std::size_t i = 0; i + 1 < finite.size(); ++i) {
-                const Row& a = *finite[i];
-                const Row& b = *finite[i + 1];
-                const ExactValue gap = b.value - a.value;
-                const ExactValue quarter = gap / ExactValue::integer(4);
-                const QString where = QString("%1 between 0x%2 and 0x%3")
-                                          .arg(table.name)
-                                          .arg(qulonglong(a.code), 0, 16)
-                                          .arg(qulonglong(b.code), 0, 16);
-                QVERIFY2(roundToFormat(a.value + quarter, spec, nearest).code == a.code,
-                         qPrintable(where));
-                QVERIFY2(roundToFormat(b.value - quarter, spec, nearest).code == b.code,
-                         qPrintable(where));
-                const Code even = (a.code % 2 == 0) ? a.code : b.code;
-                QVERIFY2(
-                    roundToFormat(a.value + gap / ExactValue::integer(2), spec, nearest).code ==
-                        even,
-                    qPrintable(where + ": the tie"));
-            }
-        }
+        forEachNeighbours([&](const FormatSpec& spec, const Row& a, const Row& b,
+                              const QString& where) {
+            const ExactValue gap = b.value - a.value;
+            const ExactValue quarter = gap / ExactValue::integer(4);
+            QVERIFY2(roundToFormat(a.value + quarter, spec, nearest).code == a.code,
+                     qPrintable(where));
+            QVERIFY2(roundToFormat(b.value - quarter, spec, nearest).code == b.code,
+                     qPrintable(where));
+            const Code even = (a.code % 2 == 0) ? a.code : b.code;
+            QVERIFY2(roundToFormat(a.value + gap / ExactValue::integer(2), spec, nearest).code ==
+                         even,
+                     qPrintable(where + ": the tie"));
+        });
     }
 
     // Round to odd (P3109's ToOdd: away from zero exactly when something is discarded and the
@@ -139,22 +143,13 @@ class TestP3109 : public QObject {
     void toOddTakesTheOddCodeOfTheTwo() {
         RoundingOptions toOdd;
         toOdd.mode = *parseRoundingMode("ToOdd");
-        for (const Table& table : tables()) {
-            const FormatSpec spec = formatOf(table);
-            const std::vector<const Row*> finite = fpx::test::finiteRowsInOrder(table);
-            for (std::size_t i = 0; i + 1 < finite.size(); ++i) {
-                const Row& a = *finite[i];
-                const Row& b = *finite[i + 1];
+        forEachNeighbours(
+            [&](const FormatSpec& spec, const Row& a, const Row& b, const QString& where) {
                 const ExactValue quarter = (b.value - a.value) / ExactValue::integer(4);
                 const Code odd = (a.code % 2 == 1) ? a.code : b.code;
                 for (const ExactValue& x : {a.value + quarter, b.value - quarter})
-                    QVERIFY2(roundToFormat(x, spec, toOdd).code == odd,
-                             qPrintable(QString("%1 between 0x%2 and 0x%3")
-                                            .arg(table.name)
-                                            .arg(qulonglong(a.code), 0, 16)
-                                            .arg(qulonglong(b.code), 0, 16)));
-            }
-        }
+                    QVERIFY2(roundToFormat(x, spec, toOdd).code == odd, qPrintable(where));
+            });
     }
 
     // What P3109's Saturate (Interim Report 4.7.5) makes of a rounded value beyond the finite

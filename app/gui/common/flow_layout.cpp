@@ -43,24 +43,23 @@ int FlowLayout::heightForWidth(int width) const {
     return arrange(QRect(0, 0, width, 0), false);
 }
 
-QSize FlowLayout::minimumSize() const {
-    QSize size;
+QSize FlowLayout::largestItem(QSize (QLayoutItem::*size)() const) const {
+    QSize largest;
     for (const QLayoutItem* item : items_)
         if (!item->isEmpty())
-            size = size.expandedTo(item->minimumSize());
+            largest = largest.expandedTo((item->*size)());
     const QMargins margins = contentsMargins();
-    return size + QSize(margins.left() + margins.right(), margins.top() + margins.bottom());
+    return largest + QSize(margins.left() + margins.right(), margins.top() + margins.bottom());
+}
+
+QSize FlowLayout::minimumSize() const {
+    return largestItem(&QLayoutItem::minimumSize);
 }
 
 QSize FlowLayout::sizeHint() const {
     // No wider than the widest control: the row's full width is what the room may give, not
     // what the page should ask of the window.
-    QSize size;
-    for (const QLayoutItem* item : items_)
-        if (!item->isEmpty())
-            size = size.expandedTo(item->sizeHint());
-    const QMargins margins = contentsMargins();
-    return size + QSize(margins.left() + margins.right(), margins.top() + margins.bottom());
+    return largestItem(&QLayoutItem::sizeHint);
 }
 
 void FlowLayout::setGeometry(const QRect& rect) {

@@ -32,6 +32,8 @@ class FlowLayout : public QLayout {
   private:
     // Places the items in `rect` (only measures where `place` is false); the height used.
     int arrange(const QRect& rect, bool place) const;
+    // The largest of the shown items' sizes (minimumSize or sizeHint), margins added.
+    QSize largestItem(QSize (QLayoutItem::*size)() const) const;
     int horizontalGap() const;
     int verticalGap() const;
 
