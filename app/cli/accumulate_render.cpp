@@ -78,7 +78,7 @@ void renderAccumulateText(const AccumulateReport& report, std::ostream& out) {
     const std::vector<Job>& jobs = report.jobs;
     out << report.terms << " terms of " << report.values << ", each rounded into "
         << (report.element ? report.element->id : "the accumulator's format") << "; rounding "
-        << roundingModeId(report.rounding.mode) << ", overflow "
+        << roundingChoiceId(report.rounding) << ", overflow "
         << overflowPolicyId(report.rounding.overflow) << "\n\n";
     TextTable table({"accumulator", "method", "sum", "exact sum", "relative error", "stagnation",
                      "bits", "path"});
@@ -117,7 +117,7 @@ void renderAccumulateJson(const AccumulateReport& report, std::ostream& out) {
     json["terms"] = report.terms;
     json["values"] = report.values;
     json["element"] = report.element ? Json(report.element->id) : Json(nullptr);
-    json["round"] = roundingModeId(report.rounding.mode);
+    json["round"] = roundingChoiceId(report.rounding);
     json["overflow"] = overflowPolicyId(report.rounding.overflow);
     json["seed"] = report.seed;
     Json results = Json::array();

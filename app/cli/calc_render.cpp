@@ -125,7 +125,7 @@ void printDetail(std::ostream& out, const FormatEvaluation& e, const std::string
     };
     out << style.bold(e.spec.id) << " — " << e.spec.displayName << '\n';
     line("expression", expression);
-    line("rounding", std::string(roundingModeName(options.mode)) + ", overflow " +
+    line("rounding", roundingChoiceName(options) + ", overflow " +
                          std::string(overflowPolicyId(options.overflow)));
     if (e.unsupported) {
         line("no result", *e.unsupported);
@@ -214,7 +214,7 @@ Json calcJson(const CalcReport& report) {
     json["exact"] = exact.value.isNaN() ? Json(nullptr) : Json(exactText.text);
     json["exact_decimal_complete"] = exactText.exact && !exact.approximate;
     json["exact_approximate"] = exact.approximate;
-    json["round"] = roundingModeId(report.rounding.mode);
+    json["round"] = roundingChoiceId(report.rounding);
     json["overflow"] = overflowPolicyId(report.rounding.overflow);
     if (report.rounding.mode == RoundingMode::Stochastic)
         json["seed"] = report.seed;
@@ -237,8 +237,8 @@ void renderCalcText(const CalcReport& report, const TerminalStyle& style, bool f
         << style.bold("exact") << "       " << elide(exactText.text, full, 60)
         << (exactText.exact ? "" : "…")
         << (exact.approximate ? "  (approximate: a square root)" : "") << '\n'
-        << style.dim(std::string("round ") + std::string(roundingModeId(report.rounding.mode)) +
-                     ", overflow " + std::string(overflowPolicyId(report.rounding.overflow)) +
+        << style.dim(std::string("round ") + roundingChoiceId(report.rounding) + ", overflow " +
+                     std::string(overflowPolicyId(report.rounding.overflow)) +
                      "; every literal rounded into the format, every operation rounded once")
         << "\n\n";
     printTable(out, report.results, style, full);
@@ -274,8 +274,7 @@ void renderExplicitText(const CalcReport& report, const TerminalStyle& style, bo
     };
     out << style.bold("explicit roundings") << '\n';
     line("expression", report.text);
-    line("rounding", std::string(roundingModeName(report.rounding.mode)) +
-                         " where no mode is written, overflow " +
+    line("rounding", roundingChoiceName(report.rounding) + " where no mode is written, overflow " +
                          std::string(overflowPolicyId(report.rounding.overflow)) +
                          "; exact everywhere else");
     out << '\n';
@@ -320,7 +319,7 @@ Json explicitJson(const CalcReport& report) {
     Json json;
     json["expression"] = report.text;
     json["explicit"] = true;
-    json["round"] = roundingModeId(report.rounding.mode);
+    json["round"] = roundingChoiceId(report.rounding);
     json["overflow"] = overflowPolicyId(report.rounding.overflow);
     if (report.rounding.mode == RoundingMode::Stochastic)
         json["seed"] = report.seed;

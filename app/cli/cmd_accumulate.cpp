@@ -124,7 +124,7 @@ Outcome<AccumulateOptions> parseAccumulateOptions(const Arguments& args) {
         if (onExactCore(e, accumulator, options.rounding) && options.terms > kMaxExactTerms)
             return CommandError{
                 std::to_string(options.terms) + " terms: " + accumulator.id + " with rounding " +
-                std::string(roundingModeId(options.rounding.mode)) + " and element " + e.id +
+                roundingChoiceId(options.rounding) + " and element " + e.id +
                 " go through the exact core, one exact big-number operation per addition "
                 "(slow); use at most " +
                 std::to_string(kMaxExactTerms) +

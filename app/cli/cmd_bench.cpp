@@ -111,10 +111,15 @@ std::string readRequest(const Arguments& args, bench::BenchRequest& request) {
         request.distribution = *parsed;
     }
     if (auto mode = args.value("round")) {
-        const auto parsed = parseRoundingMode(*mode);
-        if (!parsed)
-            return "--round: unknown rounding mode '" + *mode + "'";
-        request.rounding.mode = *parsed;
+        const ParsedRounding parsed = parseRoundingChoice(*mode);
+        if (!parsed.choice)
+            return "--round: " + parsed.error;
+        // The kernels measured draw all 64 random bits.
+        if (parsed.choice->stochastic.count != 0)
+            return "--round " + *mode +
+                   ": the benchmarks run plain sr; stochastic rounding with few random bits is "
+                   "the exact core's (fpx convert, fpx show)";
+        request.rounding.mode = parsed.choice->mode;
     }
     if (auto policy = args.value("overflow")) {
         const auto parsed = parseOverflowPolicy(*policy);

@@ -236,7 +236,7 @@ void renderDotJson(const DotReport& report, std::ostream& out) {
     json["product"] = stageName(options.product);
     json["accumulator"] = stageName(options.accumulator);
     json["block"] = options.blockSize > 0 ? Json(options.blockSize) : Json(nullptr);
-    json["round"] = roundingModeId(options.rounding.mode);
+    json["round"] = roundingChoiceId(options.rounding);
     json["overflow"] = overflowPolicyId(options.rounding.overflow);
     json["value"] = decimalOrNull(r.value);
     json["bits"] = r.bits ? Json(resultBits(r)) : Json(nullptr);
@@ -255,7 +255,7 @@ void renderDotText(const DotReport& report, std::ostream& out) {
         << stageName(options.accumulator);
     if (options.blockSize > 0)
         out << " in blocks of " << options.blockSize << " promoted into fp32";
-    out << ", rounding " << roundingModeId(options.rounding.mode) << "\n";
+    out << ", rounding " << roundingChoiceId(options.rounding) << "\n";
     auto line = [&](const char* label, const std::string& text) {
         std::string padded(label);
         padded.resize(16, ' ');

@@ -23,7 +23,7 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: fpx show VALUE [--formats ID,...] [--round MODE] [--overflow POLICY] [--json]\n"
-    "                      [--round sr [--seed N] [--draws N]]\n"
+    "                      [--round sr|sr:N [--seed N] [--draws N]]\n"
     "       fpx show --bits CODE --as FORMAT [...]\n"
     "       fpx show --bits CODE --width N [--formats ID,...] [--json]\n"
     "       fpx show VALUE --conventions [--formats ID,...] [--json]\n"
@@ -122,9 +122,10 @@ StochasticView stochasticView(const ExactValue& x, const FormatSpec& spec,
                               const RoundingOptions& options, std::uint64_t seed,
                               std::uint64_t draws) {
     StochasticView view;
-    view.outcomes = stochasticOutcomes(x, spec, options.overflow);
+    view.outcomes = stochasticOutcomes(x, spec, options.overflow, options.stochastic);
     if (view.outcomes && draws > 0)
-        view.observed = observedFractionUp(x, spec, options.overflow, seed, draws);
+        view.observed =
+            observedFractionUp(x, spec, options.overflow, seed, draws, options.stochastic);
     return view;
 }
 
@@ -190,6 +191,10 @@ ShowReport computeShow(const ShowOptions& options) {
     report.rounding = options.rounding;
     report.seed = options.seed;
     report.draws = options.draws;
+    if (options.draws > 0 && options.rounding.mode == RoundingMode::Stochastic)
+        report.seedAudit = auditNeighbouringSeeds(
+            options.seed, options.draws,
+            options.rounding.stochastic.count == 0 ? 64 : options.rounding.stochastic.count);
     const ShowInput& input = report.input;
     // Scaled formats cannot take a stand-in for a very long or far-out input exactly.
     for (const FormatSpec& spec : options.formats) {

@@ -24,13 +24,13 @@ void ConversionSetup::applyScale(FormatSpec& spec) const {
 ConversionSetup readConversionSetup(const Arguments& args) {
     ConversionSetup setup;
     if (auto mode = args.value("round")) {
-        const auto parsed = parseRoundingMode(*mode);
-        if (!parsed) {
-            setup.error = "--round: unknown rounding mode '" + *mode +
-                          "' (use rne, rna, rtz, rup, rdn, sr or rto)";
+        const ParsedRounding parsed = parseRoundingChoice(*mode);
+        if (!parsed.choice) {
+            setup.error = "--round: " + parsed.error;
             return setup;
         }
-        setup.rounding.mode = *parsed;
+        setup.rounding.mode = parsed.choice->mode;
+        setup.rounding.stochastic = parsed.choice->stochastic;
     }
     if (auto policy = args.value("overflow")) {
         const auto parsed = parseOverflowPolicy(*policy);

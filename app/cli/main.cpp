@@ -127,6 +127,8 @@ Formats: fp64 fp32 tf32 bf16 fp16 fp8_e4m3 fp8_e5m2 fp8_e4m3fnuz fp8_e5m2fnuz
   binary<K>p<P><s|u><e|f> (K = 3..16; binary8p3se, binary8p4uf).
 Rounding (--round): rne (default), rna, rtz, rup, rdn, sr (stochastic, --seed),
   rto (round to odd); P3109's names too (NearestTiesToEven, TowardZero, ToOdd, ...).
+  sr:N (N = 1..32): stochastic with N random bits, the residue truncated to N bits
+  (P3109 StochasticA, cvt.rs); srb:N, src:N: rounded to N bits (StochasticB, C).
 Overflow (--overflow): ieee (default: inf, or NaN where there is no inf),
   saturate (every non-NaN result finite; P3109's SatFinite), and P3109's
   satpropagate (inf stays inf) and satnone (its OvfInf) for show, convert, calc.

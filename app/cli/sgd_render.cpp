@@ -70,7 +70,7 @@ void renderSgdJson(const SgdReport& report, std::ostream& out) {
     json["steps"] = report.steps;
     json["grad_format"] =
         simulation.gradientFormat ? Json(simulation.gradientFormat->id) : Json(nullptr);
-    json["round"] = roundingModeId(simulation.rounding.mode);
+    json["round"] = roundingChoiceId(simulation.rounding);
     json["overflow"] = overflowPolicyId(simulation.rounding.overflow);
     json["seed"] = simulation.seed;
     const UpdateRule& rule = simulation.update ? *simulation.update : exactUpdateRule();
@@ -87,7 +87,7 @@ void renderSgdJson(const SgdReport& report, std::ostream& out) {
 void renderSgdText(const SgdReport& report, const TerminalStyle& style, std::ostream& out) {
     const SgdOptions& simulation = report.simulation;
     out << "SGD on one weight, " << report.steps << " steps, rounding "
-        << roundingModeId(simulation.rounding.mode) << "\n";
+        << roundingChoiceId(simulation.rounding) << "\n";
     out << "  initial weight  " << toDecimal(simulation.initialWeight).text << '\n';
     out << "  lr              " << toDecimal(simulation.learningRate).text
         << (report.exactLr ? "  (as written)" : "  (the double nearest " + report.lrText + ")")

@@ -68,6 +68,8 @@ struct ShowReport {
     std::vector<ConversionReport> results;  // one per format
     std::vector<StochasticView> stochastic; // one per format under --round sr, else none
     std::vector<std::string> skipped;       // why a format could not take the input
+    // With --draws: whether the seed's random bits are independent of its neighbour's.
+    std::optional<SeedAudit> seedAudit;
     // kExitDataError when a named format was skipped, or every format (nothing to show).
     int status = kExitOk;
 };

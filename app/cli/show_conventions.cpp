@@ -130,8 +130,8 @@ void renderConventionsText(const ConventionsReport& report, const TerminalStyle&
     if (exactInput.text != input.text)
         out << " = " << elide(exactInput.text, false, 60) << (exactInput.exact ? "" : "…");
     out << "   "
-        << style.dim("fpx: round " + std::string(roundingModeId(report.rounding.mode)) +
-                     ", overflow " + std::string(overflowPolicyId(report.rounding.overflow)))
+        << style.dim("fpx: round " + roundingChoiceId(report.rounding) + ", overflow " +
+                     std::string(overflowPolicyId(report.rounding.overflow)))
         << '\n';
     if (!report.inputIsFp32)
         out << style.dim("not an FP32 value: implementations that cast from FP32 round it to "
@@ -146,7 +146,7 @@ void renderConventionsText(const ConventionsReport& report, const TerminalStyle&
             << style.bold(spec.id) << " — " << spec.displayName << ", max "
             << toDecimal(limits.max).text << '\n';
         TextTable table({"convention", "bits", "hex", "value", "note"});
-        table.addRow({"fpx (" + std::string(roundingModeId(report.rounding.mode)) + ", " +
+        table.addRow({"fpx (" + roundingChoiceId(report.rounding) + ", " +
                           std::string(overflowPolicyId(report.rounding.overflow)) + ")",
                       colouredBits(spec, view.fpx.code, style), codeToHex(view.fpx.code, bits),
                       valueText(view.fpx.value),
@@ -226,7 +226,7 @@ void renderConventionsJson(const ConventionsReport& report, std::ostream& out) {
     json["input_value"] = exactInput.text;
     json["input_exact"] = exactInput.exact && input.exact;
     json["input_is_fp32"] = report.inputIsFp32;
-    json["round"] = roundingModeId(report.rounding.mode);
+    json["round"] = roundingChoiceId(report.rounding);
     json["overflow"] = overflowPolicyId(report.rounding.overflow);
 
     Json conventions = Json::array();
@@ -252,7 +252,7 @@ void renderConventionsJson(const ConventionsReport& report, std::ostream& out) {
                 {"id", c.id},
                 {"name", c.name},
                 {"source", c.source},
-                {"round", roundingModeId(c.rounding.mode)},
+                {"round", roundingChoiceId(c.rounding)},
                 {"overflow_policy", overflowPolicyId(c.rounding.overflow)},
                 {"overflow", overflowResultId(r.cast.overflow)},
                 {"nan_rule", nanRuleId(c.nan)},

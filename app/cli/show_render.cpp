@@ -11,6 +11,7 @@
 #include "fpx/exact/nan_payload.h"
 #include "fpx/exact/rounding_neighbourhood.h"
 
+#include <cstdio>
 #include <ostream>
 
 namespace fpx::cli {
@@ -159,6 +160,9 @@ Json stochasticJson(const FormatSpec& spec, const StochasticView& view, std::uin
     json["up_bits"] = codeToHex(o.up.code, bits);
     json["p_up"] = toDecimal(o.probabilityUp).text;
     json["p_up_exact"] = toDecimal(o.probabilityUp).exact;
+    // What all the random bits would give: differs under sr:N by less than 2^−N.
+    json["p_up_ideal"] = toDecimal(o.idealProbabilityUp).text;
+    json["p_up_ideal_exact"] = toDecimal(o.idealProbabilityUp).exact;
     if (draws > 0) {
         json["draws"] = draws;
         json["observed_p_up"] = view.observed ? Json(toDecimal(*view.observed).text) : Json(0);
@@ -193,7 +197,7 @@ void printDetail(std::ostream& out, const FormatSpec& spec, const ShowInput& inp
                  "  (too long or far to hold exactly: rounds the same into every binary float)");
     else if (exactInput.text != input.text)
         line("exactly", elide(exactInput.text, full, 120) + (exactInput.exact ? "" : "…"));
-    line("rounding", std::string(roundingModeName(options.mode)) + ", overflow " +
+    line("rounding", roundingChoiceName(options) + ", overflow " +
                          std::string(overflowPolicyId(options.overflow)));
     line("bits", colouredBits(spec, d.code, style) + "  " + codeToHex(d.code, bits));
     if (spec.kind == FormatKind::BinaryFloat) {
@@ -255,8 +259,16 @@ void printDetail(std::ostream& out, const FormatSpec& spec, const ShowInput& inp
         const DecimalText p = toDecimal(o.probabilityUp);
         line("sr down", codeToHex(o.down.code, bits) + "  " + toDecimal(o.down.value).text);
         line("sr up", codeToHex(o.up.code, bits) + "  " + toDecimal(o.up.value).text);
-        line("p(up)",
-             p.text + (p.exact ? "" : "…") + "  (exact: the distance to down over the gap)");
+        if (options.stochastic.count == 0) {
+            line("p(up)",
+                 p.text + (p.exact ? "" : "…") + "  (exact: the distance to down over the gap)");
+        } else {
+            const DecimalText ideal = toDecimal(o.idealProbabilityUp);
+            line("p(up)", p.text + (p.exact ? "" : "…") + "  (exact, with " +
+                              std::to_string(options.stochastic.count) + " random bits)");
+            line("ideal", ideal.text + (ideal.exact ? "" : "…") +
+                              "  (the distance to down over the gap: all bits)");
+        }
         if (stochastic.observed)
             line("observed", toSignificantDigits(*stochastic.observed, 8) + " of " +
                                  std::to_string(draws) + " seeded draws went up");
@@ -274,8 +286,8 @@ void printTable(std::ostream& out, const ShowReport& report, const TerminalStyle
     if (exactInput.text != input.text)
         out << " = " << elide(exactInput.text, full, 60) << (exactInput.exact ? "" : "…");
     out << "   "
-        << style.dim(std::string("round ") + std::string(roundingModeId(options.mode)) +
-                     ", overflow " + std::string(overflowPolicyId(options.overflow)))
+        << style.dim(std::string("round ") + roundingChoiceId(options) + ", overflow " +
+                     std::string(overflowPolicyId(options.overflow)))
         << "\n\n";
     TextTable table(
         {"format", "hex", "value", "error", "rel error", "ulp error", "class", "flags", "bits"});
@@ -306,6 +318,16 @@ void renderShowText(const ShowReport& report, const TerminalStyle& style, bool f
                     report.draws);
     else
         printTable(out, report, style, full);
+    if (const auto& a = report.seedAudit) {
+        char z[32];
+        std::snprintf(z, sizeof z, "%.2f", a->zScore); // fpx never sets LC_NUMERIC: a point
+        out << "\n"
+            << style.dim("seed audit") << "  seeds " << a->seed << " and " << a->neighbour << ": "
+            << a->agreeingBits << " of " << a->comparedBits
+            << " random bits agree (chance: " << toDecimal(a->expectedAgreeing).text
+            << ", z = " << z
+            << "): " << (a->independent() ? "independent" : "CORRELATED beyond chance") << '\n';
+    }
 }
 
 void renderShowJson(const ShowReport& report, std::ostream& out) {
@@ -318,7 +340,7 @@ void renderShowJson(const ShowReport& report, std::ostream& out) {
     const DecimalText exactInput = toDecimal(input.value);
     json["input_value"] = exactInput.text;
     json["input_exact"] = exactInput.exact && input.exact;
-    json["round"] = roundingModeId(options.mode);
+    json["round"] = roundingChoiceId(options);
     json["overflow"] = overflowPolicyId(options.overflow);
     if (options.mode == RoundingMode::Stochastic)
         json["seed"] = report.seed;
@@ -330,6 +352,15 @@ void renderShowJson(const ShowReport& report, std::ostream& out) {
                 stochasticJson(report.formats[i], report.stochastic[i], report.draws);
     }
     json["results"] = std::move(results);
+    if (const auto& a = report.seedAudit)
+        json["seed_audit"] = {{"seed", a->seed},
+                              {"neighbour_seed", a->neighbour},
+                              {"bits_per_draw", a->bitCount},
+                              {"compared_bits", a->comparedBits},
+                              {"agreeing_bits", a->agreeingBits},
+                              {"expected_agreeing", toDecimal(a->expectedAgreeing).text},
+                              {"z", a->zScore},
+                              {"independent", a->independent()}};
     printJson(out, json);
 }
 

@@ -3,6 +3,7 @@
 
 #include "fpx/exact/float_geometry.h"
 #include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/stochastic_decision.h"
 
 #include <algorithm>
 #include <bit>
@@ -18,7 +19,7 @@ constexpr std::int64_t kStochasticGuardBits = 70;
 
 // A stand-in for |x| so small that |x| / 2^q < 2^−kStochasticGuardBits: every mode decides
 // the same way for it as for the true value (nearest: below half; stochastic with 64
-// random bits: up only when all of them are zero).
+// random bits: up only when all of them are zero; with N ≤ 32 of them: never).
 Truncation tinyTruncation() {
     Truncation t;
     t.kept = 0;
@@ -65,8 +66,7 @@ bool shouldIncrement(const Truncation& t, bool negative, const RoundingOptions& 
     case RoundingMode::ToOdd:
         return !odd;
     case RoundingMode::Stochastic:
-        // Up with probability remainder/divisor:  randomBits / 2^64 < remainder / divisor.
-        return BigInt(options.randomBits) * t.divisor < (t.remainder << 64);
+        return stochasticRoundsAway(t.remainder, t.divisor, options.randomBits, options.stochastic);
     }
     return false;
 }
@@ -452,8 +452,8 @@ Conversion roundLookup(const ExactValue& x, const FormatSpec& spec,
         // in the float and integer paths, so the same random bits move ±x alike.
         const ExactValue gap = spec.table[hi] - spec.table[lo];
         const ExactValue fromNear = loIsCloserToZero ? below : above;
-        const ExactValue threshold = ExactValue::dyadic(false, options.randomBits, -64);
-        const bool away = compare(threshold, fromNear / gap) < 0;
+        const bool away =
+            stochasticRoundsAway(fromNear / gap, options.randomBits, options.stochastic);
         pickHigh = loIsCloserToZero ? away : !away;
         break;
     }

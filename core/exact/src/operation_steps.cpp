@@ -5,6 +5,7 @@
 #include "fpx/exact/code_details.h"
 #include "fpx/exact/decimal_text.h"
 #include "fpx/exact/format_limits.h"
+#include "fpx/exact/stochastic_decision.h"
 
 #include <algorithm>
 
@@ -106,8 +107,9 @@ RoundingBits roundingBits(const ExactValue& x, std::int64_t quantum) {
 }
 
 // The rounding decision and its reason; `up` says whether the magnitude goes up by one ulp.
-std::string decision(const RoundingBits& b, bool negative, RoundingMode mode, bool wentUp,
-                     bool tiesAway, bool& up) {
+std::string decision(const RoundingBits& b, bool negative, const RoundingOptions& options,
+                     bool wentUp, bool tiesAway, bool& up) {
+    const RoundingMode mode = options.mode;
     const std::string grs = "G=" + std::to_string(b.guard) + " R=" + std::to_string(b.round) +
                             " S=" + std::to_string(b.sticky);
     if (!b.inexact()) {
@@ -154,8 +156,13 @@ std::string decision(const RoundingBits& b, bool negative, RoundingMode mode, bo
                (lastBitOdd ? " (already 1)" : "");
     case RoundingMode::Stochastic:
         up = wentUp;
-        return grs + ": stochastic → up with probability " + toSignificantDigits(b.fraction, 6) +
-               " (the discarded fraction of an ulp); " +
+        return grs + ": stochastic → up with probability " +
+               toSignificantDigits(stochasticProbabilityAway(b.fraction, options.stochastic), 6) +
+               (options.stochastic.count == 0
+                    ? std::string(" (the discarded fraction of an ulp); ")
+                    : " (the discarded fraction " + toSignificantDigits(b.fraction, 6) +
+                          " of an ulp, seen through " + std::to_string(options.stochastic.count) +
+                          " random bits); ") +
                (wentUp ? "this draw went up" : "this draw went down");
     }
     up = false;
@@ -354,7 +361,7 @@ class FloatExplainer {
         bool up = false;
         // Without fraction bits "even" means nothing: the conversion rounds ties away.
         const bool tiesAway = spec_.fractionBits == 0;
-        say(decision(bits, x.isNegative(), options_.mode, wentUp, tiesAway, up));
+        say(decision(bits, x.isNegative(), options_, wentUp, tiesAway, up));
         if (up) {
             const BigInt next = bits.kept + 1;
             if (top >= emin && next == (BigInt(1) << (spec_.fractionBits + 1)))

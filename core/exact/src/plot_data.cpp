@@ -218,10 +218,14 @@ class CellMap {
     CellMap(const FormatSpec& spec, const RoundingOptions& options)
         : spec_(spec), limits_(deriveLimits(spec)) {
         if (options.mode == RoundingMode::Stochastic) {
+            // The random bits that round away most and least often: all 64 compare R < ν·2^64,
+            // so R = 0 goes away from any ν > 0; N of them add R to the residue, so the
+            // largest R does (docs/behaviour.md, "Stochastic rounding with N random bits").
+            const bool sixtyFour = options.stochastic.count == 0;
             RoundingOptions away = options;
-            away.randomBits = 0;
+            away.randomBits = sixtyFour ? 0 : ~std::uint64_t(0);
             RoundingOptions towardZero = options;
-            towardZero.randomBits = ~std::uint64_t(0);
+            towardZero.randomBits = sixtyFour ? ~std::uint64_t(0) : 0;
             outcomes_ = {away, towardZero};
         } else {
             outcomes_ = {options};

@@ -73,6 +73,80 @@ std::optional<RoundingMode> parseRoundingMode(std::string_view text) {
     return std::nullopt;
 }
 
+namespace {
+
+struct VariantNames {
+    StochasticVariant variant;
+    std::string_view id;    // fpx's: "sr", "srb", "src"
+    std::string_view p3109; // the standard's, lower case
+    std::string_view residue;
+};
+
+constexpr std::array<VariantNames, 3> kVariants{{
+    {StochasticVariant::A, "sr", "stochastica", "residue truncated"},
+    {StochasticVariant::B, "srb", "stochasticb", "residue rounded, ties up"},
+    {StochasticVariant::C, "src", "stochasticc", "residue rounded, ties to even"},
+}};
+
+const VariantNames& namesOf(StochasticVariant variant) {
+    for (const auto& v : kVariants)
+        if (v.variant == variant)
+            return v;
+    return kVariants[0];
+}
+
+} // namespace
+
+ParsedRounding parseRoundingChoice(std::string_view text) {
+    const std::string key = toLower(trim(text));
+    const std::size_t colon = key.find(':');
+    if (colon == std::string::npos) {
+        for (const auto& v : kVariants)
+            if (key == v.p3109 || (key == v.id && v.variant != StochasticVariant::A))
+                return {std::nullopt, "'" + std::string(text) +
+                                          "' needs its number of random bits, e.g. " + key + ":8"};
+        if (const auto mode = parseRoundingMode(key))
+            return {RoundingChoice{*mode, {}}, {}};
+        return {std::nullopt, "unknown rounding mode '" + std::string(text) +
+                                  "' (use rne, rna, rtz, rup, rdn, sr, sr:N or rto)"};
+    }
+    const std::string name = key.substr(0, colon);
+    const std::string digits = key.substr(colon + 1);
+    const VariantNames* variant = nullptr;
+    for (const auto& v : kVariants)
+        if (name == v.id || name == v.p3109 ||
+            (v.variant == StochasticVariant::A && (name == "stochastic" || name == "rs")))
+            variant = &v;
+    if (!variant)
+        return {std::nullopt, "unknown rounding mode '" + std::string(text) +
+                                  "': only stochastic modes take a number of random bits (sr:N)"};
+    int count = 0;
+    const bool number = !digits.empty() && digits.size() <= 3 &&
+                        digits.find_first_not_of("0123456789") == std::string::npos;
+    if (number)
+        count = std::stoi(digits);
+    if (!number || count < 1 || count > kMaxRandomBitCount)
+        return {std::nullopt, "'" + std::string(text) + "': the number of random bits after ':' " +
+                                  "must be 1 to " + std::to_string(kMaxRandomBitCount)};
+    return {RoundingChoice{RoundingMode::Stochastic, RandomBitRule{count, variant->variant}}, {}};
+}
+
+std::string roundingChoiceId(RoundingMode mode, const RandomBitRule& stochastic) {
+    if (mode != RoundingMode::Stochastic || stochastic.count == 0)
+        return std::string(roundingModeId(mode));
+    return std::string(namesOf(stochastic.variant).id) + ":" + std::to_string(stochastic.count);
+}
+
+std::string roundingChoiceName(RoundingMode mode, const RandomBitRule& stochastic) {
+    if (mode != RoundingMode::Stochastic || stochastic.count == 0)
+        return std::string(roundingModeName(mode));
+    const VariantNames& v = namesOf(stochastic.variant);
+    const char letter = static_cast<char>('A' + static_cast<int>(stochastic.variant));
+    return "stochastic, " + std::to_string(stochastic.count) + " random bit" +
+           (stochastic.count == 1 ? "" : "s") + " (" + std::string(v.residue) +
+           ", P3109 Stochastic" + letter + ")";
+}
+
 std::string_view overflowPolicyId(OverflowPolicy policy) {
     switch (policy) {
     case OverflowPolicy::Ieee:

@@ -67,6 +67,10 @@ const kernels::LoopSet& bestLoops() {
 
 std::optional<kernels::EncodeParams> encodeParams(const FormatSpec& target,
                                                   const RoundingOptions& options) {
+    // The loops compare all 64 random bits with the discarded fraction; stochastic rounding
+    // with N of them (sr:N) is the exact core's.
+    if (options.mode == RoundingMode::Stochastic && options.stochastic.count != 0)
+        return std::nullopt;
     kernels::EncodeParams p;
     if (target.kind == FormatKind::BinaryFloat) {
         const int m = target.fractionBits;

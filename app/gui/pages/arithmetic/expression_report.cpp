@@ -50,7 +50,7 @@ std::vector<std::string> expressionSteps(const ExpressionReport& report, const E
     const FormatSpec& spec = e.spec;
     std::vector<std::string> lines;
     lines.push_back(report.expression.text + " in " + spec.id + ", rounding " +
-                    std::string(roundingModeId(options.mode)) + ", overflow " +
+                    roundingChoiceId(options) + ", overflow " +
                     std::string(overflowPolicyId(options.overflow)));
     if (e.unsupported) {
         lines.push_back("no arithmetic: " + *e.unsupported);

@@ -273,12 +273,11 @@ void DetailPanel::showRow(const ExplorerRow* row, const RoundingOptions& options
     html += fieldRow(tr("Next down"), neighbour(r.details.nextDown));
     if (r.details.interval) {
         const RoundingInterval& in = *r.details.interval;
-        html += fieldRow(
-            tr("Rounds here"),
-            QString(in.lowClosed ? "[" : "(") + exact(in.low, 80) + ", " + exact(in.high, 80) +
-                (in.highClosed ? "]" : ")") +
-                tr(" <i>(inputs that give this code under %1)</i>")
-                    .arg(QString::fromStdString(std::string(roundingModeId(options.mode)))));
+        html += fieldRow(tr("Rounds here"),
+                         QString(in.lowClosed ? "[" : "(") + exact(in.low, 80) + ", " +
+                             exact(in.high, 80) + (in.highClosed ? "]" : ")") +
+                             tr(" <i>(inputs that give this code under %1)</i>")
+                                 .arg(QString::fromStdString(roundingChoiceId(options))));
     }
     const FormatLimits limits = deriveLimits(spec);
     html += fieldRow(tr("Largest finite"), exact(limits.max, 80) + powerOfTwo(limits.max));

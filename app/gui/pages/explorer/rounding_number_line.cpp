@@ -155,7 +155,7 @@ void RoundingNumberLine::setNeighbourhood(const std::optional<RoundingNeighbourh
     const RoundingInterval& in = n->interval;
     const QString interval = QString(in.lowClosed ? "[" : "(") + decimal(in.low, 40) + ", " +
                              decimal(in.high, 40) + (in.highClosed ? "]" : ")");
-    const QString mode = QString::fromStdString(std::string(roundingModeId(options.mode)));
+    const QString mode = QString::fromStdString(roundingChoiceId(options));
     caption_ =
         (options.mode == RoundingMode::Stochastic ? tr("%1 → %2 = %3; under %4 it may take %5")
                                                   : tr("%1 → %2 = %3; under %4 it takes %5"))

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "fpx/exact/stochastic_decision.h"
+
+#include <utility>
+
+namespace fpx {
+
+namespace {
+
+// residue = numerator · 2^e / denominator, as one fraction of integers.
+std::pair<BigInt, BigInt> asFraction(const ExactValue& residue) {
+    BigInt numerator = residue.numerator();
+    BigInt denominator = residue.denominator();
+    if (residue.exponent2() >= 0)
+        numerator <<= static_cast<unsigned>(residue.exponent2());
+    else
+        denominator <<= static_cast<unsigned>(-residue.exponent2());
+    return {numerator, denominator};
+}
+
+} // namespace
+
+BigInt stochasticAwayCount(const BigInt& remainder, const BigInt& divisor,
+                           const RandomBitRule& rule) {
+    const unsigned n = static_cast<unsigned>(rule.count);
+    switch (rule.variant) {
+    case StochasticVariant::A:
+        return (remainder << n) / divisor;
+    case StochasticVariant::B:
+        // ⌊ν·2^(N+1)⌋ + 2R + 1 ≥ 2^(N+1)  ⇔  R ≥ 2^N − ⌊(⌊ν·2^(N+1)⌋ + 1) / 2⌋.
+        return ((remainder << (n + 1)) / divisor + 1) / 2;
+    case StochasticVariant::C: {
+        const BigInt scaled = remainder << n;
+        BigInt count = scaled / divisor;
+        const BigInt twiceRest = (scaled % divisor) << 1;
+        if (twiceRest > divisor ||
+            (twiceRest == divisor && boost::multiprecision::bit_test(count, 0)))
+            ++count;
+        return count;
+    }
+    }
+    return 0;
+}
+
+bool stochasticRoundsAway(const BigInt& remainder, const BigInt& divisor, std::uint64_t randomBits,
+                          const RandomBitRule& rule) {
+    if (rule.count == 0)
+        return BigInt(randomBits) * divisor < (remainder << 64);
+    const std::uint64_t r = randomBits >> (64 - rule.count);
+    return BigInt(r) + stochasticAwayCount(remainder, divisor, rule) >= (BigInt(1) << rule.count);
+}
+
+bool stochasticRoundsAway(const ExactValue& residue, std::uint64_t randomBits,
+                          const RandomBitRule& rule) {
+    const auto [numerator, denominator] = asFraction(residue);
+    return stochasticRoundsAway(numerator, denominator, randomBits, rule);
+}
+
+ExactValue stochasticProbabilityAway(const ExactValue& residue, const RandomBitRule& rule) {
+    if (rule.count == 0 || residue.isZero())
+        return rule.count == 0 ? residue : ExactValue::zero();
+    const auto [numerator, denominator] = asFraction(residue);
+    return ExactValue::dyadic(false, stochasticAwayCount(numerator, denominator, rule),
+                              -rule.count);
+}
+
+} // namespace fpx
