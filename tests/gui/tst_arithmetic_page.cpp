@@ -120,6 +120,7 @@ class TestArithmeticPage : public QObject {
     void accumulationOfSignedTerms();
     void stochasticNeighbours();
     void stochasticSmallTerms();
+    void stochasticWithFewRandomBits();
     void masterWeights();
     void screenshotFlag();
 
@@ -478,6 +479,41 @@ void TestArithmeticPage::stochasticSmallTerms() {
     QVERIFY(compare(sums.stochastic.sum, exact("3500")) > 0);
     QVERIFY(compare(sums.stochastic.sum, exact("4700")) < 0);
     QVERIFY(panel->sumsLabel()->text().contains("stopped growing at term 2,048"));
+}
+
+void TestArithmeticPage::stochasticWithFewRandomBits() {
+    MainWindow window;
+    window.showPage(MainWindow::Page::Arithmetic);
+    window.arithmeticPage()->showLab(ArithmeticPage::Lab::Stochastic);
+    window.show();
+    StochasticPanel* panel = window.arithmeticPage()->stochasticPanel();
+    panel->setFormat("fp16");
+    // 0.1 lies 0.4 of an FP16 ulp above 0x2e66: 0.4 · 16 = 6.4, which P3109's B rounds to 6.
+    panel->setValue("0.1");
+    panel->setRandomBits({4, StochasticVariant::B});
+    QVERIFY(panel->findChild<QComboBox*>("srVariant")->isEnabled());
+    const StochasticDrawSummary& s = *panel->summary();
+    QVERIFY(s.outcomes->probabilityUp == exact("0.375"));
+    QVERIFY(s.outcomes->idealProbabilityUp == exact("0.4"));
+    QVERIFY(s.seedAudit.independent());
+    QCOMPARE(s.seedAudit.comparedBits, quint64(s.draws) * 4);
+    QVERIFY(panel->neighboursLabel()->text().contains("all bits would give"));
+    QVERIFY(panel->neighboursLabel()->text().contains("Seed audit"));
+    // Terms of 1/8 in FP16: from 1024 on the ULP is 1 and the term 1/8 of it, below 2^−2, so
+    // two random bits that truncate never move the sum again; four and all 64 keep it going.
+    panel->setRandomBits({0, StochasticVariant::A});
+    QVERIFY(!panel->findChild<QComboBox*>("srVariant")->isEnabled());
+    panel->setSmallTerms("0.125", 16384);
+    const SmallTermSums& sums = *panel->smallTermSums();
+    QCOMPARE(sums.fewBits.size(), std::size(kSmallTermRandomBits));
+    QCOMPARE(sums.fewBits[2].rule.count, 2);
+    QVERIFY(sums.fewBits[2].result.sum == exact("1024"));
+    for (const AccumulationResult* r : {&sums.stochastic, &sums.fewBits[1].result}) {
+        QVERIFY(compare(r->sum, exact("1900")) > 0);
+        QVERIFY(compare(r->sum, exact("2200")) < 0);
+    }
+    const QCustomPlot* plot = panel->findChild<QCustomPlot*>("srSumsPlot");
+    QCOMPARE(plot->graphCount(), 6); // exact, nearest, all bits, 8, 4, 2
 }
 
 void TestArithmeticPage::masterWeights() {

@@ -116,6 +116,7 @@ void TestPageOptions::aPagesOwnStateChangesNothing() {
                                     {"values", "uniform:0:1"},
                                     {"method", "kahan,pairwise"},
                                     {"sr-term", "2^-12"},
+                                    {"sr-round", "srb:4"},
                                     {"weight", "3"},
                                     {"page", "explorer"}}),
              QString());
@@ -140,6 +141,7 @@ void TestPageOptions::aPagesOwnStateChangesNothing() {
     QCOMPARE(QSet<QString>(a.methods->begin(), a.methods->end()),
              QSet<QString>({"kahan", "pairwise"}));
     QCOMPARE(*a.srTerm, QString("2^-12"));
+    QVERIFY((*a.srRound == RandomBitRule{4, StochasticVariant::B}));
     QCOMPARE(*a.weight, QString("3"));
     QVERIFY(*a.lab == ArithmeticPage::Lab::MasterWeights); // the last lab named
     QCOMPARE(arithmetic.apply(a), QString());
@@ -152,6 +154,7 @@ void TestPageOptions::aPagesOwnStateChangesNothing() {
     QCOMPARE(*b.srValue, *a.srValue);
     QCOMPARE(*b.srFormat, *a.srFormat);
     QCOMPARE(*b.srCount, *a.srCount);
+    QVERIFY(*b.srRound == *a.srRound);
     QCOMPARE(*b.delta, *a.delta);
     QVERIFY(*b.lab == *a.lab);
 

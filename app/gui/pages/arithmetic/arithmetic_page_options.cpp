@@ -141,6 +141,19 @@ const std::array kOptions{
                return error;
            },
            OpensPage::Yes},
+    Option{"sr-round", "MODE",
+           "Stochastic lab: sr (all 64 random bits) or sr:N, srb:N, src:N (N random bits).",
+           [](const QString& text, State& state) {
+               const ParsedRounding parsed = parseRoundingChoice(text.toStdString());
+               if (!parsed.choice)
+                   return QString::fromStdString(parsed.error);
+               if (parsed.choice->mode != RoundingMode::Stochastic)
+                   return "the stochastic lab rounds stochastically: use sr or sr:N, not '" + text +
+                          "'";
+               state.srRound = parsed.choice->stochastic;
+               return QString();
+           },
+           OpensPage::Yes},
     Option{"weight", "VALUE", "Master-weights lab: the weight w.",
            [](const QString& text, State& state) { return setValueField(text, state.weight); },
            OpensPage::Yes},
@@ -213,6 +226,8 @@ QString ArithmeticPage::apply(const ArithmeticPageState& state) {
         stochastic_->setDraws(*state.srDraws);
     if (state.srSeed)
         stochastic_->setSeed(*state.srSeed);
+    if (state.srRound)
+        stochastic_->setRandomBits(*state.srRound);
     if (state.srTerm || state.srCount)
         stochastic_->setSmallTerms(state.srTerm.value_or(stochastic_->smallTerm()),
                                    state.srCount.value_or(stochastic_->smallTermCount()));
@@ -247,6 +262,7 @@ ArithmeticPageState ArithmeticPage::state() const {
     state.srCount = stochastic_->smallTermCount();
     state.srDraws = stochastic_->draws();
     state.srSeed = stochastic_->seed();
+    state.srRound = stochastic_->randomBits();
     state.weight = weights_->weightText();
     state.delta = weights_->deltaText();
     return state;

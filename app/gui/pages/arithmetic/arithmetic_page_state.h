@@ -3,6 +3,8 @@
 
 #include "common/page_options.h"
 
+#include "fpx/exact/rounding.h"
+
 #include <QString>
 #include <QStringList>
 
@@ -29,6 +31,7 @@ struct ArithmeticPageState {
     std::optional<QString> srFormat;
     std::optional<QString> srTerm;
     std::optional<int> srCount;
+    std::optional<RandomBitRule> srRound; // how many random bits decide (sr, sr:N, srb:N, src:N)
     // The master-weights lab.
     std::optional<QString> weight;
     std::optional<QString> delta;
@@ -42,7 +45,7 @@ struct ArithmeticPageState {
         return terms || values || element || accumulators || methods || seed;
     }
     bool setsStochastic() const {
-        return srValue || srFormat || srTerm || srCount || srDraws || srSeed;
+        return srValue || srFormat || srTerm || srCount || srDraws || srSeed || srRound;
     }
     bool setsMasterWeights() const { return weight || delta; }
 };

@@ -9,13 +9,15 @@ namespace fpx::gui {
 
 StochasticDrawSummary summarizeStochasticDraws(const ExactValue& value, const FormatSpec& spec,
                                                OverflowPolicy overflow, std::uint64_t seed,
-                                               std::uint64_t draws) {
+                                               std::uint64_t draws, const RandomBitRule& rule) {
     StochasticDrawSummary summary;
     summary.spec = spec;
     summary.value = value;
     summary.draws = std::min(draws, kMaxStochasticDraws);
     draws = summary.draws;
-    summary.outcomes = stochasticOutcomes(value, spec, overflow);
+    summary.rule = rule;
+    summary.seedAudit = auditNeighbouringSeeds(seed, draws, rule.count == 0 ? 64 : rule.count);
+    summary.outcomes = stochasticOutcomes(value, spec, overflow, rule);
     if (!summary.outcomes) {
         summary.problem = "nothing random happens to " + std::string(value.isNaN() ? "NaN" : "∞");
         return summary;
@@ -25,7 +27,7 @@ StochasticDrawSummary summarizeStochasticDraws(const ExactValue& value, const Fo
     summary.expectedUp = pUp * ExactValue::integer(draws);
     if (draws == 0)
         return summary;
-    summary.observedFractionUp = observedFractionUp(value, spec, overflow, seed, draws);
+    summary.observedFractionUp = observedFractionUp(value, spec, overflow, seed, draws, rule);
     // fraction × draws is the count itself: an integer, read off exactly.
     const ExactValue count = summary.observedFractionUp * ExactValue::integer(draws);
     BigInt n = count.numerator();
@@ -38,7 +40,8 @@ StochasticDrawSummary summarizeStochasticDraws(const ExactValue& value, const Fo
 }
 
 SmallTermSums sumSmallTerms(const ExactValue& term, std::size_t count, const FormatSpec& spec,
-                            OverflowPolicy overflow, std::uint64_t seed, std::size_t tracePoints) {
+                            OverflowPolicy overflow, std::uint64_t seed, StochasticVariant variant,
+                            std::size_t tracePoints) {
     SmallTermSums sums;
     sums.count = count;
     if (const auto why = arithmeticUnsupported(spec)) {
@@ -64,6 +67,10 @@ SmallTermSums sumSmallTerms(const ExactValue& term, std::size_t count, const For
     sums.nearest = accumulate(*terms, options);
     options.rounding.mode = RoundingMode::Stochastic;
     sums.stochastic = accumulate(*terms, options);
+    for (int bits : kSmallTermRandomBits) {
+        options.rounding.stochastic = RandomBitRule{bits, variant};
+        sums.fewBits.push_back(FewBitSum{options.rounding.stochastic, accumulate(*terms, options)});
+    }
     return sums;
 }
 

@@ -34,6 +34,8 @@ constexpr int kStochastic = 0; // blue
 constexpr int kNearest = 1;    // vermillion
 constexpr int kObserved = 0;
 constexpr int kExpected = 3; // orange
+// The sums with 8, 4 and 2 random bits (kSmallTermRandomBits): sky blue, bluish green, purple.
+constexpr int kFewBits[] = {5, 2, 4};
 
 } // namespace
 
@@ -64,6 +66,22 @@ StochasticPanel::StochasticPanel(FormatSelection* selection, QWidget* parent)
     seedBox_->setValue(1);
     seedBox_->setToolTip(tr("Seed of the random bits: the same seed draws the same roundings, "
                             "as `fpx show --round sr --seed` does."));
+    bitsBox_ = new QSpinBox(this);
+    bitsBox_->setObjectName("srRandomBits");
+    bitsBox_->setRange(0, kMaxRandomBitCount);
+    bitsBox_->setSpecialValueText(tr("all 64"));
+    bitsBox_->setToolTip(tr("How many random bits decide each rounding. Hardware adds a few "
+                            "to the bits it drops (NVIDIA's cvt.rs, P3109's stochastic modes): "
+                            "the probability becomes the residue seen through N bits, as "
+                            "`fpx show --round sr:N` reports."));
+    variantBox_ = new QComboBox(this);
+    variantBox_->setObjectName("srVariant");
+    variantBox_->addItem(tr("truncate (P3109 A, cvt.rs)"), int(StochasticVariant::A));
+    variantBox_->addItem(tr("round, ties up (P3109 B)"), int(StochasticVariant::B));
+    variantBox_->addItem(tr("round, ties to even (P3109 C)"), int(StochasticVariant::C));
+    variantBox_->setToolTip(tr("How the N random bits meet the residue: A truncates it to N "
+                               "bits (biased toward zero), B and C round it to N bits."));
+    variantBox_->setEnabled(false);
     auto* valueLabel = new QLabel(tr("&Value"), this);
     valueLabel->setBuddy(valueEdit_);
     auto* drawsLabel = new QLabel(tr("&Draws"), this);
@@ -78,6 +96,11 @@ StochasticPanel::StochasticPanel(FormatSelection* selection, QWidget* parent)
     bar->addWidget(drawsBox_, 1, 1);
     bar->addWidget(seedLabel, 1, 2);
     bar->addWidget(seedBox_, 1, 3);
+    auto* bitsLabel = new QLabel(tr("Random &bits"), this);
+    bitsLabel->setBuddy(bitsBox_);
+    bar->addWidget(bitsLabel, 2, 0);
+    bar->addWidget(bitsBox_, 2, 1);
+    bar->addWidget(variantBox_, 2, 2, 1, 2);
     bar->setColumnStretch(1, 1);
     bar->setColumnStretch(3, 1);
     layout->addLayout(bar);
@@ -109,7 +132,8 @@ StochasticPanel::StochasticPanel(FormatSelection* selection, QWidget* parent)
     layout->addWidget(histogram_, 1);
 
     // Many small terms: the same sum to nearest and stochastically.
-    auto* sumsBox = new QGroupBox(tr("Many small terms, to nearest and stochastically"), this);
+    auto* sumsBox = new QGroupBox(
+        tr("Many small terms, to nearest and stochastically with N random bits"), this);
     auto* sumsLayout = new QVBoxLayout(sumsBox);
     auto* sumsForm = new QFormLayout;
     termEdit_ = new QLineEdit(QStringLiteral("0.001"), sumsBox);
@@ -134,8 +158,10 @@ StochasticPanel::StochasticPanel(FormatSelection* selection, QWidget* parent)
     sumsPlot_->setObjectName("srSumsPlot");
     sumsPlot_->setMinimumHeight(220);
     sumsPlot_->setToolTip(tr("The running sum after n terms: exact, rounded to nearest (it "
-                             "stops growing) and rounded stochastically (it follows the exact "
-                             "sum on average)."));
+                             "stops growing), rounded stochastically with all 64 random bits "
+                             "(it follows the exact sum on average) and with 8, 4 and 2 of them "
+                             "(the rule chosen above): a term below 2^−N of the ULP is lost to "
+                             "truncation, so with few bits the sum falls behind."));
     replotAfterResize(*sumsPlot_);
     plots::placeLegendAbove(*sumsPlot_);
     plots::applyTheme(*sumsPlot_);
@@ -148,6 +174,11 @@ StochasticPanel::StochasticPanel(FormatSelection* selection, QWidget* parent)
     connect(formatBox_, &QComboBox::currentIndexChanged, this, &StochasticPanel::recompute);
     connect(drawsBox_, &QSpinBox::valueChanged, this, &StochasticPanel::recompute);
     connect(seedBox_, &QSpinBox::valueChanged, this, &StochasticPanel::recompute);
+    connect(bitsBox_, &QSpinBox::valueChanged, this, [this](int bits) {
+        variantBox_->setEnabled(bits > 0);
+        recompute();
+    });
+    connect(variantBox_, &QComboBox::currentIndexChanged, this, &StochasticPanel::recompute);
     connect(selection_, &FormatSelection::formatsChanged, this, [this] {
         refillFormats();
         recompute();
@@ -199,6 +230,22 @@ int StochasticPanel::seed() const {
     return seedBox_->value();
 }
 
+void StochasticPanel::setRandomBits(const RandomBitRule& rule) {
+    {
+        const QSignalBlocker variantBlocker(variantBox_);
+        const QSignalBlocker bitsBlocker(bitsBox_);
+        variantBox_->setCurrentIndex(variantBox_->findData(int(rule.variant)));
+        bitsBox_->setValue(rule.count);
+    }
+    variantBox_->setEnabled(rule.count > 0);
+    recompute(); // once for both
+}
+
+RandomBitRule StochasticPanel::randomBits() const {
+    return RandomBitRule{bitsBox_->value(),
+                         static_cast<StochasticVariant>(variantBox_->currentData().toInt())};
+}
+
 void StochasticPanel::setFormat(const QString& id) {
     const int index = formatBox_->findData(id);
     if (index >= 0)
@@ -226,9 +273,10 @@ void StochasticPanel::recompute() {
         recomputeSums();
         return;
     }
-    summary_ = summarizeStochasticDraws(*value.value, *spec, selection_->overflowPolicy(),
-                                        static_cast<std::uint64_t>(seedBox_->value()),
-                                        static_cast<std::uint64_t>(drawsBox_->value()));
+    summary_ =
+        summarizeStochasticDraws(*value.value, *spec, selection_->overflowPolicy(),
+                                 static_cast<std::uint64_t>(seedBox_->value()),
+                                 static_cast<std::uint64_t>(drawsBox_->value()), randomBits());
     showSummary();
     recomputeSums();
 }
@@ -271,9 +319,9 @@ void StochasticPanel::recomputeSums() {
         sumsPlot_->replot();
         return;
     }
-    sums_ =
-        sumSmallTerms(*term.value, static_cast<std::size_t>(countBox_->value()), *spec,
-                      selection_->overflowPolicy(), static_cast<std::uint64_t>(seedBox_->value()));
+    sums_ = sumSmallTerms(*term.value, static_cast<std::size_t>(countBox_->value()), *spec,
+                          selection_->overflowPolicy(),
+                          static_cast<std::uint64_t>(seedBox_->value()), randomBits().variant);
     showSums();
 }
 
@@ -302,12 +350,23 @@ void StochasticPanel::showSums() {
                 .arg(shortDecimal(sums.nearest.exactSum, 10).toHtmlEscaped());
     html += line(tr("nearest"), sums.nearest, plots::seriesColour(kNearest).name());
     html += line(tr("stochastic"), sums.stochastic, plots::seriesColour(kStochastic).name());
+    for (std::size_t i = 0; i < sums.fewBits.size(); ++i)
+        html += line(tr("%1 random bits").arg(sums.fewBits[i].rule.count), sums.fewBits[i].result,
+                     plots::seriesColour(kFewBits[i]).name());
     html += QStringLiteral("</table>");
     if (sums.nearest.stagnationTerm)
         html += tr("<p>Rounding to nearest, the sum stopped growing at term %1: half its ULP "
                    "exceeds the term. Stochastic rounding still moves it up with probability "
                    "term / ULP.</p>")
                     .arg(QLocale().toString(static_cast<qulonglong>(*sums.nearest.stagnationTerm)));
+    if (!sums.fewBits.empty())
+        html += sums.fewBits.front().rule.variant == StochasticVariant::A
+                    ? tr("<p>With N random bits the term's share of the ULP is truncated to N "
+                         "bits: a term below 2<sup>−N</sup> of the ULP never moves the sum, and "
+                         "a larger one moves it too rarely, so the sums fall behind.</p>")
+                    : tr("<p>With N random bits the term's share of the ULP is rounded to N "
+                         "bits: a term below 2<sup>−(N+1)</sup> of the ULP never moves the sum; a "
+                         "larger one moves it too often or too rarely.</p>");
     sumsText_->setText(html);
 
     auto curve = [this](const std::vector<TracePoint>& trace, bool exact, const QPen& pen,
@@ -328,6 +387,9 @@ void StochasticPanel::showSums() {
           tr("exact"));
     curve(sums.nearest.trace, false, plots::seriesPen(kNearest, 2), tr("round to nearest"));
     curve(sums.stochastic.trace, false, plots::seriesPen(kStochastic, 2), tr("stochastic"));
+    for (std::size_t i = 0; i < sums.fewBits.size(); ++i)
+        curve(sums.fewBits[i].result.trace, false, plots::seriesPen(kFewBits[i], 1.5),
+              tr("%1 bits").arg(sums.fewBits[i].rule.count));
     sumsPlot_->xAxis->setLabel(tr("terms added"));
     sumsPlot_->yAxis->setLabel(tr("running sum"));
     sumsPlot_->rescaleAxes();
@@ -364,17 +426,40 @@ void StochasticPanel::showSummary() {
     html +=
         line(tr("down"), shortDecimal(o.down.value, 20), hexDown, fullDecimal(s.probabilityDown));
     html += QStringLiteral("</table>");
+    if (s.rule.count > 0)
+        html += tr("<p>With %1 random bits p<sub>up</sub> is a multiple of 2<sup>−%1</sup>; "
+                   "all bits would give <b>%2</b>.</p>")
+                    .arg(s.rule.count)
+                    .arg(fullDecimal(o.idealProbabilityUp).toHtmlEscaped());
     // Why p is what it is, on hover: the text above the histogram stays short enough for the
     // histogram to be seen whole under it on a projector.
-    neighbours_->setToolTip(tr("p<sub>up</sub> = (x − down) / (up − down), exactly: the expected "
-                               "value of the rounding is x itself, so errors cancel on "
-                               "average."));
+    neighbours_->setToolTip(
+        s.rule.count == 0
+            ? tr("p<sub>up</sub> = (x − down) / (up − down), exactly: the expected value of the "
+                 "rounding is x itself, so errors cancel on average.")
+            : tr("The residue ν = (|x| − the neighbour nearer zero) / gap is seen through %1 "
+                 "random bits (%2): p<sub>away</sub> is ν rounded to a multiple of "
+                 "2<sup>−%1</sup>, "
+                 "so the expected value is no longer x itself.")
+                  .arg(s.rule.count)
+                  .arg(variantBox_->currentText().toHtmlEscaped()));
     html += tr("<p>%1 draws (seed %2): <b>%3</b> up (observed fraction %4), expected %5.</p>")
                 .arg(QLocale().toString(static_cast<qulonglong>(s.draws)))
                 .arg(seedBox_->value())
                 .arg(QLocale().toString(static_cast<qulonglong>(s.drawsUp)))
                 .arg(shortDecimal(s.observedFractionUp, 6))
                 .arg(shortDecimal(s.expectedUp, 8));
+    // Neighbouring seeds must give unrelated bits, or two runs would round alike.
+    const SeedAudit& audit = s.seedAudit;
+    if (audit.comparedBits > 0)
+        html += tr("<p>Seed audit: seeds %1 and %2 agree on %3 of %4 random bits (chance: half, "
+                   "z = %5): <b>%6</b>.</p>")
+                    .arg(audit.seed)
+                    .arg(audit.neighbour)
+                    .arg(QLocale().toString(static_cast<qulonglong>(audit.agreeingBits)))
+                    .arg(QLocale().toString(static_cast<qulonglong>(audit.comparedBits)))
+                    .arg(audit.zScore, 0, 'f', 2)
+                    .arg(audit.independent() ? tr("independent") : tr("correlated"));
     neighbours_->setText(html);
 
     // Observed and expected counts of each neighbour, side by side.

@@ -36,6 +36,9 @@ class StochasticPanel : public QWidget {
     int draws() const;
     void setSeed(int seed);
     int seed() const;
+    // How many random bits decide, and by which of P3109's rules (count 0: all 64).
+    void setRandomBits(const RandomBitRule& rule);
+    RandomBitRule randomBits() const;
     const std::optional<StochasticDrawSummary>& summary() const { return summary_; }
     QLabel* neighboursLabel() const { return neighbours_; }
     QCustomPlot* histogram() const { return histogram_; }
@@ -61,6 +64,8 @@ class StochasticPanel : public QWidget {
     QComboBox* formatBox_;
     QSpinBox* drawsBox_;
     QSpinBox* seedBox_;
+    QSpinBox* bitsBox_;
+    QComboBox* variantBox_;
     QLabel* error_;
     QLabel* neighbours_;
     QCustomPlot* histogram_;
