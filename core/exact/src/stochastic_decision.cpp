@@ -64,4 +64,15 @@ ExactValue stochasticProbabilityAway(const ExactValue& residue, const RandomBitR
                               -rule.count);
 }
 
+ExactValue probabilityUp(const ExactValue& x, const ExactValue& down, const ExactValue& up,
+                         const RandomBitRule& rule) {
+    const ExactValue ideal = (x - down) / (up - down);
+    if (rule.count == 0)
+        return ideal;
+    const ExactValue one = ExactValue::integer(1);
+    const bool upIsAway = compare(up.abs(), down.abs()) > 0;
+    const ExactValue away = stochasticProbabilityAway(upIsAway ? ideal : one - ideal, rule);
+    return upIsAway ? away : one - away;
+}
+
 } // namespace fpx

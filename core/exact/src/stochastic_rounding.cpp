@@ -35,14 +35,9 @@ std::optional<StochasticOutcomes> stochasticOutcomes(const ExactValue& x, const 
         const Neighbour only = roundedToward(x, spec, RoundingMode::Stochastic, overflow);
         return StochasticOutcomes{only, only, ExactValue::zero(), ExactValue::zero()};
     }
-    const ExactValue gap = outcomes.up.value - outcomes.down.value;
-    outcomes.idealProbabilityUp = (x - outcomes.down.value) / gap;
-    // The random bits decide on the magnitude: whether it leaves the neighbour nearer zero.
-    const bool upIsAway = compare(outcomes.up.value.abs(), outcomes.down.value.abs()) > 0;
-    const ExactValue residue = upIsAway ? outcomes.idealProbabilityUp
-                                        : ExactValue::integer(1) - outcomes.idealProbabilityUp;
-    const ExactValue away = stochasticProbabilityAway(residue, rule);
-    outcomes.probabilityUp = upIsAway ? away : ExactValue::integer(1) - away;
+    outcomes.idealProbabilityUp =
+        probabilityUp(x, outcomes.down.value, outcomes.up.value, RandomBitRule{});
+    outcomes.probabilityUp = probabilityUp(x, outcomes.down.value, outcomes.up.value, rule);
     return outcomes;
 }
 

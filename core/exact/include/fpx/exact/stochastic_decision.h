@@ -32,4 +32,10 @@ bool stochasticRoundsAway(const ExactValue& residue, std::uint64_t randomBits,
 // Precondition: 0 ≤ residue < 1.
 ExactValue stochasticProbabilityAway(const ExactValue& residue, const RandomBitRule& rule);
 
+// The exact probability that stochastic rounding takes x (down < x < up, its two neighbours) to
+// `up`: the rule decides on the magnitude, so for a negative x, whose neighbour nearer zero is
+// `up`, it is 1 − P(away).
+ExactValue probabilityUp(const ExactValue& x, const ExactValue& down, const ExactValue& up,
+                         const RandomBitRule& rule);
+
 } // namespace fpx
