@@ -62,6 +62,8 @@ std::string_view kindName(FormatKind kind) {
         return "integer";
     case FormatKind::Lookup:
         return "lookup";
+    case FormatKind::Posit:
+        return "posit";
     }
     return "?";
 }
@@ -164,6 +166,8 @@ std::string layoutText(const FormatSpec& spec) {
         return spec.isSigned ? "int" : "uint";
     case FormatKind::Lookup:
         return "table";
+    case FormatKind::Posit:
+        return "posit";
     }
     return "-";
 }

@@ -33,7 +33,8 @@ namespace fpx::cli {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: fpx plot error|ulp|range|values|codes|memory [--formats ID,...] [--range A:B] [--log]\n"
+    "usage: fpx plot error|ulp|precision|range|values|codes|memory [--formats ID,...] [--range "
+    "A:B] [--log]\n"
     "                [--symlog] [--round MODE] [--overflow POLICY]\n"
     "                [--params N [--recipe NAME] [--adapter-params N|P%] [--gib]]\n"
     "                -o FILE.{png,pdf,svg,csv}\n"
@@ -46,6 +47,8 @@ const char* defaultFormats(plots::PlotKind kind) {
         return "fp16,bf16,fp8_e4m3,fp8_e5m2";
     case plots::PlotKind::Ulp:
         return "fp32,tf32,bf16,fp16,fp8_e4m3,fp8_e5m2,fp4_e2m1";
+    case plots::PlotKind::Precision:
+        return "fp16,bf16,posit16";
     case plots::PlotKind::Range:
         return "fp64,fp32,tf32,bf16,fp16,fp8_e4m3,fp8_e5m2,fp6_e3m2,fp6_e2m3,fp4_e2m1";
     case plots::PlotKind::Values:
@@ -85,7 +88,7 @@ Outcome<PlotOptions> parsePlotOptions(const Arguments& args) {
     const auto kind = plots::parsePlotKind(QString::fromStdString(args.positionals().front()));
     if (!kind)
         return CommandError{std::string("unknown plot '") + args.positionals().front() +
-                            "' (use error, ulp, range, values or memory)"};
+                            "' (use error, ulp, precision, range, values, codes or memory)"};
     const auto output = args.value("o") ? args.value("o") : args.value("output");
     if (!output)
         return CommandError{"-o FILE is required (.png, .pdf, .svg or .csv)"};

@@ -65,6 +65,8 @@ std::string_view fieldColour(BitFieldKind kind) {
         return "31";
     case BitFieldKind::Level:
         return "36";
+    case BitFieldKind::Regime:
+        return "35";
     }
     return "0";
 }

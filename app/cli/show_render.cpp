@@ -9,6 +9,7 @@
 #include "fpx/exact/decode_explanation.h"
 #include "fpx/exact/format_catalogue.h"
 #include "fpx/exact/nan_payload.h"
+#include "fpx/exact/posit.h"
 #include "fpx/exact/rounding_neighbourhood.h"
 
 #include <cstdio>
@@ -103,6 +104,22 @@ Json resultJson(const FormatSpec& spec, const ConversionReport& r, const Roundin
             json["unbiased_exponent"] = d.unbiasedExponent;
         else
             json["unbiased_exponent"] = nullptr;
+    } else if (spec.kind == FormatKind::Posit) {
+        json["exponent"] = nullptr;
+        json["mantissa"] = nullptr;
+        // The fields the code's bits hold (none for zero and NaR): value =
+        // ((1 − 3·sign) + fraction / 2^fraction_bits) × 2^scale.
+        if (const auto f = positFields(spec, d.code))
+            json["posit"] = {{"regime_run", f->regimeRun},
+                             {"regime_bits", f->regimeWidth},
+                             {"regime", f->regime},
+                             {"exponent_bits", f->exponentWidth},
+                             {"exponent", f->exponent},
+                             {"fraction_bits", f->fractionWidth},
+                             {"fraction", integerOrDigits(f->fractionField)},
+                             {"scale", f->scale}};
+        else
+            json["posit"] = nullptr;
     } else {
         json["exponent"] = nullptr;
         json["mantissa"] = nullptr;
@@ -209,6 +226,9 @@ void printDetail(std::ostream& out, const FormatSpec& spec, const ShowInput& inp
         if (spec.storedSignificandBits() > 0)
             line("mantissa", codeToBinary(d.significandField, spec.storedSignificandBits()) +
                                  " = " + codeToDecimal(d.significandField));
+    } else if (spec.kind == FormatKind::Posit) {
+        for (const FieldLine& field : positFieldLines(spec, d.code))
+            line(field.name, field.text);
     } else {
         line("level", std::to_string(d.level) + " (scale " + toDecimal(spec.scale).text + ")");
     }

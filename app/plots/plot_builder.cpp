@@ -214,32 +214,35 @@ void buildError(QCustomPlot& plot, const PlotData& data) {
     addEpsilonLabels(plot, epsilonOwners, data);
 }
 
-// The ULP plot's first view: the staircases of the narrow formats, those whose values span
-// at most 64 binades (FP16, FP8, FP6, FP4, the integers; or, when there is none, the narrowest
+// The ULP and precision plots' first view: the staircases of the narrow formats, those whose values
+// span at most 64 binades (FP16, FP8, FP6, FP4, the integers; or, when there is none, the narrowest
 // of the others), with a binade to spare. Every format is a staircase of one step per binade,
 // but scaled to FP64's 2^-1074 … 2^1024 the steps would be a pixel each: the wide formats run
 // on past the view (drag or zoom out to follow them), and the axis label says which. An x
 // range set by hand wins.
 constexpr double kNarrowBinades = 64;
 
-bool isNarrow(const FormatSeries& s, double narrowestSpan) {
-    if (s.ulp.empty())
+bool isNarrow(const std::vector<PlotPoint>& points, double narrowestSpan,
+              double narrowBinades = kNarrowBinades) {
+    if (points.empty())
         return false;
-    const double span = s.ulp.back().x - s.ulp.front().x;
-    return span <= std::max(kNarrowBinades, narrowestSpan);
+    const double span = points.back().x - points.front().x;
+    return span <= std::max(narrowBinades, narrowestSpan);
 }
 
-QStringList setUlpView(QCPAxis* x, QCPAxis* y, const PlotData& data) {
+QStringList setUlpView(QCPAxis* x, QCPAxis* y, const PlotData& data,
+                       std::vector<PlotPoint> FormatSeries::*points = &FormatSeries::ulp,
+                       double narrowBinades = kNarrowBinades) {
     const PlotRequest& r = data.request;
     double narrowestSpan = 1e300;
     for (const FormatSeries& s : data.series)
-        if (!s.ulp.empty())
-            narrowestSpan = std::min(narrowestSpan, s.ulp.back().x - s.ulp.front().x);
+        if (!(s.*points).empty())
+            narrowestSpan = std::min(narrowestSpan, (s.*points).back().x - (s.*points).front().x);
     double x0 = 1e300, x1 = -1e300;
     for (const FormatSeries& s : data.series)
-        if (isNarrow(s, narrowestSpan)) {
-            x0 = std::min(x0, s.ulp.front().x);
-            x1 = std::max(x1, s.ulp.back().x);
+        if (isNarrow(s.*points, narrowestSpan, narrowBinades)) {
+            x0 = std::min(x0, (s.*points).front().x);
+            x1 = std::max(x1, (s.*points).back().x);
         }
     if (r.rangeSet) {
         const double hi = std::max(std::abs(r.from), std::abs(r.to));
@@ -257,9 +260,9 @@ QStringList setUlpView(QCPAxis* x, QCPAxis* y, const PlotData& data) {
     // y: the gaps the narrow formats (every format, under a range set by hand) take there.
     double y0 = 1e300, y1 = -1e300;
     for (const FormatSeries& s : data.series) {
-        if (!r.rangeSet && !isNarrow(s, narrowestSpan))
+        if (!r.rangeSet && !isNarrow(s.*points, narrowestSpan, narrowBinades))
             continue;
-        for (const PlotPoint& p : s.ulp)
+        for (const PlotPoint& p : (s.*points))
             if (p.x >= x0 && p.x <= x1) {
                 y0 = std::min(y0, p.y);
                 y1 = std::max(y1, p.y);
@@ -272,7 +275,7 @@ QStringList setUlpView(QCPAxis* x, QCPAxis* y, const PlotData& data) {
     QStringList outside;
     for (const FormatSeries& s : data.series) {
         bool seen = false;
-        for (const PlotPoint& p : s.ulp)
+        for (const PlotPoint& p : (s.*points))
             seen = seen ||
                    (p.x >= x0 && p.x <= x1 && p.y >= y->range().lower && p.y <= y->range().upper);
         if (!seen)
@@ -297,6 +300,33 @@ void buildUlp(QCustomPlot& plot, const PlotData& data) {
     }
     plot.rescaleAxes();
     const QStringList outside = setUlpView(x, y, data);
+    if (!outside.isEmpty())
+        x->setLabel(QObject::tr("|x| (log scale) — %1 beyond this view: drag or zoom out")
+                        .arg(outside.join(", ")));
+}
+
+// Significant bits against magnitude: flat for a float's normals, falling through its
+// subnormals, a tent for a posit, whose precision tapers away from 1 (plot_data.h).
+void buildPrecision(QCustomPlot& plot, const PlotData& data) {
+    QCPAxis* x = plot.xAxis;
+    QCPAxis* y = plot.yAxis;
+    x->setLabel(QObject::tr("|x| (log scale)"));
+    y->setLabel(QObject::tr("significant bits: log2(binade ÷ gap) + 1"));
+    x->setTicker(QSharedPointer<QCPAxisTicker>(new PowerOfTwoTicker));
+    QSharedPointer<QCPAxisTickerFixed> whole(new QCPAxisTickerFixed); // bits are whole numbers
+    whole->setTickStep(1);
+    whole->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    y->setTicker(whole);
+    for (std::size_t i = 0; i < data.series.size(); ++i) {
+        const FormatSeries& s = data.series[i];
+        QCPGraph* g = plot.addGraph();
+        g->setName(s.id);
+        g->setPen(seriesPen(static_cast<int>(i), 2));
+        g->setData(xs(s.precision), ys(s.precision), true);
+    }
+    plot.rescaleAxes();
+    // The first view takes in formats of up to 128 binades: posit16's whole tent (2^±56).
+    const QStringList outside = setUlpView(x, y, data, &FormatSeries::precision, 128);
     if (!outside.isEmpty())
         x->setLabel(QObject::tr("|x| (log scale) — %1 beyond this view: drag or zoom out")
                         .arg(outside.join(", ")));
@@ -567,6 +597,9 @@ void buildPlot(QCustomPlot& plot, const PlotData& data) {
         break;
     case PlotKind::Ulp:
         buildUlp(plot, data);
+        break;
+    case PlotKind::Precision:
+        buildPrecision(plot, data);
         break;
     case PlotKind::Range:
         buildRange(plot, data);

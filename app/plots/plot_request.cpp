@@ -19,6 +19,7 @@ struct KindName {
 constexpr KindName kKinds[] = {
     {PlotKind::Error, "error", "Rounding error"},
     {PlotKind::Ulp, "ulp", "ULP spacing"},
+    {PlotKind::Precision, "precision", "Precision against magnitude"},
     {PlotKind::Range, "range", "Range"},
     {PlotKind::Values, "values", "Representable values"},
     {PlotKind::Codes, "codes", "Code map"},
@@ -57,6 +58,7 @@ PlotSwitches plotSwitches(PlotKind kind) {
                                    "same width.");
         break;
     case PlotKind::Ulp:
+    case PlotKind::Precision:
     case PlotKind::Range:
         s.range = true;
         s.logWhy = QObject::tr("This plot is always on a log2 axis: its values span hundreds of "
@@ -103,6 +105,9 @@ PlotData computePlotData(const PlotRequest& request) {
             break;
         case PlotKind::Ulp:
             s.ulp = ulpStaircase(spec);
+            break;
+        case PlotKind::Precision:
+            s.precision = precisionStaircase(spec);
             break;
         case PlotKind::Range:
             s.range = rangeBar(spec);
@@ -166,6 +171,11 @@ QString plotDataCsv(const PlotData& data) {
         out << "format,series,log2_x,log2_ulp\n";
         for (const FormatSeries& s : data.series)
             points(s.id, "ulp", s.ulp);
+        break;
+    case PlotKind::Precision:
+        out << "format,series,log2_x,significant_bits\n";
+        for (const FormatSeries& s : data.series)
+            points(s.id, "precision", s.precision);
         break;
     case PlotKind::Range:
         out << "format,log2_min_subnormal,log2_min_normal,log2_max,decimal_digits\n";

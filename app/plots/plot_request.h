@@ -15,7 +15,7 @@
 
 namespace fpx::plots {
 
-enum class PlotKind { Error, Ulp, Range, Values, Codes, Memory };
+enum class PlotKind { Error, Ulp, Precision, Range, Values, Codes, Memory };
 
 QString plotKindId(PlotKind kind); // "error", "ulp", …
 std::optional<PlotKind> parsePlotKind(const QString& text);
@@ -60,6 +60,7 @@ struct FormatSeries {
     int bits = 0; // the format's width: the ULP plot's first view follows the narrow ones
     ErrorCurve error;
     std::vector<PlotPoint> ulp;
+    std::vector<PlotPoint> precision; // significant bits against log2 |x|
     RangeBar range;
     std::vector<double> values;
     std::vector<int> codeClasses; // the code map: formats of at most 8 bits

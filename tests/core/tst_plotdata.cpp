@@ -7,6 +7,7 @@
 #include "fpx/exact/decimal_text.h"
 #include "fpx/exact/format_limits.h"
 #include "fpx/exact/plot_data.h"
+#include "fpx/exact/posit.h"
 
 #include "test_support.h"
 
@@ -257,6 +258,7 @@ class TestPlotData : public QObject {
     void numberLineHoldsEveryFiniteValue_data();
     void numberLineHoldsEveryFiniteValue();
     void ulpStaircase();
+    void precisionTapersForPosits();
 };
 
 void TestPlotData::sawtoothPeaksAreHalfAnUlp_data() {
@@ -563,6 +565,37 @@ void TestPlotData::ulpStaircase() {
         QVERIFY(steps[i].y >= steps[i - 1].y); // gaps never shrink with magnitude
     const std::vector<PlotPoint> quad = fpx::ulpStaircase(lookUp("fp128"));
     QCOMPARE(quad.back().y, 16383.0 - 112);
+}
+
+// The significant bits in each binade: FP16's subnormals 1 … 10 and normals 11; posit16's
+// fraction width plus one, read off its codes here (the first code of binade b is 2^b where
+// the regime leaves room for the exponent): 12 next to 1, one less every 4 binades away.
+void TestPlotData::precisionTapersForPosits() {
+    auto bitsAt = [](const std::vector<PlotPoint>& points, double binade) {
+        for (std::size_t i = 0; i + 1 < points.size(); i += 2)
+            if (points[i].x <= binade && binade < points[i + 1].x)
+                return points[i].y;
+        return -1e9;
+    };
+    const std::vector<PlotPoint> fp16 = precisionStaircase(lookUp("fp16"));
+    QCOMPARE(bitsAt(fp16, -24), 1.0);
+    QCOMPARE(bitsAt(fp16, -15), 10.0);
+    QCOMPARE(bitsAt(fp16, -14), 11.0);
+    QCOMPARE(bitsAt(fp16, 15), 11.0);
+    const FormatSpec posit = lookUp("posit16");
+    const std::vector<PlotPoint> tapered = precisionStaircase(posit);
+    for (int b = -40; b < 40; ++b) {
+        const Code code = roundToFormat(ExactValue::dyadic(false, 1, b), posit).code;
+        const auto fields = positFields(posit, code);
+        QVERIFY(fields);
+        QCOMPARE(bitsAt(tapered, b), double(fields->fractionWidth + 1));
+    }
+    QCOMPARE(bitsAt(tapered, 0), 12.0);
+    QCOMPARE(bitsAt(tapered, -8), 11.0);
+    QCOMPARE(bitsAt(tapered, 8), 10.0);
+    // posit8 near maxpos: the gap from 2^20 to 2^24 spans four binades, under one bit each.
+    const std::vector<PlotPoint> small = precisionStaircase(lookUp("posit8"));
+    QVERIFY(bitsAt(small, 22) < 1);
 }
 
 QTEST_APPLESS_MAIN(TestPlotData)

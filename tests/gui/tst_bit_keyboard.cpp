@@ -78,7 +78,7 @@ class TestBitKeyboard : public QObject {
 void TestBitKeyboard::fieldsOfEveryFormat() {
     for (const FormatSpec& s : builtinFormats()) {
         const BitCellLayout layout = BitCellLayout::forFormats({s}, 12);
-        const std::vector<FieldLabel> labels = fieldLabels(s, layout);
+        const std::vector<FieldLabel> labels = fieldLabels(s, decodeCode(s, 0), layout);
         std::vector<std::pair<BitFieldKind, int>> expected;
         if (s.kind != FormatKind::BinaryFloat) {
             expected.push_back({BitFieldKind::Level, s.totalBits()});
@@ -104,10 +104,23 @@ void TestBitKeyboard::fieldsOfEveryFormat() {
     auto firstNames = [](const char* id) {
         QStringList names;
         const FormatSpec s = spec(id);
-        for (const FieldLabel& label : fieldLabels(s, BitCellLayout::forFormats({s}, 12)))
+        for (const FieldLabel& label :
+             fieldLabels(s, decodeCode(s, 0), BitCellLayout::forFormats({s}, 12)))
             names << label.names.first();
         return names;
     };
+    // A posit's fields follow the code: 0x65 in posit8 is 0 110 01 01, a run of two ones.
+    const FormatSpec posit = spec("posit8");
+    const std::vector<FieldLabel> positLabels =
+        fieldLabels(posit, decodeCode(posit, 0x65), BitCellLayout::forFormats({posit}, 12));
+    QCOMPARE(positLabels.size(), std::size_t(4));
+    QVERIFY(positLabels[1].kind == BitFieldKind::Regime);
+    QCOMPARE(positLabels[1].lastColumn - positLabels[1].firstColumn + 1, 3);
+    QCOMPARE(positLabels[1].names.first(), QString("regime: run 2, r = 1"));
+    QCOMPARE(positLabels[2].lastColumn - positLabels[2].firstColumn + 1, 2);
+    QCOMPARE(
+        fieldLabels(posit, decodeCode(posit, 0x01), BitCellLayout::forFormats({posit}, 12)).size(),
+        std::size_t(2)); // minpos: the regime fills every bit after the sign
     QCOMPARE(firstNames("fp16"), QStringList({"sign", "exponent (5)", "mantissa (10)"}));
     QCOMPARE(firstNames("fp64"), QStringList({"sign", "exponent (11)", "mantissa (52)"}));
     QCOMPARE(firstNames("fp4_e2m1"), QStringList({"sign", "exponent (2)", "mantissa (1)"}));
@@ -126,7 +139,7 @@ void TestBitKeyboard::fieldNamesFitAndAlign() {
         const BitCellLayout layout = BitCellLayout::forFormats(all, cellWidth);
         const QFontMetrics metrics(fieldLabelFont(base, cellWidth));
         for (const FormatSpec& s : all) {
-            for (const FieldLabel& label : fieldLabels(s, layout)) {
+            for (const FieldLabel& label : fieldLabels(s, decodeCode(s, 0), layout)) {
                 const int span = bitCellX(layout, label.lastColumn) + layout.cellWidth -
                                  bitCellX(layout, label.firstColumn);
                 QVERIFY2(metrics.horizontalAdvance(label.names.last()) <= span + layout.cellGap,
@@ -139,9 +152,10 @@ void TestBitKeyboard::fieldNamesFitAndAlign() {
             {
                 QPainter painter(&image);
                 painter.setFont(base);
-                paintFieldLabels(painter, QRect(0, 0, image.width(), 20), layout, s, palette);
+                paintFieldLabels(painter, QRect(0, 0, image.width(), 20), layout, s,
+                                 decodeCode(s, 0), palette);
             }
-            for (const FieldLabel& label : fieldLabels(s, layout)) {
+            for (const FieldLabel& label : fieldLabels(s, decodeCode(s, 0), layout)) {
                 const QColor colour = fieldColour(label.kind).darker(130);
                 const int first = bitCellX(layout, label.firstColumn);
                 const int last = bitCellX(layout, label.lastColumn) + layout.cellWidth - 1;

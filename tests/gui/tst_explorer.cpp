@@ -456,8 +456,9 @@ void TestExplorer::plotsOfEveryKind() {
     PlotsPanel* panel = window.plotsPanel();
     QSignalSpy ready(panel, &PlotsPanel::plotReady);
     for (plots::PlotKind kind :
-         {plots::PlotKind::Error, plots::PlotKind::Ulp, plots::PlotKind::Range,
-          plots::PlotKind::Values, plots::PlotKind::Codes, plots::PlotKind::Memory}) {
+         {plots::PlotKind::Error, plots::PlotKind::Ulp, plots::PlotKind::Precision,
+          plots::PlotKind::Range, plots::PlotKind::Values, plots::PlotKind::Codes,
+          plots::PlotKind::Memory}) {
         ready.clear();
         panel->setKind(kind);
         QVERIFY(ready.wait(30000) || !panel->isComputing());
@@ -469,6 +470,7 @@ void TestExplorer::plotsOfEveryKind() {
             QCOMPARE(plot->graphCount(), 2 * 6);
             break;
         case plots::PlotKind::Ulp:
+        case plots::PlotKind::Precision:
             QCOMPARE(plot->graphCount(), 6);
             break;
         case plots::PlotKind::Range:

@@ -2,6 +2,7 @@
 #include "common/bit_cells.h"
 
 #include "fpx/exact/decimal_text.h"
+#include "fpx/exact/posit.h"
 
 #include <QCoreApplication>
 #include <QFontInfo>
@@ -52,7 +53,7 @@ std::vector<BitCell> bitCells(const FormatSpec& spec, const DecodedCode& decoded
         cells.push_back({kind, bit, ((code >> bit) & 1) != 0, column++});
         --bit;
     };
-    for (const BitField& field : bitLayout(spec)) {
+    for (const BitField& field : bitLayout(spec, code)) {
         if (field.kind == BitFieldKind::Fraction && hasImplicitBit(spec)) {
             // The leading bit the encoding leaves out: 1 unless the exponent field is 0
             // (subnormals and zero), where the significand is 0.fff.
@@ -79,6 +80,8 @@ QColor fieldColour(BitFieldKind kind) {
         return QColor(0xde, 0x4b, 0x42);
     case BitFieldKind::Level:
         return QColor(0x16, 0x9d, 0xb3);
+    case BitFieldKind::Regime:
+        return QColor(0x8e, 0x44, 0xad);
     }
     return Qt::gray;
 }
@@ -167,7 +170,11 @@ QStringList namesOf(const FormatSpec& spec, BitFieldKind kind, int width) {
     case BitFieldKind::IntegerBit:
         return {tr("integer bit"), tr("int"), QStringLiteral("i")};
     case BitFieldKind::Fraction:
+        if (spec.kind == FormatKind::Posit) // the standard's word; its width varies by code
+            return {tr("fraction (%1)").arg(n), tr("fraction"), tr("frac"), QStringLiteral("f")};
         return {tr("mantissa (%1)").arg(n), tr("mantissa"), tr("man"), QStringLiteral("m")};
+    case BitFieldKind::Regime: // fieldLabels puts the run's length in front
+        return {tr("regime"), tr("reg"), QStringLiteral("r")};
     case BitFieldKind::Level:
         if (spec.kind == FormatKind::Lookup)
             return {tr("level index (%1)").arg(n), tr("level index"), tr("index"), tr("idx"),
@@ -204,14 +211,57 @@ QString binaryOf(Code value, int width) {
     return QString::fromStdString(codeToBinary(value, width));
 }
 
+// What one bit of a posit code does: which field it falls in depends on the regime's run.
+QString positBitText(const FormatSpec& spec, const DecodedCode& decoded, int bit) {
+    const int total = spec.totalBits();
+    const auto f = positFields(spec, decoded.code);
+    if (bit == total - 1)
+        return tr("sign bit: 1 makes the value (−2 + f) × 2^−(%1r + e + 1), minus the value of "
+                  "the code's two's complement; with every other bit 0 it is NaR")
+            .arg(1 << spec.positExponentBits);
+    if (!f)
+        return tr("bit %1: with every bit but the sign 0 the code is %2")
+            .arg(bit)
+            .arg(decoded.code == 0 ? tr("zero") : tr("NaR"));
+    const int fromTop = total - 2 - bit; // 0 = the first bit after the sign
+    const int useedLog2 = 1 << spec.positExponentBits;
+    if (fromTop < f->regimeWidth) {
+        const bool terminator = fromTop == f->regimeRun;
+        return (terminator ? tr("regime bit: ends the run of %1 %2, so r = %3; each regime step "
+                                "is a factor useed = 2^%4")
+                           : tr("regime bit: one of a run of %1 %2, r = %3: the value's scale "
+                                "is useed^r = 2^(%4 × r); a longer run, a larger or smaller "
+                                "scale and fewer bits left for the fraction"))
+            .arg(f->regimeRun)
+            .arg(f->regimeOfOnes ? tr("ones") : tr("zeros"))
+            .arg(f->regime)
+            .arg(useedLog2);
+    }
+    const int intoExponent = fromTop - f->regimeWidth;
+    if (intoExponent < f->exponentWidth) {
+        const int j = spec.positExponentBits - 1 - intoExponent;
+        return tr("exponent bit: adds 2^%1 = %2 to e (now %3), a factor of 2^%2")
+            .arg(j)
+            .arg(1 << j)
+            .arg(f->exponent);
+    }
+    const int k = bit - f->fractionWidth; // weight relative to the leading 1
+    const std::int64_t binade =
+        (static_cast<std::int64_t>(f->regime) << spec.positExponentBits) + f->exponent;
+    return tr("fraction bit: 2^%1 of the leading 1 (the code has %2 fraction bits here; the "
+              "regime's run decides how many)")
+               .arg(k)
+               .arg(f->fractionWidth) +
+           (f->sign ? QString() : tr(", worth %1").arg(powerOfTwoText(binade + k)));
+}
+
 } // namespace
 
-std::vector<FieldLabel> fieldLabels(const FormatSpec& spec, const BitCellLayout& layout) {
+std::vector<FieldLabel> fieldLabels(const FormatSpec& spec, const DecodedCode& decoded,
+                                    const BitCellLayout& layout) {
     std::vector<FieldLabel> labels;
     // The fields' columns follow the cells; the implicit bit belongs to no label.
-    DecodedCode anyCode;
-    anyCode.exponentField = 1;
-    for (const BitCell& cell : bitCells(spec, anyCode, layout)) {
+    for (const BitCell& cell : bitCells(spec, decoded, layout)) {
         if (!cell.bit)
             continue;
         if (!labels.empty() && labels.back().kind == cell.kind &&
@@ -221,8 +271,16 @@ std::vector<FieldLabel> fieldLabels(const FormatSpec& spec, const BitCellLayout&
         }
         labels.push_back({cell.kind, cell.column, cell.column, {}});
     }
-    for (FieldLabel& label : labels)
+    for (FieldLabel& label : labels) {
         label.names = namesOf(spec, label.kind, label.lastColumn - label.firstColumn + 1);
+        if (label.kind != BitFieldKind::Regime)
+            continue;
+        const auto f = positFields(spec, decoded.code);
+        const int run = f ? f->regimeRun : label.lastColumn - label.firstColumn + 1;
+        label.names.prepend(tr("regime, run %1").arg(run));
+        if (f)
+            label.names.prepend(tr("regime: run %1, r = %2").arg(run).arg(f->regime));
+    }
     return labels;
 }
 
@@ -238,13 +296,14 @@ QFont fieldLabelFont(const QFont& base, int cellWidth) {
 }
 
 void paintFieldLabels(QPainter& painter, const QRect& strip, const BitCellLayout& layout,
-                      const FormatSpec& spec, const QPalette& palette, bool onSelection) {
+                      const FormatSpec& spec, const DecodedCode& decoded, const QPalette& palette,
+                      bool onSelection) {
     painter.save();
     const QFont font = fieldLabelFont(painter.font(), layout.cellWidth);
     painter.setFont(font);
     const QFontMetrics metrics(font);
     const bool dark = palette.color(QPalette::Base).lightness() < 128;
-    for (const FieldLabel& label : fieldLabels(spec, layout)) {
+    for (const FieldLabel& label : fieldLabels(spec, decoded, layout)) {
         const int left = strip.left() + bitCellX(layout, label.firstColumn);
         const int right = strip.left() + bitCellX(layout, label.lastColumn) + layout.cellWidth;
         const QRect span(left, strip.top(), right - left, strip.height());
@@ -308,6 +367,8 @@ QString bitWeightText(const FormatSpec& spec, const DecodedCode& decoded, int bi
             .arg(1LL << bit)
             .arg(static_cast<qulonglong>(spec.table.size()))
             .arg(static_cast<qlonglong>(decoded.level));
+    if (spec.kind == FormatKind::Posit)
+        return positBitText(spec, decoded, bit) + QStringLiteral(" (%1)").arg(now);
     const int significand = spec.storedSignificandBits();
     if (spec.isSigned && bit == total - 1)
         return tr("sign bit: 0 is +, 1 is − (%1: %2)")

@@ -77,12 +77,16 @@ struct FieldLabel {
     int lastColumn = 0;
     QStringList names;
 };
-std::vector<FieldLabel> fieldLabels(const FormatSpec& spec, const BitCellLayout& layout);
+// The fields of `decoded`'s code: the same for every code of a float or integer, but a posit's
+// regime run moves its exponent and fraction from code to code.
+std::vector<FieldLabel> fieldLabels(const FormatSpec& spec, const DecodedCode& decoded,
+                                    const BitCellLayout& layout);
 
 // Paints the field labels of one row into `strip`, each centred over its cells, in the
 // field's colour (on a selected row, the selection's text colour, which stays readable).
 void paintFieldLabels(QPainter& painter, const QRect& strip, const BitCellLayout& layout,
-                      const FormatSpec& spec, const QPalette& palette, bool onSelection = false);
+                      const FormatSpec& spec, const DecodedCode& decoded, const QPalette& palette,
+                      bool onSelection = false);
 // The font of the field labels for cells of `cellWidth` pixels under text in `base`.
 QFont fieldLabelFont(const QFont& base, int cellWidth);
 

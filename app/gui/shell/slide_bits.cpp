@@ -142,7 +142,7 @@ void SlideBits::paintEvent(QPaintEvent*) {
     const QFontMetrics metrics(label);
     painter.setFont(label);
     const bool dark = palette().color(QPalette::Base).lightness() < 128;
-    for (const FieldLabel& field : fieldLabels(spec, layout)) {
+    for (const FieldLabel& field : fieldLabels(spec, shown->report.details.decoded, layout)) {
         const int x0 = strip.left() + bitCellX(layout, field.firstColumn);
         const int x1 = strip.left() + bitCellX(layout, field.lastColumn) + layout.cellWidth;
         const QColor colour =

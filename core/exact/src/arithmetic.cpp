@@ -78,6 +78,9 @@ std::optional<std::string> arithmeticUnsupported(const FormatSpec& spec) {
     if (spec.kind == FormatKind::Lookup)
         return spec.id + " has no arithmetic: its codes index a table of levels, and a sum of "
                          "two levels is in general no level (dequantize, compute, quantize)";
+    if (spec.kind == FormatKind::Posit)
+        return spec.id + " has no arithmetic here: a posit's operations round once like a "
+                         "float's, but their teaching steps (and the quire) are not modelled";
     if (spec.kind == FormatKind::BinaryFloat && !spec.exponentZeroIsSubnormal)
         return spec.id + " has no arithmetic: it holds only powers of two, as the shared scale "
                          "of a block, and has no zero";

@@ -1,9 +1,32 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "fpx/exact/bit_layout.h"
 
+#include "fpx/exact/posit.h"
+
 namespace fpx {
 
-std::vector<BitField> bitLayout(const FormatSpec& spec) {
+namespace {
+
+std::vector<BitField> positLayout(const FormatSpec& spec, Code code) {
+    std::vector<BitField> fields{{BitFieldKind::Sign, 1}};
+    const auto f = positFields(spec, code);
+    if (!f) {
+        fields.push_back({BitFieldKind::Regime, spec.positBits - 1});
+        return fields;
+    }
+    fields.push_back({BitFieldKind::Regime, f->regimeWidth});
+    if (f->exponentWidth > 0)
+        fields.push_back({BitFieldKind::Exponent, f->exponentWidth});
+    if (f->fractionWidth > 0)
+        fields.push_back({BitFieldKind::Fraction, f->fractionWidth});
+    return fields;
+}
+
+} // namespace
+
+std::vector<BitField> bitLayout(const FormatSpec& spec, Code code) {
+    if (spec.kind == FormatKind::Posit)
+        return positLayout(spec, code);
     std::vector<BitField> fields;
     if (spec.kind != FormatKind::BinaryFloat) {
         fields.push_back({BitFieldKind::Level, spec.totalBits()});
@@ -23,7 +46,7 @@ std::string binaryByField(const FormatSpec& spec, Code code, const FieldPainter&
     const std::string bits = codeToBinary(code, spec.totalBits());
     std::string out;
     std::size_t pos = 0;
-    for (const BitField& field : bitLayout(spec)) {
+    for (const BitField& field : bitLayout(spec, code)) {
         if (!out.empty())
             out += ' ';
         const std::string_view group =

@@ -3,6 +3,7 @@
 
 #include "fpx/exact/float_geometry.h"
 #include "fpx/exact/format_limits.h"
+#include "fpx/exact/posit.h"
 
 #include <algorithm>
 
@@ -18,6 +19,8 @@ ExactValue tinyStep(const FormatSpec& spec) {
         return ExactValue::dyadic(false, 1, spec.minExponent() - spec.fractionBits - 2);
     case FormatKind::Integer:
         return spec.scale.abs().timesPowerOfTwo(-2);
+    case FormatKind::Posit:
+        return decodePosit(spec, 1).value.timesPowerOfTwo(-2);
     case FormatKind::Lookup: {
         std::vector<ExactValue> sorted = spec.table;
         std::sort(sorted.begin(), sorted.end(),
@@ -34,7 +37,18 @@ ExactValue tinyStep(const FormatSpec& spec) {
     return ExactValue::integer(1);
 }
 
+// Posit codes ascend as two's complement integers from NaR + 1 (−maxpos) to NaR − 1 (maxpos).
+std::optional<Neighbour> positStep(const FormatSpec& spec, Code code, bool upward) {
+    const Code nar = positNaRCode(spec);
+    if (code == nar || code == (upward ? nar - 1 : nar + 1))
+        return std::nullopt;
+    const Code next = (upward ? code + 1 : code - 1) & spec.codeMask();
+    return Neighbour{next, decodePosit(spec, next).value};
+}
+
 std::optional<Neighbour> step(const FormatSpec& spec, Code code, bool upward) {
+    if (spec.kind == FormatKind::Posit)
+        return positStep(spec, code & spec.codeMask(), upward);
     const DecodedCode d = decodeCode(spec, code);
     if (d.value.isNaN())
         return std::nullopt;
@@ -81,6 +95,7 @@ std::optional<ExactValue> unitInLastPlace(const FormatSpec& spec, Code code) {
     }
     case FormatKind::Integer:
         return spec.scale.abs();
+    case FormatKind::Posit:
     case FormatKind::Lookup: {
         const auto up = nextUp(spec, code);
         const auto down = nextDown(spec, code);
@@ -99,7 +114,16 @@ std::optional<ExactValue> unitInLastPlace(const FormatSpec& spec, Code code) {
     return std::nullopt;
 }
 
+ExactValue nearestBoundary(const FormatSpec& spec, const Neighbour& lower, const Neighbour& upper) {
+    if (spec.kind == FormatKind::Posit)
+        return positTiePoint(spec, lower.code);
+    return midpoint(lower.value, upper.value);
+}
+
 ExactValue virtualBeyond(const FormatSpec& spec, const ExactValue& extreme) {
+    // A posit's regime goes on: the next value out is the extreme times useed = 2^(2^es).
+    if (spec.kind == FormatKind::Posit)
+        return extreme.timesPowerOfTwo(std::int64_t(1) << spec.positExponentBits);
     if (spec.kind == FormatKind::BinaryFloat) {
         const FloatGeometry g(spec);
         const ExactValue quantum = ExactValue::dyadic(false, 1, g.maxExponent - spec.fractionBits);
@@ -168,12 +192,19 @@ std::optional<RoundingInterval> roundingInterval(const FormatSpec& spec, const C
     } else {
         switch (options.mode) {
         case RoundingMode::NearestEven:
-        case RoundingMode::NearestAway:
+        case RoundingMode::NearestAway: {
+            // Past the finite range (virtual neighbours) the boundary is the midpoint.
+            const Neighbour here{d.decoded.code, v};
+            const auto real = [](const std::optional<Neighbour>& n) {
+                return n && n->value.isFinite();
+            };
             if (down && down->isFinite())
-                low = midpoint(*down, v);
+                low = real(d.nextDown) ? nearestBoundary(spec, *d.nextDown, here)
+                                       : midpoint(*down, v);
             if (up && up->isFinite())
-                high = midpoint(v, *up);
+                high = real(d.nextUp) ? nearestBoundary(spec, here, *d.nextUp) : midpoint(v, *up);
             break;
+        }
         // Directed rounding takes the gap on one side only where something lies there: past
         // the extreme of a saturating format every value rounds back to the extreme.
         case RoundingMode::TowardNegative:

@@ -3,6 +3,7 @@
 
 #include "fpx/exact/float_geometry.h"
 #include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/posit.h"
 #include "fpx/exact/stochastic_decision.h"
 
 #include <algorithm>
@@ -467,7 +468,9 @@ Conversion roundLookup(const ExactValue& x, const FormatSpec& spec,
 } // namespace
 
 bool acceptsStandInInput(const FormatSpec& spec, const ExactValue& standIn) {
-    if (spec.kind == FormatKind::BinaryFloat || !standIn.isFinite() || standIn.isZero())
+    // A posit's rounding boundaries are short dyadic numbers too (posit.h).
+    if (spec.kind == FormatKind::BinaryFloat || spec.kind == FormatKind::Posit ||
+        !standIn.isFinite() || standIn.isZero())
         return true;
     const std::int64_t log2 = (standIn / spec.scale).floorLog2();
     // Levels lie within 2^bits (integers) or 2 (NF4's table); anything 4× beyond clamps, and
@@ -485,6 +488,8 @@ Conversion roundToFormat(const ExactValue& input, const FormatSpec& spec,
         return roundInteger(input, spec, options);
     case FormatKind::Lookup:
         return roundLookup(input, spec, options);
+    case FormatKind::Posit:
+        return roundPosit(input, spec, options);
     }
     return {};
 }
@@ -594,6 +599,8 @@ DecodedCode decodeCode(const FormatSpec& spec, Code code) {
     switch (spec.kind) {
     case FormatKind::BinaryFloat:
         return decodeFloat(spec, code);
+    case FormatKind::Posit:
+        return decodePosit(spec, code);
     case FormatKind::Integer: {
         DecodedCode d;
         d.code = code;

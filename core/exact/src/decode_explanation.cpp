@@ -2,6 +2,7 @@
 #include "fpx/exact/decode_explanation.h"
 
 #include "fpx/exact/decimal_text.h"
+#include "fpx/exact/posit.h"
 
 namespace fpx {
 
@@ -11,7 +12,79 @@ std::string plainExact(const ExactValue& v) {
     return toDecimal(v, 40).text;
 }
 
+std::string runText(const PositFields& f) {
+    return "a run of " + std::to_string(f.regimeRun) + (f.regimeOfOnes ? " one" : " zero") +
+           (f.regimeRun == 1 ? "" : "s");
+}
+
+// "regime 110: a run of 2 ones, r = 1; exponent 01, e = 1; fraction 5/8:
+//  2^(4 × 1 + 1) × (1 + 5/8) = 52", and for a negative code the standard's form with s = 1,
+// "(−2 + f) × 2^−(4r + e + 1)", the negation of the value of the code's two's complement.
+std::string explainPosit(const FormatSpec& spec, const DecodedCode& d, const std::string& value) {
+    if (d.valueClass == ValueClass::Zero)
+        return "every bit clear: zero, the only one";
+    const auto f = positFields(spec, d.code);
+    if (!f)
+        return "sign set, every other bit clear: NaR (not a real), the only exception value";
+    const int n = spec.positBits;
+    const std::string bits = codeToBinary(d.code, n);
+    const std::string regimeBits = bits.substr(1, static_cast<std::size_t>(f->regimeWidth));
+    std::string text =
+        "regime " + regimeBits + ": " + runText(*f) + ", r = " + std::to_string(f->regime);
+    const int es = spec.positExponentBits;
+    if (es > 0) {
+        text += "; exponent ";
+        if (f->exponentWidth > 0)
+            text += codeToBinary(f->exponentField, f->exponentWidth);
+        if (f->exponentWidth < es)
+            text += std::string(f->exponentWidth > 0 ? " (" : "(") +
+                    std::to_string(es - f->exponentWidth) + " of " + std::to_string(es) +
+                    " bits cut off, read as 0)";
+        text += ", e = " + std::to_string(f->exponent);
+    }
+    const std::string fraction = f->fractionWidth == 0 ? std::string("0")
+                                                       : codeToDecimal(f->fractionField) + "/2^" +
+                                                             std::to_string(f->fractionWidth);
+    text += "; fraction " + fraction + ": ";
+    const std::string useed = std::to_string(1 << es);
+    if (!f->sign)
+        return text + "2^(" + useed + " × " + std::to_string(f->regime) + " + " +
+               std::to_string(f->exponent) + ") × (1 + " + fraction + ") = " + value;
+    return text + "sign 1: (−2 + " + fraction + ") × 2^−(" + useed + " × " +
+           std::to_string(f->regime) + " + " + std::to_string(f->exponent) + " + 1) = " + value +
+           ", the negation of its two's complement " +
+           codeToHex((~d.code + 1) & spec.codeMask(), n);
+}
+
 } // namespace
+
+std::vector<FieldLine> positFieldLines(const FormatSpec& spec, Code code) {
+    if (spec.kind != FormatKind::Posit)
+        return {};
+    const auto f = positFields(spec, code);
+    if (!f)
+        return {};
+    const std::string bits = codeToBinary(code & spec.codeMask(), spec.positBits);
+    std::vector<FieldLine> lines;
+    lines.push_back({"sign", f->sign ? "1 → negative" : "0 → positive"});
+    lines.push_back({"regime", bits.substr(1, static_cast<std::size_t>(f->regimeWidth)) + ": " +
+                                   runText(*f) + " → r = " + std::to_string(f->regime)});
+    const int es = spec.positExponentBits;
+    if (es > 0) {
+        std::string e = f->exponentWidth > 0 ? codeToBinary(f->exponentField, f->exponentWidth)
+                                             : std::string("(none)");
+        if (f->exponentWidth < es)
+            e += " + " + std::string(static_cast<std::size_t>(es - f->exponentWidth), '0') +
+                 " cut off";
+        lines.push_back({"exponent", e + " → e = " + std::to_string(f->exponent)});
+    }
+    lines.push_back({"fraction", f->fractionWidth == 0
+                                     ? std::string("(none) → f = 0")
+                                     : codeToBinary(f->fractionField, f->fractionWidth) + " = " +
+                                           codeToDecimal(f->fractionField) + "/2^" +
+                                           std::to_string(f->fractionWidth)});
+    return lines;
+}
 
 std::string explainDecode(const FormatSpec& spec, const DecodedCode& d) {
     const std::string value = plainExact(d.value);
@@ -25,6 +98,8 @@ std::string explainDecode(const FormatSpec& spec, const DecodedCode& d) {
         return "table[" + std::to_string(d.level) +
                "] = " + plainExact(spec.table.at(static_cast<std::size_t>(d.level))) +
                ", × absmax " + toSignificantDigits(spec.scale, 12) + " = " + value;
+    case FormatKind::Posit:
+        return explainPosit(spec, d, value);
     case FormatKind::BinaryFloat:
         break;
     }

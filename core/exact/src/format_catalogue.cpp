@@ -221,7 +221,8 @@ FormatLookup fail(std::string message) {
 
 constexpr const char* kSpecHelp =
     "expected a built-in id (see `fpx formats`) or a spec such as e5m10, e4m3fn, e5m2fnuz, "
-    "e4m3b11fnuz, e8m0fnu, e3m2f, int6, uint3, or a P3109 format such as binary8p3se";
+    "e4m3b11fnuz, e8m0fnu, e3m2f, int6, uint3, a P3109 format such as binary8p3se, or a "
+    "posit such as posit16 or posit<12,1>";
 
 FormatLookup parseIntegerSpec(std::string_view key, std::string_view original) {
     const bool isSigned = !key.starts_with("u");
@@ -360,6 +361,59 @@ FormatLookup parseP3109Spec(std::string_view key, std::string_view original) {
     return FormatLookup{std::move(s), {}};
 }
 
+// posit<n> (es = 2, the 2022 standard), posit<n>es<es> and posit<n,es>; the canonical id is
+// posit<n> for es = 2 and posit<n>es<es> otherwise, a spelling with no comma in it, so that it
+// stands in comma-separated lists. es ≤ 5 keeps maxpos (2^((n − 2) × 2^es)) within a double's
+// range, where plots carry values.
+FormatLookup parsePositSpec(std::string_view key, std::string_view original) {
+    const std::string name(original);
+    const std::string help = "format '" + name +
+                             "': a posit is posit<n> (es = 2, Posit Standard 2022), "
+                             "posit<n>es<es> or posit<n,es>, such as posit8, posit16es1 or "
+                             "posit<12,1>";
+    std::size_t pos = std::string_view("posit").size();
+    const bool angled = pos < key.size() && key[pos] == '<';
+    if (angled)
+        ++pos;
+    const auto n = readNumber(key, pos);
+    if (!n)
+        return fail(help);
+    std::optional<int> es = 2;
+    if (angled) {
+        if (pos >= key.size() || key[pos] != ',')
+            return fail(help);
+        ++pos;
+        es = readNumber(key, pos);
+        if (!es || pos + 1 != key.size() || key[pos] != '>')
+            return fail(help);
+    } else if (pos < key.size()) {
+        if (key.substr(pos, 2) != "es")
+            return fail(help);
+        pos += 2;
+        es = readNumber(key, pos);
+        if (!es || pos != key.size())
+            return fail(help);
+    }
+    if (*n < 3 || *n > 32)
+        return fail("format '" + name + "': posits here have n = 3 to 32 bits");
+    if (*es > 5)
+        return fail("format '" + name + "': posits here have es = 0 to 5 exponent bits");
+    const std::string id =
+        "posit" + std::to_string(*n) + (*es == 2 ? std::string() : "es" + std::to_string(*es));
+    FormatSpec s;
+    s.id = id;
+    s.displayName = "Posit" + std::to_string(*n) + " (es = " + std::to_string(*es) + ")";
+    s.description = *es == 2 ? "Posit Standard (2022) " + std::to_string(*n) +
+                                   "-bit posit: tapered precision, one zero, NaR"
+                             : "posit<" + std::to_string(*n) + "," + std::to_string(*es) +
+                                   ">: tapered precision, one zero, NaR (es ≠ 2: not the "
+                                   "2022 standard's)";
+    s.kind = FormatKind::Posit;
+    s.positBits = *n;
+    s.positExponentBits = *es;
+    return FormatLookup{std::move(s), {}};
+}
+
 } // namespace
 
 const std::vector<FormatSpec>& builtinFormats() {
@@ -387,6 +441,8 @@ FormatLookup findFormat(std::string_view name) {
         return parseP3109Spec(key, trim(name));
     if (key.starts_with("e") && key.size() > 1 && key[1] >= '0' && key[1] <= '9')
         return parseFloatSpec(key, trim(name));
+    if (key.starts_with("posit"))
+        return parsePositSpec(key, trim(name));
     return fail("unknown format '" + std::string(trim(name)) + "': " + kSpecHelp);
 }
 
@@ -445,6 +501,8 @@ std::string specString(const FormatSpec& spec) {
         return (spec.isSigned ? "int" : "uint") + std::to_string(spec.integerBits);
     case FormatKind::Lookup:
         return {};
+    case FormatKind::Posit:
+        return spec.id;
     case FormatKind::BinaryFloat:
         break;
     }
@@ -464,6 +522,8 @@ bool sameEncoding(const FormatSpec& a, const FormatSpec& b) {
         return a.integerBits == b.integerBits && a.scale == b.scale;
     case FormatKind::Lookup:
         return a.table == b.table && a.scale == b.scale;
+    case FormatKind::Posit:
+        return a.positBits == b.positBits && a.positExponentBits == b.positExponentBits;
     case FormatKind::BinaryFloat:
         break;
     }
@@ -474,6 +534,9 @@ bool sameEncoding(const FormatSpec& a, const FormatSpec& b) {
 }
 
 std::string fieldsName(const FormatSpec& spec) {
+    if (spec.kind == FormatKind::Posit)
+        return "posit n=" + std::to_string(spec.positBits) +
+               " es=" + std::to_string(spec.positExponentBits);
     if (spec.kind != FormatKind::BinaryFloat)
         return spec.kind == FormatKind::Integer ? specString(spec) : spec.id;
     const std::string_view suffix = specialsSuffix(spec);
@@ -487,9 +550,14 @@ FormatListLookup findFormats(std::string_view commaSeparated) {
     FormatListLookup result;
     std::size_t start = 0;
     while (start <= commaSeparated.size()) {
-        std::size_t end = commaSeparated.find(',', start);
-        if (end == std::string_view::npos)
-            end = commaSeparated.size();
+        // A comma inside <…> belongs to the name (posit<12,1>).
+        std::size_t end = start;
+        for (int depth = 0; end < commaSeparated.size(); ++end) {
+            const char c = commaSeparated[end];
+            depth += c == '<' ? 1 : (c == '>' && depth > 0 ? -1 : 0);
+            if (c == ',' && depth == 0)
+                break;
+        }
         const std::string_view item = trim(commaSeparated.substr(start, end - start));
         if (!item.empty()) {
             FormatLookup lookup = findFormat(item);

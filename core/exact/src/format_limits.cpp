@@ -3,6 +3,7 @@
 
 #include "fpx/exact/conversion.h"
 #include "fpx/exact/float_geometry.h"
+#include "fpx/exact/posit.h"
 
 #include <algorithm>
 #include <cmath>
@@ -104,6 +105,30 @@ FormatLimits lookupLimits(const FormatSpec& spec) {
     return l;
 }
 
+// Posits: ±maxpos and ±minpos at the ends of the code circle, every other code a real number but
+// NaR. Precision tapers: most fraction bits next to 1, none at the ends, so the digits given are
+// those at 1, and epsilon is 1's gap (the next code up is 1 + 2^−(n − 3 − es)).
+FormatLimits positLimits(const FormatSpec& spec) {
+    FormatLimits l;
+    const Code maxposCode = lowBitsMask(spec.positBits - 1);
+    l.maxCode = maxposCode;
+    l.lowestCode = positNaRCode(spec) + 1;
+    l.nanCode = positNaRCode(spec);
+    l.max = decodePosit(spec, l.maxCode).value;
+    l.lowest = decodePosit(spec, l.lowestCode).value;
+    l.minPositive = decodePosit(spec, 1).value;
+    l.maxExponent = static_cast<int>(positMaxScale(spec));
+    const Code one = Code(1) << (spec.positBits - 2);
+    l.epsilon = decodePosit(spec, one + 1).value - ExactValue::integer(1);
+    const auto atOne = positFields(spec, one);
+    l.decimalDigits = (atOne->fractionWidth + 1) * std::log10(2.0);
+    l.codeCount = BigInt(1) << spec.positBits;
+    l.nanCount = 1;
+    l.zeroCount = 1;
+    l.finiteCount = l.codeCount - 1;
+    return l;
+}
+
 } // namespace
 
 FormatLimits deriveLimits(const FormatSpec& spec) {
@@ -114,6 +139,8 @@ FormatLimits deriveLimits(const FormatSpec& spec) {
         return integerLimits(spec);
     case FormatKind::Lookup:
         return lookupLimits(spec);
+    case FormatKind::Posit:
+        return positLimits(spec);
     }
     return {};
 }

@@ -14,6 +14,8 @@ int FormatSpec::totalBits() const {
         return integerBits;
     case FormatKind::Lookup:
         return table.size() <= 1 ? 1 : static_cast<int>(std::bit_width(table.size() - 1));
+    case FormatKind::Posit:
+        return positBits;
     }
     return 0;
 }

@@ -44,7 +44,7 @@ std::string_view nanKindName(NaNKind kind) {
 std::string codeClassName(const FormatSpec& spec, Code code) {
     const NaNKind kind = nanKind(spec, code);
     if (kind != NaNKind::NotNaN)
-        return std::string(nanKindName(kind));
+        return spec.kind == FormatKind::Posit ? "NaR" : std::string(nanKindName(kind));
     return std::string(valueClassName(decodeCode(spec, code & spec.codeMask()).valueClass));
 }
 

@@ -5,6 +5,7 @@
 #include "fpx/exact/conversion.h"
 #include "fpx/exact/format_catalogue.h"
 #include "fpx/exact/format_limits.h"
+#include "fpx/exact/posit.h"
 
 #include <algorithm>
 #include <cmath>
@@ -50,6 +51,21 @@ double log2Of(const ExactValue& v) {
     const std::int64_t e = v.abs().floorLog2();
     const double mantissa = toDouble(v.abs().timesPowerOfTwo(-e)); // in [1, 2)
     return static_cast<double>(e) + std::log2(mantissa);
+}
+
+// The gap of a posit around 2^s (−maxScale ≤ s < maxScale): from the largest value at or
+// below 2^s, `start`, to the next. Where the regime cut exponent bits, start may lie binades
+// below 2^s.
+struct PositGap {
+    ExactValue start;
+    ExactValue gap;
+};
+PositGap positGapAt(const FormatSpec& spec, std::int64_t s) {
+    RoundingOptions down;
+    down.mode = RoundingMode::TowardNegative;
+    const Code c = roundToFormat(ExactValue::dyadic(false, 1, s), spec, down).code;
+    const ExactValue start = decodeCode(spec, c).value;
+    return {start, decodeCode(spec, c + 1).value - start};
 }
 
 std::vector<ExactValue> sortedFiniteValues(const FormatSpec& spec) {
@@ -289,15 +305,16 @@ class CellMap {
                 result.push_back({cell.low, cell.high, stored(inside)});
                 continue;
             }
-            const ExactValue quarter = (cell.high - cell.low).timesPowerOfTwo(-2);
-            const ExactValue left = stored(cell.low + quarter);
-            const ExactValue right = stored(cell.high - quarter);
+            // Probed on either side of where the nearest modes change (a posit's tie lies off
+            // the middle), the only place inside a cell where what is stored can change.
+            const ExactValue tie = tiePoint(cell);
+            const ExactValue left = stored(midpoint(cell.low, tie));
+            const ExactValue right = stored(midpoint(tie, cell.high));
             if (left.isIdenticalTo(right) || (left.isNaN() && right.isNaN())) {
                 result.push_back({cell.low, cell.high, left});
             } else {
-                const ExactValue middle = midpoint(cell.low, cell.high);
-                result.push_back({cell.low, middle, left});
-                result.push_back({middle, cell.high, right});
+                result.push_back({cell.low, tie, left});
+                result.push_back({tie, cell.high, right});
             }
         }
         return result;
@@ -305,6 +322,17 @@ class CellMap {
 
   private:
     ExactValue valueOf(Code code) const { return decodeCode(spec_, code).value; }
+
+    // The nearest modes' tie point of a finite cell between two neighbouring values; its
+    // middle where an end is no value of the format (past the range).
+    ExactValue tiePoint(const Cell& cell) const {
+        const Code low = roundToFormat(cell.low, spec_).code;
+        const Code high = roundToFormat(cell.high, spec_).code;
+        if (spec_.kind != FormatKind::Posit || !(valueOf(low) == cell.low) ||
+            !(valueOf(high) == cell.high))
+            return midpoint(cell.low, cell.high);
+        return nearestBoundary(spec_, Neighbour{low, cell.low}, Neighbour{high, cell.high});
+    }
 
     ExactValue roundSaturating(const ExactValue& x, RoundingMode mode) const {
         RoundingOptions o;
@@ -326,6 +354,16 @@ class CellMap {
             return spec_.scale.abs().timesPowerOfTwo(-2);
         case FormatKind::Lookup:
             return smallestGap_.timesPowerOfTwo(-2);
+        case FormatKind::Posit: {
+            // Gaps shrink toward 0: a quarter of the one on x's side nearer 0 is small enough.
+            RoundingOptions toZero;
+            toZero.mode = RoundingMode::TowardZero;
+            const Code c = roundToFormat(x, spec_, toZero).code;
+            const auto inward = x.isNegative() ? nextUp(spec_, c) : nextDown(spec_, c);
+            if (x.isZero() || !inward || inward->value.isZero() || c == 0)
+                return limits_.minPositive.timesPowerOfTwo(-2);
+            return (valueOf(c) - inward->value).abs().timesPowerOfTwo(-2);
+        }
         }
         return ExactValue::integer(1);
     }
@@ -598,6 +636,18 @@ std::vector<PlotPoint> ulpStaircase(const FormatSpec& spec) {
     case FormatKind::Integer:
         step(log2Of(limits.minPositive), log2Of(limits.max), log2Of(spec.scale.abs()));
         break;
+    case FormatKind::Posit: {
+        // Within a binade [2^s, 2^(s+1)) a posit's regime and exponent are fixed, so its gap is
+        // too: one step per binade from minpos to maxpos, the gap after the largest value at
+        // or below 2^s. Where the regime has cut exponent bits, 2^s may be no value, and the
+        // gap around it spans several binades.
+        const std::int64_t top = positMaxScale(spec);
+        for (std::int64_t s = -top; s < top; ++s) {
+            const PositGap g = positGapAt(spec, s);
+            step(static_cast<double>(s), static_cast<double>(s + 1), log2Of(g.gap));
+        }
+        break;
+    }
     case FormatKind::Lookup: {
         const std::vector<ExactValue> values = sortedFiniteValues(spec);
         for (std::size_t i = 0; i + 1 < values.size(); ++i) {
@@ -607,6 +657,35 @@ std::vector<PlotPoint> ulpStaircase(const FormatSpec& spec) {
         }
         break;
     }
+    }
+    return points;
+}
+
+std::vector<PlotPoint> precisionStaircase(const FormatSpec& spec) {
+    std::vector<PlotPoint> points;
+    if (spec.kind == FormatKind::Posit) {
+        // Measured from the value that starts the gap (a power of two where exponent bits are
+        // cut), so a gap across several binades is one level, not a sawtooth.
+        const std::int64_t top = positMaxScale(spec);
+        for (std::int64_t s = -top; s < top; ++s) {
+            const PositGap g = positGapAt(spec, s);
+            const double bits = static_cast<double>(g.start.floorLog2()) - log2Of(g.gap) + 1;
+            points.push_back({static_cast<double>(s), bits});
+            points.push_back({static_cast<double>(s + 1), bits});
+        }
+        return points;
+    }
+    const std::vector<PlotPoint> gaps = ulpStaircase(spec);
+    for (std::size_t i = 0; i + 1 < gaps.size(); i += 2) {
+        const double x0 = gaps[i].x;
+        const double x1 = gaps[i + 1].x;
+        const double gap = gaps[i].y;
+        // One step for each binade the ulp step covers (a float's subnormals share one gap).
+        for (double b = std::floor(x0); b < x1; b += 1) {
+            const double bits = b - gap + 1;
+            points.push_back({std::max(b, x0), bits});
+            points.push_back({std::min(b + 1, x1), bits});
+        }
     }
     return points;
 }

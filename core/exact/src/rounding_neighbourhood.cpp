@@ -3,6 +3,7 @@
 
 #include "fpx/exact/conversion.h"
 #include "fpx/exact/format_limits.h"
+#include "fpx/exact/stochastic_decision.h"
 
 namespace fpx {
 
@@ -99,13 +100,19 @@ std::optional<RoundingNeighbourhood> roundingNeighbourhood(const ExactValue& inp
     if (compare(n.low.value, n.high.value) >= 0)
         return std::nullopt;
 
-    n.midpoint = midpoint(n.low.value, n.high.value);
+    // Between two neighbouring codes the nearest modes' tie point (a posit's lies off the
+    // midpoint where exponent bits are cut); elsewhere the middle of the stretch drawn.
+    const bool adjacent =
+        n.low.code && n.high.code && ((*n.low.code + 1) & spec.codeMask()) == *n.high.code;
+    n.midpoint = adjacent ? nearestBoundary(spec, Neighbour{*n.low.code, n.low.value},
+                                            Neighbour{*n.high.code, n.high.value})
+                          : midpoint(n.low.value, n.high.value);
     if (options.mode != RoundingMode::Stochastic) {
         const Code tie = roundToFormat(n.midpoint, spec, options).code;
         n.midpointResult = Neighbour{tie, decodeCode(spec, tie).value};
     } else if (isFinite(n.below) && isFinite(n.above) &&
                compare(n.below->value, n.above->value) < 0) {
-        n.probabilityUp = (input - n.below->value) / (n.above->value - n.below->value);
+        n.probabilityUp = probabilityUp(input, n.below->value, n.above->value, options.stochastic);
     }
     if (const auto interval = describeCode(spec, code, options).interval)
         n.interval = *interval;

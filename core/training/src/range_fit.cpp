@@ -3,6 +3,7 @@
 // format, and which power-of-two scales would fit it (docs/behaviour.md, "Range fit").
 #include "fpx/training/range_fit.h"
 
+#include "fpx/exact/code_details.h"
 #include "fpx/exact/conversion.h"
 #include "fpx/exact/format_catalogue.h"
 #include "fpx/exact/format_limits.h"
@@ -124,6 +125,13 @@ SideLevels sideLevels(const FormatSpec& format, bool negative) {
         levels.largest = limits.max;
         levels.beyond =
             limits.max + ExactValue::dyadic(false, 1, limits.max.floorLog2() - format.fractionBits);
+        break;
+    }
+    case FormatKind::Posit: {
+        // No flush (nothing nonzero rounds to 0) and no subnormals; past maxpos it saturates.
+        const FormatLimits limits = deriveLimits(format);
+        levels.largest = limits.max;
+        levels.beyond = virtualBeyond(format, limits.max);
         break;
     }
     case FormatKind::Integer: {

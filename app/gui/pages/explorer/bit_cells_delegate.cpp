@@ -78,7 +78,8 @@ void BitCellsDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opti
     painter->setFont(option.font);
     paintFieldLabels(
         *painter, QRect(option.rect.left(), option.rect.top() + 1, option.rect.width(), strip - 1),
-        layout(), row.spec, option.palette, (option.state & QStyle::State_Selected) != 0);
+        layout(), row.spec, row.report.details.decoded, option.palette,
+        (option.state & QStyle::State_Selected) != 0);
     const QRect cells = option.rect.adjusted(0, strip, 0, 0);
     paintBitCells(*painter, cells, layout(), row.spec, row.report.details.decoded, option.palette,
                   (option.state & QStyle::State_Selected) != 0);

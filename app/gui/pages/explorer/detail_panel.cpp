@@ -210,6 +210,12 @@ void DetailPanel::showRow(const ExplorerRow* row, const RoundingOptions& options
                                  QString::fromStdString(codeToBinary(d.significandField,
                                                                      spec.storedSignificandBits())),
                                  QString::fromStdString(codeToDecimal(d.significandField))));
+    } else if (spec.kind == FormatKind::Posit) {
+        for (const FieldLine& field : positFieldLines(spec, d.code)) {
+            QString name = QString::fromStdString(field.name);
+            name[0] = name[0].toUpper();
+            html += fieldRow(name, QString::fromStdString(field.text).toHtmlEscaped());
+        }
     } else {
         html += fieldRow(tr("Level"), QString::number(d.level));
         html += fieldRow(spec.kind == FormatKind::Lookup ? tr("Absmax") : tr("Scale"),

@@ -65,8 +65,9 @@ PlotsPanel::PlotsPanel(ExplorerController* controller, QWidget* parent)
     kindBox_ = new QComboBox(this);
     kindBox_->setObjectName("plotKind");
     for (plots::PlotKind k :
-         {plots::PlotKind::Error, plots::PlotKind::Ulp, plots::PlotKind::Range,
-          plots::PlotKind::Values, plots::PlotKind::Codes, plots::PlotKind::Memory})
+         {plots::PlotKind::Error, plots::PlotKind::Ulp, plots::PlotKind::Precision,
+          plots::PlotKind::Range, plots::PlotKind::Values, plots::PlotKind::Codes,
+          plots::PlotKind::Memory})
         kindBox_->addItem(plots::plotKindTitle(k), static_cast<int>(k));
     kindBox_->setToolTip(
         tr("Rounding error: the sawtooth of stored − x, and the relative error against ε/2.\n"

@@ -11,7 +11,7 @@
 
 namespace fpx {
 
-enum class BitFieldKind { Sign, Exponent, IntegerBit, Fraction, Level };
+enum class BitFieldKind { Sign, Exponent, IntegerBit, Fraction, Level, Regime };
 
 struct BitField {
     BitFieldKind kind;
@@ -19,8 +19,9 @@ struct BitField {
 };
 
 // The fields of a code, most significant first: S | E | (explicit integer bit) | M for floats,
-// one Level field for integers and lookup tables.
-std::vector<BitField> bitLayout(const FormatSpec& spec);
+// one Level field for integers and lookup tables, the same for every code; a posit's
+// S | regime | E | F move with the regime's run (posit.h), and 0 and NaR are S | regime.
+std::vector<BitField> bitLayout(const FormatSpec& spec, Code code);
 
 // How a field's bits are written: as they are, or decorated (the command line colours them).
 using FieldPainter = std::function<std::string(std::string_view bits, BitFieldKind kind)>;

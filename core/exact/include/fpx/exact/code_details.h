@@ -42,6 +42,10 @@ std::optional<Neighbour> nextDown(const FormatSpec& spec, Code code);
 // gap to the neighbour away from zero. None for ∞ and NaN.
 std::optional<ExactValue> unitInLastPlace(const FormatSpec& spec, Code code);
 
+// Where the nearest modes' rounding changes from one value to its neighbour above: their
+// midpoint, but for posits the midpoint of the bit strings (posit.h).
+ExactValue nearestBoundary(const FormatSpec& spec, const Neighbour& lower, const Neighbour& upper);
+
 // The value one step beyond `extreme` (the largest or the lowest finite value) were the format's
 // range unbounded: where overflow rounds from (midpoint(extreme, it) under nearest rounding).
 ExactValue virtualBeyond(const FormatSpec& spec, const ExactValue& extreme);

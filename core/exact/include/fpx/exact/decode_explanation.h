@@ -5,6 +5,7 @@
 #include "fpx/exact/format_spec.h"
 
 #include <string>
+#include <vector>
 
 namespace fpx {
 
@@ -13,5 +14,15 @@ namespace fpx {
 //   "subnormal: (−1)^1 × 2^(1 − 15) × (0 + 3/1024) = …"
 //   "exponent field all ones, mantissa 0: +∞"
 std::string explainDecode(const FormatSpec& spec, const DecodedCode& decoded);
+
+// A posit code's fields, one line each, as `fpx show` and the explorer's details list them:
+//   {"sign", "0 → positive"}, {"regime", "110: a run of 2 ones → r = 1"},
+//   {"exponent", "01 → e = 1"}, {"fraction", "01 = 1/2^2"}
+// Empty for zero and NaR, and for other formats.
+struct FieldLine {
+    std::string name;
+    std::string text;
+};
+std::vector<FieldLine> positFieldLines(const FormatSpec& spec, Code code);
 
 } // namespace fpx

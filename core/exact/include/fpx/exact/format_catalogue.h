@@ -30,6 +30,8 @@ struct FormatLookup {
 //       fnu    unsigned, the all-ones code is NaN; with M = 0 every code is a power of two (E8M0)
 //       f      finite only: no ∞, no NaN (OCP FP6/FP4 style)
 //   int<N>, uint<N>                    integer quantization, N ≤ 64 (uint ≤ 63), scale 1/qmax
+//   binary<K>p<P><s|u><e|f>            IEEE P3109, K = 3 … 16
+//   posit<n>, posit<n>es<es>, posit<n,es>   posits, n = 3 … 32, es ≤ 5 (posit<n>: es = 2)
 FormatLookup findFormat(std::string_view name);
 
 // The two built-ins the core carries values in: FP32 (tensors, kernels, scales) and FP64

@@ -13,6 +13,7 @@ enum class FormatKind {
     BinaryFloat, // sign / exponent / mantissa fields
     Integer,     // two's complement or unsigned integer times a scale (quantization)
     Lookup,      // a table of values indexed by the code (NF4), times an absmax
+    Posit,       // Posit Standard (2022): sign, regime, exponent, fraction fields of varying widths
 };
 
 // What the codes at the edges of the exponent range mean. Rounding mode and overflow
@@ -54,6 +55,12 @@ struct FormatSpec {
     // Integer
     int integerBits = 0;
 
+    // Posit (docs/behaviour.md, "Posits"): n bits, es exponent bits (2 in the 2022 standard).
+    // The width has a field of its own rather than integerBits: code that reads integerBits
+    // takes a format for an integer level times a scale, which a posit is not.
+    int positBits = 0;
+    int positExponentBits = 0;
+
     // Lookup: value of each code before scaling (index = code), e.g. NF4's 16 levels.
     std::vector<ExactValue> table;
 
@@ -73,15 +80,18 @@ struct FormatSpec {
         return kind == FormatKind::BinaryFloat &&
                (specials == SpecialEncoding::Ieee || infinityAtTop);
     }
+    // A posit's NaR ("not a real", 100…0) is its NaN.
     bool hasNaN() const {
-        return kind == FormatKind::BinaryFloat && specials != SpecialEncoding::None;
+        return (kind == FormatKind::BinaryFloat && specials != SpecialEncoding::None) ||
+               kind == FormatKind::Posit;
     }
     bool hasNegativeZero() const;
     bool hasZero() const { return kind != FormatKind::BinaryFloat || exponentZeroIsSubnormal; }
     Code codeMask() const { return lowBitsMask(totalBits()); }
-    bool isScaled() const { return kind != FormatKind::BinaryFloat; }
+    bool isScaled() const { return kind == FormatKind::Integer || kind == FormatKind::Lookup; }
 
     // Field layout (BinaryFloat): [sign][exponent][integer bit][fraction], most significant first.
+    // A posit's sign is its top bit too; its other fields move from code to code (posit.h).
     Code signBit() const { return isSigned ? Code(1) << (totalBits() - 1) : Code(0); }
     Code fractionMask() const { return lowBitsMask(fractionBits); }
     Code exponentFieldMax() const { return lowBitsMask(exponentBits); }

@@ -61,6 +61,13 @@ ErrorCurve roundingErrorCurve(const FormatSpec& spec, const RoundingOptions& opt
 // range of double.
 std::vector<PlotPoint> ulpStaircase(const FormatSpec& spec);
 
+// Precision against magnitude: in each binade [2^b, 2^(b+1)) the significant bits
+// floor(log2 v) − log2(gap) + 1, v the value that starts the gap there (2^b but where a gap
+// spans binades): FP16's normals 11, posit16's 12 next to 1 and fewer toward its ends (the
+// tapering), a step per binade, x = b as in ulpStaircase. Below 1 where the gap spans more
+// than a binade (a posit whose regime cut exponent bits, an integer's smallest levels).
+std::vector<PlotPoint> precisionStaircase(const FormatSpec& spec);
+
 // What a range bar shows: log2 of the smallest subnormal, smallest normal and largest value.
 struct RangeBar {
     std::string id;

@@ -34,13 +34,15 @@ struct RoundingNeighbourhood {
     // off the drawn stretch.
     NumberLineEnd low;
     NumberLineEnd high;
-    ExactValue midpoint; // (low + high) / 2, the tie point of the nearest modes
+    // The tie point of the nearest modes: (low + high) / 2, but between two posits the middle
+    // of their bit strings (nearestBoundary).
+    ExactValue midpoint;
     // What the midpoint rounds to under the options (the tie rule; NaN where it overflows in a
     // format without ∞); none under stochastic rounding, where it goes either way.
     std::optional<Neighbour> midpointResult;
     RoundingInterval interval; // inputs that round to result.code under the options
     // Stochastic rounding between two finite neighbours: the exact probability of `above`,
-    // (input − below) / (above − below).
+    // (input − below) / (above − below) with all 64 random bits, less with N (sr:N).
     std::optional<ExactValue> probabilityUp;
 };
 
