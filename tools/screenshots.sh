@@ -84,6 +84,7 @@ echo "docs/plots.md" >&2
 shot "$fpx" plot error --formats fp16,bf16,fp8_e4m3,fp8_e5m2 --range 0.0625:8 -o "$plots/error.png"
 shot "$fpx" plot error --formats fp32,bf16,fp16 --range 1e-6:1e6 --log -o "$plots/error-log.png"
 shot "$fpx" plot ulp -o "$plots/ulp.png"
+shot "$fpx" plot precision -o "$plots/precision.png"
 shot "$fpx" plot range -o "$plots/range.png"
 shot "$fpx" plot values --formats fp4_e2m1,nf4,int4 -o "$plots/values-fp4-nf4-int4.png"
 shot "$fpx" plot values --formats fp8_e4m3,fp6_e2m3,fp4_e2m1,nf4,int4 --symlog \
