@@ -13,6 +13,8 @@
 #include "fpx/exact/format_limits.h"
 #include "fpx/exact/posit.h"
 
+#include "test_support.h"
+
 #include <QTest>
 
 #include <cmath>
@@ -23,13 +25,6 @@
 using namespace fpx;
 
 namespace {
-
-FormatSpec formatNamed(const char* id) {
-    const FormatLookup lookup = findFormat(id);
-    if (!lookup)
-        qFatal("%s: %s", id, lookup.error.c_str());
-    return *lookup.spec;
-}
 
 // ---- the reference -----------------------------------------------------------------------
 
@@ -194,11 +189,11 @@ class TestPosit : public QObject {
 
   private slots:
     void names() {
-        QCOMPARE(formatNamed("posit8").positBits, 8);
-        QCOMPARE(formatNamed("posit8").positExponentBits, 2);
-        QCOMPARE(formatNamed("Posit<16,1>").id, std::string("posit16es1"));
-        QCOMPARE(formatNamed("posit16es1").positExponentBits, 1);
-        QCOMPARE(formatNamed("posit<32,2>").id, std::string("posit32"));
+        QCOMPARE(test::lookUp("posit8").positBits, 8);
+        QCOMPARE(test::lookUp("posit8").positExponentBits, 2);
+        QCOMPARE(test::lookUp("Posit<16,1>").id, std::string("posit16es1"));
+        QCOMPARE(test::lookUp("posit16es1").positExponentBits, 1);
+        QCOMPARE(test::lookUp("posit<32,2>").id, std::string("posit32"));
         for (const char* bad : {"posit", "posit2", "posit33", "posit8es6", "posit<8>", "posit<8,2",
                                 "posit8e2", "posit<8,2>x"})
             QVERIFY2(!findFormat(bad), bad);
@@ -211,7 +206,7 @@ class TestPosit : public QObject {
     // The 2022 standard's posit8, posit16 and posit32 (es = 2): useed 16, maxpos useed^(n−2).
     void limits() {
         for (int n : {8, 16, 32}) {
-            const FormatSpec spec = formatNamed(("posit" + std::to_string(n)).c_str());
+            const FormatSpec spec = test::lookUp(("posit" + std::to_string(n)).c_str());
             const FormatLimits l = deriveLimits(spec);
             QCOMPARE(l.max, ExactValue::dyadic(false, 1, 4 * (n - 2)));
             QCOMPARE(l.minPositive, ExactValue::dyadic(false, 1, -4 * (n - 2)));
@@ -223,17 +218,17 @@ class TestPosit : public QObject {
     }
 
     void decodeEveryCode() {
-        compareAllCodes(formatNamed("posit8"), Reference{8, 2});
-        compareAllCodes(formatNamed("posit16"), Reference{16, 2});
+        compareAllCodes(test::lookUp("posit8"), Reference{8, 2});
+        compareAllCodes(test::lookUp("posit16"), Reference{16, 2});
         for (int n = 3; n <= 12; ++n)
             for (int es = 0; es <= 3; ++es) {
                 const std::string id = "posit" + std::to_string(n) + "es" + std::to_string(es);
-                compareAllCodes(formatNamed(id.c_str()), Reference{n, es});
+                compareAllCodes(test::lookUp(id.c_str()), Reference{n, es});
             }
     }
 
     void decodePosit32Samples() {
-        const FormatSpec spec = formatNamed("posit32");
+        const FormatSpec spec = test::lookUp("posit32");
         const Reference ref{32, 2};
         std::mt19937_64 random(32);
         for (int i = 0; i < 200000; ++i) {
@@ -252,7 +247,7 @@ class TestPosit : public QObject {
     // doubles on either side of it.
     void roundLikeTheReference() {
         for (int n : {8, 16}) {
-            const FormatSpec spec = formatNamed(("posit" + std::to_string(n)).c_str());
+            const FormatSpec spec = test::lookUp(("posit" + std::to_string(n)).c_str());
             const Reference ref{n, 2};
             for (std::uint32_t h = 0; h < 0x10000; ++h) {
                 compareRounding(spec, ref, fromHalf(std::uint16_t(h)));
@@ -277,7 +272,7 @@ class TestPosit : public QObject {
     // Ties to even, where exponent bits are cut: between posit8's 2^20 (0x7e) and maxpos
     // 2^24 (0x7f) the tie is 2^22, not the midpoint, and goes to the even 0x7e.
     void tiesInTheBitString() {
-        const FormatSpec spec = formatNamed("posit8");
+        const FormatSpec spec = test::lookUp("posit8");
         QCOMPARE(roundToFormat(ExactValue::dyadic(false, 1, 22), spec).code, Code(0x7e));
         QCOMPARE(roundToFormat(ExactValue::dyadic(false, 3, 21), spec).code, Code(0x7f));
         QCOMPARE(
@@ -293,7 +288,7 @@ class TestPosit : public QObject {
 
     // Beyond maxpos a value saturates and below minpos it stays nonzero; ±∞ and NaN are NaR.
     void saturationAndNaR() {
-        const FormatSpec spec = formatNamed("posit8");
+        const FormatSpec spec = test::lookUp("posit8");
         const Conversion big = roundToFormat(ExactValue::dyadic(false, 1, 100), spec);
         QCOMPARE(big.code, Code(0x7f));
         QVERIFY(big.flags.overflow && big.flags.inexact);
@@ -311,7 +306,7 @@ class TestPosit : public QObject {
 
     // The directed modes pick the neighbour they name: the codes ascend as integers.
     void directedModesAndNeighbours() {
-        const FormatSpec spec = formatNamed("posit16es1");
+        const FormatSpec spec = test::lookUp("posit16es1");
         std::mt19937_64 random(7);
         for (int i = 0; i < 20000; ++i) {
             const double x = std::ldexp(std::uniform_real_distribution<double>(-1, 1)(random),
@@ -334,7 +329,7 @@ class TestPosit : public QObject {
     }
 
     void fieldsAndText() {
-        const FormatSpec spec = formatNamed("posit8");
+        const FormatSpec spec = test::lookUp("posit8");
         // 0 110 01 01: regime run of 2 ones (r = 1), e = 1, fraction 1/4 → 2^5 × 1.25 = 40.
         const auto f = positFields(spec, 0x65);
         QVERIFY(f);

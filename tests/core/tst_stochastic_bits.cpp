@@ -11,6 +11,8 @@
 #include "fpx/exact/stochastic_rounding.h"
 #include "fpx/exact/value_parser.h"
 
+#include "test_support.h"
+
 #include <QTest>
 
 #include <vector>
@@ -18,13 +20,6 @@
 using namespace fpx;
 
 namespace {
-
-FormatSpec formatNamed(const char* id) {
-    const FormatLookup lookup = findFormat(id);
-    if (!lookup)
-        qFatal("%s: %s", id, lookup.error.c_str());
-    return *lookup.spec;
-}
 
 // ⌊v⌋ of a non-negative exact value.
 BigInt floorOf(const ExactValue& v) {
@@ -126,7 +121,7 @@ class TestStochasticBits : public QObject {
     void everyRandomIntegerFollowsTheReportsPredicate() {
         QFETCH(QString, format);
         QFETCH(QString, anchor);
-        const FormatSpec spec = formatNamed(qPrintable(format));
+        const FormatSpec spec = test::lookUp(qPrintable(format));
         const ExactValue a = *parseValue(anchor.toStdString()).value;
         for (int n : {1, 2, 3, 5, 8}) {
             for (StochasticVariant variant :
@@ -177,7 +172,7 @@ class TestStochasticBits : public QObject {
     // A term below 2^−N of the ulp never moves the sum under sr:N (variant A): the bias that
     // few bits leave. All 64 bits move it in the right proportion.
     void aResidueBelowTheRandomBitsNeverRoundsAway() {
-        const FormatSpec bf16 = formatNamed("bf16");
+        const FormatSpec bf16 = test::lookUp("bf16");
         const ExactValue x = ExactValue::integer(1) + ExactValue::dyadic(false, 1, -10); // ν = 1/8
         const auto two = stochasticOutcomes(x, bf16, OverflowPolicy::Ieee, {2});
         const auto four = stochasticOutcomes(x, bf16, OverflowPolicy::Ieee, {4});
@@ -233,7 +228,7 @@ class TestStochasticBits : public QObject {
                                                      .arg(audit.comparedBits)
                                                      .arg(audit.zScore)));
         // And so do the roundings they decide: at p = 1/2 two streams agree half the time.
-        const FormatSpec fp8 = formatNamed("fp8_e4m3");
+        const FormatSpec fp8 = test::lookUp("fp8_e4m3");
         const ExactValue x = *parseValue("1.0625").value; // halfway between 1 and 1.125
         int agree = 0;
         const int draws = 20'000;

@@ -3,6 +3,7 @@
 
 #include "fpx/exact/float_geometry.h"
 #include "fpx/exact/format_catalogue.h"
+#include "fpx/exact/increment_decision.h"
 #include "fpx/exact/posit.h"
 #include "fpx/exact/stochastic_decision.h"
 
@@ -44,32 +45,6 @@ bool keptIsOdd(const Truncation& t, const FormatSpec& spec, std::int64_t biased)
     if (spec.evenCodeTies)
         return t.kept != 0 && (biased & 1) != 0;
     return true;
-}
-
-// Whether the kept magnitude must be incremented by one unit in the last place; `odd` says
-// whether the kept code is odd (keptIsOdd).
-bool shouldIncrement(const Truncation& t, bool negative, const RoundingOptions& options, bool odd) {
-    if (!t.inexact())
-        return false;
-    switch (options.mode) {
-    case RoundingMode::NearestEven: {
-        const int c = t.compareHalf();
-        return c > 0 || (c == 0 && odd);
-    }
-    case RoundingMode::NearestAway:
-        return t.compareHalf() >= 0;
-    case RoundingMode::TowardZero:
-        return false;
-    case RoundingMode::TowardPositive:
-        return !negative;
-    case RoundingMode::TowardNegative:
-        return negative;
-    case RoundingMode::ToOdd:
-        return !odd;
-    case RoundingMode::Stochastic:
-        return stochasticRoundsAway(t.remainder, t.divisor, options.randomBits, options.stochastic);
-    }
-    return false;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -237,7 +212,7 @@ Conversion roundFloat(const ExactValue& x, const FloatGeometry& g, const Roundin
     // Step 3: round. An increment may carry into the next binade:
     //    1.1111111 + 0.0000001 = 10.0000000  → significand 1.0000000, exponent + 1
     BigInt significand = t.kept;
-    if (shouldIncrement(t, negative, options, keptIsOdd(t, spec, binade + spec.bias)))
+    if (incrementsKept(t, negative, options, keptIsOdd(t, spec, binade + spec.bias)))
         significand += 1;
     std::int64_t exponent = binade;
     if (significand == g.carrySignificand) {
@@ -260,8 +235,8 @@ Conversion roundFloat(const ExactValue& x, const FloatGeometry& g, const Roundin
             // Only a value just below 2^emin can round up to it at full precision.
             const Truncation full = truncateAt(magnitude, log2 - spec.fractionBits);
             BigInt rounded = full.kept;
-            if (shouldIncrement(full, negative, options,
-                                keptIsOdd(full, spec, g.minExponent - 1 + spec.bias)))
+            if (incrementsKept(full, negative, options,
+                               keptIsOdd(full, spec, g.minExponent - 1 + spec.bias)))
                 rounded += 1;
             tiny = rounded != g.carrySignificand;
         }
@@ -327,7 +302,7 @@ Conversion roundInteger(const ExactValue& x, const FormatSpec& spec,
         const Truncation t = truncateAt(q.abs(), 0);
         flags.inexact = t.inexact();
         level = t.kept;
-        if (shouldIncrement(t, negative, options, isOdd(t.kept)))
+        if (incrementsKept(t, negative, options, isOdd(t.kept)))
             level += 1;
         if (negative)
             level = -level;

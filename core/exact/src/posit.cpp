@@ -2,6 +2,7 @@
 #include "fpx/exact/posit.h"
 
 #include "fpx/exact/conversion.h"
+#include "fpx/exact/increment_decision.h"
 #include "fpx/exact/stochastic_decision.h"
 
 namespace fpx {
@@ -50,34 +51,13 @@ PositCut cutPosit(const ExactValue& magnitude, const FormatSpec& spec) {
 
 bool bodyIncrements(const PositCut& cut, const ExactValue& magnitude, const FormatSpec& spec,
                     bool negative, const RoundingOptions& options) {
-    const Truncation& t = cut.dropped;
-    if (!t.inexact())
-        return false;
-    const bool odd = (cut.body & 1) != 0;
-    switch (options.mode) {
-    case RoundingMode::NearestEven: {
-        const int c = t.compareHalf();
-        return c > 0 || (c == 0 && odd);
-    }
-    case RoundingMode::NearestAway:
-        return t.compareHalf() >= 0;
-    case RoundingMode::TowardZero:
-        return false;
-    case RoundingMode::TowardPositive:
-        return !negative;
-    case RoundingMode::TowardNegative:
-        return negative;
-    case RoundingMode::ToOdd:
-        return !odd;
-    case RoundingMode::Stochastic: {
-        // In proportion to the distance in value, not in the bit string: unbiased in value.
-        const ExactValue low = positValue(spec, cut.body);
-        const ExactValue high = positValue(spec, cut.body + 1);
-        return stochasticRoundsAway((magnitude - low) / (high - low), options.randomBits,
-                                    options.stochastic);
-    }
-    }
-    return false;
+    if (options.mode != RoundingMode::Stochastic || !cut.dropped.inexact())
+        return incrementsKept(cut.dropped, negative, options, (cut.body & 1) != 0);
+    // In proportion to the distance in value, not in the bit string: unbiased in value.
+    const ExactValue low = positValue(spec, cut.body);
+    const ExactValue high = positValue(spec, cut.body + 1);
+    return stochasticRoundsAway((magnitude - low) / (high - low), options.randomBits,
+                                options.stochastic);
 }
 
 Code negatedCode(const FormatSpec& spec, Code code) {
