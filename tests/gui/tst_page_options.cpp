@@ -12,6 +12,7 @@
 #include "shell/command_line.h"
 #include "shell/main_window.h"
 
+#include <QComboBox>
 #include <QSet>
 #include <QTest>
 
@@ -96,7 +97,7 @@ void TestPageOptions::explorerStateIsWhatWasApplied() {
     const ExplorerPageState state = window.explorerPage()->state();
     QCOMPARE(*state.value, QString("1/3"));
     QCOMPARE(ids(*state.formats), QStringList({"fp16", "bf16", "fp8_e4m3"}));
-    QVERIFY(*state.round == RoundingMode::TowardZero);
+    QVERIFY(state.round->mode == RoundingMode::TowardZero);
     QVERIFY(*state.overflow == OverflowPolicy::Saturate);
     QCOMPARE(*state.select, std::string("bf16"));
     QVERIFY(*state.plot == plots::PlotKind::Ulp);
@@ -105,6 +106,19 @@ void TestPageOptions::explorerStateIsWhatWasApplied() {
     QVERIFY(*state.gib);
     QVERIFY(state.memoryRecipes->empty()); // inference
     QCOMPARE(*state.adapterParams, QString("0.5%"));
+
+    // Stochastic rounding with N random bits: what the rounding box shows (an N it does not
+    // offer is added), the page's state and the rounding the rows are computed with.
+    QCOMPARE(applySettings(window, {{"round", "sr:13"}, {"value", "0.1"}, {"select", "fp16"}}),
+             QString());
+    const ExplorerPageState stochastic = window.explorerPage()->state();
+    QVERIFY(stochastic.round->mode == RoundingMode::Stochastic);
+    QCOMPARE(stochastic.round->stochastic.count, 13);
+    auto* box = window.findChild<QComboBox*>("roundingMode");
+    QCOMPARE(box->currentData().toString(), QString("sr:13"));
+    QVERIFY(box->currentText().contains("13 random bits"));
+    QCOMPARE(window.controller()->roundingOptions().stochastic.count, 13);
+    QVERIFY(applySettings(window, {{"round", "sr:33"}}).contains("1 to 32"));
 }
 
 void TestPageOptions::aPagesOwnStateChangesNothing() {

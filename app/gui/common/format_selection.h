@@ -22,8 +22,13 @@ class FormatSelection : public QObject {
     virtual std::vector<FormatSpec> formats() const = 0;
     virtual const RoundingOptions& roundingOptions() const = 0;
     RoundingMode roundingMode() const { return roundingOptions().mode; }
+    RoundingChoice roundingChoice() const {
+        return {roundingOptions().mode, roundingOptions().stochastic};
+    }
     OverflowPolicy overflowPolicy() const { return roundingOptions().overflow; }
-    virtual void setRoundingMode(RoundingMode mode) = 0;
+    // A mode, and for stochastic rounding how many random bits decide (sr:N).
+    virtual void setRoundingChoice(const RoundingChoice& choice) = 0;
+    void setRoundingMode(RoundingMode mode) { setRoundingChoice({mode, {}}); }
     virtual void setOverflowPolicy(OverflowPolicy policy) = 0;
 
   signals:

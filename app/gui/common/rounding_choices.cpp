@@ -33,13 +33,43 @@ constexpr ModeItem kModeItems[] = {
      "correct."},
 };
 
+QString choiceId(const RoundingChoice& choice) {
+    return QString::fromStdString(roundingChoiceId(choice.mode, choice.stochastic));
+}
+
+// "Stochastic, 8 random bits (sr:8)" and its tooltip, after the item of plain "sr".
+void insertRandomBitItem(QComboBox& box, const RoundingChoice& choice) {
+    int at = box.findData(choiceId({RoundingMode::Stochastic, {}})) + 1;
+    while (at < box.count() && roundingChoiceAt(box, at).mode == RoundingMode::Stochastic &&
+           roundingChoiceAt(box, at).stochastic.count > choice.stochastic.count)
+        ++at;
+    const QString id = choiceId(choice);
+    box.insertItem(
+        at, QObject::tr("Stochastic, %1 random bits (%2)").arg(choice.stochastic.count).arg(id),
+        id);
+    box.setItemData(at,
+                    QString::fromStdString(roundingChoiceName(choice.mode, choice.stochastic)) +
+                        QObject::tr(": as hardware rounds (NVIDIA's cvt.rs, P3109's stochastic "
+                                    "modes), the probability of rounding up is the discarded "
+                                    "fraction cut to this many bits, a bias that small residues "
+                                    "feel most."),
+                    Qt::ToolTipRole);
+}
+
 } // namespace
+
+RoundingChoice roundingChoiceAt(const QComboBox& box, int index) {
+    const ParsedRounding parsed = parseRoundingChoice(box.itemData(index).toString().toStdString());
+    return parsed.choice ? *parsed.choice : RoundingChoice{};
+}
 
 void addRoundingModeItems(QComboBox& box) {
     for (const ModeItem& item : kModeItems) {
-        box.addItem(QObject::tr(item.label), static_cast<int>(item.mode));
+        box.addItem(QObject::tr(item.label), choiceId({item.mode, {}}));
         box.setItemData(box.count() - 1, QObject::tr(item.tip), Qt::ToolTipRole);
     }
+    for (int bits : {8, 4})
+        insertRandomBitItem(box, {RoundingMode::Stochastic, {bits, StochasticVariant::A}});
     box.setToolTip(QObject::tr("Rounding mode: which neighbouring value an input between two "
                                "representable values becomes."));
 }
@@ -61,9 +91,15 @@ void addOverflowPolicyItems(QComboBox& box, OverflowChoices choices) {
                     "Decided after rounding: in FP8 E4M3, 464 still rounds to 448."));
 }
 
-void showRoundingMode(QComboBox& box, RoundingMode mode) {
+void showRoundingChoice(QComboBox& box, const RoundingChoice& choice) {
     const QSignalBlocker blocker(box);
-    box.setCurrentIndex(box.findData(static_cast<int>(mode)));
+    if (box.findData(choiceId(choice)) < 0)
+        insertRandomBitItem(box, choice);
+    box.setCurrentIndex(box.findData(choiceId(choice)));
+}
+
+void letNarrow(QComboBox& box) {
+    box.setMinimumWidth(box.fontMetrics().horizontalAdvance(QLatin1Char('x')) * 14);
 }
 
 void showOverflowPolicy(QComboBox& box, OverflowPolicy policy) {

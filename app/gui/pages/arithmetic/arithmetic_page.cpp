@@ -29,6 +29,8 @@ ArithmeticPage::ArithmeticPage(FormatSelection* selection, QWidget* parent)
     overflowCombo_ = new QComboBox(this);
     overflowCombo_->setObjectName("arithmeticOverflow");
     addOverflowPolicyItems(*overflowCombo_);
+    for (QComboBox* box : {roundCombo_, overflowCombo_})
+        letNarrow(*box);
     auto* formats = new QPushButton(tr("Formats…"), this);
     formats->setToolTip(tr("Show, hide and reorder the formats (shared with the explorer)."));
     bar->addWidget(roundCombo_);
@@ -67,17 +69,16 @@ ArithmeticPage::ArithmeticPage(FormatSelection* selection, QWidget* parent)
                             "smallest update each one keeps."));
     layout->addWidget(labs_, 1);
 
-    showRoundingMode(*roundCombo_, selection_->roundingMode());
+    showRoundingChoice(*roundCombo_, selection_->roundingChoice());
     showOverflowPolicy(*overflowCombo_, selection_->overflowPolicy());
-    connect(roundCombo_, &QComboBox::currentIndexChanged, this, [this](int i) {
-        selection_->setRoundingMode(static_cast<RoundingMode>(roundCombo_->itemData(i).toInt()));
-    });
+    connect(roundCombo_, &QComboBox::currentIndexChanged, this,
+            [this](int i) { selection_->setRoundingChoice(roundingChoiceAt(*roundCombo_, i)); });
     connect(overflowCombo_, &QComboBox::currentIndexChanged, this, [this](int i) {
         selection_->setOverflowPolicy(
             static_cast<OverflowPolicy>(overflowCombo_->itemData(i).toInt()));
     });
     connect(selection_, &FormatSelection::optionsChanged, this, [this] {
-        showRoundingMode(*roundCombo_, selection_->roundingMode());
+        showRoundingChoice(*roundCombo_, selection_->roundingChoice());
         showOverflowPolicy(*overflowCombo_, selection_->overflowPolicy());
     });
     connect(formats, &QPushButton::clicked, this, &ArithmeticPage::formatsRequested);

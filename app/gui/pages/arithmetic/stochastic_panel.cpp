@@ -6,6 +6,7 @@
 #include "common/number_text.h"
 #include "common/plot_legibility.h"
 #include "common/replot_after_resize.h"
+#include "common/rounding_choices.h"
 #include "plot_palette.h"
 
 #include "fpx/exact/arithmetic.h"
@@ -82,6 +83,7 @@ StochasticPanel::StochasticPanel(FormatSelection* selection, QWidget* parent)
     variantBox_->setToolTip(tr("How the N random bits meet the residue: A truncates it to N "
                                "bits (biased toward zero), B and C round it to N bits."));
     variantBox_->setEnabled(false);
+    letNarrow(*variantBox_);
     auto* valueLabel = new QLabel(tr("&Value"), this);
     valueLabel->setBuddy(valueEdit_);
     auto* drawsLabel = new QLabel(tr("&Draws"), this);
@@ -128,12 +130,20 @@ StochasticPanel::StochasticPanel(FormatSelection* selection, QWidget* parent)
     replotAfterResize(*histogram_);
     plots::placeLegendAbove(*histogram_);
     plots::applyTheme(*histogram_);
+    // What the draws gave stands under the histogram, so that the neighbours and the bars come
+    // first on a projector, where the text around them wraps to many lines.
+    draws_ = new QLabel(this);
+    draws_->setObjectName("srDraws");
+    draws_->setTextFormat(Qt::RichText);
+    draws_->setWordWrap(true);
+    draws_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(neighbours_);
     layout->addWidget(histogram_, 1);
+    layout->addWidget(draws_);
 
     // Many small terms: the same sum to nearest and stochastically.
-    auto* sumsBox = new QGroupBox(
-        tr("Many small terms, to nearest and stochastically with N random bits"), this);
+    // A group box's title is never cut: short enough for a 1024-pixel projector at 150 %.
+    auto* sumsBox = new QGroupBox(tr("Many small terms, to nearest and stochastically"), this);
     auto* sumsLayout = new QVBoxLayout(sumsBox);
     auto* sumsForm = new QFormLayout;
     termEdit_ = new QLineEdit(QStringLiteral("0.001"), sumsBox);
@@ -405,6 +415,7 @@ void StochasticPanel::showSummary() {
     if (!summary_ || summary_->problem) {
         neighbours_->setText(summary_ ? QString::fromStdString(*summary_->problem)
                                       : tr("Show a format with arithmetic (View → Formats…)."));
+        draws_->clear();
         histogram_->replot();
         return;
     }
@@ -422,15 +433,15 @@ void StochasticPanel::showSummary() {
                               "<td>p = <b>%4</b></td></tr>")
             .arg(name, value.toHtmlEscaped(), hex, p.toHtmlEscaped());
     };
-    html += line(tr("up"), shortDecimal(o.up.value, 20), hexUp, fullDecimal(o.probabilityUp));
+    // Under N random bits the probability all 64 would give stands beside it: the bias at a
+    // glance, in the lines the histogram already leaves to the text.
+    const QString ideal =
+        s.rule.count > 0 ? tr(" (all bits: %1)").arg(fullDecimal(o.idealProbabilityUp)) : QString();
+    html +=
+        line(tr("up"), shortDecimal(o.up.value, 20), hexUp, fullDecimal(o.probabilityUp) + ideal);
     html +=
         line(tr("down"), shortDecimal(o.down.value, 20), hexDown, fullDecimal(s.probabilityDown));
     html += QStringLiteral("</table>");
-    if (s.rule.count > 0)
-        html += tr("<p>With %1 random bits p<sub>up</sub> is a multiple of 2<sup>−%1</sup>; "
-                   "all bits would give <b>%2</b>.</p>")
-                    .arg(s.rule.count)
-                    .arg(fullDecimal(o.idealProbabilityUp).toHtmlEscaped());
     // Why p is what it is, on hover: the text above the histogram stays short enough for the
     // histogram to be seen whole under it on a projector.
     neighbours_->setToolTip(
@@ -443,24 +454,24 @@ void StochasticPanel::showSummary() {
                  "so the expected value is no longer x itself.")
                   .arg(s.rule.count)
                   .arg(variantBox_->currentText().toHtmlEscaped()));
-    html += tr("<p>%1 draws (seed %2): <b>%3</b> up (observed fraction %4), expected %5.</p>")
-                .arg(QLocale().toString(static_cast<qulonglong>(s.draws)))
-                .arg(seedBox_->value())
-                .arg(QLocale().toString(static_cast<qulonglong>(s.drawsUp)))
-                .arg(shortDecimal(s.observedFractionUp, 6))
-                .arg(shortDecimal(s.expectedUp, 8));
+    neighbours_->setText(html);
+    html = tr("%1 draws (seed %2): <b>%3</b> up (%4), expected %5.")
+               .arg(QLocale().toString(static_cast<qulonglong>(s.draws)))
+               .arg(seedBox_->value())
+               .arg(QLocale().toString(static_cast<qulonglong>(s.drawsUp)))
+               .arg(shortDecimal(s.observedFractionUp, 6))
+               .arg(shortDecimal(s.expectedUp, 8));
     // Neighbouring seeds must give unrelated bits, or two runs would round alike.
     const SeedAudit& audit = s.seedAudit;
     if (audit.comparedBits > 0)
-        html += tr("<p>Seed audit: seeds %1 and %2 agree on %3 of %4 random bits (chance: half, "
-                   "z = %5): <b>%6</b>.</p>")
-                    .arg(audit.seed)
+        html += tr(" Seed audit: seed %1 agrees with %2 on %3 of %4 bits (z = %5): <b>%6</b>.")
                     .arg(audit.neighbour)
+                    .arg(audit.seed)
                     .arg(QLocale().toString(static_cast<qulonglong>(audit.agreeingBits)))
                     .arg(QLocale().toString(static_cast<qulonglong>(audit.comparedBits)))
                     .arg(audit.zScore, 0, 'f', 2)
                     .arg(audit.independent() ? tr("independent") : tr("correlated"));
-    neighbours_->setText(html);
+    draws_->setText(html);
 
     // Observed and expected counts of each neighbour, side by side.
     const double draws = static_cast<double>(s.draws);
@@ -479,8 +490,9 @@ void StochasticPanel::showSummary() {
     bars(kObserved, tr("observed"), draws - up, up);
     bars(kExpected, tr("expected (draws × p)"), draws - expectedUp, expectedUp);
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    ticker->addTick(1, tr("down\n%1").arg(shortDecimal(o.down.value, 10)));
-    ticker->addTick(2, tr("up\n%1").arg(shortDecimal(o.up.value, 10)));
+    // The values stand in the text above: one line of labels leaves the bars their height.
+    ticker->addTick(1, tr("down"));
+    ticker->addTick(2, tr("up"));
     histogram_->xAxis->setTicker(ticker);
     histogram_->xAxis->setRange(0.4, 2.6);
     histogram_->yAxis->setRange(0, draws * 1.08);

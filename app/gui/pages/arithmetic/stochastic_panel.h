@@ -41,6 +41,7 @@ class StochasticPanel : public QWidget {
     RandomBitRule randomBits() const;
     const std::optional<StochasticDrawSummary>& summary() const { return summary_; }
     QLabel* neighboursLabel() const { return neighbours_; }
+    QLabel* drawsLabel() const { return draws_; }
     QCustomPlot* histogram() const { return histogram_; }
     void setSmallTerms(const QString& term, int count);
     QString smallTerm() const;
@@ -69,6 +70,7 @@ class StochasticPanel : public QWidget {
     QLabel* error_;
     QLabel* neighbours_;
     QCustomPlot* histogram_;
+    QLabel* draws_; // the draws counted and the seed audited, under the histogram
     std::optional<StochasticDrawSummary> summary_;
     QLineEdit* termEdit_ = nullptr;
     QSpinBox* countBox_ = nullptr;

@@ -101,10 +101,15 @@ bool ExplorerController::stepRow(int row, int direction) {
     return true;
 }
 
-void ExplorerController::setRoundingMode(RoundingMode mode) {
-    if (options_.mode == mode)
+void ExplorerController::setRoundingChoice(const RoundingChoice& choice) {
+    // The random-bit rule means something under stochastic rounding only: kept at its default
+    // otherwise, so that "rne" is one choice whatever came before.
+    const RandomBitRule rule =
+        choice.mode == RoundingMode::Stochastic ? choice.stochastic : RandomBitRule{};
+    if (options_.mode == choice.mode && options_.stochastic == rule)
         return;
-    options_.mode = mode;
+    options_.mode = choice.mode;
+    options_.stochastic = rule;
     rowsStale_ = true;
     emit optionsChanged();
     recompute();

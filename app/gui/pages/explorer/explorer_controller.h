@@ -103,7 +103,7 @@ class ExplorerController : public FormatSelection {
     bool stepRow(int row, int direction);
 
     // The format selection (FormatSelection): the rows' formats and rounding.
-    void setRoundingMode(RoundingMode mode) override;
+    void setRoundingChoice(const RoundingChoice& choice) override;
     void setOverflowPolicy(OverflowPolicy policy) override;
     const RoundingOptions& roundingOptions() const override { return options_; }
 

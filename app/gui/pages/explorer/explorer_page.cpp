@@ -94,10 +94,8 @@ ExplorerPage::ExplorerPage(QWidget* parent)
     overflowCombo_ = new QComboBox(this);
     overflowCombo_->setObjectName("overflowPolicy");
     addOverflowPolicyItems(*overflowCombo_);
-    // Each asks for its whole text, but gives way to about ten characters (its text cut) where
-    // the page is narrow: 1.5 × scaling on a 1024-pixel projector, beside the Lessons panel.
     for (QComboBox* box : {roundCombo_, overflowCombo_})
-        box->setMinimumWidth(box->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 14);
+        letNarrow(*box);
     inputBar->addWidget(valueLabel);
     inputBar->addWidget(valueEdit_, 1);
     inputBar->addWidget(roundCombo_);
@@ -166,9 +164,8 @@ ExplorerPage::ExplorerPage(QWidget* parent)
     });
     connect(controller_, &ExplorerController::inputErrorChanged, this,
             &ExplorerPage::showInputError);
-    connect(roundCombo_, &QComboBox::currentIndexChanged, this, [this](int i) {
-        controller_->setRoundingMode(static_cast<RoundingMode>(roundCombo_->itemData(i).toInt()));
-    });
+    connect(roundCombo_, &QComboBox::currentIndexChanged, this,
+            [this](int i) { controller_->setRoundingChoice(roundingChoiceAt(*roundCombo_, i)); });
     connect(overflowCombo_, &QComboBox::currentIndexChanged, this, [this](int i) {
         controller_->setOverflowPolicy(
             static_cast<OverflowPolicy>(overflowCombo_->itemData(i).toInt()));
@@ -201,7 +198,7 @@ ExplorerPage::ExplorerPage(QWidget* parent)
     connect(controller_, &ExplorerController::inputTextChanged, this,
             &ExplorerPage::refreshComputingNotice);
     connect(controller_, &ExplorerController::optionsChanged, this, [this] {
-        showRoundingMode(*roundCombo_, controller_->roundingMode());
+        showRoundingChoice(*roundCombo_, controller_->roundingChoice());
         showOverflowPolicy(*overflowCombo_, controller_->overflowPolicy());
     });
     connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -333,7 +330,8 @@ void ExplorerPage::buildActions() {
 }
 
 void ExplorerPage::setRoundingChoices(RoundingMode mode, OverflowPolicy policy) {
-    roundCombo_->setCurrentIndex(roundCombo_->findData(static_cast<int>(mode)));
+    roundCombo_->setCurrentIndex(
+        roundCombo_->findData(QString::fromStdString(roundingChoiceId(mode, {}))));
     overflowCombo_->setCurrentIndex(overflowCombo_->findData(static_cast<int>(policy)));
 }
 

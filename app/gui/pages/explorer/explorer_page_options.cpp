@@ -34,10 +34,13 @@ const std::array kOptions{
                state.formats = lookup.specs;
                return QString();
            }},
-    Option{"round", "MODE", "Rounding mode: rne, rna, rtz, rup, rdn, sr or rto.",
+    Option{"round", "MODE",
+           "Rounding mode: rne, rna, rtz, rup, rdn, sr or rto; sr:N, srb:N, src:N (N = 1 to "
+           "32): stochastic with N random bits (P3109's StochasticA, B, C).",
            [](const QString& text, State& state) {
-               state.round = parseRoundingMode(text.toStdString());
-               return state.round ? QString() : "unknown rounding mode '" + text + "'";
+               const ParsedRounding parsed = parseRoundingChoice(text.toStdString());
+               state.round = parsed.choice;
+               return state.round ? QString() : QString::fromStdString(parsed.error);
            }},
     Option{"overflow", "POLICY", "Overflow policy: ieee or saturate.",
            [](const QString& text, State& state) {
@@ -123,7 +126,7 @@ QString ExplorerPage::apply(const ExplorerPageState& state) {
     if (state.formats)
         controller_->setFormats(*state.formats);
     if (state.round)
-        controller_->setRoundingMode(*state.round);
+        controller_->setRoundingChoice(*state.round);
     if (state.overflow)
         controller_->setOverflowPolicy(*state.overflow);
     if (state.value)
@@ -167,7 +170,7 @@ ExplorerPageState ExplorerPage::state() const {
     ExplorerPageState state;
     state.value = controller_->inputText();
     state.formats = controller_->formats();
-    state.round = controller_->roundingMode();
+    state.round = controller_->roundingChoice();
     state.overflow = controller_->overflowPolicy();
     if (const int row = selectedRow(); row >= 0)
         state.select = controller_->rows()[std::size_t(row)].spec.id;

@@ -22,7 +22,7 @@ struct ExplorerPageState {
 
     std::optional<QString> value; // as typed; a bad one is shown in the value field
     std::optional<std::vector<FormatSpec>> formats;
-    std::optional<RoundingMode> round;
+    std::optional<RoundingChoice> round;
     std::optional<OverflowPolicy> overflow;
     std::optional<std::string> select;   // the id of a shown format whose row is selected
     std::optional<plots::PlotKind> plot; // shows the Plots tab

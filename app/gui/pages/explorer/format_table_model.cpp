@@ -432,8 +432,7 @@ QString FormatTableModel::tableAsJson() const {
     }
     QJsonObject root;
     root["input"] = controller_->inputText();
-    root["round"] =
-        QString::fromStdString(std::string(roundingModeId(controller_->roundingMode())));
+    root["round"] = QString::fromStdString(roundingChoiceId(controller_->roundingOptions()));
     root["overflow"] =
         QString::fromStdString(std::string(overflowPolicyId(controller_->overflowPolicy())));
     root["results"] = results;
