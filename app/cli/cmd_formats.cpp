@@ -197,7 +197,7 @@ void renderFormatsText(const FormatsReport& report, const TerminalStyle& style, 
     table.print(out, style.enabled);
     out << "\nInteger formats show levels; their values are level × scale (default 1/qmax)."
         << "\nCustom formats: e<E>m<M>[b<bias>][fn|fnuz|fnu|f], int<N>, uint<N>, and IEEE "
-           "P3109's binary<K>p<P><s|u><e|f> (see fpx --help).\n";
+           "P3109's binary<K>p<P><s|u><e|f>, posits posit<n> and posit<n,es> (see fpx --help).\n";
 }
 
 } // namespace

@@ -124,7 +124,8 @@ Formats: fp64 fp32 tf32 bf16 fp16 fp8_e4m3 fp8_e5m2 fp8_e4m3fnuz fp8_e5m2fnuz
   fp128 int8 int4 int2 uint8 uint4 nf4, their aliases (float16, bfloat16, e4m3,
   float8_e4m3fn, ...), custom specs: e5m10, e4m3fn, e3m3, e6m9b40, e4m3fnuz,
   e8m0fnu, e3m2f (finite only), int6, uint3, and IEEE P3109's
-  binary<K>p<P><s|u><e|f> (K = 3..16; binary8p3se, binary8p4uf).
+  binary<K>p<P><s|u><e|f> (K = 3..16; binary8p3se, binary8p4uf), and posits:
+  posit8 posit16 posit32 (es = 2), posit<n,es> or posit<n>es<es> (n = 3..32, es <= 5).
 Rounding (--round): rne (default), rna, rtz, rup, rdn, sr (stochastic, --seed),
   rto (round to odd); P3109's names too (NearestTiesToEven, TowardZero, ToOdd, ...).
   sr:N (N = 1..32): stochastic with N random bits, the residue truncated to N bits
