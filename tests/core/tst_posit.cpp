@@ -12,6 +12,7 @@
 #include "fpx/exact/format_catalogue.h"
 #include "fpx/exact/format_limits.h"
 #include "fpx/exact/posit.h"
+#include "fpx/exact/stochastic_rounding.h"
 
 #include "test_support.h"
 
@@ -326,6 +327,30 @@ class TestPosit : public QObject {
                 QCOMPARE(nextDown(spec, hi)->code, lo);
             }
         }
+    }
+
+    // Stochastic rounding picks a neighbour in proportion to the distance in value, even where
+    // the bit string is not linear in value: 2^21 lies 1/15 of the way from posit8's 2^20 to
+    // 2^24. Four random bits see 1/15 as 1/16; the draws agree with the exact probability.
+    void stochasticInValue() {
+        const FormatSpec spec = test::lookUp("posit8");
+        const ExactValue x = ExactValue::dyadic(false, 1, 21);
+        const auto all = stochasticOutcomes(x, spec, OverflowPolicy::Ieee, RandomBitRule{});
+        QVERIFY(all);
+        QCOMPARE(all->down.code, Code(0x7e));
+        QCOMPARE(all->up.code, Code(0x7f));
+        QCOMPARE(all->probabilityUp, ExactValue::fraction(false, 1, 15));
+        const auto four = stochasticOutcomes(x, spec, OverflowPolicy::Ieee,
+                                             RandomBitRule{4, StochasticVariant::A});
+        QCOMPARE(four->probabilityUp, ExactValue::fraction(false, 1, 16));
+        const double observed =
+            nearestDouble(observedFractionUp(x, spec, OverflowPolicy::Ieee, 5, 30000, {}));
+        QVERIFY2(std::abs(observed - 1.0 / 15) < 5 * std::sqrt((1.0 / 15) * (14.0 / 15) / 30000),
+                 qPrintable(QString::number(observed)));
+        // Negative: the same probability of going away from zero.
+        const auto negative =
+            stochasticOutcomes(x.negated(), spec, OverflowPolicy::Ieee, RandomBitRule{});
+        QCOMPARE(negative->probabilityUp, ExactValue::fraction(false, 14, 15));
     }
 
     void fieldsAndText() {
