@@ -114,9 +114,10 @@ void drawErrorAgainstK(QCustomPlot& plot, const ErrorSweepResult& result, ErrorS
         notes << QObject::tr("Against the exact products of the %1-quantized operands:")
                      .arg(QString::fromStdString(result.request.element.id))
               << QObject::tr("the instructions' error, not the quantization's.");
+    // Short lines: the note must fit a plot half a 1024-pixel projector wide at 150 %.
     if (exactSomewhere)
-        notes << QObject::tr("A missing point: every result exact at that K (0 has no place "
-                             "on a log axis).");
+        notes << QObject::tr("A missing point: every result exact at that K")
+              << QObject::tr("(0 has no place on a log axis).");
     // With no error to show, a range wide enough for the axis to read; with notes, room below
     // the curves for them.
     const double below = notes.isEmpty() ? 3 : 3 * std::pow(10.0, double(notes.size()) / 2);
