@@ -222,8 +222,7 @@ void buildError(QCustomPlot& plot, const PlotData& data) {
 // range set by hand wins.
 constexpr double kNarrowBinades = 64;
 
-bool isNarrow(const std::vector<PlotPoint>& points, double narrowestSpan,
-              double narrowBinades = kNarrowBinades) {
+bool isNarrow(const std::vector<PlotPoint>& points, double narrowestSpan, double narrowBinades) {
     if (points.empty())
         return false;
     const double span = points.back().x - points.front().x;
@@ -231,8 +230,7 @@ bool isNarrow(const std::vector<PlotPoint>& points, double narrowestSpan,
 }
 
 QStringList setUlpView(QCPAxis* x, QCPAxis* y, const PlotData& data,
-                       std::vector<PlotPoint> FormatSeries::*points = &FormatSeries::ulp,
-                       double narrowBinades = kNarrowBinades) {
+                       std::vector<PlotPoint> FormatSeries::*points, double narrowBinades) {
     const PlotRequest& r = data.request;
     double narrowestSpan = 1e300;
     for (const FormatSeries& s : data.series)
@@ -284,6 +282,24 @@ QStringList setUlpView(QCPAxis* x, QCPAxis* y, const PlotData& data,
     return outside;
 }
 
+// One staircase per format against log2 |x| (the ULP and precision plots), in the first view
+// setUlpView picks; the x axis's label names the formats left outside it.
+void drawStaircases(QCustomPlot& plot, const PlotData& data,
+                    std::vector<PlotPoint> FormatSeries::*points, double narrowBinades) {
+    for (std::size_t i = 0; i < data.series.size(); ++i) {
+        const FormatSeries& s = data.series[i];
+        QCPGraph* g = plot.addGraph();
+        g->setName(s.id);
+        g->setPen(seriesPen(static_cast<int>(i), 2));
+        g->setData(xs(s.*points), ys(s.*points), true);
+    }
+    plot.rescaleAxes();
+    const QStringList outside = setUlpView(plot.xAxis, plot.yAxis, data, points, narrowBinades);
+    if (!outside.isEmpty())
+        plot.xAxis->setLabel(QObject::tr("|x| (log scale) — %1 beyond this view: drag or zoom out")
+                                 .arg(outside.join(", ")));
+}
+
 void buildUlp(QCustomPlot& plot, const PlotData& data) {
     QCPAxis* x = plot.xAxis;
     QCPAxis* y = plot.yAxis;
@@ -291,18 +307,7 @@ void buildUlp(QCustomPlot& plot, const PlotData& data) {
     y->setLabel(QObject::tr("gap to the next value: ULP (log scale)"));
     x->setTicker(QSharedPointer<QCPAxisTicker>(new PowerOfTwoTicker));
     y->setTicker(QSharedPointer<QCPAxisTicker>(new PowerOfTwoTicker));
-    for (std::size_t i = 0; i < data.series.size(); ++i) {
-        const FormatSeries& s = data.series[i];
-        QCPGraph* g = plot.addGraph();
-        g->setName(s.id);
-        g->setPen(seriesPen(static_cast<int>(i), 2));
-        g->setData(xs(s.ulp), ys(s.ulp), true);
-    }
-    plot.rescaleAxes();
-    const QStringList outside = setUlpView(x, y, data);
-    if (!outside.isEmpty())
-        x->setLabel(QObject::tr("|x| (log scale) — %1 beyond this view: drag or zoom out")
-                        .arg(outside.join(", ")));
+    drawStaircases(plot, data, &FormatSeries::ulp, kNarrowBinades);
 }
 
 // Significant bits against magnitude: flat for a float's normals, falling through its
@@ -317,19 +322,8 @@ void buildPrecision(QCustomPlot& plot, const PlotData& data) {
     whole->setTickStep(1);
     whole->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
     y->setTicker(whole);
-    for (std::size_t i = 0; i < data.series.size(); ++i) {
-        const FormatSeries& s = data.series[i];
-        QCPGraph* g = plot.addGraph();
-        g->setName(s.id);
-        g->setPen(seriesPen(static_cast<int>(i), 2));
-        g->setData(xs(s.precision), ys(s.precision), true);
-    }
-    plot.rescaleAxes();
     // The first view takes in formats of up to 128 binades: posit16's whole tent (2^±56).
-    const QStringList outside = setUlpView(x, y, data, &FormatSeries::precision, 128);
-    if (!outside.isEmpty())
-        x->setLabel(QObject::tr("|x| (log scale) — %1 beyond this view: drag or zoom out")
-                        .arg(outside.join(", ")));
+    drawStaircases(plot, data, &FormatSeries::precision, 128);
 }
 
 void buildRange(QCustomPlot& plot, const PlotData& data) {
