@@ -101,6 +101,16 @@ bool waitForLab(AccumulationPanel* lab, int ms = 60000) {
         lab, &AccumulationPanel::finished, [lab] { return lab->isRunning(); }, ms);
 }
 
+// The Stochastic rounding lab shown, rounding into FP16.
+StochasticPanel* stochasticLabInFp16(MainWindow& window) {
+    window.showPage(MainWindow::Page::Arithmetic);
+    window.arithmeticPage()->showLab(ArithmeticPage::Lab::Stochastic);
+    window.show();
+    StochasticPanel* panel = window.arithmeticPage()->stochasticPanel();
+    panel->setFormat("fp16");
+    return panel;
+}
+
 } // namespace
 
 class TestArithmeticPage : public QObject {
@@ -429,11 +439,7 @@ void TestArithmeticPage::accumulationOfSignedTerms() {
 
 void TestArithmeticPage::stochasticNeighbours() {
     MainWindow window;
-    window.showPage(MainWindow::Page::Arithmetic);
-    window.arithmeticPage()->showLab(ArithmeticPage::Lab::Stochastic);
-    window.show();
-    StochasticPanel* panel = window.arithmeticPage()->stochasticPanel();
-    panel->setFormat("fp16");
+    StochasticPanel* panel = stochasticLabInFp16(window);
     typeInto(panel->findChild<QLineEdit*>("srValueEdit"), "0.1");
     QVERIFY(panel->summary() && panel->summary()->outcomes);
     // FP16 around 0.1 (exponent −4, ULP 2^-14): down 1638 × 2^-14 = 0.0999755859375 (0x2e66),
@@ -464,11 +470,7 @@ void TestArithmeticPage::stochasticNeighbours() {
 
 void TestArithmeticPage::stochasticSmallTerms() {
     MainWindow window;
-    window.showPage(MainWindow::Page::Arithmetic);
-    window.arithmeticPage()->showLab(ArithmeticPage::Lab::Stochastic);
-    window.show();
-    StochasticPanel* panel = window.arithmeticPage()->stochasticPanel();
-    panel->setFormat("fp16");
+    StochasticPanel* panel = stochasticLabInFp16(window);
     // 4096 ones: to nearest 2048 (the tie rule), stochastically 2048 + 1 is a tie between
     // 2048 and 2050 taken up half the time, so the sum keeps growing on average.
     panel->setSmallTerms("1", 4096);
@@ -483,11 +485,7 @@ void TestArithmeticPage::stochasticSmallTerms() {
 
 void TestArithmeticPage::stochasticWithFewRandomBits() {
     MainWindow window;
-    window.showPage(MainWindow::Page::Arithmetic);
-    window.arithmeticPage()->showLab(ArithmeticPage::Lab::Stochastic);
-    window.show();
-    StochasticPanel* panel = window.arithmeticPage()->stochasticPanel();
-    panel->setFormat("fp16");
+    StochasticPanel* panel = stochasticLabInFp16(window);
     // 0.1 lies 0.4 of an FP16 ulp above 0x2e66: 0.4 · 16 = 6.4, which P3109's B rounds to 6.
     panel->setValue("0.1");
     panel->setRandomBits({4, StochasticVariant::B});

@@ -1,24 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "fpx/exact/stochastic_decision.h"
 
-#include <utility>
-
 namespace fpx {
-
-namespace {
-
-// residue = numerator · 2^e / denominator, as one fraction of integers.
-std::pair<BigInt, BigInt> asFraction(const ExactValue& residue) {
-    BigInt numerator = residue.numerator();
-    BigInt denominator = residue.denominator();
-    if (residue.exponent2() >= 0)
-        numerator <<= static_cast<unsigned>(residue.exponent2());
-    else
-        denominator <<= static_cast<unsigned>(-residue.exponent2());
-    return {numerator, denominator};
-}
-
-} // namespace
 
 BigInt stochasticAwayCount(const BigInt& remainder, const BigInt& divisor,
                            const RandomBitRule& rule) {
@@ -52,15 +35,16 @@ bool stochasticRoundsAway(const BigInt& remainder, const BigInt& divisor, std::u
 
 bool stochasticRoundsAway(const ExactValue& residue, std::uint64_t randomBits,
                           const RandomBitRule& rule) {
-    const auto [numerator, denominator] = asFraction(residue);
-    return stochasticRoundsAway(numerator, denominator, randomBits, rule);
+    // The residue as remainder / divisor, the form the cut of every format kind gives.
+    const Truncation t = truncateAt(residue, 0);
+    return stochasticRoundsAway(t.remainder, t.divisor, randomBits, rule);
 }
 
 ExactValue stochasticProbabilityAway(const ExactValue& residue, const RandomBitRule& rule) {
-    if (rule.count == 0 || residue.isZero())
-        return rule.count == 0 ? residue : ExactValue::zero();
-    const auto [numerator, denominator] = asFraction(residue);
-    return ExactValue::dyadic(false, stochasticAwayCount(numerator, denominator, rule),
+    if (rule.count == 0)
+        return residue;
+    const Truncation t = truncateAt(residue, 0);
+    return ExactValue::dyadic(false, stochasticAwayCount(t.remainder, t.divisor, rule),
                               -rule.count);
 }
 
