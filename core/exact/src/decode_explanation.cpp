@@ -12,9 +12,34 @@ std::string plainExact(const ExactValue& v) {
     return toDecimal(v, 40).text;
 }
 
+// The pieces of a posit's fields that the decode line and the field lines both say.
 std::string runText(const PositFields& f) {
     return "a run of " + std::to_string(f.regimeRun) + (f.regimeOfOnes ? " one" : " zero") +
            (f.regimeRun == 1 ? "" : "s");
+}
+
+std::string regimeBits(const FormatSpec& spec, const PositFields& f, Code code) {
+    return codeToBinary(code & spec.codeMask(), spec.positBits)
+        .substr(1, static_cast<std::size_t>(f.regimeWidth));
+}
+
+// "01", "1 + 0 cut off", "(none) + 00 cut off": the exponent bits the code holds and those the
+// regime left no room for, which read as 0.
+std::string exponentBits(const FormatSpec& spec, const PositFields& f) {
+    const int es = spec.positExponentBits;
+    std::string text = f.exponentWidth > 0 ? codeToBinary(f.exponentField, f.exponentWidth)
+                                           : std::string("(none)");
+    if (f.exponentWidth < es)
+        text +=
+            " + " + std::string(static_cast<std::size_t>(es - f.exponentWidth), '0') + " cut off";
+    return text;
+}
+
+// f as a fraction: "5/2^3", or "0" where the code holds no fraction bits.
+std::string fractionValue(const PositFields& f) {
+    if (f.fractionWidth == 0)
+        return "0";
+    return codeToDecimal(f.fractionField) + "/2^" + std::to_string(f.fractionWidth);
 }
 
 // "regime 110: a run of 2 ones, r = 1; exponent 01, e = 1; fraction 5/8:
@@ -27,24 +52,12 @@ std::string explainPosit(const FormatSpec& spec, const DecodedCode& d, const std
     if (!f)
         return "sign set, every other bit clear: NaR (not a real), the only exception value";
     const int n = spec.positBits;
-    const std::string bits = codeToBinary(d.code, n);
-    const std::string regimeBits = bits.substr(1, static_cast<std::size_t>(f->regimeWidth));
-    std::string text =
-        "regime " + regimeBits + ": " + runText(*f) + ", r = " + std::to_string(f->regime);
+    std::string text = "regime " + regimeBits(spec, *f, d.code) + ": " + runText(*f) +
+                       ", r = " + std::to_string(f->regime);
     const int es = spec.positExponentBits;
-    if (es > 0) {
-        text += "; exponent ";
-        if (f->exponentWidth > 0)
-            text += codeToBinary(f->exponentField, f->exponentWidth);
-        if (f->exponentWidth < es)
-            text += std::string(f->exponentWidth > 0 ? " (" : "(") +
-                    std::to_string(es - f->exponentWidth) + " of " + std::to_string(es) +
-                    " bits cut off, read as 0)";
-        text += ", e = " + std::to_string(f->exponent);
-    }
-    const std::string fraction = f->fractionWidth == 0 ? std::string("0")
-                                                       : codeToDecimal(f->fractionField) + "/2^" +
-                                                             std::to_string(f->fractionWidth);
+    if (es > 0)
+        text += "; exponent " + exponentBits(spec, *f) + ", e = " + std::to_string(f->exponent);
+    const std::string fraction = fractionValue(*f);
     text += "; fraction " + fraction + ": ";
     const std::string useed = std::to_string(1 << es);
     if (!f->sign)
@@ -64,25 +77,17 @@ std::vector<FieldLine> positFieldLines(const FormatSpec& spec, Code code) {
     const auto f = positFields(spec, code);
     if (!f)
         return {};
-    const std::string bits = codeToBinary(code & spec.codeMask(), spec.positBits);
     std::vector<FieldLine> lines;
     lines.push_back({"sign", f->sign ? "1 → negative" : "0 → positive"});
-    lines.push_back({"regime", bits.substr(1, static_cast<std::size_t>(f->regimeWidth)) + ": " +
-                                   runText(*f) + " → r = " + std::to_string(f->regime)});
-    const int es = spec.positExponentBits;
-    if (es > 0) {
-        std::string e = f->exponentWidth > 0 ? codeToBinary(f->exponentField, f->exponentWidth)
-                                             : std::string("(none)");
-        if (f->exponentWidth < es)
-            e += " + " + std::string(static_cast<std::size_t>(es - f->exponentWidth), '0') +
-                 " cut off";
-        lines.push_back({"exponent", e + " → e = " + std::to_string(f->exponent)});
-    }
+    lines.push_back({"regime", regimeBits(spec, *f, code) + ": " + runText(*f) +
+                                   " → r = " + std::to_string(f->regime)});
+    if (spec.positExponentBits > 0)
+        lines.push_back(
+            {"exponent", exponentBits(spec, *f) + " → e = " + std::to_string(f->exponent)});
     lines.push_back({"fraction", f->fractionWidth == 0
                                      ? std::string("(none) → f = 0")
                                      : codeToBinary(f->fractionField, f->fractionWidth) + " = " +
-                                           codeToDecimal(f->fractionField) + "/2^" +
-                                           std::to_string(f->fractionWidth)});
+                                           fractionValue(*f)});
     return lines;
 }
 

@@ -326,10 +326,11 @@ class CellMap {
     // The nearest modes' tie point of a finite cell between two neighbouring values; its
     // middle where an end is no value of the format (past the range).
     ExactValue tiePoint(const Cell& cell) const {
+        if (spec_.kind != FormatKind::Posit) // the midpoint: no codes to look up per cell
+            return midpoint(cell.low, cell.high);
         const Code low = roundToFormat(cell.low, spec_).code;
         const Code high = roundToFormat(cell.high, spec_).code;
-        if (spec_.kind != FormatKind::Posit || !(valueOf(low) == cell.low) ||
-            !(valueOf(high) == cell.high))
+        if (!(valueOf(low) == cell.low) || !(valueOf(high) == cell.high))
             return midpoint(cell.low, cell.high);
         return nearestBoundary(spec_, Neighbour{low, cell.low}, Neighbour{high, cell.high});
     }
