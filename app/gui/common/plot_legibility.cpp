@@ -33,16 +33,19 @@ struct AxisTicks {
     QMap<double, QString> ownTicks;
     QMap<double, QString> appliedTicks;
     bool labelsHidden = false; // this pass turned the labels off: no room for two
+    bool drawn = false;        // its margin has been measured again after its first draw
 };
 
 class Legibility : public QObject {
   public:
     explicit Legibility(QCustomPlot& plot) : QObject(&plot), plot_(&plot) {
         connect(&plot, &QCustomPlot::afterLayout, this, &Legibility::afterLayout);
+        connect(&plot, &QCustomPlot::afterReplot, this, &Legibility::measureDrawnAxes);
     }
 
   private:
     void afterLayout();
+    void measureDrawnAxes();
     bool wrapTexts();
     void relayout();
     bool fitTicks(QCPAxis& axis);
@@ -410,6 +413,28 @@ void Legibility::afterLayout() {
     drawThinnestOnTop();
     keepMinimumHeight();
     busy_ = false;
+}
+
+// QCustomPlot measures an axis's margin with the tick-label settings its painter took at the
+// axis's last draw: whether a log axis writes 1e-10 as "10⁻¹⁰" or "1·10⁻¹⁰", and whether it
+// substitutes exponents at all, reach the painter only when the axis is drawn. A new axis is
+// measured before its first draw with the painter's defaults, and that margin is kept while the
+// labels stay the same: a plot built anew would be laid out by a stale width, one drawn again
+// after its labels changed by the true one. Once each axis has been drawn, its margin is measured
+// again and the plot laid out by it, so that a plot looks the same however it was reached.
+void Legibility::measureDrawnAxes() {
+    bool remeasured = false;
+    for (QCPAxisRect* rect : plot_->axisRects())
+        for (QCPAxis* axis : rect->axes()) {
+            const auto found = axes_.find(axis);
+            if (found == axes_.end() || found->second.drawn || !axis->realVisibility())
+                continue;
+            found->second.drawn = true;
+            axis->setNumberFormat(axis->numberFormat()); // drops the cached margin, and only it
+            remeasured = true;
+        }
+    if (remeasured)
+        plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 } // namespace

@@ -293,13 +293,31 @@ void LessonPanel::showProblems() {
 void LessonPanel::checkShown() {
     if (!lesson_ || !isVisible())
         return;
-    // Read the window as it will stay, not half laid out: the widgets' pending layouts first,
-    // then each plot's own layout, which QCustomPlot makes only as it draws.
-    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
-    if (QWidget* page = window_.hostedPage(window_.currentPage()))
-        for (QCustomPlot* plot : page->findChildren<QCustomPlot*>())
-            if (plot->isVisible())
-                plot->replot();
+    // Read the window as it will stay, not half laid out: the widgets' pending layouts, then
+    // each plot's own layout, which QCustomPlot makes only as it draws, until neither moves a
+    // plot. A plot's layout can ask the page for another (its least height grows, a form folds
+    // away), and a new axis is measured right only once it has been drawn
+    // (common/plot_legibility).
+    QWidget* page = window_.hostedPage(window_.currentPage());
+    auto plotsPlaced = [&] {
+        QList<QRect> placed;
+        if (page)
+            for (QCustomPlot* plot : page->findChildren<QCustomPlot*>())
+                if (plot->isVisible())
+                    placed << QRect(plot->mapTo(&window_, QPoint()), plot->size());
+        return placed;
+    };
+    for (int round = 0; round < 4; ++round) {
+        const QList<QRect> before = plotsPlaced();
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        if (page)
+            for (QCustomPlot* plot : page->findChildren<QCustomPlot*>())
+                if (plot->isVisible())
+                    plot->replot();
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        if (round > 0 && plotsPlaced() == before)
+            break;
+    }
     runner_.bringIntoViewAgain(*lesson_, step_);
     QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     hidden_ = runner_.hiddenTargets(*lesson_, step_);
