@@ -3,6 +3,7 @@
 // cells and every page's plots; presentation mode; the first window size; and a table whose
 // shown columns stay whole and inside the view at 1024 × 768, zoomed or not. Run a second time
 // under QT_SCALE_FACTOR=1.5 (tests/CMakeLists.txt).
+#include "common/code_cells_delegate.h"
 #include "common/page.h"
 #include "common/zoom.h"
 #include "pages/arithmetic/arithmetic_page.h"
@@ -14,6 +15,7 @@
 #include "pages/explorer/format_manager_dialog.h"
 #include "pages/explorer/format_table_model.h"
 #include "pages/explorer/plots_panel.h"
+#include "pages/explorer/same_bits_dialog.h"
 #include "pages/explorer/table_fit.h"
 #include "pages/quantization/quantization_page.h"
 #include "pages/training/training_page.h"
@@ -121,6 +123,7 @@ class TestPresentation : public QObject {
     void zoomOnTheCommandLine();
     void presentationMode();
     void formatsDialogFollowsTheZoom();
+    void sameBitsDialogFollowsTheZoom();
     void firstSizeFitsTheScreen();
     void windowFitsA1024Screen();
     void columnsStayWholeAt1024x768_data();
@@ -396,6 +399,41 @@ void TestPresentation::formatsDialogFollowsTheZoom() {
             0.01);
     window.zoom()->reset();
     QCOMPARE(dialog.font().pointSizeF(), application);
+}
+
+void TestPresentation::sameBitsDialogFollowsTheZoom() {
+    // Same bits in every format: its type and its bit cells grow with the zoom, opened while
+    // zoomed and as the zoom changes while it is open, and the row it opened at stays selected.
+    MainWindow window;
+    window.resize(1024, 768);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const double application = QApplication::font().pointSizeF();
+    const std::vector<FormatSpec> formats = findFormats("fp8_e4m3,fp16").specs;
+    SameBitsDialog plain(formats);
+    const int cellAt100 = plain.bitsDelegate()->layout().cellWidth;
+    window.zoom()->setPercent(150);
+    SameBitsDialog dialog(formats, window.explorerPage());
+    dialog.openAt(formats[0], 0x80);
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QCOMPARE(dialog.font().pointSizeF(), application * 1.5);
+    QCOMPARE(dialog.table()->font().pointSizeF(), application * 1.5);
+    const int cellAt150 = dialog.bitsDelegate()->layout().cellWidth;
+    QVERIFY2(cellAt150 > cellAt100, qPrintable(QString("%1 → %2").arg(cellAt100).arg(cellAt150)));
+    // Within the 1024 × 768 screen, and the bits column as wide as its cells.
+    const QRect available = dialog.screen()->availableGeometry();
+    QVERIFY(dialog.width() <= available.width() && dialog.height() <= available.height());
+    QVERIFY(dialog.table()->columnWidth(SameBitsDialog::Bits) >=
+            dialog.bitsDelegate()->layout().totalWidth());
+    const int selected = dialog.table()->currentRow();
+    QCOMPARE(dialog.table()->item(selected, SameBitsDialog::Format)->text(), QString("fp8_e4m3"));
+    window.zoom()->setPercent(200);
+    QCOMPARE(dialog.font().pointSizeF(), application * 2.0);
+    QVERIFY(dialog.bitsDelegate()->layout().cellWidth > cellAt150);
+    QCOMPARE(dialog.table()->currentRow(), selected);
+    window.zoom()->reset();
+    QCOMPARE(dialog.bitsDelegate()->layout().cellWidth, cellAt100);
 }
 
 void TestPresentation::firstSizeFitsTheScreen() {

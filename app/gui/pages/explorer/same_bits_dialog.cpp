@@ -4,6 +4,7 @@
 #include "common/code_cells_delegate.h"
 #include "common/error_style.h"
 #include "common/zoom.h"
+#include "pages/explorer/table_fit.h"
 
 #include "fpx/exact/bit_layout.h"
 #include "fpx/exact/code_parser.h"
@@ -13,10 +14,12 @@
 #include "fpx/exact/same_bits.h"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScreen>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -26,6 +29,9 @@ namespace fpx::gui {
 
 SameBitsDialog::SameBitsDialog(std::vector<FormatSpec> shown, QWidget* parent)
     : QDialog(parent), shown_(std::move(shown)) {
+    // The explorer's font, which the zoom sets, as it opens and as the zoom changes while it is
+    // open (a dialog is a window, which otherwise takes the application's font).
+    setAttribute(Qt::WA_WindowPropagation);
     setWindowTitle(tr("Same bits, every format"));
     auto* layout = new QVBoxLayout(this);
     auto* bar = new QHBoxLayout;
@@ -70,8 +76,34 @@ SameBitsDialog::SameBitsDialog(std::vector<FormatSpec> shown, QWidget* parent)
     layout->addWidget(table_, 1);
     connect(code_, &QLineEdit::textChanged, this, &SameBitsDialog::refresh);
     connect(width_, &QComboBox::currentIndexChanged, this, &SameBitsDialog::refresh);
-    resize(760, 440);
     refresh();
+    resize(fittedSize());
+}
+
+QSize SameBitsDialog::fittedSize() const {
+    // Wide enough for the table at the zoom's type size, within the screen it opens on.
+    const int line = fontMetrics().height();
+    QSize size(std::max(54 * fontMetrics().horizontalAdvance('0'),
+                        table_->horizontalHeader()->length() + 4 * line),
+               28 * line);
+    if (const QScreen* screen = parentWidget() ? parentWidget()->screen() : this->screen())
+        size = size.boundedTo(screen->availableGeometry().size() * 9 / 10);
+    return size;
+}
+
+void SameBitsDialog::changeEvent(QEvent* event) {
+    QDialog::changeEvent(event);
+    if (event->type() == QEvent::FontChange && table_) // the bit cells follow the type
+        fitCells();
+}
+
+void SameBitsDialog::fitCells() {
+    // Cells as wide as the explorer table's at this type size: the zoom enlarges them.
+    const BitCellLayout shape = BitCellLayout::forFormats(rowFormats_, 1);
+    cells_->setLayout(BitCellLayout::forFormats(
+        rowFormats_, TableFitter::naturalCellWidth(font(), shape.leftCells + shape.rightCells)));
+    table_->resizeColumnsToContents();
+    table_->resizeRowsToContents();
 }
 
 void SameBitsDialog::openAt(const FormatSpec& spec, Code code) {
@@ -117,7 +149,6 @@ void SameBitsDialog::refresh() {
     for (const SameBitsRow& r : rows)
         rowFormats_.push_back(r.spec);
     rowCode_ = *parsed.code;
-    cells_->setLayout(BitCellLayout::forFormats(rowFormats_, 14));
     for (const SameBitsRow& r : rows) {
         const int row = table_->rowCount();
         table_->insertRow(row);
@@ -134,7 +165,7 @@ void SameBitsDialog::refresh() {
         value->setFont(mono);
         table_->setItem(row, Value, value);
     }
-    table_->resizeColumnsToContents();
+    fitCells();
 }
 
 } // namespace fpx::gui

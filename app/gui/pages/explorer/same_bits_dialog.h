@@ -39,17 +39,22 @@ class SameBitsDialog : public QDialog {
 
     enum Column { Format, Bits, Class, Value, ColumnCount };
 
+  protected:
+    void changeEvent(QEvent* event) override;
+
   private:
     void refresh();
+    void fitCells();
+    QSize fittedSize() const;
 
     std::vector<FormatSpec> shown_;
     std::vector<FormatSpec> rowFormats_; // the format of each table row, for the bit cells
     Code rowCode_ = 0;
-    QComboBox* width_;
-    QLineEdit* code_;
-    QLabel* status_;
-    QTableWidget* table_;
-    CodeCellsDelegate* cells_;
+    QComboBox* width_ = nullptr;
+    QLineEdit* code_ = nullptr;
+    QLabel* status_ = nullptr;
+    QTableWidget* table_ = nullptr;
+    CodeCellsDelegate* cells_ = nullptr;
 };
 
 } // namespace fpx::gui
