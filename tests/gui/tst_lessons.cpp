@@ -12,6 +12,7 @@
 #include "pages/explorer/plots_panel.h"
 #include "pages/quantization/quantization_model.h"
 #include "pages/quantization/quantization_page.h"
+#include "pages/training/training_page.h"
 #include "shell/lesson_panel.h"
 #include "shell/main_window.h"
 #include "shell/screenshot.h"
@@ -26,11 +27,13 @@
 #include <QFile>
 #include <QImage>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
@@ -94,6 +97,7 @@ class TestLessons : public QObject {
     void nextAndPreviousSetEachStepsState();
     void stepKEqualsNextPressedKMinusOneTimes();
     void freeExplorationThenNext();
+    void trainingFormsComeBackAtAStep();
     void previousTakesBackWhatALaterStepSwitchedOn();
     void aStepIsOneUndoStep();
     void badActionIsReportedWithItsLine();
@@ -194,6 +198,52 @@ void TestLessons::freeExplorationThenNext() {
     QCOMPARE(formatIds(window), (QStringList{"fp32", "bf16", "fp16"}));
     QCOMPARE(window.currentPage(), MainWindow::Page::Explorer);
     QCOMPARE(window.controller()->roundingMode(), RoundingMode::TowardZero);
+}
+
+void TestLessons::trainingFormsComeBackAtAStep() {
+    // Fields of the Training page's forms that no option names: what the user typed there is
+    // undone by a step as the explorer's value is.
+    QTemporaryDir dir;
+    const QString path = dir.filePath("fp8.md");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("---\nname: fp8\ntitle: FP8\n---\n\n## Recipes\n\n```fpx\npage training\n"
+               "training-view fp8\n```\n");
+    file.close();
+    MainWindow window;
+    window.show();
+    LessonPanel* panel = installLessons(window);
+    QCOMPARE(panel->openFile(path), QString());
+    auto* recipes = window.findChild<QLineEdit*>("fp8Recipes");
+    auto* init = window.findChild<QLineEdit*>("lossScaleInit");
+    auto* interval = window.findChild<QSpinBox*>("lossScaleInterval");
+    auto* fixed = window.findChild<QCheckBox*>("lossScaleStatic");
+    auto* rate = window.findChild<QLineEdit*>("weightsRate");
+    QVERIFY(recipes && init && interval && fixed && rate);
+    const QString recipesBefore = recipes->text(), initBefore = init->text(),
+                  rateBefore = rate->text();
+    const int intervalBefore = interval->value();
+    QVERIFY(!fixed->isChecked());
+    recipes->setText("current");
+    init->setText("2^4");
+    interval->setValue(intervalBefore + 7);
+    fixed->setChecked(true);
+    rate->setText("0.5");
+    QVERIFY(panel->showStep(0));
+    QCOMPARE(recipes->text(), recipesBefore);
+    QCOMPARE(init->text(), initBefore);
+    QCOMPARE(interval->value(), intervalBefore);
+    QVERIFY(!fixed->isChecked());
+    QCOMPARE(rate->text(), rateBefore);
+    // And the page's state read back applies to the same forms.
+    recipes->setText("delayed:4:max");
+    const TrainingPageState typed = window.trainingPage()->state();
+    recipes->setText("current");
+    QCOMPARE(window.trainingPage()->apply(typed), QString());
+    QCOMPARE(recipes->text(), QString("delayed:4:max"));
+    TrainingPageState wrong;
+    wrong.fp8Form = QVariantList{1, 2};
+    QVERIFY(window.trainingPage()->apply(wrong).contains("fp8 view's form"));
 }
 
 namespace {

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <array>
 #include <initializer_list>
+#include <tuple>
 
 namespace fpx::gui {
 namespace {
@@ -231,6 +232,18 @@ QString TrainingPage::apply(const TrainingPageState& state) {
     if (setsPipeline(state))
         if (QString error = applyPipeline(state, *pipeline_); !error.isEmpty())
             return error;
+    // What state() read of a form goes back as it was; a list of another form (none is ever
+    // made but by state()) is the caller's fault, said as such.
+    const std::tuple<const std::optional<QVariantList>&, ViewFrame*, const char*> forms[] = {
+        {state.lossScaleForm, lossScale_, "loss-scale"},
+        {state.fp8Form, fp8_, "fp8"},
+        {state.weightsForm, weights_, "master"}};
+    for (const auto& [values, view, name] : forms)
+        if (values && !view->setFormValues(*values))
+            return QStringLiteral("the %1 view's form has %2 fields, not %3")
+                .arg(QLatin1String(name))
+                .arg(view->formValues().size())
+                .arg(values->size());
     if (state.update)
         if (QString error = weights_->setUpdateRule(*state.update); !error.isEmpty())
             return "--update: " + error;
@@ -280,6 +293,9 @@ TrainingPageState TrainingPage::state() const {
     for (const PipelineField& f : kPipelineFields)
         state.*f.member = pipeline_->fieldText(f.field);
     state.pipelineHalf = pipeline_->halfFormat();
+    state.lossScaleForm = lossScale_->formValues();
+    state.fp8Form = fp8_->formValues();
+    state.weightsForm = weights_->formValues();
     return state;
 }
 

@@ -4,6 +4,7 @@
 #include "common/page_options.h"
 
 #include <QString>
+#include <QVariantList>
 
 #include <optional>
 
@@ -36,6 +37,12 @@ struct TrainingPageState {
     std::optional<QString> pipelineClip;
     std::optional<QString> pipelineDecay;
     std::optional<QString> pipelineHalf;
+    // The loss-scale, FP8 and master-weights forms whole, as ViewFrame::formValues reads them:
+    // no option names their fields one by one, yet a lesson's reset must undo what the user
+    // typed there. The update rule above is applied after the master-weights form.
+    std::optional<QVariantList> lossScaleForm;
+    std::optional<QVariantList> fp8Form;
+    std::optional<QVariantList> weightsForm;
 };
 
 } // namespace fpx::gui

@@ -143,6 +143,65 @@ QString ViewFrame::formText() const {
     return fields.join(QChar(0x1f));
 }
 
+std::vector<QWidget*> ViewFrame::formInputs() const {
+    std::vector<QWidget*> inputs;
+    for (int row = 0; row < form_->rowCount(); ++row)
+        for (const QFormLayout::ItemRole role :
+             {QFormLayout::LabelRole, QFormLayout::FieldRole, QFormLayout::SpanningRole})
+            if (QLayoutItem* item = form_->itemAt(row, role))
+                if (QWidget* w = item->widget();
+                    w && (qobject_cast<QAbstractSpinBox*>(w) || qobject_cast<QComboBox*>(w) ||
+                          qobject_cast<QLineEdit*>(w) || qobject_cast<QAbstractSlider*>(w) ||
+                          (qobject_cast<QAbstractButton*>(w) &&
+                           qobject_cast<QAbstractButton*>(w)->isCheckable())))
+                    inputs.push_back(w);
+    return inputs;
+}
+
+QVariantList ViewFrame::formValues() const {
+    QVariantList values;
+    for (const QWidget* w : formInputs()) {
+        if (const auto* spin = qobject_cast<const QSpinBox*>(w))
+            values << spin->value();
+        else if (const auto* real = qobject_cast<const QDoubleSpinBox*>(w))
+            values << real->value();
+        else if (const auto* combo = qobject_cast<const QComboBox*>(w))
+            values << combo->currentText();
+        else if (const auto* edit = qobject_cast<const QLineEdit*>(w))
+            values << edit->text();
+        else if (const auto* slider = qobject_cast<const QAbstractSlider*>(w))
+            values << slider->value();
+        else if (const auto* button = qobject_cast<const QAbstractButton*>(w))
+            values << button->isChecked();
+        else
+            values << QVariant(); // another spin box: not one of the forms' kinds
+    }
+    return values;
+}
+
+bool ViewFrame::setFormValues(const QVariantList& values) {
+    const std::vector<QWidget*> inputs = formInputs();
+    if (std::size_t(values.size()) != inputs.size())
+        return false;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        QWidget* w = inputs[i];
+        const QVariant& value = values[qsizetype(i)];
+        if (auto* spin = qobject_cast<QSpinBox*>(w))
+            spin->setValue(value.toInt());
+        else if (auto* real = qobject_cast<QDoubleSpinBox*>(w))
+            real->setValue(value.toDouble());
+        else if (auto* combo = qobject_cast<QComboBox*>(w))
+            combo->setCurrentText(value.toString());
+        else if (auto* edit = qobject_cast<QLineEdit*>(w))
+            edit->setText(value.toString());
+        else if (auto* slider = qobject_cast<QAbstractSlider*>(w))
+            slider->setValue(value.toInt());
+        else if (auto* button = qobject_cast<QAbstractButton*>(w))
+            button->setChecked(value.toBool());
+    }
+    return true;
+}
+
 void ViewFrame::showEvent(QShowEvent* event) {
     QWidget::showEvent(event);
     if (!ranOnce_)

@@ -2,10 +2,12 @@
 #pragma once
 
 #include <QString>
+#include <QVariantList>
 #include <QWidget>
 
 #include <functional>
 #include <string>
+#include <vector>
 
 class QCustomPlot;
 class QShowEvent;
@@ -45,6 +47,13 @@ class ViewFrame : public QWidget {
     // a CSV is written to a temporary file and renamed, so a failed write leaves nothing.
     bool exportTo(const QString& path, QString* error = nullptr);
 
+    // Every input of the form in its order, each as a value of its own kind (a text, a number,
+    // a tick): what the page's state keeps of a form that no option names one by one, so that
+    // a lesson's reset puts back what the user typed there.
+    QVariantList formValues() const;
+    // Puts back what formValues() read; false, and nothing changed, for a list of another form.
+    bool setFormValues(const QVariantList& values);
+
     // Runs again where the form changed since the view last ran (a lesson step or the command
     // line set it): what the view shows is then always its form's result. A view that never
     // ran waits for its first showing.
@@ -78,6 +87,8 @@ class ViewFrame : public QWidget {
   private:
     // Every field of the form, as text: what runIfChanged compares.
     QString formText() const;
+    // The form's inputs, row by row (a tick box may stand where a row's name is).
+    std::vector<QWidget*> formInputs() const;
 
     FoldingForm* fold_;
     QFormLayout* form_;
