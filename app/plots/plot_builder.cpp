@@ -332,6 +332,10 @@ void buildRange(QCustomPlot& plot, const PlotData& data) {
     x->setLabel(QObject::tr("magnitude (log2 scale): subnormals light, normals solid"));
     x->setTicker(QSharedPointer<QCPAxisTicker>(new PowerOfTwoTicker));
     QSharedPointer<QCPAxisTickerText> names(new QCPAxisTickerText);
+    // Each row's decimal digits on the right-hand axis, level with its name: there the margin
+    // is made as wide as the longest, where a text beside the bar's end ran past the frame of
+    // a narrow plot.
+    QSharedPointer<QCPAxisTickerText> digits(new QCPAxisTickerText);
     double lo = 0, hi = 0;
     const int n = static_cast<int>(data.series.size());
     for (int i = 0; i < n; ++i) {
@@ -351,18 +355,24 @@ void buildRange(QCustomPlot& plot, const PlotData& data) {
         if (s.range.log2MinSubnormal < s.range.log2MinNormal)
             bar(s.range.log2MinSubnormal, s.range.log2MinNormal, 70);
         bar(s.range.log2MinNormal, s.range.log2Max, 220);
-        auto* text = new QCPItemText(&plot);
-        text->position->setCoords(s.range.log2Max, row);
-        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-        text->setPadding(QMargins(6, 0, 0, 0));
-        text->setText(QObject::tr("  %1 digits").arg(s.range.decimalDigits, 0, 'f', 2));
+        digits->addTick(row, QObject::tr("%1 digits").arg(s.range.decimalDigits, 0, 'f', 2));
         lo = std::min(lo, s.range.log2MinSubnormal);
         hi = std::max(hi, s.range.log2Max);
     }
     y->setTicker(names);
     y->setRange(-0.7, n - 0.3);
+    QCPAxis* right = plot.yAxis2;
+    right->setVisible(true);
+    right->setTicker(digits);
+    right->setBasePen(Qt::NoPen);
+    right->setTickPen(Qt::NoPen);
+    right->setSubTickPen(Qt::NoPen);
+    right->grid()->setVisible(false);
+    right->setRange(y->range());
+    QObject::connect(y, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), right,
+                     qOverload<const QCPRange&>(&QCPAxis::setRange));
     const double span = hi - lo;
-    x->setRange(lo - span * 0.03, hi + span * 0.15);
+    x->setRange(lo - span * 0.03, hi + span * 0.03);
     const PlotRequest& r = data.request;
     if (r.rangeSet && r.to > 0) {
         // A range set by hand: the magnitudes from |from| (or the smallest shown) to |to|.
