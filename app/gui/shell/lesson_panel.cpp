@@ -238,6 +238,9 @@ bool LessonPanel::showStep(std::size_t index) {
     }
     stepLabel_->setText(tr("Step %1 of %2").arg(index + 1).arg(lesson_->steps.size()));
     setLessonMarkdown(*prose_->document(), stepMarkdown(*lesson_, index), prose_->palette());
+    // The new text pushed the view's cursor to its end, where the view would scroll at its next
+    // resize (a window manager's first placing): the step opens at its heading.
+    prose_->moveCursor(QTextCursor::Start);
     settleScrollBar(*prose_);
     previous_->setEnabled(index > 0);
     next_->setEnabled(index + 1 < lesson_->steps.size());

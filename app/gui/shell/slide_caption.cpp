@@ -124,6 +124,8 @@ void SlideCaption::fitProse() {
         if (document->documentLayout()->documentSize().height() <= available)
             break;
     }
+    // From the top, the cursor too: at the text's end it would scroll there at the next resize.
+    prose_->moveCursor(QTextCursor::Start);
     prose_->verticalScrollBar()->setValue(0);
 }
 
