@@ -3,6 +3,7 @@
 // the state of step K against Next pressed K−1 times, free exploration between steps, bad
 // actions and bad files with their line and column, the lab and example actions, and every
 // step of every built-in lesson rendered (FPX_LESSON_SHOTS=DIR keeps each as a PNG).
+#include "common/zoom.h"
 #include "pages/arithmetic/accumulation_panel.h"
 #include "pages/arithmetic/arithmetic_page.h"
 #include "pages/arithmetic/master_weights_panel.h"
@@ -32,6 +33,7 @@
 #include <QMenuBar>
 #include <QProcess>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -98,6 +100,7 @@ class TestLessons : public QObject {
     void stepKEqualsNextPressedKMinusOneTimes();
     void freeExplorationThenNext();
     void trainingFormsComeBackAtAStep();
+    void aStepOpensAtItsHeadingAfterAResize();
     void previousTakesBackWhatALaterStepSwitchedOn();
     void aStepIsOneUndoStep();
     void badActionIsReportedWithItsLine();
@@ -244,6 +247,25 @@ void TestLessons::trainingFormsComeBackAtAStep() {
     TrainingPageState wrong;
     wrong.fp8Form = QVariantList{1, 2};
     QVERIFY(window.trainingPage()->apply(wrong).contains("fp8 view's form"));
+}
+
+void TestLessons::aStepOpensAtItsHeadingAfterAResize() {
+    // A window manager resizes the window once it is placed: the step's text stays at its top.
+    MainWindow window;
+    window.resize(1016, 728);
+    window.show();
+    window.zoom()->setPercent(150);
+    LessonPanel* panel = installLessons(window);
+    QCOMPARE(panel->openBuiltIn("block-formats"), QString());
+    QVERIFY(panel->showStep(3));
+    QApplication::processEvents();
+    // The view's cursor, which a resize keeps in view, at the text's start.
+    QVERIFY(panel->proseView()->textCursor().atStart());
+    QScrollBar* bar = panel->proseView()->verticalScrollBar();
+    window.resize(1016, 360); // short: the step's text longer than its view
+    QApplication::processEvents();
+    QVERIFY2(bar->maximum() > 0, "the step's text must be longer than its view for this test");
+    QCOMPARE(bar->value(), 0);
 }
 
 namespace {
