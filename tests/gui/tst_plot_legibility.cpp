@@ -18,6 +18,7 @@
 
 #include <QApplication>
 #include <QFontMetricsF>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
@@ -39,6 +40,24 @@ QString describe(const QCustomPlot* plot) {
     return name.isEmpty() ? QStringLiteral("(unnamed plot)") : name;
 }
 
+// A label as QCustomPlot typesets it: with beautiful powers (a number format "eb" or "gb"),
+// "2.5e-07" is drawn as 2.5·10 with a raised -7 in three-quarter type, and on a log axis
+// "1e+04" as 10 with a raised 4.
+QSizeF typesetSize(const QCPAxis& axis, const QString& label) {
+    const QFontMetricsF metrics(axis.tickLabelFont());
+    static const QRegularExpression power(QStringLiteral("^([-0-9.]+)e\\+?(-?)0*(\\d+)$"));
+    const QRegularExpressionMatch match = power.match(label);
+    if (!axis.numberFormat().contains('b') || !match.hasMatch())
+        return metrics.boundingRect(QRectF(), Qt::AlignCenter, label).size();
+    const bool bare = axis.scaleType() == QCPAxis::stLogarithmic && match.captured(1) == "1";
+    const QString base = bare ? QStringLiteral("10") : match.captured(1) + QChar(0xb7) + "10";
+    QFont raised = axis.tickLabelFont();
+    raised.setPointSizeF(raised.pointSizeF() * 0.75);
+    const double exponent =
+        QFontMetricsF(raised).horizontalAdvance(match.captured(2) + match.captured(3));
+    return {metrics.horizontalAdvance(base) + exponent + 1, metrics.height()};
+}
+
 // The labels `axis` drew, as intervals along the axis, each as wide (or tall) as its text.
 QString overlappingTickLabels(const QCPAxis* axis) {
     const QFontMetricsF metrics(axis->tickLabelFont());
@@ -54,7 +73,7 @@ QString overlappingTickLabels(const QCPAxis* axis) {
     for (qsizetype i = 0; i < ticks.size() && i < labels.size(); ++i) {
         if (labels[i].isEmpty() || !axis->range().contains(ticks[i]))
             continue;
-        const QRectF box = metrics.boundingRect(QRectF(), Qt::AlignCenter, labels[i]);
+        const QSizeF box = typesetSize(*axis, labels[i]);
         const double along = (horizontal != bool(turned)) ? box.width() : box.height();
         const double at = axis->coordToPixel(ticks[i]);
         drawn.push_back({at - along / 2, at + along / 2, labels[i]});
