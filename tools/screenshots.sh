@@ -117,6 +117,11 @@ QT_QPA_PLATFORM="offscreen:configfile=$tmp/projector.json" shot "$explorer" --no
     --screenshot "$images/explorer-presentation.png"
 shot "$explorer" --no-settings --size 1024x768 --lesson what-is-a-float --step 2 \
     --screenshot "$images/lesson-1024x768.png"
+QT_QPA_PLATFORM="offscreen:configfile=$tmp/projector.json" shot "$explorer" --no-settings \
+    --lesson what-is-a-float --step 3 --slides --screenshot "$images/slides-what-is-a-float.png"
+QT_QPA_PLATFORM="offscreen:configfile=$tmp/projector.json" shot "$explorer" --no-settings \
+    --lesson inside-a-tensor-core --step 5 --slides \
+    --screenshot "$images/slides-inside-a-tensor-core.png"
 
 echo "docs/pages.md" >&2
 shot "$explorer" --no-settings --value 0.37 --formats fp16,fp8_e4m3 --select fp8_e4m3 \

@@ -9,6 +9,7 @@
 #include "pages/explorer/bit_cells_delegate.h"
 #include "pages/explorer/explorer_controller.h"
 #include "shell/lesson_panel.h"
+#include "shell/lesson_runner.h"
 #include "shell/main_window.h"
 #include "shell/presentation_mode.h"
 #include "shell/slide_bits.h"
@@ -16,6 +17,7 @@
 #include "shell/slide_mode.h"
 
 #include "fpx/exact/format_catalogue.h"
+#include "fpx/lesson/lesson.h"
 
 #include <QApplication>
 #include <QCompleter>
@@ -38,6 +40,9 @@
 #include <QTimer>
 
 #include <chrono>
+#include <map>
+#include <set>
+#include <string>
 
 using namespace fpx;
 using namespace fpx::gui;
@@ -100,6 +105,7 @@ class TestSlideMode : public QObject {
     void escapeStaysWithDialogsAndCompletions();
     void everyStepFitsTheScreen_data();
     void everyStepFitsTheScreen();
+    void plotStepsShowTheirPlotWhole();
     void lessonsDockIsReadableAndWidens();
     void markdownTablesHaveRulesAndPadding();
 };
@@ -372,6 +378,50 @@ void TestSlideMode::everyStepFitsTheScreen() {
         QCOMPARE(hall.window.geometry(), hall.window.screen()->geometry());
         QVERIFY2(hall.slides->caption()->prose()->height() > 0, where.constData());
     }
+}
+
+void TestSlideMode::plotStepsShowTheirPlotWhole() {
+    // A step that names a plot among what it shows leaves the page the room: the slide takes
+    // what its prose needs in the window's type, a fifth to a third of the screen, and draws no
+    // format's bits large. On a 1024 × 768 projector the range plot and the tensor core's error
+    // plot then stand whole at their legible height below it. Run on that screen (ctest's
+    // tst_slide_mode_lecture_hall).
+    const QSize screen = QGuiApplication::primaryScreen()->size();
+    if (screen != QSize(1024, 768))
+        QSKIP("needs the 1024 × 768 screen of tests/data/screens/lecture-hall-1024x768.json");
+    const std::map<std::string, std::set<std::size_t>> whole = {{"range-and-precision", {4}},
+                                                                {"inside-a-tensor-core", {4, 5}}};
+    int plotSteps = 0;
+    for (const BuiltInLesson& builtIn : builtInLessons()) {
+        const LessonParse parse = parseLesson(builtIn.text, "built-in");
+        QVERIFY(parse);
+        const Lesson& lesson = *parse.lesson;
+        Hall hall;
+        QVERIFY(QTest::qWaitForWindowExposed(&hall.window));
+        QCOMPARE(hall.lessons->openNameOrFile(QString::fromStdString(lesson.name)), QString());
+        hall.slides->setActive(true);
+        for (std::size_t step = 0; step < lesson.steps.size(); ++step) {
+            const LessonAction* show = showAction(lesson, step);
+            if (!show || !QString::fromStdString(show->value).contains("plot"))
+                continue;
+            ++plotSteps;
+            QVERIFY(hall.lessons->showStep(step));
+            hall.settle();
+            const QByteArray where = QByteArray::fromStdString(lesson.name) + " step " +
+                                     QByteArray::number(int(step + 1)) + ": ";
+            const int slide = hall.slides->dock()->height();
+            QVERIFY2(slide <= hall.window.height() * SlideMode::kPlotCaptionShare + 1 &&
+                         slide >= hall.window.height() * SlideMode::kPlotCaptionLeast - 1,
+                     (where + "slide " + QByteArray::number(slide)).constData());
+            QVERIFY2(!hall.slides->caption()->bits()->isVisible(), where.constData());
+            const auto named = whole.find(lesson.name);
+            if (named == whole.end() || !named->second.contains(step))
+                continue;
+            const QStringList hidden = LessonRunner(hall.window).hiddenTargets(lesson, step);
+            QVERIFY2(hidden.isEmpty(), (where + hidden.join("; ").toUtf8()).constData());
+        }
+    }
+    QVERIFY(plotSteps >= 3);
 }
 
 void TestSlideMode::lessonsDockIsReadableAndWidens() {

@@ -294,7 +294,9 @@ void LessonPanel::showProblems() {
 }
 
 void LessonPanel::checkShown() {
-    if (!lesson_ || !isVisible())
+    // Put away (slide mode shows the step instead), the panel still brings what the step names
+    // into view once the page is laid out; only its notice waits for the panel.
+    if (!lesson_ || !window_.isVisible())
         return;
     // Read the window as it will stay, not half laid out: the widgets' pending layouts, then
     // each plot's own layout, which QCustomPlot makes only as it draws, until neither moves a
@@ -323,6 +325,8 @@ void LessonPanel::checkShown() {
     }
     runner_.bringIntoViewAgain(*lesson_, step_);
     QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    if (!isVisible())
+        return;
     hidden_ = runner_.hiddenTargets(*lesson_, step_);
     hiddenLabel_->setVisible(!hidden_.isEmpty());
     hiddenLabel_->setText(tr("Not on screen whole at this window size and zoom:") + "\n• " +

@@ -16,6 +16,7 @@
 #include <QVBoxLayout>
 
 #include <array>
+#include <cmath>
 
 namespace fpx::gui {
 
@@ -107,6 +108,32 @@ void SlideCaption::showNoLesson() {
 double SlideCaption::proseScale() const {
     const double window = window_.font().pointSizeF();
     return window > 0 ? prose_->document()->defaultFont().pointSizeF() / window : 1.0;
+}
+
+int SlideCaption::wholeHeightAtWindowType(int width) const {
+    QTextDocument probe;
+    probe.setDocumentMargin(prose_->document()->documentMargin());
+    QFont font = prose_->font();
+    font.setPointSizeF(window_.font().pointSizeF());
+    probe.setDefaultFont(font);
+    setLessonMarkdown(probe, prose_->property("fpxMarkdown").toString(), prose_->palette());
+    // At `width`: the caption may not have been laid out at the window's new size yet.
+    const QMargins margins = layout()->contentsMargins();
+    probe.setTextWidth(width - margins.left() - margins.right() - 2 * prose_->frameWidth() -
+                       (prose_->verticalScrollBar()->isVisibleTo(prose_)
+                            ? prose_->verticalScrollBar()->sizeHint().width()
+                            : 0));
+    // What surrounds the prose's view: the margins, the heading's and the keys' lines as they
+    // wrap at `width` (3 : 2 of the row), the bits where they are shown. Each from its own
+    // hint, not from the layout, which may still be the previous step's.
+    const int spacing = layout()->spacing();
+    const int row = width - margins.left() - margins.right() - spacing;
+    const int top = std::max(heading_->heightForWidth(row * 3 / 5),
+                             keys_->isVisibleTo(this) ? keys_->heightForWidth(row * 2 / 5) : 0);
+    const int bits = bits_->isVisibleTo(this) ? bits_->sizeHint().height() + spacing : 0;
+    const int around =
+        margins.top() + top + spacing + bits + 2 * prose_->frameWidth() + margins.bottom();
+    return around + int(std::ceil(probe.size().height()));
 }
 
 void SlideCaption::fitProse() {

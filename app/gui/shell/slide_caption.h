@@ -33,6 +33,9 @@ class SlideCaption : public QWidget {
     SlideBits* bits() const { return bits_; }
     // The prose's point size over the window's: how far the fit could enlarge it.
     double proseScale() const;
+    // The height that shows the whole step (heading, bits where shown, prose) with the prose in
+    // the window's type, the least at which nothing scrolls, were the caption `width` wide.
+    int wholeHeightAtWindowType(int width) const;
 
   protected:
     void changeEvent(QEvent* event) override;

@@ -6,6 +6,7 @@
 #include "shell/pages_scroller.h"
 #include "shell/presentation_mode.h"
 #include "shell/slide_caption.h"
+#include "shell/visible_targets.h"
 #include "shell/window_keys.h"
 
 #include <QAction>
@@ -23,14 +24,27 @@ namespace fpx::gui {
 
 namespace {
 
-// Whether step `index` is about one format: its state selects a row of the explorer, and the
-// explorer is the page it shows.
+// Whether step `index` names a plot among what it must show.
+bool showsPlot(const Lesson& lesson, std::size_t index) {
+    const LessonAction* show = showAction(lesson, index);
+    if (!show)
+        return false;
+    QString error;
+    const auto targets = parseVisibleTargets(QString::fromStdString(show->value), error);
+    return targets && std::any_of(targets->begin(), targets->end(), [](const VisibleTarget& t) {
+               return t.kind == VisibleTarget::Kind::Plot;
+           });
+}
+
+// Whether step `index` is about one format: its state selects a row of the explorer, the
+// explorer is the page it shows, and it names no plot to show (a plot is what such a step is
+// about, and it needs the room the bits would take).
 bool aboutOneFormat(const Lesson& lesson, std::size_t index, const MainWindow& window) {
     const std::vector<LessonAction> state = mergedActions(lesson, index);
     const bool selects = std::any_of(state.begin(), state.end(),
                                      [](const LessonAction& a) { return a.key == "select"; });
-    return selects && window.currentPage() == MainWindow::Page::Explorer &&
-           window.selectedRow() >= 0;
+    return selects && !showsPlot(lesson, index) &&
+           window.currentPage() == MainWindow::Page::Explorer && window.selectedRow() >= 0;
 }
 
 } // namespace
@@ -132,10 +146,18 @@ void SlideMode::showStep() {
     const Lesson& lesson = *lessons_.lesson();
     const std::size_t index = lessons_.currentStep();
     caption_->showStep(lesson, index, aboutOneFormat(lesson, index, window_));
+    placeCaption();
 }
 
 void SlideMode::placeCaption() {
-    window_.resizeDocks({dock_}, {int(window_.height() * kCaptionShare)}, Qt::Vertical);
+    const std::optional<Lesson>& lesson = lessons_.lesson();
+    int height = int(window_.height() * kCaptionShare);
+    if (lesson && showsPlot(*lesson, lessons_.currentStep()))
+        height = std::clamp(caption_->wholeHeightAtWindowType(window_.width()) +
+                                (dock_->height() - caption_->height()),
+                            int(window_.height() * kPlotCaptionLeast),
+                            int(window_.height() * kPlotCaptionShare));
+    window_.resizeDocks({dock_}, {height}, Qt::Vertical);
 }
 
 bool SlideMode::eventFilter(QObject* watched, QEvent* event) {

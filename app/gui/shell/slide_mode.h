@@ -24,8 +24,13 @@ class SlideMode : public QObject {
     Q_OBJECT
 
   public:
-    // The share of the window's height the slide takes above the page when slide mode starts.
+    // The share of the window's height the slide takes above the page at each step (dragging
+    // the border changes it until the next step).
     static constexpr double kCaptionShare = 0.5;
+    // Where the step names a plot to show, the slide takes what its prose needs in the
+    // window's type, between these shares: the plot keeps its legible height below it.
+    static constexpr double kPlotCaptionLeast = 0.2;
+    static constexpr double kPlotCaptionShare = 0.34;
 
     SlideMode(MainWindow& window, LessonPanel& lessons);
 
