@@ -128,20 +128,42 @@ void ViewFrame::runIfChanged() {
 
 QString ViewFrame::formText() const {
     QStringList fields;
-    for (const QWidget* field : fold_->form()->findChildren<QWidget*>()) {
-        if (const auto* spin = qobject_cast<const QAbstractSpinBox*>(field))
-            fields << spin->text();
-        else if (const auto* combo = qobject_cast<const QComboBox*>(field))
-            fields << combo->currentText();
-        else if (const auto* edit = qobject_cast<const QLineEdit*>(field))
-            fields << edit->text();
-        else if (const auto* slider = qobject_cast<const QAbstractSlider*>(field))
-            fields << QString::number(slider->value());
-        else if (const auto* button = qobject_cast<const QAbstractButton*>(field))
-            fields << QString::number(button->isChecked());
-    }
+    for (const QVariant& value : formValues())
+        fields << value.toString();
     return fields.join(QChar(0x1f));
 }
+
+namespace {
+
+bool isInput(const QWidget* w) {
+    const auto* button = qobject_cast<const QAbstractButton*>(w);
+    return qobject_cast<const QAbstractSpinBox*>(w) || qobject_cast<const QComboBox*>(w) ||
+           qobject_cast<const QLineEdit*>(w) || qobject_cast<const QAbstractSlider*>(w) ||
+           (button && button->isCheckable());
+}
+
+// The inputs in `w` in the order they were made: itself, or those of a compound field (a
+// tensor source), not the line edit inside a spin box.
+void collectInputs(QWidget* w, std::vector<QWidget*>& inputs) {
+    if (isInput(w)) {
+        inputs.push_back(w);
+        return;
+    }
+    for (QObject* child : w->children())
+        if (auto* inner = qobject_cast<QWidget*>(child))
+            collectInputs(inner, inputs);
+}
+
+// The inputs of `item` in their order: its widget's, or those of the layout it holds.
+void collectInputs(QLayoutItem* item, std::vector<QWidget*>& inputs) {
+    if (QWidget* w = item->widget())
+        collectInputs(w, inputs);
+    if (QLayout* inner = item->layout())
+        for (int i = 0; i < inner->count(); ++i)
+            collectInputs(inner->itemAt(i), inputs);
+}
+
+} // namespace
 
 std::vector<QWidget*> ViewFrame::formInputs() const {
     std::vector<QWidget*> inputs;
@@ -149,12 +171,7 @@ std::vector<QWidget*> ViewFrame::formInputs() const {
         for (const QFormLayout::ItemRole role :
              {QFormLayout::LabelRole, QFormLayout::FieldRole, QFormLayout::SpanningRole})
             if (QLayoutItem* item = form_->itemAt(row, role))
-                if (QWidget* w = item->widget();
-                    w && (qobject_cast<QAbstractSpinBox*>(w) || qobject_cast<QComboBox*>(w) ||
-                          qobject_cast<QLineEdit*>(w) || qobject_cast<QAbstractSlider*>(w) ||
-                          (qobject_cast<QAbstractButton*>(w) &&
-                           qobject_cast<QAbstractButton*>(w)->isCheckable())))
-                    inputs.push_back(w);
+                collectInputs(item, inputs);
     return inputs;
 }
 
