@@ -54,6 +54,15 @@ QString lessonPath(const QString& file) {
     return kData + "/" + file;
 }
 
+// `text` written as the lesson file `name` in `dir`; its path, or nothing if it cannot be written.
+QString writeLesson(const QTemporaryDir& dir, const QString& name, const QByteArray& text) {
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size())
+        return {};
+    return path;
+}
+
 // What a step's state shows, to compare two windows.
 QString fingerprint(MainWindow& window) {
     QStringList ids;
@@ -207,12 +216,11 @@ void TestLessons::trainingFormsComeBackAtAStep() {
     // Fields of the Training page's forms that no option names: what the user typed there is
     // undone by a step as the explorer's value is.
     QTemporaryDir dir;
-    const QString path = dir.filePath("fp8.md");
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write("---\nname: fp8\ntitle: FP8\n---\n\n## Recipes\n\n```fpx\npage training\n"
-               "training-view fp8\n```\n");
-    file.close();
+    const QString path =
+        writeLesson(dir, "fp8.md",
+                    "---\nname: fp8\ntitle: FP8\n---\n\n## Recipes\n\n```fpx\npage training\n"
+                    "training-view fp8\n```\n");
+    QVERIFY(!path.isEmpty());
     MainWindow window;
     window.show();
     LessonPanel* panel = installLessons(window);
@@ -272,15 +280,11 @@ namespace {
 
 // A lesson written by the test: step 2 switches on what step 1 leaves at its default.
 QString writeSwitchingLesson(const QTemporaryDir& dir) {
-    const QString path = dir.filePath("switching.md");
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return {};
-    file.write("---\nname: switching\ntitle: Switching\n---\n\n"
-               "## Memory\n\n```fpx\nplot memory\nparams 7B\nvalue 0.5\n```\n\n"
-               "## Training, in GiB, in blocks of 128\n\n```fpx\nmemory-training\ngib\n"
-               "params 405B\nvalue 0.25\nround rtz\nblock 128\n```\n");
-    return path;
+    return writeLesson(dir, "switching.md",
+                       "---\nname: switching\ntitle: Switching\n---\n\n"
+                       "## Memory\n\n```fpx\nplot memory\nparams 7B\nvalue 0.5\n```\n\n"
+                       "## Training, in GiB, in blocks of 128\n\n```fpx\nmemory-training\ngib\n"
+                       "params 405B\nvalue 0.25\nround rtz\nblock 128\n```\n");
 }
 
 } // namespace
@@ -353,13 +357,11 @@ void TestLessons::badActionIsReportedWithItsLine() {
 // step whose named items are on screen says nothing.
 void TestLessons::whatIsNotOnScreenIsNoticedInThePanel() {
     QTemporaryDir dir;
-    const QString path = dir.filePath("narrow.md");
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write("---\nname: narrow\ntitle: Narrow\n---\n## Wide\n```fpx\nformats fp64,fp32\n"
-               "show column:ulp error\n```\nText.\n## Details\n```fpx\nshow tab:details\n```\n"
-               "Text.\n");
-    file.close();
+    const QString path = writeLesson(
+        dir, "narrow.md",
+        "---\nname: narrow\ntitle: Narrow\n---\n## Wide\n```fpx\nformats fp64,fp32\n"
+        "show column:ulp error\n```\nText.\n## Details\n```fpx\nshow tab:details\n```\nText.\n");
+    QVERIFY(!path.isEmpty());
     MainWindow window;
     LessonPanel* panel = installLessons(window);
     window.resize(800, 600);
