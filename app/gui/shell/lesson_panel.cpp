@@ -303,22 +303,23 @@ void LessonPanel::checkShown() {
     // plot. A plot's layout can ask the page for another (its least height grows, a form folds
     // away), and a new axis is measured right only once it has been drawn
     // (common/plot_legibility).
-    QWidget* page = window_.hostedPage(window_.currentPage());
+    const QWidget* page = window_.hostedPage(window_.currentPage());
+    const QList<QCustomPlot*> plots =
+        page ? page->findChildren<QCustomPlot*>() : QList<QCustomPlot*>();
     auto plotsPlaced = [&] {
         QList<QRect> placed;
-        if (page)
-            for (QCustomPlot* plot : page->findChildren<QCustomPlot*>())
-                if (plot->isVisible())
-                    placed << QRect(plot->mapTo(&window_, QPoint()), plot->size());
+        for (const QCustomPlot* plot : plots)
+            if (plot->isVisible())
+                placed << QRect(plot->mapTo(&window_, QPoint()), plot->size());
         return placed;
     };
+    // Twice at least: the second draw is the one that measures a new axis right.
     for (int round = 0; round < 4; ++round) {
         const QList<QRect> before = plotsPlaced();
         QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
-        if (page)
-            for (QCustomPlot* plot : page->findChildren<QCustomPlot*>())
-                if (plot->isVisible())
-                    plot->replot();
+        for (QCustomPlot* plot : plots)
+            if (plot->isVisible())
+                plot->replot();
         QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
         if (round > 0 && plotsPlaced() == before)
             break;

@@ -111,18 +111,16 @@ double SlideCaption::proseScale() const {
 }
 
 int SlideCaption::wholeHeightAtWindowType(int width) const {
-    QTextDocument probe;
-    probe.setDocumentMargin(prose_->document()->documentMargin());
-    QFont font = prose_->font();
-    font.setPointSizeF(window_.font().pointSizeF());
-    probe.setDefaultFont(font);
-    setLessonMarkdown(probe, prose_->property("fpxMarkdown").toString(), prose_->palette());
     // At `width`: the caption may not have been laid out at the window's new size yet.
     const QMargins margins = layout()->contentsMargins();
-    probe.setTextWidth(width - margins.left() - margins.right() - 2 * prose_->frameWidth() -
-                       (prose_->verticalScrollBar()->isVisibleTo(prose_)
-                            ? prose_->verticalScrollBar()->sizeHint().width()
-                            : 0));
+    QTextDocument probe;
+    probe.setDocumentMargin(prose_->document()->documentMargin());
+    const double lines =
+        layOutProse(probe, 1.0,
+                    width - margins.left() - margins.right() - 2 * prose_->frameWidth() -
+                        (prose_->verticalScrollBar()->isVisibleTo(prose_)
+                             ? prose_->verticalScrollBar()->sizeHint().width()
+                             : 0));
     // What surrounds the prose's view: the margins, the heading's and the keys' lines as they
     // wrap at `width` (3 : 2 of the row), the bits where they are shown. Each from its own
     // hint, not from the layout, which may still be the previous step's.
@@ -133,24 +131,24 @@ int SlideCaption::wholeHeightAtWindowType(int width) const {
     const int bits = bits_->isVisibleTo(this) ? bits_->sizeHint().height() + spacing : 0;
     const int around =
         margins.top() + top + spacing + bits + 2 * prose_->frameWidth() + margins.bottom();
-    return around + int(std::ceil(probe.size().height()));
+    return around + int(std::ceil(lines));
+}
+
+double SlideCaption::layOutProse(QTextDocument& document, double scale, int width) const {
+    QFont font = prose_->font();
+    font.setPointSizeF(window_.font().pointSizeF() * scale);
+    document.setDefaultFont(font);
+    setLessonMarkdown(document, prose_->property("fpxMarkdown").toString(), prose_->palette());
+    document.setTextWidth(width);
+    return document.documentLayout()->documentSize().height();
 }
 
 void SlideCaption::fitProse() {
     fitQueued_ = false;
-    const QString markdown = prose_->property("fpxMarkdown").toString();
-    QTextDocument* document = prose_->document();
     const int available = prose_->viewport()->height();
-    const double points = window_.font().pointSizeF();
-    for (double scale : kProseScales) {
-        QFont font = prose_->font();
-        font.setPointSizeF(points * scale);
-        document->setDefaultFont(font);
-        setLessonMarkdown(*document, markdown, prose_->palette());
-        document->setTextWidth(prose_->viewport()->width());
-        if (document->documentLayout()->documentSize().height() <= available)
+    for (double scale : kProseScales)
+        if (layOutProse(*prose_->document(), scale, prose_->viewport()->width()) <= available)
             break;
-    }
     // From the top, the cursor too: at the text's end it would scroll there at the next resize.
     prose_->moveCursor(QTextCursor::Start);
     prose_->verticalScrollBar()->setValue(0);

@@ -7,6 +7,7 @@
 
 class QLabel;
 class QTextBrowser;
+class QTextDocument;
 
 namespace fpx::gui {
 
@@ -44,6 +45,9 @@ class SlideCaption : public QWidget {
   private:
     void fitProse();
     void fitLater();
+    // The step's prose laid out in `document` at `scale` times the window's type, `width`
+    // wide; its height.
+    double layOutProse(QTextDocument& document, double scale, int width) const;
 
     MainWindow& window_;
     QLabel* heading_;
